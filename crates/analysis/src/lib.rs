@@ -1,0 +1,1 @@
+//! analysis: see docs/architecture.md (placeholder until its issue lands).

@@ -1,0 +1,1 @@
+//! bytecode: see docs/architecture.md (placeholder until its issue lands).

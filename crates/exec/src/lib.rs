@@ -1,0 +1,1 @@
+//! exec: see docs/architecture.md (placeholder until its issue lands).

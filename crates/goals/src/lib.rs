@@ -1,0 +1,1 @@
+//! goals: see docs/architecture.md (placeholder until its issue lands).

@@ -1,0 +1,1 @@
+//! instrument: see docs/architecture.md (placeholder until its issue lands).

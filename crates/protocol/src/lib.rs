@@ -1,0 +1,1 @@
+//! protocol: see docs/architecture.md (placeholder until its issue lands).

@@ -1,0 +1,328 @@
+//! The ABI between instrumented classes and `java/runtime`: which static methods of the runtime a
+//! probe or a guard calls, with their JVM descriptors.
+//!
+//! This is the one shared definition DESIGN.md §3.2 and issue 3 ask for: `instrument` emits calls only
+//! to the methods listed here, and a test in `worker` parses the compiled runtime jar and checks that
+//! every method listed here exists there with the same descriptor and is `public static`.
+//! It deliberately knows nothing about the wire protocol or about goals.
+
+/// Internal name of the tracer class that every probe calls.
+pub const TRACER_CLASS: &str = "suitesmith/rt/Tracer";
+/// Internal name of the class whose methods replace calls that would escape the test (DESIGN.md §3.4).
+pub const GUARDS_CLASS: &str = "suitesmith/rt/Guards";
+/// The static method the instrumenter adds to every instrumented class: a copy of `<clinit>`
+/// (preceded by resetting every non-constant static field to its default) that the runtime calls to
+/// reset static state between tests. Classes without `<clinit>` get one that only resets fields.
+pub const STATIC_RESET_METHOD: &str = "__suitesmith_reset";
+pub const STATIC_RESET_DESCRIPTOR: &str = "()V";
+
+/// Condition codes packed into the low 4 bits of a branch probe's site argument:
+/// `site = (probe_id << 4) | cond`, with bit 3 set for the `g` variants of `fcmp`/`dcmp`
+/// (NaN compares greater). The condition is the one under which the *jump is taken*.
+pub mod cond {
+    pub const EQ: i32 = 0;
+    pub const NE: i32 = 1;
+    pub const LT: i32 = 2;
+    pub const GE: i32 = 3;
+    pub const GT: i32 = 4;
+    pub const LE: i32 = 5;
+    /// Or-ed into the condition of an `fcmpg`/`dcmpg` compare.
+    pub const NAN_GREATER: i32 = 8;
+    /// Bits of the site argument that hold the condition; the probe id is `site >>> SHIFT`.
+    pub const SHIFT: u32 = 4;
+}
+
+/// What a probe records. Each kind is one static method of [`TRACER_CLASS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ProbeKind {
+    /// A source line was entered. Stack: `id` → nothing.
+    Line,
+    /// A method was entered. `id` is the method's probe id.
+    MethodEnter,
+    /// A method returns normally (before each `*return`).
+    MethodExit,
+    /// An invoke instruction is about to run (call-site id, for context branch coverage).
+    CallSite,
+    /// `if<cond>` on an int: `(value, site)`.
+    BranchZero,
+    /// `if_icmp<cond>`: `(a, b, site)`.
+    BranchInt,
+    /// `if_acmp<cond>`: `(a, b, site)`.
+    BranchRef,
+    /// `ifnull` (cond EQ) / `ifnonnull` (cond NE): `(value, site)`.
+    BranchNull,
+    /// `lcmp` followed by `if<cond>`: `(a, b, site)`.
+    CmpLong,
+    /// `fcmpl`/`fcmpg` followed by `if<cond>`: `(a, b, site)`.
+    CmpFloat,
+    /// `dcmpl`/`dcmpg` followed by `if<cond>`: `(a, b, site)`.
+    CmpDouble,
+    /// `tableswitch`/`lookupswitch` key: `(key, id)`.
+    SwitchKey,
+    /// `athrow` is about to throw: `(throwable, id)`.
+    Thrown,
+    /// An exception handler was entered: `(throwable, id)`.
+    Caught,
+    /// Return values for output coverage: `(value, id)`.
+    ReturnInt,
+    ReturnLong,
+    ReturnFloat,
+    ReturnDouble,
+    ReturnRef,
+    /// Operands of a binary operator, for weak mutation: `(a, b, id)`.
+    OperandsInt,
+    OperandsLong,
+    /// `lshl`/`lshr`/`lushr`: a long shifted by an int.
+    OperandsLongShift,
+    OperandsFloat,
+    OperandsDouble,
+    /// A value just loaded from a local variable or pushed as a constant (UOI, RC mutants): `(v, id)`.
+    ValueInt,
+    ValueLong,
+    ValueFloat,
+    ValueDouble,
+    /// `<clinit>` of an instrumented class started: `(class_id)`. The runtime resets exactly the
+    /// classes whose initialisation it saw, in that order.
+    ClassInit,
+}
+
+impl ProbeKind {
+    pub const ALL: [ProbeKind; 29] = [
+        ProbeKind::Line,
+        ProbeKind::MethodEnter,
+        ProbeKind::MethodExit,
+        ProbeKind::CallSite,
+        ProbeKind::BranchZero,
+        ProbeKind::BranchInt,
+        ProbeKind::BranchRef,
+        ProbeKind::BranchNull,
+        ProbeKind::CmpLong,
+        ProbeKind::CmpFloat,
+        ProbeKind::CmpDouble,
+        ProbeKind::SwitchKey,
+        ProbeKind::Thrown,
+        ProbeKind::Caught,
+        ProbeKind::ReturnInt,
+        ProbeKind::ReturnLong,
+        ProbeKind::ReturnFloat,
+        ProbeKind::ReturnDouble,
+        ProbeKind::ReturnRef,
+        ProbeKind::OperandsInt,
+        ProbeKind::OperandsLong,
+        ProbeKind::OperandsLongShift,
+        ProbeKind::OperandsFloat,
+        ProbeKind::OperandsDouble,
+        ProbeKind::ValueInt,
+        ProbeKind::ValueLong,
+        ProbeKind::ValueFloat,
+        ProbeKind::ValueDouble,
+        ProbeKind::ClassInit,
+    ];
+
+    /// The tracer method this kind calls: (name, descriptor).
+    pub fn method(self) -> (&'static str, &'static str) {
+        match self {
+            ProbeKind::Line => ("line", "(I)V"),
+            ProbeKind::MethodEnter => ("enter", "(I)V"),
+            ProbeKind::MethodExit => ("exit", "(I)V"),
+            ProbeKind::CallSite => ("callSite", "(I)V"),
+            ProbeKind::BranchZero => ("branchZero", "(II)V"),
+            ProbeKind::BranchInt => ("branchInt", "(III)V"),
+            ProbeKind::BranchRef => ("branchRef", "(Ljava/lang/Object;Ljava/lang/Object;I)V"),
+            ProbeKind::BranchNull => ("branchNull", "(Ljava/lang/Object;I)V"),
+            ProbeKind::CmpLong => ("cmpLong", "(JJI)V"),
+            ProbeKind::CmpFloat => ("cmpFloat", "(FFI)V"),
+            ProbeKind::CmpDouble => ("cmpDouble", "(DDI)V"),
+            ProbeKind::SwitchKey => ("switchKey", "(II)V"),
+            ProbeKind::Thrown => ("thrown", "(Ljava/lang/Throwable;I)V"),
+            ProbeKind::Caught => ("caught", "(Ljava/lang/Throwable;I)V"),
+            ProbeKind::ReturnInt => ("returnInt", "(II)V"),
+            ProbeKind::ReturnLong => ("returnLong", "(JI)V"),
+            ProbeKind::ReturnFloat => ("returnFloat", "(FI)V"),
+            ProbeKind::ReturnDouble => ("returnDouble", "(DI)V"),
+            ProbeKind::ReturnRef => ("returnRef", "(Ljava/lang/Object;I)V"),
+            ProbeKind::OperandsInt => ("operandsInt", "(III)V"),
+            ProbeKind::OperandsLong => ("operandsLong", "(JJI)V"),
+            ProbeKind::OperandsLongShift => ("operandsLongShift", "(JII)V"),
+            ProbeKind::OperandsFloat => ("operandsFloat", "(FFI)V"),
+            ProbeKind::OperandsDouble => ("operandsDouble", "(DDI)V"),
+            ProbeKind::ValueInt => ("valueInt", "(II)V"),
+            ProbeKind::ValueLong => ("valueLong", "(JI)V"),
+            ProbeKind::ValueFloat => ("valueFloat", "(FI)V"),
+            ProbeKind::ValueDouble => ("valueDouble", "(DI)V"),
+            ProbeKind::ClassInit => ("classInit", "(I)V"),
+        }
+    }
+}
+
+/// A call that instrumentation replaces with a call to a guard of [`GUARDS_CLASS`] (DESIGN.md §3.4).
+/// Instance methods become static guards taking the receiver first, so the operand stack is
+/// unchanged and no frame needs recomputing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Redirect {
+    /// The opcode of the original call: `invokestatic`, `invokevirtual` or `invokespecial` (for
+    /// constructors, see [`RedirectAction::CheckArgBeforeConstructor`]).
+    pub opcode: u8,
+    pub owner: &'static str,
+    pub name: &'static str,
+    pub descriptor: &'static str,
+    pub action: RedirectAction,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedirectAction {
+    /// Replace the call by `invokestatic GUARDS_CLASS.name descriptor`.
+    ReplaceWith { name: &'static str, descriptor: &'static str },
+    /// Keep the call and insert `invokestatic GUARDS_CLASS.name descriptor` just before it. The guard
+    /// takes the call's last argument and returns it (checking it first), so the stack is unchanged.
+    CheckLastArgBefore { name: &'static str, descriptor: &'static str },
+    /// Keep the call and insert `invokestatic GUARDS_CLASS.name ()V` before it: a guard that always
+    /// throws (used for constructors that act at once, such as `new Socket(host, port)`).
+    DenyBefore { name: &'static str },
+    /// Insert `invokestatic GUARDS_CLASS.name descriptor` (no arguments, pushes one value) before the
+    /// call and change the call's descriptor to `new_descriptor`, which takes that value last. Used
+    /// for constructors, whose uninitialised receiver cannot be passed to a static guard:
+    /// `new Random()` becomes `new Random(Guards.randomSeed())`.
+    PushArgAndRetarget { name: &'static str, descriptor: &'static str, new_descriptor: &'static str },
+}
+
+/// Opcodes used in [`Redirect::opcode`].
+pub mod opcode {
+    pub const INVOKEVIRTUAL: u8 = 0xb6;
+    pub const INVOKESPECIAL: u8 = 0xb7;
+    pub const INVOKESTATIC: u8 = 0xb8;
+    pub const INVOKEINTERFACE: u8 = 0xb9;
+}
+
+use opcode::{INVOKESPECIAL, INVOKESTATIC, INVOKEVIRTUAL};
+use RedirectAction::{CheckLastArgBefore, DenyBefore, PushArgAndRetarget, ReplaceWith};
+
+const fn replace(opcode: u8, owner: &'static str, name: &'static str, descriptor: &'static str,
+    guard: &'static str, guard_descriptor: &'static str) -> Redirect {
+    Redirect { opcode, owner, name, descriptor, action: ReplaceWith { name: guard, descriptor: guard_descriptor } }
+}
+
+/// Every call the instrumenter redirects. `java/runtime`'s `Guards` class implements each guard;
+/// the worker's ABI test checks that they exist with these descriptors.
+pub const REDIRECTS: &[Redirect] = &[
+    // Process exit and process creation.
+    replace(INVOKESTATIC, "java/lang/System", "exit", "(I)V", "systemExit", "(I)V"),
+    replace(INVOKEVIRTUAL, "java/lang/Runtime", "exit", "(I)V", "runtimeExit", "(Ljava/lang/Runtime;I)V"),
+    replace(INVOKEVIRTUAL, "java/lang/Runtime", "halt", "(I)V", "runtimeHalt", "(Ljava/lang/Runtime;I)V"),
+    replace(INVOKEVIRTUAL, "java/lang/Runtime", "exec", "(Ljava/lang/String;)Ljava/lang/Process;",
+        "runtimeExec", "(Ljava/lang/Runtime;Ljava/lang/String;)Ljava/lang/Process;"),
+    replace(INVOKEVIRTUAL, "java/lang/Runtime", "exec", "([Ljava/lang/String;)Ljava/lang/Process;",
+        "runtimeExec", "(Ljava/lang/Runtime;[Ljava/lang/String;)Ljava/lang/Process;"),
+    replace(INVOKEVIRTUAL, "java/lang/ProcessBuilder", "start", "()Ljava/lang/Process;",
+        "processBuilderStart", "(Ljava/lang/ProcessBuilder;)Ljava/lang/Process;"),
+    // Threads: counted, and refused beyond a limit.
+    replace(INVOKEVIRTUAL, "java/lang/Thread", "start", "()V", "threadStart", "(Ljava/lang/Thread;)V"),
+    // Time and randomness, made deterministic per test.
+    replace(INVOKESTATIC, "java/lang/System", "currentTimeMillis", "()J", "currentTimeMillis", "()J"),
+    replace(INVOKESTATIC, "java/lang/System", "nanoTime", "()J", "nanoTime", "()J"),
+    replace(INVOKESTATIC, "java/lang/Math", "random", "()D", "mathRandom", "()D"),
+    replace(INVOKESTATIC, "java/lang/StrictMath", "random", "()D", "mathRandom", "()D"),
+    replace(INVOKESTATIC, "java/util/UUID", "randomUUID", "()Ljava/util/UUID;", "randomUUID", "()Ljava/util/UUID;"),
+    replace(INVOKESTATIC, "java/time/Clock", "systemUTC", "()Ljava/time/Clock;", "clock", "()Ljava/time/Clock;"),
+    replace(INVOKESTATIC, "java/time/Clock", "systemDefaultZone", "()Ljava/time/Clock;", "clock", "()Ljava/time/Clock;"),
+    replace(INVOKESTATIC, "java/time/Instant", "now", "()Ljava/time/Instant;", "instantNow", "()Ljava/time/Instant;"),
+    replace(INVOKESTATIC, "java/time/LocalDateTime", "now", "()Ljava/time/LocalDateTime;", "localDateTimeNow",
+        "()Ljava/time/LocalDateTime;"),
+    replace(INVOKESTATIC, "java/time/LocalDate", "now", "()Ljava/time/LocalDate;", "localDateNow",
+        "()Ljava/time/LocalDate;"),
+    // `new Random()` becomes `new Random(Guards.randomSeed())`: the seed replaces the no-arg call.
+    Redirect { opcode: INVOKESPECIAL, owner: "java/util/Random", name: "<init>", descriptor: "()V",
+        action: PushArgAndRetarget { name: "randomSeed", descriptor: "()J", new_descriptor: "(J)V" } },
+    // Files: writes and deletes only inside the worker's scratch directory.
+    replace(INVOKEVIRTUAL, "java/io/File", "delete", "()Z", "fileDelete", "(Ljava/io/File;)Z"),
+    replace(INVOKEVIRTUAL, "java/io/File", "createNewFile", "()Z", "fileCreateNewFile", "(Ljava/io/File;)Z"),
+    replace(INVOKEVIRTUAL, "java/io/File", "mkdir", "()Z", "fileMkdir", "(Ljava/io/File;)Z"),
+    replace(INVOKEVIRTUAL, "java/io/File", "mkdirs", "()Z", "fileMkdirs", "(Ljava/io/File;)Z"),
+    replace(INVOKEVIRTUAL, "java/io/File", "renameTo", "(Ljava/io/File;)Z", "fileRenameTo",
+        "(Ljava/io/File;Ljava/io/File;)Z"),
+    replace(INVOKEVIRTUAL, "java/io/File", "deleteOnExit", "()V", "fileDeleteOnExit", "(Ljava/io/File;)V"),
+    Redirect { opcode: INVOKESPECIAL, owner: "java/io/FileOutputStream", name: "<init>",
+        descriptor: "(Ljava/lang/String;)V",
+        action: CheckLastArgBefore { name: "checkWritePath", descriptor: "(Ljava/lang/String;)Ljava/lang/String;" } },
+    Redirect { opcode: INVOKESPECIAL, owner: "java/io/FileOutputStream", name: "<init>",
+        descriptor: "(Ljava/io/File;)V",
+        action: CheckLastArgBefore { name: "checkWriteFile", descriptor: "(Ljava/io/File;)Ljava/io/File;" } },
+    Redirect { opcode: INVOKESPECIAL, owner: "java/io/FileOutputStream", name: "<init>",
+        descriptor: "(Ljava/lang/String;Z)V", action: DenyBefore { name: "denyFileWrite" } },
+    Redirect { opcode: INVOKESPECIAL, owner: "java/io/FileOutputStream", name: "<init>",
+        descriptor: "(Ljava/io/File;Z)V", action: DenyBefore { name: "denyFileWrite" } },
+    Redirect { opcode: INVOKESPECIAL, owner: "java/io/FileWriter", name: "<init>",
+        descriptor: "(Ljava/lang/String;)V",
+        action: CheckLastArgBefore { name: "checkWritePath", descriptor: "(Ljava/lang/String;)Ljava/lang/String;" } },
+    Redirect { opcode: INVOKESPECIAL, owner: "java/io/FileWriter", name: "<init>",
+        descriptor: "(Ljava/io/File;)V",
+        action: CheckLastArgBefore { name: "checkWriteFile", descriptor: "(Ljava/io/File;)Ljava/io/File;" } },
+    Redirect { opcode: INVOKESPECIAL, owner: "java/io/RandomAccessFile", name: "<init>",
+        descriptor: "(Ljava/lang/String;Ljava/lang/String;)V", action: DenyBefore { name: "denyFileWrite" } },
+    Redirect { opcode: INVOKESPECIAL, owner: "java/io/RandomAccessFile", name: "<init>",
+        descriptor: "(Ljava/io/File;Ljava/lang/String;)V", action: DenyBefore { name: "denyFileWrite" } },
+    replace(INVOKESTATIC, "java/nio/file/Files", "delete", "(Ljava/nio/file/Path;)V", "filesDelete",
+        "(Ljava/nio/file/Path;)V"),
+    replace(INVOKESTATIC, "java/nio/file/Files", "deleteIfExists", "(Ljava/nio/file/Path;)Z", "filesDeleteIfExists",
+        "(Ljava/nio/file/Path;)Z"),
+    replace(INVOKESTATIC, "java/nio/file/Files", "write",
+        "(Ljava/nio/file/Path;[B[Ljava/nio/file/OpenOption;)Ljava/nio/file/Path;", "filesWrite",
+        "(Ljava/nio/file/Path;[B[Ljava/nio/file/OpenOption;)Ljava/nio/file/Path;"),
+    replace(INVOKESTATIC, "java/nio/file/Files", "createFile",
+        "(Ljava/nio/file/Path;[Ljava/nio/file/attribute/FileAttribute;)Ljava/nio/file/Path;", "filesCreateFile",
+        "(Ljava/nio/file/Path;[Ljava/nio/file/attribute/FileAttribute;)Ljava/nio/file/Path;"),
+    replace(INVOKESTATIC, "java/nio/file/Files", "newOutputStream",
+        "(Ljava/nio/file/Path;[Ljava/nio/file/OpenOption;)Ljava/io/OutputStream;", "filesNewOutputStream",
+        "(Ljava/nio/file/Path;[Ljava/nio/file/OpenOption;)Ljava/io/OutputStream;"),
+    // Network: no connection leaves the worker.
+    replace(INVOKEVIRTUAL, "java/net/Socket", "connect", "(Ljava/net/SocketAddress;)V", "socketConnect",
+        "(Ljava/net/Socket;Ljava/net/SocketAddress;)V"),
+    replace(INVOKEVIRTUAL, "java/net/Socket", "connect", "(Ljava/net/SocketAddress;I)V", "socketConnect",
+        "(Ljava/net/Socket;Ljava/net/SocketAddress;I)V"),
+    Redirect { opcode: INVOKESPECIAL, owner: "java/net/Socket", name: "<init>",
+        descriptor: "(Ljava/lang/String;I)V", action: DenyBefore { name: "denyNetwork" } },
+    Redirect { opcode: INVOKESPECIAL, owner: "java/net/Socket", name: "<init>",
+        descriptor: "(Ljava/net/InetAddress;I)V", action: DenyBefore { name: "denyNetwork" } },
+    Redirect { opcode: INVOKESPECIAL, owner: "java/net/ServerSocket", name: "<init>",
+        descriptor: "(I)V", action: DenyBefore { name: "denyNetwork" } },
+    replace(INVOKEVIRTUAL, "java/net/URL", "openConnection", "()Ljava/net/URLConnection;", "urlOpenConnection",
+        "(Ljava/net/URL;)Ljava/net/URLConnection;"),
+    replace(INVOKEVIRTUAL, "java/net/URL", "openStream", "()Ljava/io/InputStream;", "urlOpenStream",
+        "(Ljava/net/URL;)Ljava/io/InputStream;"),
+];
+
+/// Looks up the redirect for a call instruction, if any.
+pub fn redirect_for(opcode: u8, owner: &str, name: &str, descriptor: &str) -> Option<&'static Redirect> {
+    REDIRECTS
+        .iter()
+        .find(|r| r.opcode == opcode && r.owner == owner && r.name == name && r.descriptor == descriptor)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probe_methods_are_unique() {
+        let mut names: Vec<_> = ProbeKind::ALL.iter().map(|k| k.method().0).collect();
+        names.sort_unstable();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n, "two probe kinds share a tracer method");
+    }
+
+    #[test]
+    fn replacements_keep_the_stack_shape() {
+        // A static guard that replaces an instance method takes the receiver first, then the same
+        // arguments, and returns the same type: so it consumes and produces what the call did.
+        for r in REDIRECTS {
+            let RedirectAction::ReplaceWith { descriptor, .. } = r.action else { continue };
+            let (args, ret) = r.descriptor[1..].split_once(')').expect("descriptor");
+            let (gargs, gret) = descriptor[1..].split_once(')').expect("descriptor");
+            assert_ne!(r.name, "<init>", "an uninitialised receiver cannot be passed to a guard");
+            assert_eq!(ret, gret, "{}.{}", r.owner, r.name);
+            let expected = if r.opcode == opcode::INVOKESTATIC { args.to_string() } else { format!("L{};{args}", r.owner) };
+            assert_eq!(gargs, expected, "{}.{}", r.owner, r.name);
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! test-support: see docs/architecture.md (placeholder until its issue lands).
