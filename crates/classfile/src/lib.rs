@@ -1,15 +1,19 @@
 //! Java class files: bytes <-> model with a byte-exact round trip, and the containers classes come in
 //! (jars, directories, jmods, classpaths). It knows the format only; meaning is for `analysis`.
 
+mod attribute;
+mod class;
+pub mod classpath;
+mod code;
 mod constant_pool;
+pub mod descriptor;
+mod error;
 mod model;
+pub mod mutf8;
+mod reader;
 
-pub use constant_pool::Constant;
+pub use classpath::{ClassPath, ClassPathEntry};
+pub use code::{Code, ExceptionEntry};
+pub use constant_pool::{Constant, ConstantPool, MemberKind, MemberRef};
+pub use error::Error;
 pub use model::{Attribute, ClassFile, Member, access};
-
-/// The constant pool, 1-based as in the format; slot 0 and the second slot of wide entries hold
-/// `Constant::Unusable`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConstantPool {
-    entries: Vec<Constant>,
-}

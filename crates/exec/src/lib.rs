@@ -1,1 +1,134 @@
-//! exec: see docs/architecture.md (placeholder until its issue lands).
+//! Executing test cases: the [`Executor`] trait the search runs against, its JVM implementation over a
+//! worker [`Pool`], a result cache keyed by the test's canonical bytes ([`Cached`]), and a scripted
+//! [`FakeExecutor`] for unit tests of the search (STYLE.md "search, fitness" row).
+//!
+//! Until the test-case model lands (its own issue), a test case is its protocol statement list.
+//! What the code under test does is data in [`ExecResult`] (status, outcomes, trace); `Err` is only
+//! for the machinery failing (no JVM can be started).
+
+mod cache;
+mod fake;
+
+use protocol::{Outcome, Statement, TestStatus, Trace};
+use worker::{Pool, TestRun, WorkerError};
+
+pub use cache::Cached;
+pub use fake::FakeExecutor;
+
+/// A test case as the executor sees it (for now: the protocol statements).
+pub type TestCase = Vec<Statement>;
+
+/// How a test's execution ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ExecStatus {
+    /// Ran to the end or stopped at a thrown exception (see the outcomes).
+    Normal,
+    /// A guard refused an escape (exit, halt, exec, file, socket, thread limit).
+    Guard,
+    /// Abandoned: by the worker past `timeout_ms`, or by the engine killing a silent worker.
+    Timeout,
+    /// The worker died running this test, twice (see [`worker::Pool`]).
+    Crash,
+}
+
+/// The result of executing one test case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExecResult {
+    pub status: ExecStatus,
+    /// One per statement; all `NotExecuted` when the engine had to kill the worker.
+    pub outcomes: Vec<Outcome>,
+    pub trace: Trace,
+    /// The SUT's captured output (first 4096 chars).
+    pub stdout: String,
+    pub elapsed_us: u32,
+    /// Why the worker died (crash) or was killed (timeout); empty otherwise.
+    pub detail: String,
+}
+
+impl ExecResult {
+    /// A normal execution with the given outcomes and trace (for fakes and tests).
+    pub fn normal(outcomes: Vec<Outcome>, trace: Trace) -> ExecResult {
+        ExecResult { status: ExecStatus::Normal, outcomes, trace, stdout: String::new(), elapsed_us: 0, detail: String::new() }
+    }
+
+    /// A result with no outcome and no trace, for engine-side timeouts and crashes.
+    pub fn aborted(status: ExecStatus, statements: usize, detail: String) -> ExecResult {
+        ExecResult {
+            status,
+            outcomes: vec![Outcome::NotExecuted; statements],
+            trace: Trace::default(),
+            stdout: String::new(),
+            elapsed_us: 0,
+            detail,
+        }
+    }
+
+    /// Whether running the same test again must give the same result, so that it may be cached:
+    /// timeouts and crashes depend on the machine's load and are never cached.
+    pub fn is_deterministic(&self) -> bool {
+        matches!(self.status, ExecStatus::Normal | ExecStatus::Guard)
+    }
+
+    fn from_run(run: TestRun, statements: usize) -> ExecResult {
+        match run {
+            TestRun::Finished(r) => ExecResult {
+                status: match r.status {
+                    TestStatus::Normal => ExecStatus::Normal,
+                    TestStatus::Timeout => ExecStatus::Timeout,
+                    TestStatus::Guard => ExecStatus::Guard,
+                },
+                outcomes: r.outcomes,
+                trace: r.trace,
+                stdout: r.stdout,
+                elapsed_us: r.elapsed_us,
+                detail: String::new(),
+            },
+            TestRun::Timeout => {
+                ExecResult::aborted(ExecStatus::Timeout, statements, "killed: no reply within the deadline".into())
+            }
+            TestRun::Crash { detail } => ExecResult::aborted(ExecStatus::Crash, statements, detail),
+            // The pool never returns NotRun; if it did, the test is lost, which is a crash to us.
+            TestRun::NotRun => ExecResult::aborted(ExecStatus::Crash, statements, "not run".into()),
+        }
+    }
+}
+
+/// The machinery failed (never the code under test).
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    #[error(transparent)]
+    Worker(#[from] WorkerError),
+}
+
+/// Runs test cases. Implementations return exactly one result per test, in order.
+pub trait Executor {
+    fn execute(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, ExecError>;
+}
+
+/// The real executor: a pool of JVM workers.
+#[derive(Debug)]
+pub struct JvmExecutor {
+    pool: Pool,
+}
+
+impl JvmExecutor {
+    pub fn new(pool: Pool) -> JvmExecutor {
+        JvmExecutor { pool }
+    }
+
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    pub fn into_pool(self) -> Pool {
+        self.pool
+    }
+}
+
+impl Executor for JvmExecutor {
+    fn execute(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, ExecError> {
+        let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
+        let runs = self.pool.execute(&refs)?;
+        Ok(runs.into_iter().zip(tests).map(|(run, t)| ExecResult::from_run(run, t.len())).collect())
+    }
+}

@@ -1,1 +1,375 @@
-//! goals: see docs/architecture.md (placeholder until its issue lands).
+//! Coverage goals and the probe plan (DESIGN.md §3.2, issue 2 item 5): which probe the instrumenter
+//! puts at which instruction, which goals each probe serves, and back from a goal to its probes.
+//!
+//! The plan is a pure function of the class files, in the order they are added: probe and goal ids
+//! are dense and assigned in class / method / instruction order, so two runs over the same classes
+//! give the same ids (STYLE.md rule 4). The instrumenter emits exactly the probes listed here, in id
+//! order at each instruction, so it never allocates ids itself. This crate does not rewrite code
+//! (that is `instrument`) and does not compute fitness (that is `fitness`).
+
+mod dump;
+mod plan;
+
+use std::fmt;
+
+pub use bytecode::InsnIdx;
+pub use plan::{PlanError, PlanOptions, binop_of, branch_cond, cmp_kind, return_probe};
+pub use rt_abi::ProbeKind;
+
+/// A probe: one call to the tracer that the instrumenter inserts. Dense, starting at 0 over a plan.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProbeId(pub u32);
+
+/// A coverage goal. Dense, starting at 0 over a plan.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GoalId(pub u32);
+
+/// A class of the plan, in the order the classes were added. Also the argument of the `ClassInit`
+/// probe, so the runtime can name the classes it saw initialised.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ClassId(pub u32);
+
+/// A method by its position in the class file's `methods` table (JVMS §4.6).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MethodIdx(pub u16);
+
+macro_rules! id_fmt {
+    ($($t:ident $p:literal),*) => {$(
+        impl $t {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+        impl fmt::Debug for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($p, "{}"), self.0)
+            }
+        }
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!($p, "{}"), self.0)
+            }
+        }
+    )*};
+}
+id_fmt!(ProbeId "p", GoalId "g", ClassId "c", MethodIdx "m");
+
+/// A binary operator whose operands a weak-mutation probe records (JVMS §6.5 `iadd` .. `lxor`).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    Ushr,
+    And,
+    Or,
+    Xor,
+}
+
+impl BinOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul => "mul",
+            BinOp::Div => "div",
+            BinOp::Rem => "rem",
+            BinOp::Shl => "shl",
+            BinOp::Shr => "shr",
+            BinOp::Ushr => "ushr",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::Xor => "xor",
+        }
+    }
+
+    /// The operators a mutant may put in this one's place (the operator group of EvoSuite's
+    /// `ReplaceArithmeticOperator` / `ReplaceBitwiseOperator`).
+    pub fn replacements(self) -> &'static [BinOp] {
+        use BinOp::*;
+        match self {
+            Add => &[Sub, Mul, Div, Rem],
+            Sub => &[Add, Mul, Div, Rem],
+            Mul => &[Add, Sub, Div, Rem],
+            Div => &[Add, Sub, Mul, Rem],
+            Rem => &[Add, Sub, Mul, Div],
+            Shl => &[Shr, Ushr],
+            Shr => &[Shl, Ushr],
+            Ushr => &[Shl, Shr],
+            And => &[Or, Xor],
+            Or => &[And, Xor],
+            Xor => &[And, Or],
+        }
+    }
+
+    /// Arithmetic operators may also be replaced by either operand (EvoSuite's AOR variants).
+    pub fn is_arithmetic(self) -> bool {
+        matches!(self, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem)
+    }
+}
+
+/// What a probe is attached to, beyond its kind.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Detail {
+    None,
+    /// A conditional jump (or a `?cmp*` + `if<cond>` pair): the rt-abi condition under which the
+    /// jump is taken, with `cond::NAN_GREATER` or-ed in for `fcmpg`/`dcmpg`.
+    Branch {
+        cond: i32,
+    },
+    /// A switch: the keys that lead somewhere else than the default, in key order.
+    Switch {
+        keys: Vec<i32>,
+    },
+    /// A binary operator (weak mutation).
+    Operator {
+        op: BinOp,
+    },
+    /// An exception handler entry; `catch_type` is `None` for catch-all (`finally`) handlers.
+    Caught {
+        catch_type: Option<String>,
+    },
+    /// A call instruction: the called method, `owner.name descriptor`.
+    Call {
+        callee: String,
+    },
+}
+
+/// One probe of the plan.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Probe {
+    pub kind: ProbeKind,
+    pub class: ClassId,
+    /// The method the probe is in; `None` for the `ClassInit` probe of a `<clinit>` that the
+    /// instrumenter synthesises because the class has none.
+    pub method: Option<MethodIdx>,
+    /// The instruction the probe code is inserted before (decoded by `bytecode::decode`).
+    pub insn: InsnIdx,
+    /// The source line of `insn`, from the `LineNumberTable`, when there is one.
+    pub line: Option<u16>,
+    pub detail: Detail,
+    pub goals: Vec<GoalId>,
+}
+
+impl Probe {
+    /// The last `int` argument the probe passes to the tracer: `id << 4 | cond` for branch kinds
+    /// (rt_abi::cond), the class id for `ClassInit`, the probe id otherwise.
+    pub fn arg(&self, id: ProbeId) -> i32 {
+        match (&self.kind, &self.detail) {
+            (ProbeKind::ClassInit, _) => self.class.0 as i32,
+            (_, Detail::Branch { cond }) => ((id.0 << rt_abi::cond::SHIFT) as i32) | cond,
+            _ => id.0 as i32,
+        }
+    }
+}
+
+/// One case of a switch goal.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum SwitchCase {
+    Key(i32),
+    Default,
+}
+
+/// A class of return values (EvoSuite's output coverage, Alshahwan & Harman): each is one goal per
+/// method, covered when the method returns such a value.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum OutputValue {
+    True,
+    False,
+    Negative,
+    Zero,
+    Positive,
+    Alphabetic,
+    Digit,
+    OtherChar,
+    Null,
+    NonNull,
+}
+
+/// A mutant of an operator or a condition, killed weakly when its infection distance is 0.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Mutant {
+    ReplaceOp(BinOp),
+    FirstOperand,
+    SecondOperand,
+    /// A conditional jump whose condition is replaced by this rt-abi condition code.
+    ReplaceCond(i32),
+}
+
+/// Coverage criteria of DESIGN.md §3.6 that have static goals here.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Criterion {
+    Line,
+    Branch,
+    Exception,
+    WeakMutation,
+    Output,
+    Method,
+    MethodNoException,
+}
+
+/// A coverage goal.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Goal {
+    /// A source line of a class; served by every `Line` probe with that line.
+    Line {
+        class: ClassId,
+        line: u16,
+    },
+    /// One outcome of a conditional jump: `taken` is the jump's own direction.
+    Branch {
+        probe: ProbeId,
+        taken: bool,
+    },
+    SwitchCase {
+        probe: ProbeId,
+        case: SwitchCase,
+    },
+    /// The method is called (also the root branch of a method without branches).
+    MethodEntry {
+        class: ClassId,
+        method: MethodIdx,
+    },
+    /// The method returns normally; served by every `MethodExit` probe of the method.
+    MethodNormalExit {
+        class: ClassId,
+        method: MethodIdx,
+    },
+    /// An `athrow` site throws, or a handler is entered.
+    Exception {
+        probe: ProbeId,
+    },
+    /// The method returns a value of this class; served by every return probe of the method.
+    Output {
+        class: ClassId,
+        method: MethodIdx,
+        value: OutputValue,
+    },
+    /// A mutant of the operator or condition at a probe.
+    WeakMutation {
+        probe: ProbeId,
+        mutant: Mutant,
+    },
+}
+
+impl Goal {
+    pub fn criterion(&self) -> Criterion {
+        match self {
+            Goal::Line { .. } => Criterion::Line,
+            Goal::Branch { .. } | Goal::SwitchCase { .. } => Criterion::Branch,
+            Goal::MethodEntry { .. } => Criterion::Method,
+            Goal::MethodNormalExit { .. } => Criterion::MethodNoException,
+            Goal::Exception { .. } => Criterion::Exception,
+            Goal::Output { .. } => Criterion::Output,
+            Goal::WeakMutation { .. } => Criterion::WeakMutation,
+        }
+    }
+}
+
+/// A method of a planned class.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MethodPlan {
+    pub index: MethodIdx,
+    pub name: String,
+    pub descriptor: String,
+    /// The method's probes: a contiguous id range, in instruction order.
+    pub probes: std::ops::Range<u32>,
+    /// Why the method's code could not be decoded, when it could not: it gets no probes and the
+    /// instrumenter leaves it unchanged.
+    pub undecodable: Option<String>,
+}
+
+/// A planned class.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ClassPlan {
+    /// Internal name (`java/lang/String`).
+    pub name: String,
+    /// Methods with code, in class-file order.
+    pub methods: Vec<MethodPlan>,
+    /// The `ClassInit` probe, when planned.
+    pub class_init: Option<ProbeId>,
+    /// All probes of the class: a contiguous id range.
+    pub probes: std::ops::Range<u32>,
+}
+
+/// The probe plan of a set of classes. Built by `ProbePlan::add_class`, read by the instrumenter
+/// (what to emit), the worker protocol (how many probes) and fitness (which goals a probe serves).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct ProbePlan {
+    classes: Vec<ClassPlan>,
+    probes: Vec<Probe>,
+    goals: Vec<Goal>,
+    /// `goal_probes[g]`: the probes that serve goal `g`, in id order.
+    goal_probes: Vec<Vec<ProbeId>>,
+}
+
+impl ProbePlan {
+    pub fn new() -> ProbePlan {
+        ProbePlan::default()
+    }
+
+    pub fn classes(&self) -> &[ClassPlan] {
+        &self.classes
+    }
+
+    pub fn class(&self, id: ClassId) -> &ClassPlan {
+        &self.classes[id.index()]
+    }
+
+    /// The class with this internal name, if planned.
+    pub fn class_id(&self, name: &str) -> Option<ClassId> {
+        self.classes.iter().position(|c| c.name == name).map(|i| ClassId(i as u32))
+    }
+
+    pub fn probes(&self) -> &[Probe] {
+        &self.probes
+    }
+
+    pub fn probe(&self, id: ProbeId) -> &Probe {
+        &self.probes[id.index()]
+    }
+
+    pub fn n_probes(&self) -> usize {
+        self.probes.len()
+    }
+
+    pub fn goals(&self) -> &[Goal] {
+        &self.goals
+    }
+
+    pub fn goal(&self, id: GoalId) -> &Goal {
+        &self.goals[id.index()]
+    }
+
+    /// The probes that serve a goal, in id order.
+    pub fn probes_of_goal(&self, id: GoalId) -> &[ProbeId] {
+        &self.goal_probes[id.index()]
+    }
+
+    /// The probes of one method of a class, as `(id, probe)` in id (= emission) order.
+    pub fn method_probes(
+        &self,
+        class: ClassId,
+        method: MethodIdx,
+    ) -> impl Iterator<Item = (ProbeId, &Probe)> + '_ {
+        let range =
+            self.class(class).methods.iter().find(|m| m.index == method).map_or(0..0, |m| m.probes.clone());
+        range.map(move |i| (ProbeId(i), &self.probes[i as usize]))
+    }
+
+    /// The method a probe is in, when it is in one.
+    pub fn method_of(&self, id: ProbeId) -> Option<&MethodPlan> {
+        let p = self.probe(id);
+        let m = p.method?;
+        self.class(p.class).methods.iter().find(|mp| mp.index == m)
+    }
+
+    /// A text dump of the plan, one line per class, method, probe and goal, for snapshot tests.
+    pub fn dump(&self) -> String {
+        dump::dump(self)
+    }
+}

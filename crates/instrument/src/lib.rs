@@ -1,1 +1,293 @@
-//! instrument: see docs/architecture.md (placeholder until its issue lands).
+//! Probe plan + class file -> instrumented class file (DESIGN.md §3.2, §3.4): the only crate that
+//! rewrites bytecode.
+//!
+//! Every method with code is decoded, receives the probes the plan lists for it (stack-neutral
+//! sequences that call `rt_abi::TRACER_CLASS`, see `probes.rs`), gets its escaping calls redirected
+//! to `rt_abi::GUARDS_CLASS` (`rt_abi::REDIRECTS`), and is encoded back. Probes add no branch
+//! targets, so stack-map frames only move (the `bytecode` crate relocates them). A method that
+//! cannot be rewritten (it would exceed 64 KB, a widened jump would need a new frame, the code does
+//! not decode) is left exactly as it was and reported, never half-rewritten. The class also gets
+//! the static reset method `rt_abi::STATIC_RESET_METHOD` (see `reset.rs`).
+//!
+//! Architecture Invariant: this crate allocates no probe ids; it emits exactly the probes of the
+//! `goals::ProbePlan`, in id order at each instruction.
+
+mod probes;
+mod reset;
+
+use bytecode::{Insn, InsnIdx, MethodBody, Opcode};
+use classfile::{Attribute, ClassFile, ConstantPool};
+use goals::{ClassId, MethodIdx, PlanError, PlanOptions, Probe, ProbeId, ProbeKind, ProbePlan};
+use rt_abi::{GUARDS_CLASS, RedirectAction};
+
+/// What to do to a class. Built with `all()` or `none()`; there is deliberately no `Default`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Options {
+    /// Which probes to plan, for `instrument_standalone` (with `instrument_class` the plan
+    /// given decides).
+    pub plan: PlanOptions,
+    /// Redirect escaping calls to the guards (`rt_abi::REDIRECTS`).
+    pub guards: bool,
+    /// Add the static reset method (and a `<clinit>` for the `ClassInit` probe when missing).
+    pub reset: bool,
+}
+
+impl Options {
+    /// Every probe kind, the guards and the reset method.
+    pub fn all() -> Options {
+        Options { plan: PlanOptions::all(), guards: true, reset: true }
+    }
+
+    /// Nothing added: every method is decoded and encoded back unchanged.
+    pub fn none() -> Options {
+        Options { plan: PlanOptions::none(), guards: false, reset: false }
+    }
+}
+
+/// A method left as it was, and why.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Unchanged {
+    /// `name` + descriptor, e.g. `parse(Ljava/lang/String;)I`.
+    pub method: String,
+    pub reason: String,
+}
+
+/// What instrumenting one class did.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Report {
+    /// Internal name of the class.
+    pub class: String,
+    /// Probes emitted (those of unchanged methods are not).
+    pub probes: usize,
+    /// Calls redirected to guards.
+    pub redirects: usize,
+    /// Methods left unchanged, with the reason.
+    pub unchanged: Vec<Unchanged>,
+    /// Other remarks (dropped type annotations, a reset method without the `<clinit>` copy).
+    pub notes: Vec<String>,
+}
+
+/// Why a class could not be instrumented at all (the caller keeps the original bytes).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    ClassFile(#[from] classfile::Error),
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    #[error("class {class} is not class {planned} of the plan")]
+    NotPlanned { class: String, planned: String },
+    #[error("synthesised method {method} does not encode: {source}")]
+    Synthesize { method: &'static str, source: bytecode::EncodeError },
+    #[error("class {class} already has a {method} method (instrumented twice?)")]
+    AlreadyInstrumented { class: String, method: &'static str },
+}
+
+/// Plans a set of classes together (class ids and probe ids in the order given) and instruments
+/// each. One result per input: a class that cannot be planned or instrumented is an `Err` (its
+/// original bytes should be used as they are) and takes no ids.
+pub fn instrument_classes(
+    classes: &[&[u8]],
+    opts: &Options,
+) -> (ProbePlan, Vec<Result<(Vec<u8>, Report), Error>>) {
+    let mut plan = ProbePlan::new();
+    let ids: Vec<Result<ClassId, Error>> =
+        classes.iter().map(|b| plan.add_class_bytes(b, &opts.plan).map_err(Error::from)).collect();
+    let results = classes
+        .iter()
+        .zip(ids)
+        .map(|(bytes, id)| id.and_then(|id| instrument_class(bytes, &plan, id, opts)))
+        .collect();
+    (plan, results)
+}
+
+/// Plans `bytes` alone (probe ids from 0, class id 0) and instruments it.
+pub fn instrument_standalone(bytes: &[u8], opts: &Options) -> Result<(Vec<u8>, ProbePlan, Report), Error> {
+    let mut plan = ProbePlan::new();
+    let class = plan.add_class_bytes(bytes, &opts.plan)?;
+    let (out, report) = instrument_class(bytes, &plan, class, opts)?;
+    Ok((out, plan, report))
+}
+
+/// Instruments class `class` of `plan`, which must have been planned from these same bytes.
+pub fn instrument_class(
+    bytes: &[u8],
+    plan: &ProbePlan,
+    class: ClassId,
+    opts: &Options,
+) -> Result<(Vec<u8>, Report), Error> {
+    let mut cf = ClassFile::parse(bytes)?;
+    let name = cf.name().into_owned();
+    let cplan = plan.classes().get(class.index()).ok_or_else(|| Error::NotPlanned {
+        class: name.clone(),
+        planned: format!("{class} (the plan has {} classes)", plan.classes().len()),
+    })?;
+    if cplan.name != name {
+        return Err(Error::NotPlanned { class: name, planned: cplan.name.clone() });
+    }
+    let mut report = Report { class: name.clone(), ..Report::default() };
+    if opts.reset && cf.method(rt_abi::STATIC_RESET_METHOD, rt_abi::STATIC_RESET_DESCRIPTOR).is_some() {
+        return Err(Error::AlreadyInstrumented { class: name, method: rt_abi::STATIC_RESET_METHOD });
+    }
+    let code_name = cf.constant_pool.intern_utf8("Code")?;
+    let mut clinit_body: Option<MethodBody> = None;
+    let mut refs = probes::TracerRefs::default();
+    let ClassFile { constant_pool: cp, methods, .. } = &mut cf;
+    for (mi, method) in methods.iter_mut().enumerate() {
+        let Some(attr_pos) =
+            method.attributes.iter().position(|a| cp.utf8(a.name_index).as_deref() == Some("Code"))
+        else {
+            continue;
+        };
+        let mname =
+            format!("{}{}", method.name(cp).unwrap_or_default(), method.descriptor(cp).unwrap_or_default());
+        let decoded = classfile::Code::parse(&method.attributes[attr_pos].info)
+            .map_err(|e| e.to_string())
+            .and_then(|c| bytecode::decode(&c, cp).map_err(|e| e.to_string()));
+        let body = match decoded {
+            Ok(b) => b,
+            Err(reason) => {
+                report
+                    .unchanged
+                    .push(Unchanged { method: mname, reason: format!("does not decode: {reason}") });
+                continue;
+            }
+        };
+        if opts.reset && mname == "<clinit>()V" {
+            clinit_body = Some(body.clone());
+        }
+        let probes: Vec<(ProbeId, &Probe)> = plan.method_probes(class, MethodIdx(mi as u16)).collect();
+        let mut redirects = 0;
+        let rewritten =
+            rewrite(body, &probes, opts.guards, cp, &mut refs, &mut redirects).and_then(|b| encode(&b, cp));
+        match rewritten {
+            Ok((code, notes)) => {
+                report.probes += probes.len();
+                report.redirects += redirects;
+                report.notes.extend(notes.into_iter().map(|n| format!("{mname}: {n}")));
+                method.attributes[attr_pos] = Attribute { name_index: code_name, info: code.to_bytes() };
+            }
+            Err(reason) => report.unchanged.push(Unchanged { method: mname, reason }),
+        }
+    }
+    if opts.reset {
+        reset::add_reset(&mut cf, clinit_body, opts.guards, code_name, &mut report)?;
+    }
+    if let Some(p) = cplan.class_init
+        && plan.probe(p).method.is_none()
+    {
+        reset::add_clinit(&mut cf, plan.probe(p).arg(p), code_name)?;
+        report.probes += 1;
+    }
+    Ok((cf.to_bytes(), report))
+}
+
+/// Encodes a body, turning encoder notes into text.
+fn encode(body: &MethodBody, cp: &ConstantPool) -> Result<(classfile::Code, Vec<String>), String> {
+    let (code, notes) = bytecode::encode(body, cp).map_err(|e| e.to_string())?;
+    Ok((code, notes.iter().map(|n| format!("{n:?}")).collect()))
+}
+
+/// Inserts the probes and guard redirections into a decoded body. On `Err` the caller keeps the
+/// original method; the body is consumed either way, so nothing half-done can leak out.
+pub(crate) fn rewrite(
+    mut body: MethodBody,
+    probes: &[(ProbeId, &Probe)],
+    guards: bool,
+    cp: &mut ConstantPool,
+    refs: &mut probes::TracerRefs,
+    redirects: &mut usize,
+) -> Result<MethodBody, String> {
+    let n = body.insns.len();
+    let scratch = if probes.iter().any(|(_, p)| probes::needs_scratch(p.kind)) {
+        Some(body.fresh_local(4).ok_or("no room for 4 scratch locals (max_locals limit)")?)
+    } else {
+        None
+    };
+    let mut insertions: Vec<(InsnIdx, Vec<Insn>)> = Vec::new();
+    let mut extra: u16 = 0;
+    // Probes at instruction 0 that must run once per call, not again when a loop jumps back to 0.
+    let mut prelude_len = 0usize;
+    for (id, p) in probes {
+        if p.insn.index() >= n {
+            return Err(format!("the plan's probe {id} is at {}, past the {n} instructions", p.insn));
+        }
+        let (code, need) = probes::probe_code(p.kind, p.arg(*id), scratch, refs, cp)?;
+        if p.insn.index() == 0 && matches!(p.kind, ProbeKind::ClassInit | ProbeKind::MethodEnter) {
+            prelude_len += code.len();
+        }
+        extra = extra.max(need);
+        insertions.push((p.insn, code));
+    }
+    if guards {
+        for i in 0..n {
+            let Insn::Invoke { op, index } = body.insns[i] else { continue };
+            let Some(r) = cp.member_ref(index) else { continue };
+            // Every redirected owner is a JDK class: skip the table scan for the others.
+            if !r.class.starts_with("java/") {
+                continue;
+            }
+            let Some(red) = rt_abi::redirect_for(op.0, &r.class, &r.name, &r.descriptor) else { continue };
+            let class = r.class.into_owned();
+            let at = InsnIdx::new(i);
+            let guard = |cp: &mut ConstantPool, name: &str, desc: &str| -> Result<Insn, String> {
+                Ok(Insn::invokestatic(
+                    cp.intern_methodref(GUARDS_CLASS, name, desc).map_err(|e| e.to_string())?,
+                ))
+            };
+            match red.action {
+                RedirectAction::ReplaceWith { name, descriptor } => {
+                    body.replace(at, guard(cp, name, descriptor)?);
+                }
+                RedirectAction::CheckLastArgBefore { name, descriptor } => {
+                    insertions.push((at, vec![guard(cp, name, descriptor)?]));
+                }
+                RedirectAction::DenyBefore { name } => {
+                    insertions.push((at, vec![guard(cp, name, "()V")?]));
+                }
+                RedirectAction::PushArgAndRetarget { name, descriptor, new_descriptor } => {
+                    let target =
+                        cp.intern_methodref(&class, "<init>", new_descriptor).map_err(|e| e.to_string())?;
+                    insertions.push((at, vec![guard(cp, name, descriptor)?]));
+                    body.replace(at, Insn::Invoke { op: Opcode::INVOKESPECIAL, index: target });
+                    // The pushed argument takes at most two slots (a long seed).
+                    extra = extra.max(2);
+                }
+            }
+            *redirects += 1;
+        }
+    }
+    if insertions.is_empty() {
+        return Ok(body);
+    }
+    body.max_stack = body.max_stack.checked_add(extra).ok_or("max_stack would exceed 65535")?;
+    body.insert_before(insertions).map_err(|e| e.to_string())?;
+    if prelude_len > 0 {
+        skip_prelude_on_jumps(&mut body, prelude_len);
+    }
+    Ok(body)
+}
+
+/// After code was inserted before instruction 0, every jump to the old instruction 0 lands on the
+/// first inserted instruction. A method whose first instruction is a loop head would then re-run
+/// its entry probes on every iteration: move those jumps (and the frame, JVMS §4.7.4) past the
+/// `len` prelude instructions. Line entries and handler ranges keep pointing at 0.
+pub(crate) fn skip_prelude_on_jumps(body: &mut MethodBody, len: usize) {
+    let past = InsnIdx::new(len);
+    for insn in &mut body.insns {
+        insn.map_targets(|t| if t == InsnIdx(0) { past } else { t });
+    }
+    for h in &mut body.handlers {
+        if h.handler == InsnIdx(0) {
+            h.handler = past;
+        }
+    }
+    for a in &mut body.attributes {
+        if let bytecode::CodeAttribute::StackMapTable { frames, .. } = a {
+            for f in frames {
+                if f.at == InsnIdx(0) {
+                    f.at = past;
+                }
+            }
+        }
+    }
+}

@@ -1,1 +1,286 @@
-//! protocol: see docs/architecture.md (placeholder until its issue lands).
+//! The wire format between the engine and its JVM workers (`docs/protocol.md`, version [`VERSION`]):
+//! typed messages for every frame, and a hand-written big-endian codec that matches Java's
+//! `DataInputStream`/`DataOutputStream` on the other side (`java/runtime`, `suitesmith.rt.Protocol`).
+//!
+//! This is the only crate that defines a serialisation format (STYLE.md rule 2). It knows nothing
+//! about processes (that is `worker`) nor about goals (that is `goals`/`fitness`).
+//!
+//! Decisions:
+//! - Strings are Rust `String`s. The wire carries UTF-16 code units; encoding a `String` is exact,
+//!   decoding is exact for every well-formed UTF-16 string, and an unpaired surrogate coming from the
+//!   JVM (only possible in SUT-produced values, messages and output) decodes to U+FFFD. That loss is
+//!   accepted: those strings are reported, never sent back to the worker.
+//! - Requests carry strings inline; the encoder builds the per-batch string table (`sref`) itself,
+//!   in first-use order, so equal requests give equal bytes.
+//! - Decoding never panics: every malformed input is a [`DecodeError`].
+
+mod codec;
+mod trace;
+
+pub use codec::{
+    canonical_test_bytes, decode_request, decode_response, encode_execute, encode_request, encode_response,
+    read_frame, FrameError, MAX_FRAME_LEN,
+};
+pub use trace::{Branch, ContextBranch, Trace};
+
+/// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
+pub const VERSION: u16 = 1;
+
+/// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProbeId(pub u32);
+
+/// A statement index inside one test: the variable that statement defines. `0xFFFF` on the wire is
+/// "none", represented here as `Option<Var>`, so a `Var` is always a real index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Var(pub u16);
+
+/// Wire value meaning "no variable".
+pub const NO_VAR: u16 = 0xFFFF;
+
+/// JVM primitive types, by their descriptor letter (JVMS §4.3.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PrimType {
+    Boolean,
+    Byte,
+    Char,
+    Short,
+    Int,
+    Long,
+    Float,
+    Double,
+}
+
+impl PrimType {
+    /// The descriptor letter, as sent on the wire.
+    pub fn letter(self) -> u8 {
+        match self {
+            PrimType::Boolean => b'Z',
+            PrimType::Byte => b'B',
+            PrimType::Char => b'C',
+            PrimType::Short => b'S',
+            PrimType::Int => b'I',
+            PrimType::Long => b'J',
+            PrimType::Float => b'F',
+            PrimType::Double => b'D',
+        }
+    }
+
+    pub fn from_letter(letter: u8) -> Option<PrimType> {
+        Some(match letter {
+            b'Z' => PrimType::Boolean,
+            b'B' => PrimType::Byte,
+            b'C' => PrimType::Char,
+            b'S' => PrimType::Short,
+            b'I' => PrimType::Int,
+            b'J' => PrimType::Long,
+            b'F' => PrimType::Float,
+            b'D' => PrimType::Double,
+            _ => return None,
+        })
+    }
+}
+
+/// One statement of a test (docs/protocol.md, `Execute`). A statement's value is the variable with
+/// its own index; statements without a value define a variable holding `null`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Statement {
+    /// `bits`: integers sign-extended to 64 bits, floats as their raw int bits, doubles raw.
+    Primitive { ty: PrimType, bits: u64 },
+    String { value: String },
+    /// `ty`: binary name or descriptor of the declared type.
+    Null { ty: String },
+    EnumConstant { class: String, name: String },
+    Constructor { class: String, descriptor: String, args: Vec<Var> },
+    Method { class: String, name: String, descriptor: String, is_static: bool, receiver: Option<Var>, args: Vec<Var> },
+    FieldGet { class: String, name: String, descriptor: String, is_static: bool, receiver: Option<Var> },
+    FieldSet {
+        class: String,
+        name: String,
+        descriptor: String,
+        is_static: bool,
+        receiver: Option<Var>,
+        value: Option<Var>,
+    },
+    NewArray { component: String, length: i32 },
+    ArrayStore { array: Option<Var>, index: i32, value: Option<Var> },
+    ArrayLoad { array: Option<Var>, index: i32 },
+    Copy { from: Option<Var> },
+}
+
+impl Statement {
+    pub fn int(v: i32) -> Statement {
+        Statement::Primitive { ty: PrimType::Int, bits: i64::from(v) as u64 }
+    }
+    pub fn long(v: i64) -> Statement {
+        Statement::Primitive { ty: PrimType::Long, bits: v as u64 }
+    }
+    pub fn boolean(v: bool) -> Statement {
+        Statement::Primitive { ty: PrimType::Boolean, bits: u64::from(v) }
+    }
+    pub fn double(v: f64) -> Statement {
+        Statement::Primitive { ty: PrimType::Double, bits: v.to_bits() }
+    }
+    pub fn float(v: f32) -> Statement {
+        Statement::Primitive { ty: PrimType::Float, bits: u64::from(v.to_bits()) }
+    }
+    pub fn string(v: &str) -> Statement {
+        Statement::String { value: v.to_string() }
+    }
+}
+
+/// One test of an `Execute` request.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Test {
+    pub id: u32,
+    pub statements: Vec<Statement>,
+}
+
+/// A borrowed test, so that callers can encode a batch without cloning statements.
+#[derive(Debug, Clone, Copy)]
+pub struct TestRef<'a> {
+    pub id: u32,
+    pub statements: &'a [Statement],
+}
+
+/// `Setup` (docs/protocol.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setup {
+    pub classpath: Vec<String>,
+    /// Instrumented classes: binary name (dots) and class-file bytes; they win over the classpath.
+    pub classes: Vec<(String, Vec<u8>)>,
+    pub probe_count: u32,
+    /// Class id -> binary name, for `ClassInit` probes.
+    pub class_ids: Vec<(u32, String)>,
+    pub timeout_ms: u32,
+    pub max_threads: u32,
+    pub scratch_dir: String,
+    pub time_base_ms: i64,
+}
+
+impl Setup {
+    /// A setup with the protocol's defaults (3 s per test, 100 threads) and nothing to load.
+    pub fn empty() -> Setup {
+        Setup {
+            classpath: Vec::new(),
+            classes: Vec::new(),
+            probe_count: 0,
+            class_ids: Vec::new(),
+            timeout_ms: 3000,
+            max_threads: 100,
+            scratch_dir: String::new(),
+            time_base_ms: 1_500_000_000_000,
+        }
+    }
+}
+
+/// Engine -> worker messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    Hello { version: u16 },
+    Setup(Setup),
+    Execute { tests: Vec<Test> },
+    Shutdown,
+}
+
+/// Per-test status set by the worker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TestStatus {
+    /// Ran to the end or stopped at a thrown exception.
+    Normal,
+    /// Abandoned past `timeout_ms`; the worker exits after this batch reply.
+    Timeout,
+    /// A guard refused an escape (exit, halt, exec, file, socket, thread limit).
+    Guard,
+}
+
+/// A statement's value summary.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Value {
+    Void,
+    Null,
+    Bool(bool),
+    Byte(i32),
+    Char(i32),
+    Short(i32),
+    Int(i32),
+    Long(i64),
+    /// Raw IEEE bits.
+    Float(u32),
+    /// Raw IEEE bits.
+    Double(u64),
+    String(String),
+    Object { class: String },
+    Array { class: String, length: i32 },
+    Enum { class: String, name: String },
+}
+
+/// What happened to one statement.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    NotExecuted,
+    Value(Value),
+    /// `from_sut`: thrown inside the called code (true) or by the call itself (false).
+    /// `thrown_in`: `class.method` of the top SUT frame, or empty.
+    Threw { class: String, message: String, from_sut: bool, thrown_in: String },
+    Timeout,
+    Guard { what: String },
+}
+
+/// `TestResult` (docs/protocol.md).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestResult {
+    pub test_id: u32,
+    pub status: TestStatus,
+    pub elapsed_us: u32,
+    pub outcomes: Vec<Outcome>,
+    pub trace: Trace,
+    pub stdout: String,
+}
+
+/// Worker -> engine messages.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Response {
+    Ready { version: u16, java_version: String, pid: i64 },
+    SetupDone { classes_defined: u32 },
+    TestResult(TestResult),
+    BatchDone { tests: u32 },
+    Error { message: String },
+}
+
+/// Frame kinds (docs/protocol.md).
+pub mod kind {
+    pub const HELLO: u8 = 1;
+    pub const SETUP: u8 = 2;
+    pub const EXECUTE: u8 = 3;
+    pub const SHUTDOWN: u8 = 4;
+    pub const READY: u8 = 128;
+    pub const SETUP_DONE: u8 = 129;
+    pub const TEST_RESULT: u8 = 130;
+    pub const BATCH_DONE: u8 = 131;
+    pub const ERROR: u8 = 132;
+}
+
+/// Why a frame could not be decoded. Offsets count from the frame's kind byte.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("truncated frame: needed {needed} more bytes at offset {at}")]
+    Truncated { at: usize, needed: usize },
+    #[error("empty frame (no kind byte)")]
+    Empty,
+    #[error("unknown frame kind {0}")]
+    UnknownKind(u8),
+    #[error("unknown {what} tag {tag} at offset {at}")]
+    UnknownTag { what: &'static str, tag: u8, at: usize },
+    #[error("string reference {index} out of a table of {len} strings")]
+    BadStringRef { index: u32, len: usize },
+    #[error("{extra} trailing bytes after a {kind} frame")]
+    TrailingBytes { kind: u8, extra: usize },
+    #[error("protocol version mismatch: engine speaks {expected}, worker {got}")]
+    BadVersion { expected: u16, got: u16 },
+}
+
+/// Checks the version a peer announced against ours.
+pub fn check_version(got: u16) -> Result<(), DecodeError> {
+    if got == VERSION { Ok(()) } else { Err(DecodeError::BadVersion { expected: VERSION, got }) }
+}

@@ -1,1 +1,80 @@
-//! test-support: see docs/architecture.md (placeholder until its issue lands).
+//! Dev-dependency only: locates the things tests read — the fixture classes, the real-world corpus of
+//! Debian-packaged jars (issue 2), the JDK's `java.base.jmod` — so that every test names them the same way.
+//! It deliberately runs nothing: spawning processes is `worker`'s job (tests spawn `java` themselves).
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root (the directory holding the root `Cargo.toml`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crates/test-support is two levels deep").to_path_buf()
+}
+
+/// `fixtures/classes/<area>`: the committed compiler output of `fixtures/java/<area>`.
+pub fn fixture_classes(area: &str) -> PathBuf {
+    workspace_root().join("fixtures").join("classes").join(area)
+}
+
+/// One jar of the corpus, with the jars it needs on the classpath to link (Debian's `Class-Path`
+/// manifests name some of these; listing them here keeps tests independent of manifests).
+#[derive(Debug, Clone)]
+pub struct CorpusJar {
+    pub path: PathBuf,
+    pub deps: Vec<PathBuf>,
+}
+
+/// The jars of issue 2's real-world corpus: the public benchmark set plus commons-text, jgrapht and xz.
+/// Installed by `scripts/test.sh`; a missing jar is a set-up error, so this panics with the package name.
+pub fn corpus_jars() -> Vec<CorpusJar> {
+    const JARS: &[(&str, &str, &[&str])] = &[
+        ("commons-lang3.jar", "libcommons-lang3-java", &[]),
+        ("commons-io.jar", "libcommons-io-java", &[]),
+        ("commons-codec.jar", "libcommons-codec-java", &[]),
+        ("guava.jar", "libguava-java", &["error_prone_annotations.jar", "jsr305.jar", "failureaccess.jar", "j2objc-annotations.jar", "checker-qual.jar"]),
+        ("jsoup.jar", "libjsoup-java", &[]),
+        ("commons-collections4.jar", "libcommons-collections4-java", &[]),
+        ("okio.jar", "libokio-java", &[]),
+        ("commons-math3.jar", "libcommons-math3-java", &[]),
+        ("gson.jar", "libgoogle-gson-java", &[]),
+        ("commons-csv.jar", "libcommons-csv-java", &[]),
+        ("commons-cli.jar", "libcommons-cli-java", &[]),
+        ("core.jar", "libzxing-core-java", &[]),
+        ("jackson-core.jar", "libjackson2-core-java", &[]),
+        ("joda-time.jar", "libjoda-time-java", &[]),
+        ("commons-text.jar", "libcommons-text-java", &["commons-lang3.jar"]),
+        ("jgrapht-core.jar", "libjgrapht-java", &["jheaps.jar"]),
+        ("xz.jar", "libxz-java", &[]),
+    ];
+    let dir = Path::new("/usr/share/java");
+    JARS.iter()
+        .map(|(jar, package, deps)| {
+            let path = dir.join(jar);
+            assert!(path.exists(), "{} is missing: run scripts/test.sh (apt-get install {package})", path.display());
+            let deps = deps.iter().map(|d| dir.join(d)).filter(|p| p.exists()).collect();
+            CorpusJar { path, deps }
+        })
+        .collect()
+}
+
+/// The JDK running the tests: `JAVA_HOME`, else the directory above `bin/javac` on `PATH`.
+pub fn java_home() -> PathBuf {
+    if let Some(home) = std::env::var_os("JAVA_HOME") {
+        return PathBuf::from(home);
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&path) {
+        let javac = dir.join("javac");
+        if let Ok(real) = std::fs::canonicalize(&javac) {
+            if let Some(home) = real.parent().and_then(Path::parent) {
+                return home.to_path_buf();
+            }
+        }
+    }
+    panic!("no JDK found: set JAVA_HOME or put javac on PATH")
+}
+
+/// The JDK's `java.base.jmod` (a zip after a 4-byte header), the other half of the round-trip corpus.
+pub fn java_base_jmod() -> PathBuf {
+    let jmod = java_home().join("jmods").join("java.base.jmod");
+    assert!(jmod.exists(), "{} is missing (a full JDK with jmods is needed)", jmod.display());
+    jmod
+}

@@ -1,1 +1,43 @@
-//! worker: see docs/architecture.md (placeholder until its issue lands).
+//! JVM worker processes: find the JDK, spawn `java ... suitesmith.rt.WorkerMain` with the embedded
+//! runtime jar, speak the protocol of `docs/protocol.md` with it, enforce deadlines, kill and restart
+//! it when the code under test hangs or crashes it, and spread batches over a [`Pool`].
+//!
+//! This is the only crate that starts processes (STYLE.md rule 2). It knows nothing about test-case
+//! models or search: its input is protocol statements, its output per test is a [`TestRun`].
+//! Architecture invariant: no JVM outlives its [`Worker`] value (kill on drop), and whatever the
+//! code under test does is data in a [`TestRun`], never an `Err` (STYLE.md rule 8).
+
+mod jdk;
+mod pool;
+mod process;
+mod runtime;
+
+use std::path::PathBuf;
+
+pub use jdk::{Java, MIN_JAVA_MAJOR};
+pub use pool::{default_workers, Pool, PoolStats};
+pub use process::{TestRun, Worker, WorkerConfig};
+pub use runtime::{runtime_jar, RUNTIME_HASH, RUNTIME_JAR};
+
+/// Everything that can go wrong with the worker machinery itself (never with the code under test).
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerError {
+    #[error("no Java found: {tried}. suitesmith needs a JDK or JRE {MIN_JAVA_MAJOR} or later; set JAVA_HOME or put `java` on PATH")]
+    JdkNotFound { tried: String },
+    #[error("{path} is Java {version}, but suitesmith needs Java {MIN_JAVA_MAJOR} or later; set JAVA_HOME to a newer JDK")]
+    JdkTooOld { path: PathBuf, version: String },
+    #[error("cannot tell the version of {path} from `java -version`: {output}")]
+    JdkVersionUnknown { path: PathBuf, output: String },
+    #[error("cannot write the runtime jar under {path}: {source}")]
+    RuntimeJar { path: PathBuf, source: std::io::Error },
+    #[error("cannot create the worker's scratch directory: {0}")]
+    Scratch(std::io::Error),
+    #[error("cannot start {java}: {source}")]
+    Spawn { java: PathBuf, source: std::io::Error },
+    #[error("worker failed during {stage}: {detail}{}", stderr_suffix(.stderr))]
+    Handshake { stage: &'static str, detail: String, stderr: String },
+}
+
+fn stderr_suffix(stderr: &str) -> String {
+    if stderr.trim().is_empty() { String::new() } else { format!("\nworker stderr:\n{}", stderr.trim_end()) }
+}

@@ -1,0 +1,134 @@
+//! Class containers: directories, jars, jmods, `:`-separated classpaths, `Class-Path:` manifests
+//! (relative, chained, cyclic, missing entries skipped), and typed errors for bad entries.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use classfile::{ClassFile, ClassPath, ClassPathEntry, Error};
+use zip::write::SimpleFileOptions;
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/classes/classfile")
+}
+
+/// Writes a jar holding `classes` (name -> bytes) and an optional manifest.
+fn write_jar(path: &Path, classes: &[(&str, &[u8])], manifest: Option<&str>) {
+    let mut z = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    let opts = SimpleFileOptions::default();
+    if let Some(m) = manifest {
+        z.start_file("META-INF/MANIFEST.MF", opts).unwrap();
+        z.write_all(m.as_bytes()).unwrap();
+    }
+    for (name, bytes) in classes {
+        z.start_file(format!("{name}.class"), opts).unwrap();
+        z.write_all(bytes).unwrap();
+    }
+    z.finish().unwrap();
+}
+
+fn fixture_bytes(name: &str) -> Vec<u8> {
+    let cp = ClassPath::open(&[fixtures_dir()]).unwrap();
+    cp.class_bytes(name).unwrap().unwrap()
+}
+
+#[test]
+fn directory_entry_lists_sorted_classes() {
+    let cp = ClassPath::from_classpath_string(fixtures_dir().to_str().unwrap()).unwrap();
+    let names: Vec<&str> = cp.class_names().collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
+    assert!(names.contains(&"classfile/Outer$Inner"), "{names:?}");
+    let b = cp.class_bytes("classfile/Outer$Inner").unwrap().unwrap();
+    assert_eq!(ClassFile::parse(&b).unwrap().name(), "classfile/Outer$Inner");
+    assert_eq!(cp.class_bytes("classfile/Missing").unwrap(), None);
+}
+
+#[test]
+fn manifest_class_path_is_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let outer = fixture_bytes("classfile/Outer");
+    let kinds = fixture_bytes("classfile/Kinds");
+    let consts = fixture_bytes("classfile/Constants");
+    std::fs::create_dir(tmp.path().join("lib")).unwrap();
+    // main.jar -> lib/dep one.jar (space, percent-encoded) and a missing jar; dep -> ../main.jar
+    // (a cycle) and ../third.jar.
+    write_jar(
+        &tmp.path().join("main.jar"),
+        &[("classfile/Outer", &outer)],
+        Some("Manifest-Version: 1.0\r\nClass-Path: lib/dep%20one.jar missing.jar\r\n\r\n"),
+    );
+    write_jar(
+        &tmp.path().join("lib/dep one.jar"),
+        &[("classfile/Kinds", &kinds), ("classfile/Outer", b"shadowed")],
+        Some("Manifest-Version: 1.0\nClass-Path: ../main.jar ../thi\n rd.jar\n"),
+    );
+    write_jar(&tmp.path().join("third.jar"), &[("classfile/Constants", &consts)], None);
+
+    let cp = ClassPath::open(&[tmp.path().join("main.jar")]).unwrap();
+    let entries: Vec<String> = cp
+        .entries()
+        .iter()
+        .map(|e| e.path().strip_prefix(tmp.path()).unwrap().display().to_string())
+        .collect();
+    assert_eq!(entries, ["main.jar", "lib/dep one.jar", "lib/../third.jar"]);
+    let names: Vec<&str> = cp.class_names().collect();
+    assert_eq!(names, ["classfile/Constants", "classfile/Kinds", "classfile/Outer"]);
+    // The first entry wins.
+    assert_eq!(cp.class_bytes("classfile/Outer").unwrap().unwrap(), outer);
+    assert_eq!(cp.class_bytes("classfile/Constants").unwrap().unwrap(), consts);
+}
+
+#[test]
+fn debian_manifest_with_absolute_path_resolves() {
+    // Debian's jgrapht-core says `Class-Path: /usr/share/java/jheaps.jar`: an absolute URL path,
+    // which resolves to itself.
+    let jgrapht = Path::new("/usr/share/java/jgrapht-core.jar");
+    let cp = ClassPath::open(&[jgrapht.to_path_buf()]).unwrap();
+    let paths: Vec<&Path> = cp.entries().iter().map(|e| e.path()).collect();
+    assert_eq!(paths, [jgrapht, Path::new("/usr/share/java/jheaps.jar")]);
+    assert!(cp.contains("org/jgrapht/Graph"));
+    assert!(cp.contains("org/jheaps/AddressableHeap"));
+}
+
+#[test]
+fn jmod_and_mixed_classpath() {
+    let jmod = common::corpus::java_home().join("jmods/java.base.jmod");
+    let cp_str = format!("{}::{}:/usr/share/java/commons-cli.jar", fixtures_dir().display(), jmod.display());
+    let cp = ClassPath::from_classpath_string(&cp_str).unwrap();
+    assert_eq!(cp.entries().len(), 3);
+    let obj = ClassFile::parse(&cp.class_bytes("java/lang/Object").unwrap().unwrap()).unwrap();
+    assert_eq!((obj.name().as_ref(), obj.super_name()), ("java/lang/Object", None));
+    assert!(cp.contains("org/apache/commons/cli/Options"));
+    // module-info is a class file of the jmod but not a class name on the path.
+    assert!(!cp.contains("module-info"));
+    let base = ClassPathEntry::open(&jmod).unwrap();
+    let mi = base.class_files().map(Result::unwrap).find(|(n, _)| n == "module-info").unwrap();
+    assert_eq!(ClassFile::parse(&mi.1).unwrap().name(), "module-info");
+    assert!(base.class_file_count() > 6000);
+}
+
+#[test]
+fn classpath_is_a_plain_shareable_value() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<ClassPath>();
+    assert_send_sync::<ClassFile>();
+    assert_send_sync::<Error>();
+}
+
+#[test]
+fn bad_entries_are_typed_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("nope.jar");
+    assert!(matches!(ClassPath::open(&[missing]), Err(Error::Io { .. })));
+    let text = tmp.path().join("notes.txt");
+    std::fs::write(&text, "hello").unwrap();
+    assert!(matches!(ClassPath::open(&[text]), Err(Error::NotAContainer { .. })));
+    let jar = tmp.path().join("broken.jar");
+    std::fs::write(&jar, b"PK\x03\x04 not really a zip").unwrap();
+    let err = ClassPath::open(&[jar]).unwrap_err();
+    assert!(matches!(err, Error::Zip { .. }), "{err}");
+    assert!(err.to_string().contains("broken.jar"), "{err}");
+}

@@ -1,0 +1,3 @@
+//! Helpers shared by the integration tests (and, via #[path], the benchmark).
+
+pub mod corpus;

@@ -1,0 +1,67 @@
+//! `suitesmith analyze`: the analysis of one class as text — what the engine knows about a class before
+//! it runs anything. Until test generation exists, this is the README's run command.
+
+use std::fmt::Write as _;
+
+use anyhow::Context as _;
+
+use crate::{Failure, open_classpath};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Classpath (jars and directories, `:`-separated) holding the class.
+    #[arg(long)]
+    classpath: String,
+    /// The class to analyse, e.g. `com.example.Stack`.
+    #[arg(long)]
+    class: String,
+}
+
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let cp = open_classpath(&args.classpath)?;
+    let internal = args.class.replace('.', "/");
+    let bytes = cp
+        .class_bytes(&internal)
+        .map_err(|e| Failure::BadInput(format!("cannot read class {}: {e}", args.class)))?
+        .ok_or_else(|| Failure::BadInput(format!("class {} is not on the classpath", args.class)))?;
+    let class = classfile::ClassFile::parse(&bytes)
+        .map_err(|e| Failure::BadInput(format!("class {} is corrupt: {e}", args.class)))?;
+    print!("{}", render(&class, &bytes)?);
+    Ok(())
+}
+
+/// The whole report as one string, so a failure halfway prints nothing.
+fn render(class: &classfile::ClassFile, bytes: &[u8]) -> Result<String, Failure> {
+    let cp = &class.constant_pool;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "class {} (class-file version {}.{}, {} methods)",
+        class.name(),
+        class.major_version,
+        class.minor_version,
+        class.methods.len()
+    );
+    for m in &class.methods {
+        let name = m.name(cp).unwrap_or_default();
+        let desc = m.descriptor(cp).unwrap_or_default();
+        let header = format!("{name}{desc}");
+        let Some(code) = m.code(cp) else {
+            let _ = writeln!(out, "\n== {header}: no code (abstract or native)");
+            continue;
+        };
+        let code = code.with_context(|| format!("reading the Code of {header}"))?;
+        let body = bytecode::decode(&code, cp).map_err(|e| anyhow::anyhow!("decoding {header}: {e}"))?;
+        let analysis = analysis::MethodAnalysis::compute(&body);
+        out.push('\n');
+        out.push_str(&analysis::text::render(&header, &body, &analysis, cp));
+    }
+    let (_, plan, report) = instrument::instrument_standalone(bytes, &instrument::Options::all())
+        .map_err(|e| anyhow::anyhow!("planning probes: {e}"))?;
+    let _ = writeln!(out, "\n== probe plan ({} probes, {} goals)", plan.n_probes(), plan.goals().len());
+    out.push_str(&plan.dump());
+    for u in &report.unchanged {
+        let _ = writeln!(out, "left unchanged: {}: {}", u.method, u.reason);
+    }
+    Ok(out)
+}

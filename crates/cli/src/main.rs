@@ -1,0 +1,79 @@
+//! The `suitesmith` binary: turns arguments into a command's configuration, runs it, and maps the
+//! result to an exit code (0 done, 2 bad input with one line on stderr and nothing written, 1 internal
+//! error). Commands live in their own modules; this file only dispatches.
+
+mod analyze;
+mod instrument;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// A search-based unit-test generator for Java.
+#[derive(Parser, Debug)]
+#[command(name = "suitesmith", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the analysis of one class: per method its control-flow graph, dominators, control
+    /// dependences and branch goals, then the probe plan the instrumenter would apply.
+    Analyze(analyze::Args),
+    /// Write an instrumented (or, with `--probes none`, decoded and re-encoded) copy of every class
+    /// of the classpath, with the runtime classes the probes call.
+    Instrument(instrument::Args),
+}
+
+/// Errors a command reports. `BadInput` means the user's input is wrong (exit 2); anything else is
+/// ours (exit 1).
+#[derive(Debug)]
+pub enum Failure {
+    BadInput(String),
+    Internal(anyhow::Error),
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Failure {
+        Failure::Internal(e)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let res = match cli.command {
+        Command::Analyze(args) => analyze::run(&args),
+        Command::Instrument(args) => instrument::run(&args),
+    };
+    match res {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::BadInput(msg)) => {
+            eprintln!("suitesmith: error: {msg}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Internal(e)) => {
+            eprintln!("suitesmith: internal error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Opens a user-given classpath: an empty classpath, a missing entry or a corrupt jar is bad input.
+pub fn open_classpath(cp: &str) -> Result<classfile::ClassPath, Failure> {
+    let entries: Vec<&str> = cp.split(':').collect();
+    if entries.iter().all(|e| e.is_empty()) {
+        return Err(Failure::BadInput("the classpath is empty".to_string()));
+    }
+    for e in &entries {
+        if e.is_empty() {
+            return Err(Failure::BadInput(format!("the classpath {cp:?} has an empty entry")));
+        }
+        if !std::path::Path::new(e).exists() {
+            return Err(Failure::BadInput(format!("classpath entry {e} does not exist")));
+        }
+    }
+    classfile::ClassPath::from_classpath_string(cp)
+        .map_err(|e| Failure::BadInput(format!("cannot read classpath {cp}: {e}")))
+}

@@ -1,0 +1,460 @@
+//! Building the probe plan of a class: walk every method's decoded instructions in order and
+//! allocate one probe per probe site (DESIGN.md §3.2), with the goals each probe serves.
+//!
+//! The order of probes at one instruction is the order the instrumenter emits them in:
+//! `ClassInit`, `MethodEnter` (instruction 0 only), `Line`, `Caught`, then the instruction's own
+//! probe (call site, branch, compare, switch, operator, throw, return value) and, before a return,
+//! `MethodExit`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use bytecode::{Insn, InsnIdx, MethodBody, Opcode};
+use classfile::ClassFile;
+use rt_abi::{ProbeKind, cond};
+
+use crate::{
+    BinOp, ClassId, ClassPlan, Detail, Goal, GoalId, MethodIdx, MethodPlan, Mutant, OutputValue, Probe,
+    ProbeId, ProbePlan, SwitchCase,
+};
+
+/// Which probe families to plan (and so to emit). Built with `all()` or `none()` and adjusted
+/// field by field; there is deliberately no `Default`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PlanOptions {
+    pub lines: bool,
+    /// `MethodEnter` and `MethodExit`.
+    pub methods: bool,
+    pub call_sites: bool,
+    /// Conditional jumps and `?cmp*` + `if<cond>` pairs.
+    pub branches: bool,
+    pub switches: bool,
+    /// `Thrown` before `athrow`, `Caught` at handler entries.
+    pub exceptions: bool,
+    pub returns: bool,
+    /// Operands of binary arithmetic and bitwise operators (weak mutation).
+    pub operands: bool,
+    pub class_init: bool,
+}
+
+impl PlanOptions {
+    pub fn all() -> PlanOptions {
+        PlanOptions {
+            lines: true,
+            methods: true,
+            call_sites: true,
+            branches: true,
+            switches: true,
+            exceptions: true,
+            returns: true,
+            operands: true,
+            class_init: true,
+        }
+    }
+
+    pub fn none() -> PlanOptions {
+        PlanOptions {
+            lines: false,
+            methods: false,
+            call_sites: false,
+            branches: false,
+            switches: false,
+            exceptions: false,
+            returns: false,
+            operands: false,
+            class_init: false,
+        }
+    }
+}
+
+/// Why a class could not be planned. Methods whose code does not decode are not errors (they are
+/// recorded in `MethodPlan::undecodable`); only a class whose structure is unreadable is.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error(transparent)]
+    ClassFile(#[from] classfile::Error),
+    #[error("class {class}: {what}")]
+    Malformed { class: String, what: String },
+}
+
+/// The probe kind and rt-abi condition (of the jump being taken) of a conditional jump.
+pub fn branch_cond(op: Opcode) -> Option<(ProbeKind, i32)> {
+    const CONDS: [i32; 6] = [cond::EQ, cond::NE, cond::LT, cond::GE, cond::GT, cond::LE];
+    match op.0 {
+        // ifeq .. ifle, if_icmpeq .. if_icmple (JVMS §6.5): six conditions each, in rt-abi order.
+        0x99..=0x9e => Some((ProbeKind::BranchZero, CONDS[(op.0 - 0x99) as usize])),
+        0x9f..=0xa4 => Some((ProbeKind::BranchInt, CONDS[(op.0 - 0x9f) as usize])),
+        0xa5 => Some((ProbeKind::BranchRef, cond::EQ)),
+        0xa6 => Some((ProbeKind::BranchRef, cond::NE)),
+        0xc6 => Some((ProbeKind::BranchNull, cond::EQ)),
+        0xc7 => Some((ProbeKind::BranchNull, cond::NE)),
+        _ => None,
+    }
+}
+
+/// For `lcmp`, `fcmpl`, `fcmpg`, `dcmpl`, `dcmpg`: the compare probe kind and whether NaN
+/// compares greater (the `g` forms, JVMS §6.5.fcmp<op>).
+pub fn cmp_kind(op: Opcode) -> Option<(ProbeKind, bool)> {
+    match op {
+        Opcode::LCMP => Some((ProbeKind::CmpLong, false)),
+        Opcode::FCMPL => Some((ProbeKind::CmpFloat, false)),
+        Opcode::FCMPG => Some((ProbeKind::CmpFloat, true)),
+        Opcode::DCMPL => Some((ProbeKind::CmpDouble, false)),
+        Opcode::DCMPG => Some((ProbeKind::CmpDouble, true)),
+        _ => None,
+    }
+}
+
+/// For `iadd` .. `drem` and `ishl` .. `lxor`: the operator and the operand probe kind.
+pub fn binop_of(op: Opcode) -> Option<(BinOp, ProbeKind)> {
+    const KINDS: [ProbeKind; 4] = [
+        ProbeKind::OperandsInt,
+        ProbeKind::OperandsLong,
+        ProbeKind::OperandsFloat,
+        ProbeKind::OperandsDouble,
+    ];
+    match op.0 {
+        // 0x60..=0x73: add, sub, mul, div, rem, each for i, l, f, d.
+        0x60..=0x73 => {
+            let k = op.0 - 0x60;
+            let bin = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Rem][(k / 4) as usize];
+            Some((bin, KINDS[(k % 4) as usize]))
+        }
+        // 0x78..=0x7d: shl, shr, ushr for i and l (the long forms shift by an int).
+        0x78..=0x7d => {
+            let k = op.0 - 0x78;
+            let bin = [BinOp::Shl, BinOp::Shr, BinOp::Ushr][(k / 2) as usize];
+            let kind =
+                if k.is_multiple_of(2) { ProbeKind::OperandsInt } else { ProbeKind::OperandsLongShift };
+            Some((bin, kind))
+        }
+        // 0x7e..=0x83: and, or, xor for i and l.
+        0x7e..=0x83 => {
+            let k = op.0 - 0x7e;
+            let bin = [BinOp::And, BinOp::Or, BinOp::Xor][(k / 2) as usize];
+            let kind = if k.is_multiple_of(2) { ProbeKind::OperandsInt } else { ProbeKind::OperandsLong };
+            Some((bin, kind))
+        }
+        _ => None,
+    }
+}
+
+/// For `ireturn` .. `areturn`: the return-value probe kind (`return` has none).
+pub fn return_probe(op: Opcode) -> Option<ProbeKind> {
+    match op {
+        Opcode::IRETURN => Some(ProbeKind::ReturnInt),
+        Opcode::LRETURN => Some(ProbeKind::ReturnLong),
+        Opcode::FRETURN => Some(ProbeKind::ReturnFloat),
+        Opcode::DRETURN => Some(ProbeKind::ReturnDouble),
+        Opcode::ARETURN => Some(ProbeKind::ReturnRef),
+        _ => None,
+    }
+}
+
+/// The output goals of a method returning the type `ret` (a field descriptor, or `V`).
+fn output_values(ret: &str) -> &'static [OutputValue] {
+    use OutputValue::*;
+    match ret.as_bytes().first() {
+        Some(b'Z') => &[True, False],
+        Some(b'C') => &[Alphabetic, Digit, OtherChar],
+        Some(b'B' | b'S' | b'I' | b'J' | b'F' | b'D') => &[Negative, Zero, Positive],
+        Some(b'L' | b'[') => &[Null, NonNull],
+        _ => &[],
+    }
+}
+
+impl ProbePlan {
+    /// Plans the probes of a class from its bytes; see `add_class`.
+    pub fn add_class_bytes(&mut self, bytes: &[u8], opts: &PlanOptions) -> Result<ClassId, PlanError> {
+        let class = ClassFile::parse(bytes)?;
+        self.add_class(&class, opts)
+    }
+
+    /// Plans the probes of one more class. Ids continue after those of the classes added before;
+    /// nothing is added when an error is returned.
+    pub fn add_class(&mut self, class: &ClassFile, opts: &PlanOptions) -> Result<ClassId, PlanError> {
+        let id = ClassId(self.classes.len() as u32);
+        let cp = &class.constant_pool;
+        let name = class.name().into_owned();
+        let mut b = Builder {
+            plan: ProbePlan {
+                classes: Vec::new(),
+                probes: std::mem::take(&mut self.probes),
+                goals: std::mem::take(&mut self.goals),
+                goal_probes: std::mem::take(&mut self.goal_probes),
+            },
+            class: id,
+            lines: BTreeMap::new(),
+        };
+        let first_probe = b.plan.probes.len() as u32;
+        // Check every name first, so that an error leaves the plan untouched.
+        let mut named = Vec::with_capacity(class.methods.len());
+        for (mi, m) in class.methods.iter().enumerate() {
+            let (Some(mname), Some(mdesc)) = (m.name(cp), m.descriptor(cp)) else {
+                self.probes = b.plan.probes;
+                self.goals = b.plan.goals;
+                self.goal_probes = b.plan.goal_probes;
+                let what = format!("method #{mi} has a bad name or descriptor index");
+                return Err(PlanError::Malformed { class: name, what });
+            };
+            named.push((m, mname, mdesc));
+        }
+        let mut methods = Vec::new();
+        let mut class_init = None;
+        let mut has_clinit = false;
+        for (mi, (m, mname, mdesc)) in named.into_iter().enumerate() {
+            let is_clinit = mname == "<clinit>";
+            has_clinit |= is_clinit;
+            let Some(code) = m.code(cp) else { continue };
+            let index = MethodIdx(mi as u16);
+            let start = b.plan.probes.len() as u32;
+            let body = code
+                .map_err(|e| e.to_string())
+                .and_then(|c| bytecode::decode(&c, cp).map_err(|e| e.to_string()));
+            let undecodable = match body {
+                Ok(body) => {
+                    if is_clinit && opts.class_init {
+                        class_init = Some(ProbeId(b.plan.probes.len() as u32));
+                    }
+                    b.plan_method(class, index, &mdesc, &body, is_clinit, opts);
+                    None
+                }
+                Err(e) => Some(e),
+            };
+            methods.push(MethodPlan {
+                index,
+                name: mname.into_owned(),
+                descriptor: mdesc.into_owned(),
+                probes: start..b.plan.probes.len() as u32,
+                undecodable,
+            });
+        }
+        if !has_clinit && opts.class_init {
+            // The instrumenter adds a `<clinit>` holding only this probe.
+            class_init = Some(b.push(ProbeKind::ClassInit, None, InsnIdx(0), None, Detail::None));
+        }
+        let end = b.plan.probes.len() as u32;
+        self.probes = b.plan.probes;
+        self.goals = b.plan.goals;
+        self.goal_probes = b.plan.goal_probes;
+        self.classes.push(ClassPlan { name, methods, class_init, probes: first_probe..end });
+        Ok(id)
+    }
+}
+
+/// Accumulates the probes and goals of one class.
+struct Builder {
+    plan: ProbePlan,
+    class: ClassId,
+    /// Line goals of the class so far, by line.
+    lines: BTreeMap<u16, GoalId>,
+}
+
+impl Builder {
+    fn push(
+        &mut self,
+        kind: ProbeKind,
+        method: Option<MethodIdx>,
+        insn: InsnIdx,
+        line: Option<u16>,
+        detail: Detail,
+    ) -> ProbeId {
+        let id = ProbeId(self.plan.probes.len() as u32);
+        self.plan.probes.push(Probe {
+            kind,
+            class: self.class,
+            method,
+            insn,
+            line,
+            detail,
+            goals: Vec::new(),
+        });
+        id
+    }
+
+    /// Adds a goal served by `probe` (a new goal, or `existing` if given).
+    fn serve(&mut self, probe: ProbeId, existing: Option<GoalId>, goal: impl FnOnce() -> Goal) -> GoalId {
+        let g = match existing {
+            Some(g) => g,
+            None => {
+                let g = GoalId(self.plan.goals.len() as u32);
+                self.plan.goals.push(goal());
+                self.plan.goal_probes.push(Vec::new());
+                g
+            }
+        };
+        self.plan.goal_probes[g.index()].push(probe);
+        self.plan.probes[probe.index()].goals.push(g);
+        g
+    }
+
+    fn plan_method(
+        &mut self,
+        class: &ClassFile,
+        method: MethodIdx,
+        descriptor: &str,
+        body: &MethodBody,
+        is_clinit: bool,
+        opts: &PlanOptions,
+    ) {
+        let cp = &class.constant_pool;
+        let m = Some(method);
+        let n = body.insns.len();
+        // The line of each instruction: the entry with the greatest start at or before it.
+        let mut line_starts: BTreeMap<InsnIdx, u16> = BTreeMap::new();
+        for e in body.lines() {
+            line_starts.entry(e.start).or_insert(e.line);
+        }
+        let line_at = |i: InsnIdx| line_starts.range(..=i).next_back().map(|(_, l)| *l);
+        // Jump targets and handler entries: a `?cmp*` is paired with the `if` after it only when
+        // nothing else can reach that `if`.
+        let mut targets: BTreeSet<InsnIdx> = BTreeSet::new();
+        for insn in &body.insns {
+            targets.extend(insn.targets());
+        }
+        let mut handlers: BTreeMap<InsnIdx, u16> = BTreeMap::new();
+        for h in &body.handlers {
+            targets.insert(h.handler);
+            handlers.entry(h.handler).or_insert(h.catch_type);
+        }
+        let ret = descriptor.rsplit_once(')').map_or("V", |(_, r)| r);
+        let mut exit_goal = None;
+        let mut output_goals: Option<Vec<GoalId>> = None;
+        let mut paired_if: Option<usize> = None;
+        for (i, insn) in body.insns.iter().enumerate().take(n) {
+            let at = InsnIdx::new(i);
+            let line = line_at(at);
+            if i == 0 {
+                if is_clinit && opts.class_init {
+                    self.push(ProbeKind::ClassInit, m, at, line, Detail::None);
+                }
+                if opts.methods {
+                    let p = self.push(ProbeKind::MethodEnter, m, at, line, Detail::None);
+                    let class = self.class;
+                    self.serve(p, None, || Goal::MethodEntry { class, method });
+                }
+            }
+            if opts.lines
+                && let Some(&l) = line_starts.get(&at)
+            {
+                let p = self.push(ProbeKind::Line, m, at, line, Detail::None);
+                let existing = self.lines.get(&l).copied();
+                let class = self.class;
+                let g = self.serve(p, existing, || Goal::Line { class, line: l });
+                self.lines.insert(l, g);
+            }
+            if opts.exceptions
+                && let Some(&ct) = handlers.get(&at)
+            {
+                let catch_type = if ct == 0 { None } else { cp.class_name(ct).map(|c| c.into_owned()) };
+                let p = self.push(ProbeKind::Caught, m, at, line, Detail::Caught { catch_type });
+                self.serve(p, None, || Goal::Exception { probe: p });
+            }
+            let op = insn.op();
+            match insn {
+                Insn::Invoke { index, .. } | Insn::InvokeInterface { index, .. } if opts.call_sites => {
+                    let callee = cp.member_ref(*index).map_or_else(
+                        || format!("#{index}"),
+                        |r| format!("{}.{}{}", r.class, r.name, r.descriptor),
+                    );
+                    self.push(ProbeKind::CallSite, m, at, line, Detail::Call { callee });
+                }
+                _ => {}
+            }
+            if opts.branches {
+                if let Some((kind, nan_greater)) = cmp_kind(op) {
+                    let next = body.insns.get(i + 1).map(Insn::op);
+                    let paired = next
+                        .filter(|o| (0x99..=0x9e).contains(&o.0))
+                        .filter(|_| !targets.contains(&InsnIdx::new(i + 1)));
+                    if let Some(next) = paired {
+                        let (_, c) = branch_cond(next).unwrap_or((kind, cond::EQ));
+                        let c = if nan_greater { c | cond::NAN_GREATER } else { c };
+                        self.branch(kind, m, at, line, c);
+                        paired_if = Some(i + 1);
+                    }
+                } else if let Some((kind, c)) = branch_cond(op)
+                    && paired_if != Some(i)
+                {
+                    self.branch(kind, m, at, line, c);
+                }
+            }
+            if opts.switches {
+                let mut keys: Vec<i32> = match insn {
+                    // Keys that lead to the default target are gaps javac filled in, not cases.
+                    Insn::TableSwitch { default, low, targets } => targets
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, t)| *t != default)
+                        .map(|(k, _)| low.wrapping_add(k as i32))
+                        .collect(),
+                    Insn::LookupSwitch { default, pairs } => {
+                        pairs.iter().filter(|(_, t)| t != default).map(|(k, _)| *k).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                if insn.is_switch() {
+                    keys.sort_unstable();
+                    keys.dedup();
+                    let p =
+                        self.push(ProbeKind::SwitchKey, m, at, line, Detail::Switch { keys: keys.clone() });
+                    for k in keys {
+                        self.serve(p, None, || Goal::SwitchCase { probe: p, case: SwitchCase::Key(k) });
+                    }
+                    self.serve(p, None, || Goal::SwitchCase { probe: p, case: SwitchCase::Default });
+                }
+            }
+            if opts.operands
+                && let Some((bin, kind)) = binop_of(op)
+            {
+                let p = self.push(kind, m, at, line, Detail::Operator { op: bin });
+                for &r in bin.replacements() {
+                    self.serve(p, None, || Goal::WeakMutation { probe: p, mutant: Mutant::ReplaceOp(r) });
+                }
+                if bin.is_arithmetic() {
+                    self.serve(p, None, || Goal::WeakMutation { probe: p, mutant: Mutant::FirstOperand });
+                    self.serve(p, None, || Goal::WeakMutation { probe: p, mutant: Mutant::SecondOperand });
+                }
+            }
+            if opts.exceptions && op == Opcode::ATHROW {
+                let p = self.push(ProbeKind::Thrown, m, at, line, Detail::None);
+                self.serve(p, None, || Goal::Exception { probe: p });
+            }
+            if op.is_return() {
+                if opts.returns
+                    && let Some(kind) = return_probe(op)
+                {
+                    let p = self.push(kind, m, at, line, Detail::None);
+                    let values = output_values(ret);
+                    let class = self.class;
+                    let existing = output_goals.take();
+                    let mut goals = Vec::with_capacity(values.len());
+                    for (k, &value) in values.iter().enumerate() {
+                        let g = existing.as_ref().map(|e| e[k]);
+                        goals.push(self.serve(p, g, || Goal::Output { class, method, value }));
+                    }
+                    output_goals = Some(goals);
+                }
+                if opts.methods {
+                    let p = self.push(ProbeKind::MethodExit, m, at, line, Detail::None);
+                    let class = self.class;
+                    exit_goal = Some(self.serve(p, exit_goal, || Goal::MethodNormalExit { class, method }));
+                }
+            }
+        }
+    }
+
+    fn branch(&mut self, kind: ProbeKind, m: Option<MethodIdx>, at: InsnIdx, line: Option<u16>, c: i32) {
+        let p = self.push(kind, m, at, line, Detail::Branch { cond: c });
+        self.serve(p, None, || Goal::Branch { probe: p, taken: true });
+        self.serve(p, None, || Goal::Branch { probe: p, taken: false });
+        let base = c & 7;
+        let mutants: Vec<i32> = match kind {
+            // References can only be compared for (in)equality: the mutant negates the condition.
+            ProbeKind::BranchRef | ProbeKind::BranchNull => vec![base ^ 1],
+            _ => (cond::EQ..=cond::LE).filter(|&o| o != base).collect(),
+        };
+        for o in mutants {
+            self.serve(p, None, || Goal::WeakMutation { probe: p, mutant: Mutant::ReplaceCond(o) });
+        }
+    }
+}

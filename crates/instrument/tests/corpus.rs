@@ -1,0 +1,72 @@
+//! Issue 2 acceptance: every class of every corpus jar, instrumented with all probe kinds, guards
+//! and the reset method, loads and links in a JVM with `-Xverify:all`: 0 VerifyErrors, and every
+//! method left unchanged is listed with its reason. One test per jar so they run in parallel.
+
+mod common;
+
+use std::path::PathBuf;
+
+use instrument::Options;
+
+fn check_corpus_jar(file: &str) {
+    let jar = test_support::corpus_jars()
+        .into_iter()
+        .find(|j| j.path.file_name().is_some_and(|n| n == file))
+        .unwrap_or_else(|| panic!("{file} is not a corpus jar"));
+    let out = tempfile::tempdir().expect("tempdir");
+    let start = std::time::Instant::now();
+    let (plan, reports) = common::instrument_container(&jar.path, out.path(), &Options::all());
+    let instrumented = start.elapsed();
+    let verified = common::verify_all(out.path(), &jar.deps);
+    let unchanged: Vec<String> = reports
+        .iter()
+        .flat_map(|r| r.unchanged.iter().map(move |u| format!("{}.{}: {}", r.class, u.method, u.reason)))
+        .collect();
+    eprintln!(
+        "{file}: {} classes, {} probes, {} goals, instrumented in {instrumented:?}, verified in {:?}; {}",
+        reports.len(),
+        plan.n_probes(),
+        plan.goals().len(),
+        start.elapsed() - instrumented,
+        verified.summary
+    );
+    for u in &unchanged {
+        eprintln!("  unchanged: {u}");
+    }
+    assert_eq!(verified.classes, reports.len(), "{}", verified.summary);
+    assert!(verified.failures.is_empty(), "{file}: {}\n{}", verified.summary, verified.failures.join("\n"));
+    // Only methods near the 64 KB limit may be left unchanged.
+    for u in &unchanged {
+        assert!(u.contains("65535") || u.contains("needs a stack-map frame"), "unexpected: {u}");
+    }
+    let _: Option<PathBuf> = None;
+}
+
+macro_rules! corpus_tests {
+    ($($name:ident => $file:literal),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            check_corpus_jar($file);
+        }
+    )*};
+}
+
+corpus_tests! {
+    commons_lang3 => "commons-lang3.jar",
+    commons_io => "commons-io.jar",
+    commons_codec => "commons-codec.jar",
+    guava => "guava.jar",
+    jsoup => "jsoup.jar",
+    commons_collections4 => "commons-collections4.jar",
+    okio => "okio.jar",
+    commons_math3 => "commons-math3.jar",
+    gson => "gson.jar",
+    commons_csv => "commons-csv.jar",
+    commons_cli => "commons-cli.jar",
+    zxing_core => "core.jar",
+    jackson_core => "jackson-core.jar",
+    joda_time => "joda-time.jar",
+    commons_text => "commons-text.jar",
+    jgrapht_core => "jgrapht-core.jar",
+    xz => "xz.jar",
+}

@@ -1,0 +1,45 @@
+//! Concrete JDK classes for the abstract JDK types that parameters commonly have. EvoSuite finds
+//! these by scanning the classpath (`ConcreteClassAnalyzer`); for the JDK a fixed table is enough
+//! and keeps clusters small and deterministic. Every class named here is public in `java.base`.
+
+/// Concrete implementations to use for an abstract JDK type (binary name), in preference order.
+pub(crate) fn implementations(abstract_type: &str) -> &'static [&'static str] {
+    match abstract_type {
+        "java.lang.Object" => &["java.lang.Object", "java.lang.String", "java.lang.Integer"],
+        "java.lang.CharSequence" => &["java.lang.String", "java.lang.StringBuilder"],
+        "java.lang.Comparable" => &["java.lang.Integer", "java.lang.String"],
+        "java.lang.Number" => &["java.lang.Integer", "java.lang.Long", "java.lang.Double"],
+        "java.lang.Appendable" => &["java.lang.StringBuilder"],
+        "java.io.Serializable" => &["java.lang.String", "java.lang.Integer"],
+        "java.lang.Iterable" | "java.util.Collection" => &["java.util.ArrayList"],
+        "java.util.List" | "java.util.AbstractList" => &["java.util.ArrayList", "java.util.LinkedList"],
+        "java.util.Set" | "java.util.AbstractSet" => &["java.util.HashSet", "java.util.LinkedHashSet"],
+        "java.util.SortedSet" | "java.util.NavigableSet" => &["java.util.TreeSet"],
+        "java.util.Map" | "java.util.AbstractMap" => &["java.util.HashMap", "java.util.LinkedHashMap"],
+        "java.util.SortedMap" | "java.util.NavigableMap" => &["java.util.TreeMap"],
+        "java.util.Queue" => &["java.util.ArrayDeque", "java.util.LinkedList"],
+        "java.util.Deque" => &["java.util.ArrayDeque"],
+        "java.util.concurrent.ConcurrentMap" => &["java.util.concurrent.ConcurrentHashMap"],
+        "java.io.InputStream" => &["java.io.ByteArrayInputStream"],
+        "java.io.OutputStream" => &["java.io.ByteArrayOutputStream"],
+        "java.io.Reader" => &["java.io.StringReader"],
+        "java.io.Writer" => &["java.io.StringWriter"],
+        "java.util.Random" => &["java.util.Random"],
+        _ => &[],
+    }
+}
+
+/// Whether a class belongs to the JDK (its implementations come from the table, not a scan).
+pub(crate) fn is_jdk(name: &str) -> bool {
+    name.starts_with("java.")
+        || name.starts_with("javax.")
+        || name.starts_with("jdk.")
+        || name.starts_with("sun.")
+}
+
+/// Instance methods of JDK classes used as modifiers: the ones that fill containers. EvoSuite adds
+/// every public method of a dependency; for the JDK that would flood the cluster with `String`'s
+/// hundred methods, so only these are kept.
+pub(crate) fn is_jdk_modifier(name: &str) -> bool {
+    matches!(name, "add" | "put" | "append" | "push" | "offer")
+}

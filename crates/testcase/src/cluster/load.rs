@@ -1,0 +1,245 @@
+//! The summary of a class the cluster needs (names, access, generic signatures of the class and its
+//! members, enum constants, constant-pool values), read from a `classfile::ClassFile`, and a cache of
+//! such summaries over a `ClassPath`. Generic signatures come from `Signature` attributes (JVMS
+//! §4.7.9.1); where a member has none, or one that disagrees with its descriptor (inner-class
+//! constructors omit the outer instance), the descriptor is used.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use classfile::{ClassFile, ClassPath, Constant, ConstantPool, Member, access};
+
+use crate::cluster::ClusterError;
+use crate::types::{
+    ClassSig, JType, MethodSig, TypeArg, parse_class_sig, parse_field_type, parse_method_sig,
+};
+
+/// A method or constructor (`<init>`) of a class.
+#[derive(Debug, Clone)]
+pub(crate) struct MethodInfo {
+    pub name: String,
+    pub descriptor: String,
+    pub access: u16,
+    pub sig: MethodSig,
+}
+
+/// A field of a class.
+#[derive(Debug, Clone)]
+pub(crate) struct FieldInfo {
+    pub name: String,
+    pub descriptor: String,
+    pub access: u16,
+    pub ty: JType,
+}
+
+/// What the cluster knows about one class.
+#[derive(Debug, Clone)]
+pub(crate) struct ClassInfo {
+    /// Binary name with dots.
+    pub name: String,
+    /// Class access flags, with the `InnerClasses` flags of the class itself when it is nested
+    /// (JVMS §4.7.6: the top-level flags of a nested class do not say `private`/`static`).
+    pub access: u16,
+    /// Whether this is a local or anonymous class, which a test cannot name.
+    pub is_local: bool,
+    pub super_name: Option<String>,
+    pub interfaces: Vec<String>,
+    pub sig: ClassSig,
+    pub methods: Vec<MethodInfo>,
+    pub fields: Vec<FieldInfo>,
+}
+
+impl ClassInfo {
+    pub fn is_abstract(&self) -> bool {
+        self.access & (access::ABSTRACT | access::INTERFACE) != 0
+    }
+
+    pub fn is_enum(&self) -> bool {
+        self.access & access::ENUM != 0 && self.super_name.as_deref() == Some("java.lang.Enum")
+    }
+
+    pub fn package(&self) -> &str {
+        package_of(&self.name)
+    }
+
+    /// The class as a type with its own type variables as arguments (`ArrayList<E>`).
+    pub fn generic_self(&self) -> JType {
+        JType::Class {
+            name: self.name.clone(),
+            args: self.sig.type_params.iter().map(|p| TypeArg::Exact(JType::Var(p.name.clone()))).collect(),
+        }
+    }
+
+    /// The enum constants, in declaration order (fields with `ACC_ENUM`, JVMS §4.5).
+    pub fn enum_constants(&self) -> Vec<String> {
+        self.fields.iter().filter(|f| f.access & access::ENUM != 0).map(|f| f.name.clone()).collect()
+    }
+}
+
+/// The package of a binary name (`a.b` of `a.b.C$D`).
+pub(crate) fn package_of(name: &str) -> &str {
+    name.rfind('.').map_or("", |i| &name[..i])
+}
+
+fn dotted(internal: &str) -> String {
+    internal.replace('/', ".")
+}
+
+fn signature_text(cp: &ConstantPool, attrs_owner: Option<&Member>, cf: &ClassFile) -> Option<String> {
+    let attr = match attrs_owner {
+        Some(m) => m.attribute(cp, "Signature"),
+        None => cf.attribute("Signature"),
+    }?;
+    if attr.info.len() != 2 {
+        return None;
+    }
+    let idx = u16::from_be_bytes([attr.info[0], attr.info[1]]);
+    cp.utf8(idx).map(|s| s.into_owned())
+}
+
+/// The flags of the class itself in its `InnerClasses` attribute, and whether it is local or
+/// anonymous (no outer class or no simple name there).
+fn inner_class_flags(cf: &ClassFile, own: &str) -> Option<(u16, bool)> {
+    let attr = cf.attribute("InnerClasses")?;
+    let info = &attr.info;
+    let n = u16::from_be_bytes([*info.first()?, *info.get(1)?]) as usize;
+    for i in 0..n {
+        let at = 2 + i * 8;
+        let rec = info.get(at..at + 8)?;
+        let inner = u16::from_be_bytes([rec[0], rec[1]]);
+        let outer = u16::from_be_bytes([rec[2], rec[3]]);
+        let name = u16::from_be_bytes([rec[4], rec[5]]);
+        let flags = u16::from_be_bytes([rec[6], rec[7]]);
+        if cf.constant_pool.class_name(inner).as_deref() == Some(own) {
+            return Some((flags, outer == 0 || name == 0));
+        }
+    }
+    None
+}
+
+/// Builds the summary of a parsed class. Malformed signatures fall back to descriptors; a member
+/// whose descriptor is malformed is dropped (the class-file parser does not check descriptors).
+pub(crate) fn summarize(cf: &ClassFile) -> ClassInfo {
+    let cp = &cf.constant_pool;
+    let own = cf.name().into_owned();
+    let name = dotted(&own);
+    let (access, is_local) = match inner_class_flags(cf, &own) {
+        Some((flags, local)) => ((cf.access_flags & !0x0007) | (flags & 0x000f), local),
+        None => (cf.access_flags, false),
+    };
+    let super_name = cf.super_name().map(|s| dotted(&s));
+    let interfaces: Vec<String> = cf.interface_names().map(|s| dotted(&s)).collect();
+    let erased_sig = ClassSig {
+        type_params: Vec::new(),
+        superclass: JType::class(super_name.as_deref().unwrap_or(crate::types::OBJECT)),
+        interfaces: interfaces.iter().map(|i| JType::class(i)).collect(),
+    };
+    let sig = signature_text(cp, None, cf)
+        .and_then(|t| parse_class_sig(&t).ok())
+        .filter(|s| s.interfaces.len() == interfaces.len())
+        .unwrap_or(erased_sig);
+    let mut methods = Vec::new();
+    for m in &cf.methods {
+        let (Some(mname), Some(desc)) = (m.name(cp), m.descriptor(cp)) else { continue };
+        let Ok(erased) = parse_method_sig(&desc) else { continue };
+        let sig = signature_text(cp, Some(m), cf)
+            .and_then(|t| parse_method_sig(&t).ok())
+            .filter(|s| s.params.len() == erased.params.len() && s.ret.is_some() == erased.ret.is_some())
+            .unwrap_or(erased);
+        methods.push(MethodInfo {
+            name: mname.into_owned(),
+            descriptor: desc.into_owned(),
+            access: m.access_flags,
+            sig,
+        });
+    }
+    let mut fields = Vec::new();
+    for f in &cf.fields {
+        let (Some(fname), Some(desc)) = (f.name(cp), f.descriptor(cp)) else { continue };
+        let Ok(erased) = parse_field_type(&desc) else { continue };
+        let ty = signature_text(cp, Some(f), cf).and_then(|t| parse_field_type(&t).ok()).unwrap_or(erased);
+        fields.push(FieldInfo {
+            name: fname.into_owned(),
+            descriptor: desc.into_owned(),
+            access: f.access_flags,
+            ty,
+        });
+    }
+    ClassInfo { name, access, is_local, super_name, interfaces, sig, methods, fields }
+}
+
+/// Primitive and string constants of a class's constant pool (JVMS §4.4.4, §4.4.5, §4.4.3).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct PoolConstants {
+    pub ints: Vec<i32>,
+    pub longs: Vec<i64>,
+    pub floats: Vec<u32>,
+    pub doubles: Vec<u64>,
+    pub strings: Vec<String>,
+}
+
+pub(crate) fn pool_constants(cf: &ClassFile) -> PoolConstants {
+    let cp = &cf.constant_pool;
+    let mut res = PoolConstants::default();
+    for (_, c) in cp.iter() {
+        match c {
+            Constant::Integer(v) => res.ints.push(*v),
+            Constant::Long(v) => res.longs.push(*v),
+            Constant::Float(v) => res.floats.push(*v),
+            Constant::Double(v) => res.doubles.push(*v),
+            Constant::String { string_index } => {
+                // Recipes of `StringConcatFactory` (U+0001 marks an argument) are not values of
+                // the program.
+                if let Some(s) = cp.utf8(*string_index).filter(|s| !s.contains('\u{1}')) {
+                    res.strings.push(s.into_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    res
+}
+
+/// Loads and caches class summaries from a classpath. A class that is missing or fails to parse
+/// is remembered as absent, with its error text kept for the cluster's report.
+pub(crate) struct ClassTable<'a> {
+    cp: &'a ClassPath,
+    cache: BTreeMap<String, Option<Arc<ClassInfo>>>,
+    pub problems: BTreeMap<String, String>,
+}
+
+impl<'a> ClassTable<'a> {
+    pub fn new(cp: &'a ClassPath) -> ClassTable<'a> {
+        ClassTable { cp, cache: BTreeMap::new(), problems: BTreeMap::new() }
+    }
+
+    /// Parses a class from the classpath (binary name with dots).
+    pub fn parse(&self, name: &str) -> Result<ClassFile, ClusterError> {
+        let internal = name.replace('.', "/");
+        let bytes = self
+            .cp
+            .class_bytes(&internal)
+            .map_err(|e| ClusterError::ClassFile(e.in_class(internal.clone())))?
+            .ok_or_else(|| ClusterError::ClassNotFound(name.to_string()))?;
+        ClassFile::parse(&bytes).map_err(|e| ClusterError::ClassFile(e.in_class(internal)))
+    }
+
+    pub fn get(&mut self, name: &str) -> Option<Arc<ClassInfo>> {
+        if let Some(c) = self.cache.get(name) {
+            return c.clone();
+        }
+        let res = match self.parse(name) {
+            Ok(cf) => Some(Arc::new(summarize(&cf))),
+            Err(e) => {
+                self.problems.insert(name.to_string(), e.to_string());
+                None
+            }
+        };
+        self.cache.insert(name.to_string(), res.clone());
+        res
+    }
+
+    pub fn classpath(&self) -> &ClassPath {
+        self.cp
+    }
+}

@@ -1,0 +1,992 @@
+//! The test cluster (EvoSuite's `TestCluster`/`TestClusterGenerator`): for a class under test (CUT),
+//! the calls a test may make on it, and, transitively to `cluster_depth`, how to obtain a value of
+//! every type those calls need: constructors, static factories, methods of cluster classes returning
+//! the type, enum constants, arrays, and concrete classes for abstract types (the classpath for user
+//! types, `jdk::implementations` for JDK types). Generic type variables are resolved by unifying a
+//! generator's return type, viewed as the wanted class (`as_super`), with the wanted type.
+//!
+//! Everything is ordered (BTreeMap, sorted vectors), so equal inputs give equal clusters. It reads
+//! class files only; creating statements from the cluster is `factory`'s job.
+
+mod jdk;
+mod load;
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use classfile::{ClassPath, access};
+
+use crate::pool::ConstantValues;
+use crate::statement::{ConstructorRef, FieldRef, MethodRef, Statement, VarId};
+use crate::types::{JType, OBJECT, SubtypeOracle, TypeArg, TypeParam};
+pub(crate) use load::PoolConstants;
+use load::{ClassInfo, ClassTable};
+
+/// Errors building a cluster: only the CUT itself must load; dependencies that fail are reported
+/// in `TestCluster::problems` and left out.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    #[error("class {0} is not on the classpath")]
+    ClassNotFound(String),
+    #[error(transparent)]
+    ClassFile(#[from] classfile::Error),
+    #[error("class {0} cannot be tested: it is local, anonymous or private")]
+    NotTestable(String),
+}
+
+/// Parameters of cluster construction. No `Default`: use `ClusterConfig::evosuite()`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterConfig {
+    /// How many steps of "a parameter of a generator of a parameter ..." are followed from the
+    /// CUT's calls (EvoSuite bounds dependencies the same way).
+    pub cluster_depth: u32,
+    /// Nesting bound for type arguments of instantiated generic types (`max_generic_depth`).
+    pub max_generic_depth: u32,
+}
+
+impl ClusterConfig {
+    /// EvoSuite's defaults: `max_generic_depth=3`, and a dependency depth of 3.
+    pub fn evosuite() -> ClusterConfig {
+        ClusterConfig { cluster_depth: 3, max_generic_depth: 3 }
+    }
+}
+
+/// What a callable does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CallableKind {
+    Constructor,
+    Method,
+    FieldGet,
+    FieldSet,
+}
+
+/// A constructor, method or field access in its generic, declared form: types mention the
+/// declaring class's type variables (`class_params`) and the method's own (`type_params`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GenericCallable {
+    pub kind: CallableKind,
+    /// Declaring class (binary name), member name and JVM descriptor.
+    pub class: String,
+    pub name: String,
+    pub descriptor: String,
+    pub is_static: bool,
+    pub class_params: Vec<TypeParam>,
+    pub type_params: Vec<TypeParam>,
+    /// The declaring class with its type variables (`ArrayList<E>`).
+    pub owner: JType,
+    /// The class the member was collected for, with its type variables: the receiver's type. It
+    /// differs from `owner` for inherited members (`Object.hashCode` called on the CUT).
+    pub receiver: JType,
+    /// Parameter types (for `FieldSet`, the field's type).
+    pub params: Vec<JType>,
+    /// The value produced: the constructed type, the return type, the field type; `None` for
+    /// void methods and field writes.
+    pub ret: Option<JType>,
+}
+
+impl GenericCallable {
+    /// Whether the statement needs a receiver.
+    pub fn needs_receiver(&self) -> bool {
+        !self.is_static && self.kind != CallableKind::Constructor
+    }
+
+    /// One line for dumps: `ArrayList.<init>(int) -> ArrayList<E>`.
+    pub fn describe(&self) -> String {
+        let mut s = String::new();
+        let owner = crate::types::simple_name(&self.class);
+        let _ = match self.kind {
+            CallableKind::Constructor => write!(s, "new {owner}("),
+            CallableKind::Method if self.is_static => write!(s, "static {owner}.{}(", self.name),
+            CallableKind::Method => write!(s, "{owner}.{}(", self.name),
+            CallableKind::FieldGet => {
+                write!(s, "get {}{owner}.{}(", if self.is_static { "static " } else { "" }, self.name)
+            }
+            CallableKind::FieldSet => {
+                write!(s, "set {}{owner}.{}(", if self.is_static { "static " } else { "" }, self.name)
+            }
+        };
+        for (i, p) in self.params.iter().enumerate() {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            let _ = write!(s, "{p}");
+        }
+        s.push(')');
+        if let Some(r) = &self.ret {
+            let _ = write!(s, " -> {r}");
+        }
+        s
+    }
+}
+
+/// A callable with every type variable resolved: what a statement is built from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instantiated {
+    pub callable: Arc<GenericCallable>,
+    pub owner: JType,
+    pub params: Vec<JType>,
+    pub ret: Option<JType>,
+}
+
+impl Instantiated {
+    /// The statement calling this with the given receiver (for instance members) and arguments
+    /// (for `FieldSet`, the one argument is the value).
+    pub fn statement(&self, receiver: Option<VarId>, args: Vec<VarId>) -> Statement {
+        let c = &self.callable;
+        match c.kind {
+            CallableKind::Constructor => Statement::Constructor {
+                ctor: Arc::new(ConstructorRef {
+                    class: c.class.clone(),
+                    descriptor: c.descriptor.clone(),
+                    ty: self.owner.clone(),
+                    params: self.params.clone(),
+                }),
+                args,
+            },
+            CallableKind::Method => Statement::Method {
+                method: Arc::new(MethodRef {
+                    class: c.class.clone(),
+                    name: c.name.clone(),
+                    descriptor: c.descriptor.clone(),
+                    is_static: c.is_static,
+                    owner: self.owner.clone(),
+                    params: self.params.clone(),
+                    ret: self.ret.clone(),
+                }),
+                receiver,
+                args,
+            },
+            CallableKind::FieldGet | CallableKind::FieldSet => {
+                let field = Arc::new(FieldRef {
+                    class: c.class.clone(),
+                    name: c.name.clone(),
+                    descriptor: c.descriptor.clone(),
+                    is_static: c.is_static,
+                    owner: self.owner.clone(),
+                    ty: if c.kind == CallableKind::FieldGet {
+                        self.ret.clone().unwrap_or_else(JType::object)
+                    } else {
+                        self.params.first().cloned().unwrap_or_else(JType::object)
+                    },
+                });
+                if c.kind == CallableKind::FieldGet {
+                    Statement::FieldGet { field, receiver }
+                } else {
+                    let value = args.first().copied().unwrap_or(VarId(0));
+                    Statement::FieldSet { field, receiver, value }
+                }
+            }
+        }
+    }
+}
+
+/// One way to obtain a value of a wanted type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Creation {
+    /// A primitive, wrapper or string constant of this type.
+    Constant(JType),
+    /// A constant of this enum class.
+    Enum { class: String, constants: Vec<String> },
+    /// An array of this (array) type.
+    Array(JType),
+    /// Calling a generator, instantiated for the wanted type.
+    Call(Instantiated),
+}
+
+/// The class hierarchy entry of a loaded class: what assignability and `as_super` need.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Hier {
+    type_params: Vec<TypeParam>,
+    /// Generic superclass then superinterfaces (`AbstractList<E>`, `List<E>`, ...).
+    supers: Vec<JType>,
+}
+
+/// The test cluster of one class under test.
+#[derive(Debug, Clone)]
+pub struct TestCluster {
+    cut: String,
+    config: ClusterConfig,
+    targets: Vec<Arc<GenericCallable>>,
+    generators: BTreeMap<String, Vec<Arc<GenericCallable>>>,
+    modifiers: BTreeMap<String, Vec<Arc<GenericCallable>>>,
+    implementations: BTreeMap<String, Vec<String>>,
+    enums: BTreeMap<String, Vec<String>>,
+    hierarchy: BTreeMap<String, Hier>,
+    constants: ConstantValues,
+    problems: BTreeMap<String, String>,
+}
+
+/// `java.base.jmod` of the JDK in `JAVA_HOME`, or of the `java` found on `PATH`.
+pub fn jdk_base_jmod() -> Option<PathBuf> {
+    let from_home = std::env::var_os("JAVA_HOME").map(PathBuf::from);
+    let from_path = std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join("java"))
+            .find(|j| j.is_file())
+            .and_then(|j| std::fs::canonicalize(j).ok())
+            .and_then(|j| j.parent()?.parent().map(PathBuf::from))
+    });
+    [from_home, from_path]
+        .into_iter()
+        .flatten()
+        .map(|home| home.join("jmods").join("java.base.jmod"))
+        .find(|p| p.is_file())
+}
+
+impl SubtypeOracle for TestCluster {
+    fn is_subclass(&self, sub: &str, sup: &str) -> bool {
+        if sub == sup || sup == OBJECT {
+            return true;
+        }
+        // An explicit worklist over the loaded hierarchy (STYLE.md rule 7).
+        let mut seen = BTreeSet::new();
+        let mut work = vec![sub.to_string()];
+        while let Some(c) = work.pop() {
+            if c == sup {
+                return true;
+            }
+            if !seen.insert(c.clone()) {
+                continue;
+            }
+            if let Some(h) = self.hierarchy.get(&c) {
+                work.extend(h.supers.iter().filter_map(|s| s.class_name().map(str::to_string)));
+            }
+        }
+        false
+    }
+}
+
+/// Binds the type variables of `pattern` so that it matches `actual` (first binding wins).
+/// Wildcard arguments of `actual` bind to their bound.
+fn unify(pattern: &JType, actual: &JType, map: &mut BTreeMap<String, JType>) {
+    match (pattern, actual) {
+        (JType::Var(v), a) if !a.is_primitive() && !matches!(a, JType::Var(_)) => {
+            map.entry(v.clone()).or_insert_with(|| a.clone());
+        }
+        (JType::Array(p), JType::Array(a)) => unify(p, a, map),
+        (JType::Class { name: pn, args: pa }, JType::Class { name: an, args: aa })
+            if pn == an && pa.len() == aa.len() =>
+        {
+            for (p, a) in pa.iter().zip(aa) {
+                let p = match p {
+                    TypeArg::Exact(t) | TypeArg::Extends(t) | TypeArg::Super(t) => t,
+                    TypeArg::Any => continue,
+                };
+                match a {
+                    TypeArg::Exact(t) | TypeArg::Extends(t) | TypeArg::Super(t) => unify(p, t, map),
+                    TypeArg::Any => {}
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Cuts type arguments nested deeper than `depth` (they become raw), so that recursive generic
+/// types (`Comparable<T extends Comparable<T>>`) stay finite.
+fn limit_depth(t: &JType, depth: u32) -> JType {
+    match t {
+        JType::Class { name, args } => {
+            if depth == 0 {
+                return JType::class(name);
+            }
+            JType::Class {
+                name: name.clone(),
+                args: args
+                    .iter()
+                    .map(|a| match a {
+                        TypeArg::Any => TypeArg::Any,
+                        TypeArg::Exact(t) => TypeArg::Exact(limit_depth(t, depth - 1)),
+                        TypeArg::Extends(t) => TypeArg::Extends(limit_depth(t, depth - 1)),
+                        TypeArg::Super(t) => TypeArg::Super(limit_depth(t, depth - 1)),
+                    })
+                    .collect(),
+            }
+        }
+        JType::Array(c) => JType::array_of(limit_depth(c, depth)),
+        _ => t.clone(),
+    }
+}
+
+/// Replaces the remaining type variables by their erased bounds, then any variable left (from an
+/// enclosing scope we do not track) by Object.
+fn close(t: &JType, params: &[&TypeParam], max_depth: u32) -> JType {
+    let mut map = BTreeMap::new();
+    for p in params {
+        map.insert(p.name.clone(), p.erased_bound());
+    }
+    let mut res = t.subst(&map);
+    if res.has_vars() {
+        res = erase_vars(&res);
+    }
+    limit_depth(&res, max_depth)
+}
+
+fn erase_vars(t: &JType) -> JType {
+    match t {
+        JType::Var(_) => JType::object(),
+        JType::Array(c) => JType::array_of(erase_vars(c)),
+        JType::Class { name, args } => JType::Class {
+            name: name.clone(),
+            args: args
+                .iter()
+                .map(|a| match a {
+                    TypeArg::Any => TypeArg::Any,
+                    TypeArg::Exact(t) => TypeArg::Exact(erase_vars(t)),
+                    TypeArg::Extends(t) => TypeArg::Extends(erase_vars(t)),
+                    TypeArg::Super(t) => TypeArg::Super(erase_vars(t)),
+                })
+                .collect(),
+        },
+        JType::Prim(_) => t.clone(),
+    }
+}
+
+impl TestCluster {
+    /// Builds the cluster of `cut` (binary name with dots) over `cp`, which should contain the JDK
+    /// (`jdk_base_jmod`) for JDK types to have generators.
+    pub fn build(cp: &ClassPath, cut: &str, config: &ClusterConfig) -> Result<TestCluster, ClusterError> {
+        Builder::new(cp, cut, config)?.run()
+    }
+
+    /// The class under test.
+    pub fn cut(&self) -> &str {
+        &self.cut
+    }
+
+    pub fn config(&self) -> &ClusterConfig {
+        &self.config
+    }
+
+    /// The calls on the CUT a test may make: constructors, methods, field reads and writes.
+    pub fn targets(&self) -> &[Arc<GenericCallable>] {
+        &self.targets
+    }
+
+    /// Constant values of the CUT's constant pool.
+    pub fn constants(&self) -> &ConstantValues {
+        &self.constants
+    }
+
+    /// Classes that failed to load, with the reason.
+    pub fn problems(&self) -> &BTreeMap<String, String> {
+        &self.problems
+    }
+
+    /// Concrete classes known for an abstract type (sorted; the JDK table first for JDK types).
+    pub fn implementations(&self, class: &str) -> &[String] {
+        self.implementations.get(class).map_or(&[], Vec::as_slice)
+    }
+
+    /// The constants of an enum of the cluster.
+    pub fn enum_constants(&self, class: &str) -> &[String] {
+        self.enums.get(class).map_or(&[], Vec::as_slice)
+    }
+
+    /// Instance methods (and field writes) that change an object of class `class` or its
+    /// superclasses, for inserting calls on existing variables.
+    pub fn modifiers(&self, class: &str) -> Vec<Arc<GenericCallable>> {
+        let mut res = Vec::new();
+        for (c, ms) in &self.modifiers {
+            if self.is_subclass(class, c) {
+                res.extend(ms.iter().cloned());
+            }
+        }
+        res
+    }
+
+    /// The generic supertype of `ty` whose class is `target` (`ArrayList<String>` as `List` is
+    /// `List<String>`), through the generic superclass and superinterface signatures. Raw in, raw
+    /// out.
+    pub fn as_super(&self, ty: &JType, target: &str) -> Option<JType> {
+        let mut work = vec![ty.clone()];
+        let mut seen = BTreeSet::new();
+        while let Some(t) = work.pop() {
+            let JType::Class { name, args } = &t else { continue };
+            if name == target {
+                return Some(t.clone());
+            }
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            let Some(h) = self.hierarchy.get(name) else { continue };
+            let mut map = BTreeMap::new();
+            let raw = args.is_empty() || args.len() != h.type_params.len();
+            if !raw {
+                for (p, a) in h.type_params.iter().zip(args) {
+                    let a = match a {
+                        TypeArg::Exact(t) | TypeArg::Extends(t) | TypeArg::Super(t) => t.clone(),
+                        TypeArg::Any => p.erased_bound(),
+                    };
+                    map.insert(p.name.clone(), a);
+                }
+            }
+            for s in &h.supers {
+                work.push(if raw { s.erasure() } else { s.subst(&map) });
+            }
+        }
+        if target == OBJECT { Some(JType::object()) } else { None }
+    }
+
+    /// Resolves a callable for a receiver of type `recv` (or, for static members and
+    /// constructors, with no receiver): class variables from the receiver's type arguments,
+    /// method variables and the rest by their bounds.
+    pub fn instantiate(&self, g: &Arc<GenericCallable>, recv: Option<&JType>) -> Instantiated {
+        let mut map = BTreeMap::new();
+        if let Some(r) = recv {
+            if let Some(view) = self.as_super(r, &g.class) {
+                unify(&g.owner, &view, &mut map);
+            }
+            unify(&g.receiver, r, &mut map);
+        }
+        self.finish(g, map)
+    }
+
+    fn finish(&self, g: &Arc<GenericCallable>, map: BTreeMap<String, JType>) -> Instantiated {
+        let d = self.config.max_generic_depth;
+        let params: Vec<&TypeParam> = g.class_params.iter().chain(&g.type_params).collect();
+        let sub = |t: &JType| close(&t.subst(&map), &params, d);
+        Instantiated {
+            callable: g.clone(),
+            owner: if g.needs_receiver() { sub(&g.receiver) } else { sub(&g.owner) },
+            params: g.params.iter().map(sub).collect(),
+            ret: g.ret.as_ref().map(sub),
+        }
+    }
+
+    /// Every way to obtain a value assignable to `want`, in a fixed order: constants for
+    /// primitive-like types, enum constants, arrays, then generators of the wanted class and of
+    /// its concrete implementations, instantiated so that their result matches `want`.
+    pub fn creations(&self, want: &JType) -> Vec<Creation> {
+        let mut res = Vec::new();
+        match want {
+            JType::Prim(_) => {
+                res.push(Creation::Constant(want.clone()));
+                return res;
+            }
+            JType::Array(_) => {
+                res.push(Creation::Array(want.clone()));
+                return res;
+            }
+            JType::Var(_) => return self.creations(&JType::object()),
+            JType::Class { name, .. } => {
+                if want.is_primitive_like() {
+                    res.push(Creation::Constant(want.clone()));
+                    return res;
+                }
+                if let Some(cs) = self.enums.get(name) {
+                    res.push(Creation::Enum { class: name.clone(), constants: cs.clone() });
+                    return res;
+                }
+                let mut classes = vec![name.clone()];
+                for i in self.implementations(name) {
+                    if !classes.contains(i) {
+                        classes.push(i.clone());
+                    }
+                }
+                for c in &classes {
+                    let cty = JType::class(c);
+                    if c != name && cty.is_primitive_like() {
+                        res.push(Creation::Constant(cty));
+                        continue;
+                    }
+                    if c != name
+                        && let Some(cs) = self.enums.get(c)
+                    {
+                        res.push(Creation::Enum { class: c.clone(), constants: cs.clone() });
+                        continue;
+                    }
+                    for g in self.generators.get(c).into_iter().flatten() {
+                        if let Some(inst) = self.instantiate_for(g, want, name) {
+                            res.push(Creation::Call(inst));
+                        }
+                    }
+                }
+            }
+        }
+        res
+    }
+
+    /// Instantiates generator `g` so that its result, seen as class `name`, matches `want`.
+    fn instantiate_for(&self, g: &Arc<GenericCallable>, want: &JType, name: &str) -> Option<Instantiated> {
+        let ret = g.ret.as_ref()?;
+        let view = self.as_super(ret, name)?;
+        let mut map = BTreeMap::new();
+        unify(&view, want, &mut map);
+        let inst = self.finish(g, map);
+        let produced = inst.ret.as_ref()?;
+        crate::types::is_assignable(self, produced, want).then_some(inst)
+    }
+
+    /// The cluster as text, for snapshot tests and debugging.
+    pub fn dump(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "cluster of {} (cluster_depth {})", self.cut, self.config.cluster_depth);
+        let _ = writeln!(s, "targets ({}):", self.targets.len());
+        for t in &self.targets {
+            let _ = writeln!(s, "  {}", t.describe());
+        }
+        let _ = writeln!(s, "generators:");
+        for (c, gs) in &self.generators {
+            let _ = writeln!(s, "  {c}:");
+            for g in gs {
+                let _ = writeln!(s, "    {}", g.describe());
+            }
+        }
+        let _ = writeln!(s, "modifiers:");
+        for (c, ms) in &self.modifiers {
+            let _ = writeln!(s, "  {c}:");
+            for m in ms {
+                let _ = writeln!(s, "    {}", m.describe());
+            }
+        }
+        let _ = writeln!(s, "implementations:");
+        for (c, is) in &self.implementations {
+            let _ = writeln!(s, "  {c} -> {}", is.join(", "));
+        }
+        let _ = writeln!(s, "enums:");
+        for (c, cs) in &self.enums {
+            let _ = writeln!(s, "  {c}: {}", cs.join(", "));
+        }
+        let _ = writeln!(s, "constants: {}", self.constants.summary());
+        if !self.problems.is_empty() {
+            let _ = writeln!(s, "problems:");
+            for (c, p) in &self.problems {
+                let _ = writeln!(s, "  {c}: {p}");
+            }
+        }
+        s
+    }
+
+    /// Counts for reports: (targets, generator callables, modifier callables).
+    pub fn counts(&self) -> (usize, usize, usize) {
+        (
+            self.targets.len(),
+            self.generators.values().map(Vec::len).sum(),
+            self.modifiers.values().map(Vec::len).sum(),
+        )
+    }
+}
+
+/// Direct subclasses/implementations of each user class or interface, and the concrete accessible
+/// user classes.
+type SubclassIndex = (BTreeMap<String, BTreeSet<String>>, BTreeSet<String>);
+
+/// The state of one cluster construction (a breadth-first walk over needed classes).
+struct Builder<'a> {
+    table: ClassTable<'a>,
+    cut: Arc<ClassInfo>,
+    config: ClusterConfig,
+    /// Class -> smallest depth at which it was processed.
+    done: BTreeMap<String, u32>,
+    queue: VecDeque<(String, u32)>,
+    targets: Vec<Arc<GenericCallable>>,
+    generators: BTreeMap<String, BTreeSet<Arc<GenericCallable>>>,
+    modifiers: BTreeMap<String, BTreeSet<Arc<GenericCallable>>>,
+    implementations: BTreeMap<String, Vec<String>>,
+    enums: BTreeMap<String, Vec<String>>,
+    /// Superclass/interface -> concrete user classes below it, built on first need.
+    subclass_index: Option<SubclassIndex>,
+    /// Static methods of non-JDK dependency classes that do not return their own class.
+    statics: Vec<Arc<GenericCallable>>,
+    constants: ConstantValues,
+}
+
+fn is_bridge_or_synthetic(access: u16) -> bool {
+    access & (access::SYNTHETIC | access::VOLATILE_OR_BRIDGE) != 0
+}
+
+impl<'a> Builder<'a> {
+    fn new(cp: &'a ClassPath, cut: &str, config: &ClusterConfig) -> Result<Builder<'a>, ClusterError> {
+        let mut table = ClassTable::new(cp);
+        let cf = table.parse(cut)?;
+        let constants = ConstantValues::from_pool(&load::pool_constants(&cf));
+        let info = table.get(cut).ok_or_else(|| ClusterError::ClassNotFound(cut.to_string()))?;
+        if info.is_local || info.access & access::PRIVATE != 0 {
+            return Err(ClusterError::NotTestable(cut.to_string()));
+        }
+        Ok(Builder {
+            table,
+            cut: info,
+            config: config.clone(),
+            done: BTreeMap::new(),
+            queue: VecDeque::new(),
+            targets: Vec::new(),
+            generators: BTreeMap::new(),
+            modifiers: BTreeMap::new(),
+            implementations: BTreeMap::new(),
+            enums: BTreeMap::new(),
+            subclass_index: None,
+            statics: Vec::new(),
+            constants,
+        })
+    }
+
+    fn cut_package(&self) -> &str {
+        self.cut.package()
+    }
+
+    fn class_accessible(&self, c: &ClassInfo) -> bool {
+        !c.is_local
+            && c.access & access::PRIVATE == 0
+            && (c.access & access::PUBLIC != 0 || c.package() == self.cut_package())
+    }
+
+    /// JLS §6.6.1 from a test in the CUT's package: public, or not private and in the package.
+    fn member_accessible(&self, member_access: u16, declaring: &ClassInfo) -> bool {
+        if member_access & access::PRIVATE != 0 || is_bridge_or_synthetic(member_access) {
+            return false;
+        }
+        member_access & access::PUBLIC != 0 || declaring.package() == self.cut_package()
+    }
+
+    /// The class and its superclasses, most derived first (interfaces are not walked: default
+    /// methods are rare in subjects and reached through the implementing class's own calls).
+    fn superclass_chain(&mut self, c: &Arc<ClassInfo>) -> Vec<Arc<ClassInfo>> {
+        let mut res = vec![c.clone()];
+        let mut cur = c.clone();
+        while let Some(s) = cur.super_name.clone() {
+            let Some(next) = self.table.get(&s) else { break };
+            if res.iter().any(|x| x.name == next.name) {
+                break;
+            }
+            res.push(next.clone());
+            cur = next;
+        }
+        res
+    }
+
+    fn callable(
+        &self,
+        decl: &ClassInfo,
+        kind: CallableKind,
+        name: &str,
+        descriptor: &str,
+        is_static: bool,
+    ) -> GenericCallable {
+        GenericCallable {
+            kind,
+            class: decl.name.clone(),
+            name: name.to_string(),
+            descriptor: descriptor.to_string(),
+            is_static,
+            class_params: decl.sig.type_params.clone(),
+            type_params: Vec::new(),
+            owner: decl.generic_self(),
+            receiver: decl.generic_self(),
+            params: Vec::new(),
+            ret: None,
+        }
+    }
+
+    /// The accessible constructors, methods and fields of `c` (inherited ones included, overridden
+    /// ones once). `object_methods` keeps Object's equals/hashCode/toString; `only` filters method
+    /// names (used for JDK modifiers).
+    fn members(
+        &mut self,
+        c: &Arc<ClassInfo>,
+        object_methods: bool,
+        jdk_only_modifiers: bool,
+    ) -> Vec<GenericCallable> {
+        let mut res = Vec::new();
+        let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
+        let concrete = !c.is_abstract() && !c.is_enum();
+        let user_class = !jdk::is_jdk(&c.name);
+        for decl in self.superclass_chain(c) {
+            let is_object = decl.name == OBJECT;
+            // Members a user class inherits from the JDK (`Enum.describeConstable`, ...) are left
+            // out, except Object's equals/hashCode/toString on the CUT.
+            if user_class && !is_object && jdk::is_jdk(&decl.name) {
+                continue;
+            }
+            for m in &decl.methods {
+                if m.name == "<clinit>" || !self.member_accessible(m.access, &decl) {
+                    continue;
+                }
+                let is_ctor = m.name == "<init>";
+                if is_ctor && (decl.name != c.name || !concrete) {
+                    continue;
+                }
+                if is_object
+                    && !(object_methods && matches!(m.name.as_str(), "equals" | "hashCode" | "toString"))
+                {
+                    continue;
+                }
+                if jdk_only_modifiers && !is_ctor && !jdk::is_jdk_modifier(&m.name) {
+                    continue;
+                }
+                if !seen.insert((m.name.clone(), m.descriptor.clone())) {
+                    continue;
+                }
+                let is_static = m.access & access::STATIC != 0;
+                let kind = if is_ctor { CallableKind::Constructor } else { CallableKind::Method };
+                let mut g = self.callable(&decl, kind, &m.name, &m.descriptor, is_static);
+                g.receiver = c.generic_self();
+                if is_static && !is_ctor {
+                    // Static methods do not see the class's type variables.
+                    g.class_params.clear();
+                }
+                g.type_params = m.sig.type_params.clone();
+                g.params = m.sig.params.clone();
+                g.ret = if is_ctor { Some(decl.generic_self()) } else { m.sig.ret.clone() };
+                res.push(g);
+            }
+            if jdk_only_modifiers {
+                continue;
+            }
+            for f in &decl.fields {
+                if !self.member_accessible(f.access, &decl) || f.access & access::ENUM != 0 {
+                    continue;
+                }
+                if !seen.insert((f.name.clone(), f.descriptor.clone())) {
+                    continue;
+                }
+                let is_static = f.access & access::STATIC != 0;
+                let mut g = self.callable(&decl, CallableKind::FieldGet, &f.name, &f.descriptor, is_static);
+                g.receiver = c.generic_self();
+                if is_static {
+                    g.class_params.clear();
+                }
+                g.ret = Some(f.ty.clone());
+                if f.access & access::FINAL == 0 {
+                    let mut s = g.clone();
+                    s.kind = CallableKind::FieldSet;
+                    s.params = vec![f.ty.clone()];
+                    s.ret = None;
+                    res.push(s);
+                }
+                res.push(g);
+            }
+        }
+        res
+    }
+
+    fn enqueue_type(&mut self, t: &JType, depth: u32) {
+        if depth > self.config.cluster_depth {
+            return;
+        }
+        let mut names = Vec::new();
+        t.mentioned_classes(&mut names);
+        for n in names {
+            if self.done.get(&n).is_none_or(|&d| d > depth) {
+                self.queue.push_back((n, depth));
+            }
+        }
+    }
+
+    fn enqueue_callable(&mut self, g: &GenericCallable, depth: u32) {
+        let tys: Vec<JType> = g
+            .params
+            .iter()
+            .chain(g.ret.iter())
+            .chain(g.type_params.iter().flat_map(|p| p.bounds.first()))
+            .chain(g.class_params.iter().flat_map(|p| p.bounds.first()))
+            .cloned()
+            .collect();
+        for t in tys {
+            self.enqueue_type(&t, depth);
+        }
+    }
+
+    fn add_generator(&mut self, g: Arc<GenericCallable>) {
+        if let Some(name) = g.ret.as_ref().and_then(|r| r.class_name()) {
+            self.generators.entry(name.to_string()).or_default().insert(g);
+        }
+    }
+
+    /// Concrete, accessible user classes below `sup` on the classpath (outside the JDK). Built
+    /// once by reading every user class's header.
+    fn user_implementations(&mut self, sup: &str) -> Vec<String> {
+        if self.subclass_index.is_none() {
+            // User classes only: JDK modules are covered by `jdk::implementations`.
+            let names: Vec<String> = self
+                .table
+                .classpath()
+                .entries()
+                .iter()
+                .filter(|e| e.path().extension().is_none_or(|x| x != "jmod"))
+                .flat_map(|e| e.class_names())
+                .map(|n| n.replace('/', "."))
+                .filter(|n| !jdk::is_jdk(n) && n != "module-info")
+                .collect::<BTreeSet<String>>()
+                .into_iter()
+                .collect();
+            // Edges from every class (abstract ones included, so that chains through abstract
+            // classes and sub-interfaces are followed); concrete accessible classes marked.
+            let mut index: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+            let mut concrete = BTreeSet::new();
+            for n in names {
+                let Some(info) = self.table.get(&n) else { continue };
+                if !info.is_abstract() && self.class_accessible(&info) {
+                    concrete.insert(n.clone());
+                }
+                for s in info.super_name.iter().chain(&info.interfaces) {
+                    index.entry(s.clone()).or_default().insert(n.clone());
+                }
+            }
+            self.subclass_index = Some((index, concrete));
+        }
+        let Some((index, concrete)) = &self.subclass_index else { return Vec::new() };
+        let mut res = BTreeSet::new();
+        let mut work = vec![sup.to_string()];
+        let mut seen = BTreeSet::new();
+        while let Some(s) = work.pop() {
+            if !seen.insert(s.clone()) {
+                continue;
+            }
+            for c in index.get(&s).into_iter().flatten() {
+                if concrete.contains(c) {
+                    res.insert(c.clone());
+                }
+                work.push(c.clone());
+            }
+        }
+        res.into_iter().collect()
+    }
+
+    fn process(&mut self, name: String, depth: u32) {
+        if self.done.get(&name).is_some_and(|&d| d <= depth) {
+            return;
+        }
+        self.done.insert(name.clone(), depth);
+        let ty = JType::class(&name);
+        if ty.is_primitive_like() {
+            return;
+        }
+        let Some(info) = self.table.get(&name) else { return };
+        if !self.class_accessible(&info) {
+            return;
+        }
+        let is_jdk = jdk::is_jdk(&name);
+        if info.is_enum() {
+            self.enums.insert(name.clone(), info.enum_constants());
+        }
+        // Concrete implementations for abstract types (and Object).
+        if info.is_abstract() || name == OBJECT {
+            let impls: Vec<String> = if is_jdk {
+                jdk::implementations(&name).iter().map(|s| s.to_string()).collect()
+            } else {
+                self.user_implementations(&name)
+            };
+            let impls: Vec<String> = impls.into_iter().filter(|i| i != &name || name == OBJECT).collect();
+            for i in &impls {
+                self.queue.push_back((i.clone(), depth));
+            }
+            if !impls.is_empty() {
+                self.implementations.insert(name.clone(), impls);
+            }
+        }
+        let is_cut = name == self.cut.name;
+        let members = self.members(&info, is_cut, is_jdk && !is_cut);
+        for g in members {
+            let g = Arc::new(g);
+            if is_cut {
+                self.targets.push(g.clone());
+            }
+            let produces_self = g.kind == CallableKind::Constructor
+                || (g.is_static
+                    && g.kind == CallableKind::Method
+                    && g.ret.as_ref().is_some_and(|r| r.class_name() == Some(name.as_str())));
+            if produces_self {
+                self.add_generator(g.clone());
+                self.enqueue_callable(&g, depth + 1);
+            } else if !g.is_static && !is_jdk_object_method(&g) {
+                if !is_cut {
+                    self.modifiers.entry(name.clone()).or_default().insert(g.clone());
+                }
+                self.enqueue_callable(&g, depth + 1);
+            } else if is_cut {
+                self.enqueue_callable(&g, depth + 1);
+            } else if g.is_static && g.kind == CallableKind::Method && !is_jdk {
+                // A static factory of another type (`Shapes.circle(double) -> Shape`): a
+                // generator of its result if that type is needed.
+                self.statics.push(g);
+            }
+        }
+    }
+
+    fn run(mut self) -> Result<TestCluster, ClusterError> {
+        let cut = self.cut.name.clone();
+        self.queue.push_back((cut, 0));
+        while let Some((n, d)) = self.queue.pop_front() {
+            self.process(n, d);
+        }
+        // Methods of cluster classes returning a class are generators of it ("other cluster
+        // classes' methods returning the type", EvoSuite's `TestCluster.generators`).
+        let mut returning: Vec<Arc<GenericCallable>> = self.targets.clone();
+        for ms in self.modifiers.values() {
+            returning.extend(ms.iter().cloned());
+        }
+        returning.extend(self.statics.iter().cloned());
+        for g in returning {
+            let Some(r) = g.ret.as_ref().and_then(|r| r.class_name()) else { continue };
+            if JType::class(r).is_primitive_like() || !self.done.contains_key(r) || r == OBJECT {
+                continue;
+            }
+            self.add_generator(g);
+        }
+        // The hierarchy of every loaded class plus the supertypes of every mentioned class, so
+        // that assignability sees them.
+        let mut mentioned: BTreeSet<String> = self.done.keys().cloned().collect();
+        for c in ["java.lang.Integer", "java.lang.String", "java.lang.Long", "java.lang.Double"] {
+            mentioned.insert(c.to_string());
+        }
+        let mut hierarchy = BTreeMap::new();
+        let mut work: Vec<String> = mentioned.into_iter().collect();
+        while let Some(n) = work.pop() {
+            if hierarchy.contains_key(&n) {
+                continue;
+            }
+            let Some(info) = self.table.get(&n) else { continue };
+            let mut supers = vec![info.sig.superclass.clone()];
+            if info.super_name.is_none() {
+                supers.clear();
+            }
+            supers.extend(info.sig.interfaces.iter().cloned());
+            for s in &supers {
+                if let Some(c) = s.class_name() {
+                    work.push(c.to_string());
+                }
+            }
+            hierarchy.insert(n, Hier { type_params: info.sig.type_params.clone(), supers });
+        }
+        let sorted = |m: BTreeMap<String, BTreeSet<Arc<GenericCallable>>>| -> BTreeMap<String, Vec<Arc<GenericCallable>>> {
+            m.into_iter().map(|(k, v)| (k, v.into_iter().collect())).collect()
+        };
+        let mut problems = self.table.problems.clone();
+        // Classes the walk never needed are not problems of this cluster.
+        problems.retain(|k, _| self.done.contains_key(k));
+        Ok(TestCluster {
+            cut: self.cut.name.clone(),
+            config: self.config.clone(),
+            targets: self.targets,
+            generators: sorted(self.generators),
+            modifiers: sorted(self.modifiers),
+            implementations: self.implementations,
+            enums: self.enums,
+            hierarchy,
+            constants: self.constants,
+            problems,
+        })
+    }
+}
+
+fn is_jdk_object_method(g: &GenericCallable) -> bool {
+    g.class == OBJECT
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unify_binds_through_arguments() {
+        let pat = crate::types::parse_field_type("Ljava/util/List<TE;>;").unwrap();
+        let act = crate::types::parse_field_type("Ljava/util/List<+Ljava/lang/String;>;").unwrap();
+        let mut m = BTreeMap::new();
+        unify(&pat, &act, &mut m);
+        assert_eq!(m.get("E"), Some(&JType::string()));
+    }
+}

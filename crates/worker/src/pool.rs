@@ -1,0 +1,217 @@
+//! A pool of N workers. A batch is cut into contiguous chunks, one per worker, run on scoped threads
+//! (they only wait on pipes), and the results are put back in request order, so the outcome of a
+//! batch never depends on which worker ran what (DESIGN.md §3.8).
+//!
+//! Recovery: a worker that crashed, timed out or ran out of memory is replaced before its next batch.
+//! Tests not run because their worker died are retried on the fresh worker; the test that was running
+//! when a worker died is retried once, and reported as `Crash` if it kills the replacement too.
+
+use std::time::Duration;
+
+use protocol::{Statement, TestRef};
+
+use crate::{TestRun, Worker, WorkerConfig, WorkerError};
+
+/// Counters for diagnostics and benchmarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PoolStats {
+    /// Workers started, including the initial ones.
+    pub spawned: u64,
+    /// Tests executed (results returned).
+    pub executed: u64,
+    /// Tests that ended as engine-side `Timeout`.
+    pub timeouts: u64,
+    /// Tests reported as `Crash` (after their retry).
+    pub crashes: u64,
+}
+
+/// Workers in a row that may fail to start before a batch gives up with an error.
+const MAX_SPAWN_FAILURES: u32 = 3;
+
+/// The number of workers to use by default: the machine's cores.
+pub fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+/// N workers sharing one configuration.
+pub struct Pool {
+    config: WorkerConfig,
+    slots: Vec<Option<Worker>>,
+    stats: PoolStats,
+}
+
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pool").field("workers", &self.slots.len()).field("stats", &self.stats).finish()
+    }
+}
+
+impl Pool {
+    /// Starts `workers` workers (at least one), in parallel.
+    pub fn new(config: WorkerConfig, workers: usize) -> Result<Pool, WorkerError> {
+        let n = workers.max(1);
+        let started: Vec<Result<Worker, WorkerError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..n).map(|_| s.spawn(|| Worker::spawn(&config))).collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(WorkerError::Handshake {
+                            stage: "spawn",
+                            detail: "spawning thread panicked".into(),
+                            stderr: String::new(),
+                        })
+                    })
+                })
+                .collect()
+        });
+        let mut slots = Vec::with_capacity(n);
+        for w in started {
+            slots.push(Some(w?));
+        }
+        Ok(Pool { config, slots, stats: PoolStats { spawned: n as u64, ..PoolStats::default() } })
+    }
+
+    pub fn workers(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn stats(&self) -> PoolStats {
+        self.stats
+    }
+
+    pub fn config(&self) -> &WorkerConfig {
+        &self.config
+    }
+
+    /// Runs every test and returns one [`TestRun`] per test, in request order; never `NotRun`.
+    /// `Err` only when workers cannot be started any more (the JDK went away, say).
+    pub fn execute(&mut self, tests: &[&[Statement]]) -> Result<Vec<TestRun>, WorkerError> {
+        if tests.is_empty() {
+            return Ok(Vec::new());
+        }
+        let n_chunks = self.slots.len().min(tests.len());
+        let chunk = tests.len().div_ceil(n_chunks);
+        let config = &self.config;
+        let outputs: Vec<Result<(Vec<TestRun>, u64), WorkerError>> = if n_chunks == 1 {
+            vec![run_chunk(&mut self.slots[0], config, tests)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = self
+                    .slots
+                    .iter_mut()
+                    .zip(tests.chunks(chunk))
+                    .map(|(slot, part)| s.spawn(move || run_chunk(slot, config, part)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(WorkerError::Handshake {
+                                stage: "execute",
+                                detail: "pool thread panicked".into(),
+                                stderr: String::new(),
+                            })
+                        })
+                    })
+                    .collect()
+            })
+        };
+        let mut runs = Vec::with_capacity(tests.len());
+        let mut first_err = None;
+        for out in outputs {
+            match out {
+                Ok((part, spawned)) => {
+                    self.stats.spawned += spawned;
+                    runs.extend(part);
+                }
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        if let Some(e) = first_err {
+            return Err(e);
+        }
+        for r in &runs {
+            match r {
+                TestRun::Timeout => self.stats.timeouts += 1,
+                TestRun::Crash { .. } => self.stats.crashes += 1,
+                TestRun::Finished(_) | TestRun::NotRun => {}
+            }
+        }
+        self.stats.executed += runs.len() as u64;
+        Ok(runs)
+    }
+
+    /// Shuts every worker down politely.
+    pub fn shutdown(mut self) {
+        for w in self.slots.iter_mut().filter_map(Option::take) {
+            w.shutdown();
+        }
+    }
+}
+
+/// Runs `tests` on one slot, replacing its worker as needed; returns the runs and the number of
+/// workers started.
+fn run_chunk(
+    slot: &mut Option<Worker>,
+    config: &WorkerConfig,
+    tests: &[&[Statement]],
+) -> Result<(Vec<TestRun>, u64), WorkerError> {
+    let mut results: Vec<Option<TestRun>> = vec![None; tests.len()];
+    let mut crashed_once = vec![false; tests.len()];
+    let mut spawned = 0u64;
+    let mut spawn_failures = 0u32;
+    let mut stalls = 0u32;
+    let mut next = 0;
+    while next < tests.len() {
+        if slot.as_mut().is_none_or(Worker::needs_restart) {
+            *slot = None; // Drop kills the old one.
+            match Worker::spawn(config) {
+                Ok(w) => {
+                    *slot = Some(w);
+                    spawned += 1;
+                }
+                Err(e) => {
+                    spawn_failures += 1;
+                    if spawn_failures >= MAX_SPAWN_FAILURES {
+                        return Err(e);
+                    }
+                    std::thread::sleep(Duration::from_millis(50));
+                    continue;
+                }
+            }
+        }
+        let Some(worker) = slot.as_mut() else { continue };
+        // Test ids are positions in the chunk: unique, and they map results back without a table.
+        let refs: Vec<TestRef<'_>> =
+            (next..tests.len()).map(|i| TestRef { id: i as u32, statements: tests[i] }).collect();
+        let runs = worker.run_batch(&refs);
+        let before = (next, crashed_once.iter().filter(|c| **c).count());
+        for (k, run) in runs.into_iter().enumerate() {
+            let i = next + k;
+            match run {
+                TestRun::NotRun => break,
+                TestRun::Crash { .. } if !crashed_once[i] => {
+                    crashed_once[i] = true;
+                    break;
+                }
+                other => results[i] = Some(other),
+            }
+        }
+        next = results.iter().position(Option::is_none).unwrap_or(tests.len());
+        // A worker that dies before reading a batch blames no test; if that keeps happening, blame
+        // the first pending test rather than loop forever.
+        if (next, crashed_once.iter().filter(|c| **c).count()) == before {
+            stalls += 1;
+            if stalls >= MAX_SPAWN_FAILURES {
+                results[next] = Some(TestRun::Crash { detail: "workers keep dying before running this test".into() });
+                stalls = 0;
+            }
+        } else {
+            stalls = 0;
+        }
+    }
+    Ok((results.into_iter().map(|r| r.unwrap_or(TestRun::NotRun)).collect(), spawned))
+}

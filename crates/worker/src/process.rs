@@ -1,0 +1,438 @@
+//! One JVM worker process: spawn with a scratch directory, `Hello`/`Ready` and `Setup`/`SetupDone`
+//! handshakes, batches of tests with a wall-clock deadline, and kill on drop.
+//!
+//! Reading is done by a thread per pipe (stdout frames are decoded there and sent over a channel;
+//! stderr goes into a bounded buffer), so the engine thread can wait with a timeout without
+//! non-blocking I/O. The deadline is docs/protocol.md's: `timeout_ms + grace` since the last frame.
+
+use std::collections::VecDeque;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use protocol::{Outcome, Request, Response, Setup, TestRef, TestResult, TestStatus};
+
+use crate::{Java, WorkerError};
+
+/// How to start workers. Built once by the caller and shared by every worker of a pool.
+#[derive(Debug, Clone)]
+pub struct WorkerConfig {
+    pub java: Java,
+    /// The runtime jar on disk ([`crate::runtime_jar`]).
+    pub runtime_jar: PathBuf,
+    /// `Setup` sent after the handshake; its `scratch_dir` is replaced by each worker's own.
+    pub setup: Setup,
+    /// `-Xmx`, in MiB.
+    pub max_heap_mb: u32,
+    /// `-Xss` of the JVM's threads, in KiB.
+    pub stack_kb: u32,
+    /// Added to `setup.timeout_ms` to get the engine's last-resort deadline (docs/protocol.md).
+    pub grace_ms: u32,
+    /// How long `java` may take to answer `Hello` and `Setup`.
+    pub startup_timeout_ms: u32,
+    /// Extra JVM flags, placed before `-cp`.
+    pub extra_jvm_args: Vec<String>,
+    /// How many bytes of the worker's stderr to keep (the last ones) for diagnostics.
+    pub stderr_limit: usize,
+}
+
+impl WorkerConfig {
+    /// The defaults of issue 3: 512 MiB heap, 4 MiB stacks, 2 s grace.
+    pub fn new(java: Java, runtime_jar: PathBuf, setup: Setup) -> WorkerConfig {
+        WorkerConfig {
+            java,
+            runtime_jar,
+            setup,
+            max_heap_mb: 512,
+            stack_kb: 4096,
+            grace_ms: 2000,
+            startup_timeout_ms: 30_000,
+            extra_jvm_args: Vec::new(),
+            stderr_limit: 64 * 1024,
+        }
+    }
+
+    /// The JVM command line (without the executable).
+    pub fn jvm_args(&self) -> Vec<String> {
+        let mut args = vec![
+            format!("-Xmx{}m", self.max_heap_mb),
+            format!("-Xss{}k", self.stack_kb),
+            // One GC thread on small machines; workers are many, heaps are small (feasibility.md §5).
+            "-XX:+UseSerialGC".to_string(),
+            // No hsperfdata file in /tmp per worker.
+            "-XX:-UsePerfData".to_string(),
+            "-Xshare:auto".to_string(),
+            "-Dfile.encoding=UTF-8".to_string(),
+        ];
+        args.extend(self.extra_jvm_args.iter().cloned());
+        args.push("-cp".to_string());
+        args.push(self.runtime_jar.display().to_string());
+        args.push("suitesmith.rt.WorkerMain".to_string());
+        args
+    }
+}
+
+/// What became of one test sent to a worker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TestRun {
+    /// The worker reported a result (including its own `Timeout` and `Guard` statuses).
+    Finished(TestResult),
+    /// The worker sent nothing within the deadline and was killed while running this test.
+    Timeout,
+    /// The worker died (or broke the protocol) while running this test.
+    Crash { detail: String },
+    /// Not started because the worker died earlier in the batch; [`crate::Pool`] retries these and
+    /// never returns them.
+    NotRun,
+}
+
+enum Event {
+    Frame(Response),
+    /// Undecodable output or a read error; the worker is unusable.
+    Broken(String),
+    Eof,
+}
+
+/// The last `limit` bytes a worker wrote to stderr.
+#[derive(Debug)]
+struct StderrLog {
+    bytes: VecDeque<u8>,
+    limit: usize,
+}
+
+/// A running JVM worker. Dropping it kills the process.
+pub struct Worker {
+    child: Child,
+    stdin: BufWriter<ChildStdin>,
+    events: Receiver<Event>,
+    stderr: Arc<Mutex<StderrLog>>,
+    scratch: tempfile::TempDir,
+    java_version: String,
+    pid: u32,
+    deadline: Duration,
+    startup: Duration,
+    /// Set once the process is known to be gone or about to go (crash, timeout, OOM).
+    retiring: bool,
+    out: Vec<u8>,
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Worker").field("pid", &self.pid).field("scratch", &self.scratch.path()).finish()
+    }
+}
+
+impl Worker {
+    /// Starts a JVM, waits for `Ready`, sends the setup and waits for `SetupDone`.
+    pub fn spawn(config: &WorkerConfig) -> Result<Worker, WorkerError> {
+        let t0 = Instant::now();
+        let scratch = tempfile::Builder::new().prefix("suitesmith-worker-").tempdir().map_err(WorkerError::Scratch)?;
+        let mut child = Command::new(&config.java.path)
+            .args(config.jvm_args())
+            .current_dir(scratch.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|source| WorkerError::Spawn { java: config.java.path.clone(), source })?;
+        let pid = child.id();
+        let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(WorkerError::Handshake {
+                stage: "spawn",
+                detail: "child pipes missing".into(),
+                stderr: String::new(),
+            });
+        };
+        let (tx, events) = mpsc::channel();
+        let log = Arc::new(Mutex::new(StderrLog { bytes: VecDeque::new(), limit: config.stderr_limit }));
+        let log2 = Arc::clone(&log);
+        let readers = std::thread::Builder::new()
+            .name(format!("worker-{pid}-stdout"))
+            .spawn(move || read_frames(stdout, tx))
+            .and_then(|_| {
+                std::thread::Builder::new()
+                    .name(format!("worker-{pid}-stderr"))
+                    .spawn(move || read_stderr(stderr, &log2))
+            });
+        if let Err(source) = readers {
+            // Not yet owned by a `Worker`, so its Drop cannot do this.
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(WorkerError::Spawn { java: config.java.path.clone(), source });
+        }
+        let deadline = Duration::from_millis(u64::from(config.setup.timeout_ms) + u64::from(config.grace_ms));
+        let mut w = Worker {
+            child,
+            stdin: BufWriter::with_capacity(64 * 1024, stdin),
+            events,
+            stderr: log,
+            scratch,
+            java_version: String::new(),
+            pid,
+            deadline,
+            startup: Duration::ZERO,
+            retiring: false,
+            out: Vec::new(),
+        };
+        let startup_timeout = Duration::from_millis(u64::from(config.startup_timeout_ms));
+
+        w.send(&Request::Hello { version: protocol::VERSION }).map_err(|e| w.handshake_error("hello", e))?;
+        match w.wait_event(startup_timeout) {
+            Some(Event::Frame(Response::Ready { version, java_version, .. })) => {
+                protocol::check_version(version).map_err(|e| w.handshake_error("hello", e.to_string()))?;
+                w.java_version = java_version;
+            }
+            other => return Err(w.unexpected("hello", other)),
+        }
+        w.startup = t0.elapsed();
+
+        let mut setup = config.setup.clone();
+        setup.scratch_dir = w.scratch.path().display().to_string();
+        w.send(&Request::Setup(setup)).map_err(|e| w.handshake_error("setup", e))?;
+        match w.wait_event(startup_timeout) {
+            Some(Event::Frame(Response::SetupDone { .. })) => Ok(w),
+            other => Err(w.unexpected("setup", other)),
+        }
+    }
+
+    /// Runs a batch: one [`TestRun`] per test, in order. The caller decides what to retry.
+    pub fn run_batch(&mut self, tests: &[TestRef<'_>]) -> Vec<TestRun> {
+        let mut runs = Vec::with_capacity(tests.len());
+        if tests.is_empty() {
+            return runs;
+        }
+        if self.retiring {
+            runs.resize(tests.len(), TestRun::NotRun);
+            return runs;
+        }
+        self.out.clear();
+        protocol::encode_execute(tests, &mut self.out);
+        if self.stdin.write_all(&self.out).and_then(|()| self.stdin.flush()).is_err() {
+            // The worker was gone before it saw the batch: no test is to blame.
+            self.kill();
+            runs.resize(tests.len(), TestRun::NotRun);
+            return runs;
+        }
+        while runs.len() < tests.len() {
+            let expected = tests[runs.len()].id;
+            match self.wait_event(self.deadline) {
+                Some(Event::Frame(Response::TestResult(r))) if r.test_id == expected => {
+                    if r.status == TestStatus::Timeout || threw_out_of_memory(&r) {
+                        // The worker exits after a timed-out test (docs/protocol.md "Lifecycle"); after
+                        // an OutOfMemoryError its heap is not to be trusted. Replace it either way.
+                        self.retiring = true;
+                    }
+                    runs.push(TestRun::Finished(r));
+                }
+                Some(Event::Frame(Response::BatchDone { tests: n })) if n as usize == runs.len() => {
+                    // A batch cut short after a timed-out test: the worker exits; the tests it did
+                    // not reach are for a fresh worker.
+                    self.retiring = true;
+                    break;
+                }
+                None => {
+                    self.kill();
+                    runs.push(TestRun::Timeout);
+                    break;
+                }
+                other => {
+                    let detail = self.describe_death(other, expected);
+                    runs.push(TestRun::Crash { detail });
+                    break;
+                }
+            }
+        }
+        if runs.len() < tests.len() {
+            runs.resize(tests.len(), TestRun::NotRun);
+            return runs;
+        }
+        match self.wait_event(self.deadline) {
+            Some(Event::Frame(Response::BatchDone { tests: n })) if n as usize == tests.len() => {}
+            other => {
+                // Every test has its result; a missing or wrong BatchDone only retires the worker
+                // (describe_death kills it).
+                let _ = self.describe_death(other, u32::MAX);
+            }
+        }
+        runs
+    }
+
+    /// Whether this worker must be replaced before the next batch (it crashed, timed out, hit an
+    /// `OutOfMemoryError`, or exited).
+    pub fn needs_restart(&mut self) -> bool {
+        self.retiring || !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    pub fn java_version(&self) -> &str {
+        &self.java_version
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    pub fn scratch_dir(&self) -> &Path {
+        self.scratch.path()
+    }
+
+    /// From spawn to `Ready`.
+    pub fn startup_time(&self) -> Duration {
+        self.startup
+    }
+
+    /// The last bytes the worker wrote to stderr.
+    pub fn stderr_tail(&self) -> String {
+        let log = self.stderr.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (a, b) = log.bytes.as_slices();
+        let mut v = a.to_vec();
+        v.extend_from_slice(b);
+        String::from_utf8_lossy(&v).into_owned()
+    }
+
+    /// Sends `Shutdown` and waits (briefly) for the worker to exit; kills it otherwise.
+    pub fn shutdown(mut self) {
+        if !self.retiring && self.send(&Request::Shutdown).is_ok() {
+            let until = Instant::now() + Duration::from_millis(500);
+            while Instant::now() < until {
+                if matches!(self.child.try_wait(), Ok(Some(_))) {
+                    self.retiring = true;
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        // Drop kills.
+    }
+
+    fn send(&mut self, req: &Request) -> Result<(), String> {
+        self.out.clear();
+        protocol::encode_request(req, &mut self.out);
+        self.stdin.write_all(&self.out).and_then(|()| self.stdin.flush()).map_err(|e| e.to_string())
+    }
+
+    /// The next event, or `None` if nothing came within `timeout`.
+    fn wait_event(&mut self, timeout: Duration) -> Option<Event> {
+        match self.events.recv_timeout(timeout) {
+            Ok(e) => Some(e),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => Some(Event::Eof),
+        }
+    }
+
+    fn kill(&mut self) {
+        self.retiring = true;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Kills the worker and explains why it is unusable: its exit status, what it sent, its stderr.
+    fn describe_death(&mut self, event: Option<Event>, test_id: u32) -> String {
+        let what = match event {
+            Some(Event::Eof) => "the worker exited".to_string(),
+            Some(Event::Broken(e)) => format!("unreadable worker output: {e}"),
+            Some(Event::Frame(Response::Error { message })) => format!("the worker reported an error: {message}"),
+            Some(Event::Frame(other)) => format!("unexpected {} frame", frame_name(&other)),
+            None => "no reply within the deadline".to_string(),
+        };
+        // Give a dying JVM a moment to exit so its status and last words are available.
+        let until = Instant::now() + Duration::from_millis(200);
+        let mut status = None;
+        while Instant::now() < until {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                status = Some(s);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        self.kill();
+        let status = status.map_or_else(|| "killed".to_string(), |s| s.to_string());
+        let test = if test_id == u32::MAX { String::new() } else { format!(" while running test {test_id}") };
+        let mut detail = format!("{what}{test} ({status})");
+        let tail = self.stderr_tail();
+        if !tail.trim().is_empty() {
+            detail.push_str("; stderr: ");
+            detail.push_str(tail.trim_end());
+        }
+        detail
+    }
+
+    fn handshake_error(&mut self, stage: &'static str, detail: impl Into<String>) -> WorkerError {
+        self.kill();
+        // The stderr reader may still be draining the dead process's last words.
+        std::thread::sleep(Duration::from_millis(20));
+        WorkerError::Handshake { stage, detail: detail.into(), stderr: self.stderr_tail() }
+    }
+
+    fn unexpected(&mut self, stage: &'static str, event: Option<Event>) -> WorkerError {
+        let detail = match event {
+            Some(Event::Eof) => "the worker exited".to_string(),
+            Some(Event::Broken(e)) => format!("unreadable output: {e}"),
+            Some(Event::Frame(Response::Error { message })) => format!("the worker reported: {message}"),
+            Some(Event::Frame(other)) => format!("unexpected {} frame", frame_name(&other)),
+            None => "no reply in time".to_string(),
+        };
+        self.handshake_error(stage, detail)
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        // No orphan JVMs (EvoSuite issue #121): kill and reap. The reader threads end at EOF.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn threw_out_of_memory(r: &TestResult) -> bool {
+    r.outcomes.iter().any(|o| matches!(o, Outcome::Threw { class, .. } if class == "java.lang.OutOfMemoryError"))
+}
+
+fn frame_name(r: &Response) -> &'static str {
+    match r {
+        Response::Ready { .. } => "Ready",
+        Response::SetupDone { .. } => "SetupDone",
+        Response::TestResult(_) => "TestResult",
+        Response::BatchDone { .. } => "BatchDone",
+        Response::Error { .. } => "Error",
+    }
+}
+
+fn read_frames(stdout: impl Read, tx: mpsc::Sender<Event>) {
+    let mut r = std::io::BufReader::with_capacity(64 * 1024, stdout);
+    let mut buf = Vec::new();
+    loop {
+        let event = match protocol::read_frame(&mut r, &mut buf) {
+            Ok(true) => match protocol::decode_response(&buf) {
+                Ok(resp) => Event::Frame(resp),
+                Err(e) => Event::Broken(e.to_string()),
+            },
+            Ok(false) => Event::Eof,
+            Err(e) => Event::Broken(e.to_string()),
+        };
+        let last = !matches!(event, Event::Frame(_));
+        if tx.send(event).is_err() || last {
+            return;
+        }
+    }
+}
+
+fn read_stderr(mut stderr: impl Read, log: &Mutex<StderrLog>) {
+    let mut chunk = [0u8; 4096];
+    loop {
+        match stderr.read(&mut chunk) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => {
+                let mut log = log.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                log.bytes.extend(&chunk[..n]);
+                let excess = log.bytes.len().saturating_sub(log.limit);
+                log.bytes.drain(..excess);
+            }
+        }
+    }
+}

@@ -1,0 +1,462 @@
+/**
+ * Replacements for calls that would escape a test or make it non-deterministic (DESIGN.md §3.4).
+ * Instrumentation redirects each call listed in `crates/rt-abi` `REDIRECTS` to the public static
+ * method here with the same name and descriptor; a Rust test checks the compiled class against that
+ * table.
+ *
+ * Policy:
+ * - Process exit, halt and process creation throw {@link GuardException} (an Error, see there).
+ * - Thread starts are counted per test; beyond `max_threads` they throw GuardException, otherwise the
+ *   thread is made a daemon (so it cannot keep the worker alive) and started.
+ * - Files: writes, creations, renames and deletes are allowed only under the scratch directory
+ *   (canonical paths, so `..` and symlinks cannot escape). Outside it the guard fails the way the JDK
+ *   reports a permission problem (`false` for the boolean File methods, FileNotFoundException /
+ *   AccessDeniedException / IOException otherwise), so the SUT's own error handling runs.
+ * - Network: connects and server sockets fail with {@link ConnectException}, an IOException the SUT
+ *   is written to handle; `file:` and `jar:` URLs (reads) are allowed.
+ * - Time advances by 1 ms per query from `time_base_ms`; seeds, Math.random and UUIDs come from a
+ *   per-test deterministic sequence. All of it restarts at every test ({@link #beginTest}).
+ *
+ * Every refusal is recorded ({@link #fired}), first one wins: the test's outcome is Guard even if the
+ * SUT caught the exception or ignored the `false`.
+ */
+package suitesmith.rt;
+
+import java.io.BufferedWriter;
+import java.io.File;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.charset.Charset;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.CopyOption;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+public final class Guards {
+    private Guards() {}
+
+    /** Seed of the per-test Random behind Math.random and UUID.randomUUID. */
+    private static final long RANDOM_SEED = 0x5EED5EED5EEDL;
+
+    // Configuration (Setup).
+    private static volatile long timeBaseMs = 1_700_000_000_000L;
+    private static volatile int maxThreads = 100;
+    private static volatile String scratch = null; // canonical path, no trailing separator
+
+    // Per-test state.
+    private static final AtomicLong tick = new AtomicLong();
+    private static final AtomicLong seeds = new AtomicLong();
+    private static final Random random = new Random(RANDOM_SEED);
+    private static volatile String fired;
+    private static final List<Thread> started = new ArrayList<Thread>();
+
+    static void configure(long timeBase, int threads, String scratchDir) throws IOException {
+        timeBaseMs = timeBase;
+        maxThreads = threads;
+        scratch = new File(scratchDir).getCanonicalPath();
+        beginTest();
+    }
+
+    /** Restarts time, seeds and thread counting, and forgets the last refusal. */
+    static void beginTest() {
+        tick.set(0);
+        seeds.set(0);
+        random.setSeed(RANDOM_SEED);
+        fired = null;
+        synchronized (started) {
+            started.clear();
+        }
+    }
+
+    /** The first refusal of this test, or null. */
+    static String fired() {
+        return fired;
+    }
+
+    /** Threads this test started through {@link #threadStart} (a copy). */
+    static List<Thread> startedThreads() {
+        synchronized (started) {
+            return new ArrayList<Thread>(started);
+        }
+    }
+
+    private static void record(String what) {
+        if (fired == null) {
+            synchronized (Guards.class) {
+                if (fired == null) fired = what;
+            }
+        }
+    }
+
+    private static GuardException refuse(String what) {
+        record(what);
+        return new GuardException(what);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Process exit and process creation.
+
+    public static void systemExit(int status) {
+        throw refuse("System.exit(" + status + ")");
+    }
+
+    public static void runtimeExit(Runtime rt, int status) {
+        throw refuse("Runtime.exit(" + status + ")");
+    }
+
+    public static void runtimeHalt(Runtime rt, int status) {
+        throw refuse("Runtime.halt(" + status + ")");
+    }
+
+    public static Process runtimeExec(Runtime rt, String command) {
+        throw refuse("Runtime.exec(" + command + ")");
+    }
+
+    public static Process runtimeExec(Runtime rt, String[] command) {
+        throw refuse("Runtime.exec(" + (command == null ? "null" : Arrays.toString(command)) + ")");
+    }
+
+    public static Process runtimeExec(Runtime rt, String command, String[] env) {
+        return runtimeExec(rt, command);
+    }
+
+    public static Process runtimeExec(Runtime rt, String[] command, String[] env) {
+        return runtimeExec(rt, command);
+    }
+
+    public static Process runtimeExec(Runtime rt, String command, String[] env, File dir) {
+        return runtimeExec(rt, command);
+    }
+
+    public static Process runtimeExec(Runtime rt, String[] command, String[] env, File dir) {
+        return runtimeExec(rt, command);
+    }
+
+    public static Process processBuilderStart(ProcessBuilder pb) {
+        throw refuse("ProcessBuilder.start(" + pb.command() + ")");
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Threads.
+
+    public static void threadStart(Thread t) {
+        if (t == null) throw new NullPointerException();
+        synchronized (started) {
+            if (started.size() >= maxThreads) {
+                throw refuse("Thread.start: more than " + maxThreads + " threads");
+            }
+            if (!t.isAlive()) {
+                try {
+                    t.setDaemon(true);
+                } catch (IllegalThreadStateException alreadyStarted) {
+                    // start() below throws the exception the SUT expects.
+                }
+            }
+            t.start();
+            started.add(t);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Time and randomness.
+
+    public static long currentTimeMillis() {
+        return timeBaseMs + tick.getAndIncrement();
+    }
+
+    public static long nanoTime() {
+        return (timeBaseMs + tick.getAndIncrement()) * 1_000_000L;
+    }
+
+    /** Replaces the seed of `new Random()`: a per-test sequence (SplitMix64 of a counter). */
+    public static long randomSeed() {
+        long z = seeds.incrementAndGet() * 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    public static double mathRandom() {
+        return random.nextDouble();
+    }
+
+    public static UUID randomUUID() {
+        byte[] b = new byte[16];
+        random.nextBytes(b);
+        b[6] = (byte) ((b[6] & 0x0f) | 0x40); // version 4
+        b[8] = (byte) ((b[8] & 0x3f) | 0x80); // IETF variant
+        long msb = 0, lsb = 0;
+        for (int i = 0; i < 8; i++) msb = (msb << 8) | (b[i] & 0xff);
+        for (int i = 8; i < 16; i++) lsb = (lsb << 8) | (b[i] & 0xff);
+        return new UUID(msb, lsb);
+    }
+
+    /** The "system" clock: UTC, and it advances with {@link #currentTimeMillis}. */
+    public static Clock clock() {
+        return new GuardClock(ZoneOffset.UTC);
+    }
+
+    public static Instant instantNow() {
+        return Instant.ofEpochMilli(currentTimeMillis());
+    }
+
+    public static LocalDateTime localDateTimeNow() {
+        return LocalDateTime.ofInstant(instantNow(), ZoneOffset.UTC);
+    }
+
+    public static LocalDate localDateNow() {
+        return localDateTimeNow().toLocalDate();
+    }
+
+    /** A Clock over the guarded time; Java 8 has no public ticking-clock factory we could reuse. */
+    static final class GuardClock extends Clock {
+        private final ZoneId zone;
+
+        GuardClock(ZoneId zone) {
+            this.zone = zone;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return zone;
+        }
+
+        @Override
+        public Clock withZone(ZoneId z) {
+            return new GuardClock(z);
+        }
+
+        @Override
+        public Instant instant() {
+            return instantNow();
+        }
+
+        @Override
+        public long millis() {
+            return currentTimeMillis();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Files.
+
+    /** Whether a path is the scratch directory or below it, after canonicalisation. */
+    static boolean inScratch(File f) {
+        String root = scratch;
+        if (root == null || f == null) return false;
+        try {
+            String p = f.getCanonicalPath();
+            return p.equals(root) || p.startsWith(root + File.separator);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    static boolean inScratch(Path p) {
+        if (p == null || p.getFileSystem() != FileSystems.getDefault()) return false;
+        try {
+            return inScratch(p.toFile());
+        } catch (UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    public static boolean fileDelete(File f) {
+        if (inScratch(f)) return f.delete();
+        record("File.delete(" + f + ")");
+        return false;
+    }
+
+    public static boolean fileCreateNewFile(File f) throws IOException {
+        if (inScratch(f)) return f.createNewFile();
+        record("File.createNewFile(" + f + ")");
+        throw new IOException("Permission denied");
+    }
+
+    public static boolean fileMkdir(File f) {
+        if (inScratch(f)) return f.mkdir();
+        record("File.mkdir(" + f + ")");
+        return false;
+    }
+
+    public static boolean fileMkdirs(File f) {
+        if (inScratch(f)) return f.mkdirs();
+        record("File.mkdirs(" + f + ")");
+        return false;
+    }
+
+    public static boolean fileRenameTo(File f, File dest) {
+        if (dest == null) throw new NullPointerException();
+        if (inScratch(f) && inScratch(dest)) return f.renameTo(dest);
+        record("File.renameTo(" + f + ", " + dest + ")");
+        return false;
+    }
+
+    public static void fileDeleteOnExit(File f) {
+        if (inScratch(f)) {
+            f.deleteOnExit();
+            return;
+        }
+        record("File.deleteOnExit(" + f + ")");
+    }
+
+    /** Checks the path argument of `new FileOutputStream(String)` / `new FileWriter(String)`. */
+    public static String checkWritePath(String path) throws FileNotFoundException {
+        if (path == null || inScratch(new File(path))) return path;
+        record("write " + path);
+        throw new FileNotFoundException(path + " (Permission denied)");
+    }
+
+    /** Checks the file argument of `new FileOutputStream(File)` / `new FileWriter(File)`. */
+    public static File checkWriteFile(File f) throws FileNotFoundException {
+        if (f == null || inScratch(f)) return f;
+        record("write " + f);
+        throw new FileNotFoundException(f + " (Permission denied)");
+    }
+
+    /** Before constructors whose target is not the last argument (append mode, RandomAccessFile). */
+    public static void denyFileWrite() throws FileNotFoundException {
+        record("file write");
+        throw new FileNotFoundException("(Permission denied)");
+    }
+
+    public static void filesDelete(Path p) throws IOException {
+        if (inScratch(p)) {
+            Files.delete(p);
+            return;
+        }
+        record("Files.delete(" + p + ")");
+        throw new AccessDeniedException(String.valueOf(p));
+    }
+
+    public static boolean filesDeleteIfExists(Path p) throws IOException {
+        if (inScratch(p)) return Files.deleteIfExists(p);
+        record("Files.deleteIfExists(" + p + ")");
+        throw new AccessDeniedException(String.valueOf(p));
+    }
+
+    public static Path filesWrite(Path p, byte[] bytes, OpenOption[] options) throws IOException {
+        if (inScratch(p)) return Files.write(p, bytes, options);
+        record("Files.write(" + p + ")");
+        throw new AccessDeniedException(String.valueOf(p));
+    }
+
+    public static Path filesCreateFile(Path p, FileAttribute<?>[] attrs) throws IOException {
+        if (inScratch(p)) return Files.createFile(p, attrs);
+        record("Files.createFile(" + p + ")");
+        throw new AccessDeniedException(String.valueOf(p));
+    }
+
+    public static Path filesWrite(Path p, Iterable<? extends CharSequence> lines, OpenOption[] options)
+        throws IOException {
+        if (inScratch(p)) return Files.write(p, lines, options);
+        throw deniedPath("Files.write", p);
+    }
+
+    public static Path filesWrite(Path p, Iterable<? extends CharSequence> lines, Charset cs, OpenOption[] options)
+        throws IOException {
+        if (inScratch(p)) return Files.write(p, lines, cs, options);
+        throw deniedPath("Files.write", p);
+    }
+
+    public static BufferedWriter filesNewBufferedWriter(Path p, OpenOption[] options) throws IOException {
+        if (inScratch(p)) return Files.newBufferedWriter(p, Charset.forName("UTF-8"), options);
+        throw deniedPath("Files.newBufferedWriter", p);
+    }
+
+    public static BufferedWriter filesNewBufferedWriter(Path p, Charset cs, OpenOption[] options) throws IOException {
+        if (inScratch(p)) return Files.newBufferedWriter(p, cs, options);
+        throw deniedPath("Files.newBufferedWriter", p);
+    }
+
+    public static Path filesCreateDirectory(Path p, FileAttribute<?>[] attrs) throws IOException {
+        if (inScratch(p)) return Files.createDirectory(p, attrs);
+        throw deniedPath("Files.createDirectory", p);
+    }
+
+    public static Path filesCreateDirectories(Path p, FileAttribute<?>[] attrs) throws IOException {
+        if (inScratch(p)) return Files.createDirectories(p, attrs);
+        throw deniedPath("Files.createDirectories", p);
+    }
+
+    /** A move deletes its source: both ends must be in scratch. */
+    public static Path filesMove(Path from, Path to, CopyOption[] options) throws IOException {
+        if (inScratch(from) && inScratch(to)) return Files.move(from, to, options);
+        throw deniedPath("Files.move", inScratch(from) ? to : from);
+    }
+
+    public static Path filesCopy(Path from, Path to, CopyOption[] options) throws IOException {
+        if (inScratch(to)) return Files.copy(from, to, options);
+        throw deniedPath("Files.copy", to);
+    }
+
+    private static AccessDeniedException deniedPath(String what, Path p) {
+        record(what + "(" + p + ")");
+        return new AccessDeniedException(String.valueOf(p));
+    }
+
+    public static OutputStream filesNewOutputStream(Path p, OpenOption[] options) throws IOException {
+        if (inScratch(p)) return Files.newOutputStream(p, options);
+        record("Files.newOutputStream(" + p + ")");
+        throw new AccessDeniedException(String.valueOf(p));
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Network.
+
+    private static ConnectException refuseNetwork(String what) {
+        record(what);
+        return new ConnectException("Connection refused (suitesmith: no network in tests)");
+    }
+
+    public static void socketConnect(Socket s, SocketAddress to) throws IOException {
+        throw refuseNetwork("Socket.connect(" + to + ")");
+    }
+
+    public static void socketConnect(Socket s, SocketAddress to, int timeout) throws IOException {
+        throw refuseNetwork("Socket.connect(" + to + ")");
+    }
+
+    /** Before `new Socket(host, port)`, `new Socket(InetAddress, port)`, `new ServerSocket(port)`. */
+    public static void denyNetwork() throws IOException {
+        throw refuseNetwork("socket");
+    }
+
+    private static boolean localUrl(URL u) {
+        String p = u.getProtocol();
+        // A jar: URL reads its inner URL, which must be local too.
+        return "file".equals(p) || ("jar".equals(p) && u.getPath().startsWith("file:"));
+    }
+
+    public static URLConnection urlOpenConnection(URL u) throws IOException {
+        if (localUrl(u)) return u.openConnection();
+        throw refuseNetwork("URL.openConnection(" + u + ")");
+    }
+
+    public static InputStream urlOpenStream(URL u) throws IOException {
+        if (localUrl(u)) return u.openStream();
+        throw refuseNetwork("URL.openStream(" + u + ")");
+    }
+}
