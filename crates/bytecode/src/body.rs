@@ -129,17 +129,20 @@ pub enum CodeAttribute {
 pub struct Relocation {
     entry: Vec<InsnIdx>,
     moved: Vec<InsnIdx>,
+    /// Instructions inserted in total; positions past the old end shift by this much, so an
+    /// invalid position stays invalid (and `encode` reports it) instead of panicking here.
+    added: u32,
 }
 
 impl Relocation {
     /// The new index where control arriving at old `i` now lands.
     pub fn entry(&self, old: InsnIdx) -> InsnIdx {
-        self.entry[old.index()]
+        self.entry.get(old.index()).copied().unwrap_or(InsnIdx(old.0.saturating_add(self.added)))
     }
 
     /// The new index of the old instruction `i` itself.
     pub fn insn(&self, old: InsnIdx) -> InsnIdx {
-        self.moved[old.index()]
+        self.moved.get(old.index()).copied().unwrap_or(InsnIdx(old.0.saturating_add(self.added)))
     }
 }
 
@@ -185,7 +188,8 @@ impl MethodBody {
     }
 
     /// Replaces the instruction at `at` (e.g. redirecting a call), returning the old one. Its
-    /// targets, if any, are in the current index space.
+    /// targets, if any, are in the current index space. Panics if `at` is not an instruction
+    /// (a caller's bug, not bad input).
     pub fn replace(&mut self, at: InsnIdx, insn: Insn) -> Insn {
         std::mem::replace(&mut self.insns[at.index()], insn)
     }
@@ -246,7 +250,7 @@ impl MethodBody {
                 out.push(insn);
             }
         }
-        let reloc = Relocation { entry, moved };
+        let reloc = Relocation { entry, moved, added: added as u32 };
         for insn in &mut out {
             insn.map_targets(|t| reloc.entry(t));
         }

@@ -343,7 +343,6 @@ fn step(
         Insn::Invoke { index, .. } | Insn::InvokeInterface { index, .. } => {
             let m = pool.cp().member_ref(*index)?;
             let (name, desc) = (m.name.into_owned(), MethodDescriptor::parse(&m.descriptor).ok()?);
-            let _ = m.class;
             pop(st, usize::from(desc.param_slots()))?;
             if op != Opcode::INVOKESTATIC {
                 let receiver = pop(st, 1)?[0];

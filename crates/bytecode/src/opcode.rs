@@ -269,7 +269,7 @@ impl ValueKind {
 }
 
 impl Opcode {
-    /// The mnemonic, as `javap` prints it; `"<invalid 0xNN>"`-free: unknown bytes give `""`.
+    /// The mnemonic, as `javap` prints it; `""` for reserved and unassigned bytes.
     pub fn name(self) -> &'static str {
         NAMES[self.0 as usize]
     }

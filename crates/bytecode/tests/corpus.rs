@@ -188,3 +188,31 @@ fn nop_before_every_instruction_relocates_everything() {
         &failures[..failures.len().min(20)]
     );
 }
+
+/// The frame computation used after widened conditional jumps succeeds after every conditional
+/// jump of every method with a `StackMapTable` (their JVM verification is `jvm_frames.rs`).
+#[test]
+fn fallthrough_frames_can_be_computed_everywhere() {
+    let (mut failures, mut added) = (Vec::new(), 0usize);
+    for (label, bytes) in common::corpus() {
+        let class = ClassFile::parse(&bytes).unwrap_or_else(|e| panic!("{label}: {e}"));
+        let mut cp = class.constant_pool.clone();
+        for m in &class.methods {
+            let Some(code) = m.code(&class.constant_pool) else { continue };
+            let mut body = decode(&code.unwrap(), &cp).unwrap();
+            let ctx = bytecode::MethodContext::new(&class, m).unwrap();
+            match bytecode::add_fallthrough_frames(&mut body, &mut cp, &ctx) {
+                Ok(n) => added += n,
+                Err(e) => failures.push(format!("{label}.{}: {e}", m.name(&cp).unwrap_or_default())),
+            }
+        }
+    }
+    eprintln!("{added} frames computed");
+    assert!(added > 100_000);
+    assert!(
+        failures.is_empty(),
+        "{} failures, first: {:#?}",
+        failures.len(),
+        &failures[..failures.len().min(20)]
+    );
+}

@@ -331,3 +331,23 @@ fn corrupt_code_gives_errors() {
         );
     }
 }
+
+#[test]
+fn subroutines_of_old_class_files() {
+    let n = names();
+    // 0: jsr 4; 3: return; 4: astore_1; 5: ret 1; 7: jsr_w -7 (back to 0, unreachable); 12: wide ret 1
+    let bytes = [0xa8, 0, 4, 0xb1, 0x4c, 0xa9, 1, 0xc9, 0xff, 0xff, 0xff, 0xf9, 0xc4, 0xa9, 0, 1];
+    let body = roundtrip(&code(&bytes, vec![], vec![]), &n.cp);
+    assert_eq!(body.insns[0], Insn::Branch { op: Opcode::JSR, target: InsnIdx(2) });
+    assert_eq!(body.insns[3], Insn::Local { op: Opcode::RET, var: 1, wide: false });
+    assert_eq!(body.insns[4], Insn::Branch { op: Opcode::JSR_W, target: InsnIdx(0) });
+    assert_eq!(body.insns[5], Insn::Local { op: Opcode::RET, var: 1, wide: true });
+    assert!(body.insns[0].falls_through() && !body.insns[3].falls_through());
+    // A far subroutine call becomes jsr_w.
+    let mut far = body.clone();
+    far.insert_before(vec![(InsnIdx(1), vec![nop(); 40_000])]).unwrap();
+    let (out, notes) = encode(&far, &n.cp).unwrap();
+    assert_eq!(notes, vec![Note::WidenedJumps { count: 1 }]);
+    // jsr_w (5 bytes), 40000 nops, return at 40005, the subroutine at 40006.
+    assert_eq!(&out.code[..5], &[0xc9, 0, 0, 0x9c, 0x46]);
+}

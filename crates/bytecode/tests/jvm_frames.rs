@@ -57,12 +57,15 @@ fn check_jar(jar: &str) {
         for mi in 0..class.methods.len() {
             let ctx = MethodContext::new(&class, &class.methods[mi]).unwrap();
             let m = &mut class.methods[mi];
-            let Some(pos) = m.attributes.iter().position(|a| cp.utf8(a.name_index).as_deref() == Some("Code")) else {
+            let Some(pos) =
+                m.attributes.iter().position(|a| cp.utf8(a.name_index).as_deref() == Some("Code"))
+            else {
                 continue;
             };
             let code = classfile::Code::parse(&m.attributes[pos].info).unwrap();
             let mut body = decode(&code, &cp).unwrap();
-            added += add_fallthrough_frames(&mut body, &mut cp, &ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
+            added +=
+                add_fallthrough_frames(&mut body, &mut cp, &ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
             let (new_code, _) = encode_method(&body, &mut cp, &ctx).unwrap();
             m.attributes[pos].info = new_code.to_bytes();
             methods += 1;

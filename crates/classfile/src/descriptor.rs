@@ -194,4 +194,24 @@ mod tests {
         assert!(FieldType::parse(&format!("{}I", "[".repeat(256))).is_err());
         assert!(FieldType::parse(&format!("{}I", "[".repeat(255))).is_ok());
     }
+
+    #[test]
+    fn never_panics_on_arbitrary_text() {
+        let alphabet = ["(", ")", "[", "L", ";", "I", "J", "V", "é", "/", ".", "\u{1F600}", "x"];
+        let mut state = 0x1234_5678_u64;
+        for _ in 0..20_000 {
+            let mut d = String::new();
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let len = (state >> 60) as usize;
+            for k in 0..len {
+                d.push_str(alphabet[((state >> (4 * k)) % alphabet.len() as u64) as usize]);
+            }
+            if let Ok(m) = MethodDescriptor::parse(&d) {
+                assert_eq!(m.to_string(), d);
+            }
+            if let Ok(t) = FieldType::parse(&d) {
+                assert_eq!(t.to_string(), d);
+            }
+        }
+    }
 }

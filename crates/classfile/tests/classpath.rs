@@ -95,7 +95,7 @@ fn debian_manifest_with_absolute_path_resolves() {
 
 #[test]
 fn jmod_and_mixed_classpath() {
-    let jmod = common::corpus::java_home().join("jmods/java.base.jmod");
+    let jmod = test_support::java_base_jmod();
     let cp_str = format!("{}::{}:/usr/share/java/commons-cli.jar", fixtures_dir().display(), jmod.display());
     let cp = ClassPath::from_classpath_string(&cp_str).unwrap();
     assert_eq!(cp.entries().len(), 3);

@@ -27,7 +27,7 @@ fn sample_corpus_classes() -> Vec<(String, Vec<u8>)> {
             res.push((n.to_string(), cp.class_bytes(n).unwrap().unwrap()));
         }
     }
-    let jmod = common::corpus::java_home().join("jmods/java.base.jmod");
+    let jmod = test_support::java_base_jmod();
     let entry = ClassPathEntry::open(&jmod).unwrap();
     for f in entry.class_files() {
         let (n, b) = f.unwrap();

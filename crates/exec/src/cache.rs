@@ -62,7 +62,8 @@ impl<E: Executor> Cached<E> {
 
 impl<E: Executor> Executor for Cached<E> {
     fn execute(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, ExecError> {
-        let keys: Vec<Arc<[u8]>> = tests.iter().map(|t| Arc::from(protocol::canonical_test_bytes(t))).collect();
+        let keys: Vec<Arc<[u8]>> =
+            tests.iter().map(|t| Arc::from(protocol::canonical_test_bytes(t))).collect();
         // Which tests to run: misses, each distinct key once, in first-seen order.
         let mut to_run: Vec<usize> = Vec::new();
         let mut first_of: BTreeMap<&[u8], usize> = BTreeMap::new();

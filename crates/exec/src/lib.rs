@@ -8,12 +8,14 @@
 
 mod cache;
 mod fake;
+mod subject;
 
 use protocol::{Outcome, Statement, TestStatus, Trace};
 use worker::{Pool, TestRun, WorkerError};
 
 pub use cache::Cached;
 pub use fake::FakeExecutor;
+pub use subject::{Subject, SubjectError, prepare};
 
 /// A test case as the executor sees it (for now: the protocol statements).
 pub type TestCase = Vec<Statement>;
@@ -48,7 +50,14 @@ pub struct ExecResult {
 impl ExecResult {
     /// A normal execution with the given outcomes and trace (for fakes and tests).
     pub fn normal(outcomes: Vec<Outcome>, trace: Trace) -> ExecResult {
-        ExecResult { status: ExecStatus::Normal, outcomes, trace, stdout: String::new(), elapsed_us: 0, detail: String::new() }
+        ExecResult {
+            status: ExecStatus::Normal,
+            outcomes,
+            trace,
+            stdout: String::new(),
+            elapsed_us: 0,
+            detail: String::new(),
+        }
     }
 
     /// A result with no outcome and no trace, for engine-side timeouts and crashes.
@@ -83,9 +92,11 @@ impl ExecResult {
                 elapsed_us: r.elapsed_us,
                 detail: String::new(),
             },
-            TestRun::Timeout => {
-                ExecResult::aborted(ExecStatus::Timeout, statements, "killed: no reply within the deadline".into())
-            }
+            TestRun::Timeout => ExecResult::aborted(
+                ExecStatus::Timeout,
+                statements,
+                "killed: no reply within the deadline".into(),
+            ),
             TestRun::Crash { detail } => ExecResult::aborted(ExecStatus::Crash, statements, detail),
             // The pool never returns NotRun; if it did, the test is lost, which is a crash to us.
             TestRun::NotRun => ExecResult::aborted(ExecStatus::Crash, statements, "not run".into()),

@@ -160,5 +160,6 @@ fn opcode_tables() {
         areturn ReturnRef
         ifnull BranchNull cond 0
         ifnonnull BranchNull cond 1
-    "#]].assert_eq(&out);
+    "#]]
+    .assert_eq(&out);
 }

@@ -49,6 +49,9 @@ impl Options {
 pub struct Unchanged {
     /// `name` + descriptor, e.g. `parse(Ljava/lang/String;)I`.
     pub method: String,
+    pub index: MethodIdx,
+    /// The plan's probes of the method, which were not emitted: their goals cannot be covered.
+    pub probes: std::ops::Range<u32>,
     pub reason: String,
 }
 
@@ -82,13 +85,13 @@ pub enum Error {
     AlreadyInstrumented { class: String, method: &'static str },
 }
 
+/// The instrumented bytes of one class with its report, or why it could not be instrumented.
+pub type Instrumented = Result<(Vec<u8>, Report), Error>;
+
 /// Plans a set of classes together (class ids and probe ids in the order given) and instruments
 /// each. One result per input: a class that cannot be planned or instrumented is an `Err` (its
 /// original bytes should be used as they are) and takes no ids.
-pub fn instrument_classes(
-    classes: &[&[u8]],
-    opts: &Options,
-) -> (ProbePlan, Vec<Result<(Vec<u8>, Report), Error>>) {
+pub fn instrument_classes(classes: &[&[u8]], opts: &Options) -> (ProbePlan, Vec<Instrumented>) {
     let mut plan = ProbePlan::new();
     let ids: Vec<Result<ClassId, Error>> =
         classes.iter().map(|b| plan.add_class_bytes(b, &opts.plan).map_err(Error::from)).collect();
@@ -140,22 +143,27 @@ pub fn instrument_class(
         };
         let mname =
             format!("{}{}", method.name(cp).unwrap_or_default(), method.descriptor(cp).unwrap_or_default());
+        let index = MethodIdx(mi as u16);
+        let planned = cplan.methods.iter().find(|m| m.index == index).map_or(0..0, |m| m.probes.clone());
         let decoded = classfile::Code::parse(&method.attributes[attr_pos].info)
             .map_err(|e| e.to_string())
             .and_then(|c| bytecode::decode(&c, cp).map_err(|e| e.to_string()));
         let body = match decoded {
             Ok(b) => b,
             Err(reason) => {
-                report
-                    .unchanged
-                    .push(Unchanged { method: mname, reason: format!("does not decode: {reason}") });
+                report.unchanged.push(Unchanged {
+                    method: mname,
+                    index,
+                    probes: planned,
+                    reason: format!("does not decode: {reason}"),
+                });
                 continue;
             }
         };
         if opts.reset && mname == "<clinit>()V" {
             clinit_body = Some(body.clone());
         }
-        let probes: Vec<(ProbeId, &Probe)> = plan.method_probes(class, MethodIdx(mi as u16)).collect();
+        let probes: Vec<(ProbeId, &Probe)> = plan.method_probes(class, index).collect();
         let mut redirects = 0;
         let rewritten =
             rewrite(body, &probes, opts.guards, cp, &mut refs, &mut redirects).and_then(|b| encode(&b, cp));
@@ -166,7 +174,7 @@ pub fn instrument_class(
                 report.notes.extend(notes.into_iter().map(|n| format!("{mname}: {n}")));
                 method.attributes[attr_pos] = Attribute { name_index: code_name, info: code.to_bytes() };
             }
-            Err(reason) => report.unchanged.push(Unchanged { method: mname, reason }),
+            Err(reason) => report.unchanged.push(Unchanged { method: mname, index, probes: planned, reason }),
         }
     }
     if opts.reset {

@@ -20,7 +20,7 @@ fn original_dir() -> PathBuf {
 fn instrumented() -> &'static (PathBuf, ProbePlan) {
     static DIR: OnceLock<(PathBuf, ProbePlan)> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::Builder::new().prefix("suitesmith-behaviour-").tempdir().expect("tempdir").keep();
+        let dir = common::scratch_dir("instrumented");
         let (plan, reports) = common::instrument_container(&original_dir(), &dir, &Options::all());
         for r in &reports {
             assert!(r.unchanged.is_empty(), "{}: {:?}", r.class, r.unchanged);

@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use instrument::Options;
 
 fn check_corpus_jar(file: &str) {
@@ -39,7 +37,6 @@ fn check_corpus_jar(file: &str) {
     for u in &unchanged {
         assert!(u.contains("65535") || u.contains("needs a stack-map frame"), "unexpected: {u}");
     }
-    let _: Option<PathBuf> = None;
 }
 
 macro_rules! corpus_tests {
@@ -69,4 +66,27 @@ corpus_tests! {
     commons_text => "commons-text.jar",
     jgrapht_core => "jgrapht-core.jar",
     xz => "xz.jar",
+}
+
+/// Every fixture area of the project (STYLE.md: "rewrite every fixture"), including the bytecode
+/// area's jumps near and over 32 KB: instrumented, all of it links under `-Xverify:all`.
+#[test]
+fn every_fixture_area() {
+    let root = test_support::workspace_root().join("fixtures/classes");
+    let mut areas: Vec<_> =
+        std::fs::read_dir(&root).expect("fixtures/classes").map(|e| e.expect("entry").path()).collect();
+    areas.sort();
+    for area in areas {
+        let out = tempfile::tempdir().expect("tempdir");
+        let (_, reports) = common::instrument_container(&area, out.path(), &Options::all());
+        let verified = common::verify_all(out.path(), &[]);
+        eprintln!("{}: {} classes; {}", area.display(), reports.len(), verified.summary);
+        for r in &reports {
+            for u in &r.unchanged {
+                eprintln!("  unchanged: {}.{}: {}", r.class, u.method, u.reason);
+                assert!(u.reason.contains("65535") || u.reason.contains("stack-map frame"), "{u:?}");
+            }
+        }
+        assert!(verified.failures.is_empty(), "{}: {}", area.display(), verified.failures.join("\n"));
+    }
 }

@@ -4,14 +4,15 @@
 //! malformed input is a [`DecodeError`], and no count read from the wire allocates more than the
 //! bytes that remain could hold.
 
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Read;
 
 use indexmap::IndexMap;
 
 use crate::trace::site_key;
 use crate::{
-    kind, Branch, ContextBranch, DecodeError, Outcome, PrimType, ProbeId, Request, Response, Setup, Statement,
-    Test, TestRef, TestResult, TestStatus, Trace, Value, Var, NO_VAR,
+    Branch, ContextBranch, DecodeError, NO_VAR, Outcome, PrimType, ProbeId, Request, Response, Setup,
+    Statement, Test, TestRef, TestResult, TestStatus, Trace, Value, Var, kind,
 };
 
 /// Frames longer than this are refused by [`read_frame`] (a corrupt length would otherwise make us
@@ -85,7 +86,7 @@ fn begin_frame(out: &mut Vec<u8>, kind: u8) -> usize {
     at
 }
 
-fn end_frame(out: &mut Vec<u8>, at: usize) {
+fn end_frame(out: &mut [u8], at: usize) {
     let len = u32::try_from(out.len() - at - 4).unwrap_or(u32::MAX);
     out[at..at + 4].copy_from_slice(&len.to_be_bytes());
 }
@@ -137,7 +138,32 @@ fn encode_setup(s: &Setup, out: &mut Vec<u8>) {
 
 /// Interns strings into the batch's string table, in first-use order (deterministic bytes).
 struct StringTable<'a> {
-    index: IndexMap<&'a str, u32>,
+    index: IndexMap<&'a str, u32, BuildHasherDefault<Fnv>>,
+}
+
+impl StringTable<'_> {
+    fn new() -> Self {
+        StringTable { index: IndexMap::default() }
+    }
+}
+
+/// FNV-1a: the keys are short class and member names from our own engine, so hash flooding is no
+/// concern, and SipHash was a visible part of encoding time.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        self.0 = h;
+    }
 }
 
 impl<'a> StringTable<'a> {
@@ -234,7 +260,7 @@ fn put_vars(out: &mut Vec<u8>, vars: &[Var]) {
 pub fn encode_execute(tests: &[TestRef<'_>], out: &mut Vec<u8>) {
     // Statements are encoded first into `body` while the string table grows, because the table
     // precedes the tests on the wire.
-    let mut table = StringTable { index: IndexMap::new() };
+    let mut table = StringTable::new();
     let mut body = Vec::with_capacity(64 * tests.len());
     put_len(&mut body, tests.len());
     for t in tests {
@@ -257,7 +283,7 @@ pub fn encode_execute(tests: &[TestRef<'_>], out: &mut Vec<u8>) {
 /// statements, exactly as an `Execute` payload would carry them. Equal lists give equal bytes;
 /// `exec` keys its result cache on these.
 pub fn canonical_test_bytes(statements: &[Statement]) -> Vec<u8> {
-    let mut table = StringTable { index: IndexMap::new() };
+    let mut table = StringTable::new();
     let mut body = Vec::with_capacity(16 * statements.len());
     put_len(&mut body, statements.len());
     for st in statements {
@@ -527,7 +553,8 @@ impl<'a> Reader<'a> {
         let raw = self.take(2 * n)?;
         // Fast path: ASCII, the common case for class names and most values.
         if raw.chunks_exact(2).all(|u| u[0] == 0 && u[1] < 0x80) {
-            return Ok(raw.chunks_exact(2).map(|u| char::from(u[1])).collect());
+            let ascii: Vec<u8> = raw.chunks_exact(2).map(|u| u[1]).collect();
+            return Ok(String::from_utf8(ascii).unwrap_or_default());
         }
         let units = raw.chunks_exact(2).map(|u| u16::from_be_bytes([u[0], u[1]]));
         Ok(char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)).collect())

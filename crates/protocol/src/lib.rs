@@ -18,8 +18,8 @@ mod codec;
 mod trace;
 
 pub use codec::{
-    canonical_test_bytes, decode_request, decode_response, encode_execute, encode_request, encode_response,
-    read_frame, FrameError, MAX_FRAME_LEN,
+    FrameError, MAX_FRAME_LEN, canonical_test_bytes, decode_request, decode_response, encode_execute,
+    encode_request, encode_response, read_frame,
 };
 pub use trace::{Branch, ContextBranch, Trace};
 
@@ -86,14 +86,41 @@ impl PrimType {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Statement {
     /// `bits`: integers sign-extended to 64 bits, floats as their raw int bits, doubles raw.
-    Primitive { ty: PrimType, bits: u64 },
-    String { value: String },
+    Primitive {
+        ty: PrimType,
+        bits: u64,
+    },
+    String {
+        value: String,
+    },
     /// `ty`: binary name or descriptor of the declared type.
-    Null { ty: String },
-    EnumConstant { class: String, name: String },
-    Constructor { class: String, descriptor: String, args: Vec<Var> },
-    Method { class: String, name: String, descriptor: String, is_static: bool, receiver: Option<Var>, args: Vec<Var> },
-    FieldGet { class: String, name: String, descriptor: String, is_static: bool, receiver: Option<Var> },
+    Null {
+        ty: String,
+    },
+    EnumConstant {
+        class: String,
+        name: String,
+    },
+    Constructor {
+        class: String,
+        descriptor: String,
+        args: Vec<Var>,
+    },
+    Method {
+        class: String,
+        name: String,
+        descriptor: String,
+        is_static: bool,
+        receiver: Option<Var>,
+        args: Vec<Var>,
+    },
+    FieldGet {
+        class: String,
+        name: String,
+        descriptor: String,
+        is_static: bool,
+        receiver: Option<Var>,
+    },
     FieldSet {
         class: String,
         name: String,
@@ -102,10 +129,22 @@ pub enum Statement {
         receiver: Option<Var>,
         value: Option<Var>,
     },
-    NewArray { component: String, length: i32 },
-    ArrayStore { array: Option<Var>, index: i32, value: Option<Var> },
-    ArrayLoad { array: Option<Var>, index: i32 },
-    Copy { from: Option<Var> },
+    NewArray {
+        component: String,
+        length: i32,
+    },
+    ArrayStore {
+        array: Option<Var>,
+        index: i32,
+        value: Option<Var>,
+    },
+    ArrayLoad {
+        array: Option<Var>,
+        index: i32,
+    },
+    Copy {
+        from: Option<Var>,
+    },
 }
 
 impl Statement {
@@ -210,9 +249,17 @@ pub enum Value {
     /// Raw IEEE bits.
     Double(u64),
     String(String),
-    Object { class: String },
-    Array { class: String, length: i32 },
-    Enum { class: String, name: String },
+    Object {
+        class: String,
+    },
+    Array {
+        class: String,
+        length: i32,
+    },
+    Enum {
+        class: String,
+        name: String,
+    },
 }
 
 /// What happened to one statement.
@@ -222,9 +269,16 @@ pub enum Outcome {
     Value(Value),
     /// `from_sut`: thrown inside the called code (true) or by the call itself (false).
     /// `thrown_in`: `class.method` of the top SUT frame, or empty.
-    Threw { class: String, message: String, from_sut: bool, thrown_in: String },
+    Threw {
+        class: String,
+        message: String,
+        from_sut: bool,
+        thrown_in: String,
+    },
     Timeout,
-    Guard { what: String },
+    Guard {
+        what: String,
+    },
 }
 
 /// `TestResult` (docs/protocol.md).
@@ -239,6 +293,8 @@ pub struct TestResult {
 }
 
 /// Worker -> engine messages.
+// A result is moved a few times and then kept; boxing it would add an allocation per test.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Response {
     Ready { version: u16, java_version: String, pid: i64 },

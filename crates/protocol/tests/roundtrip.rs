@@ -37,7 +37,11 @@ fn all_statements() -> Vec<Statement> {
         Statement::string("h\u{e9}llo \u{1F600}"),
         Statement::Null { ty: "java.lang.String".into() },
         Statement::EnumConstant { class: "java.util.concurrent.TimeUnit".into(), name: "SECONDS".into() },
-        Statement::Constructor { class: "java.util.ArrayList".into(), descriptor: "(I)V".into(), args: vec![Var(0)] },
+        Statement::Constructor {
+            class: "java.util.ArrayList".into(),
+            descriptor: "(I)V".into(),
+            args: vec![Var(0)],
+        },
         Statement::Method {
             class: "java.util.ArrayList".into(),
             name: "add".into(),
@@ -217,7 +221,10 @@ fn layout_matches_the_document() {
     assert_eq!(frame_of_request(&Request::Shutdown), [0, 0, 0, 1, 4]);
     // Execute: string table ["ab"], then one test (id 2) holding String "ab" and Copy(none).
     let req = Request::Execute {
-        tests: vec![Test { id: 2, statements: vec![Statement::string("ab"), Statement::Copy { from: None }] }],
+        tests: vec![Test {
+            id: 2,
+            statements: vec![Statement::string("ab"), Statement::Copy { from: None }],
+        }],
     };
     let hex: Vec<String> = frame_of_request(&req).iter().map(|b| format!("{b:02x}")).collect();
     expect![[r#"00000021 03 00000001 00000002 00610062 00000001 00000002 00000002 01 00000000 0b ffff"#]]

@@ -72,9 +72,19 @@ pub fn java_home() -> PathBuf {
     panic!("no JDK found: set JAVA_HOME or put javac on PATH")
 }
 
-/// The JDK's `java.base.jmod` (a zip after a 4-byte header), the other half of the round-trip corpus.
+/// The JDK's `java.base.jmod` (a zip after a 4-byte header).
 pub fn java_base_jmod() -> PathBuf {
-    let jmod = java_home().join("jmods").join("java.base.jmod");
+    jdk_jmod("java.base")
+}
+
+/// The JDK modules of the round-trip corpus: `java.base`, `java.xml` and `java.desktop` (with the
+/// jars, about 20k classes, as in shared/reference/feasibility.md §1.1).
+pub fn jdk_jmods() -> Vec<PathBuf> {
+    ["java.base", "java.xml", "java.desktop"].iter().map(|m| jdk_jmod(m)).collect()
+}
+
+fn jdk_jmod(module: &str) -> PathBuf {
+    let jmod = java_home().join("jmods").join(format!("{module}.jmod"));
     assert!(jmod.exists(), "{} is missing (a full JDK with jmods is needed)", jmod.display());
     jmod
 }

@@ -4,8 +4,9 @@
 //! as the worker measures them); worker start to first `Ready`; and the engine's resident memory
 //! over many executions (`SUITESMITH_BENCH_MEM_EXECS`, default 1,000,000), read from /proc/self/statm.
 //!
-//! Run: `cargo bench -p worker --bench throughput`. Goals: >= 20,000 exec/s per worker, pipe
-//! overhead < 10 % at batch 50, start < 500 ms, flat memory.
+//! Run: `cargo bench -p worker --bench throughput` (`SUITESMITH_BENCH_QUICK=1` for the plain-text
+//! figures only; `SUITESMITH_BENCH_JVM_ARGS="..."` adds JVM flags). Goals: >= 20,000 exec/s per
+//! worker, pipe overhead < 10 % at batch 50, start < 500 ms, flat memory.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -16,7 +17,12 @@ use worker::{Java, Pool, TestRun, Worker, WorkerConfig};
 
 fn config() -> WorkerConfig {
     let java = Java::discover().unwrap_or_else(|e| panic!("{e}"));
-    WorkerConfig::new(java, worker::runtime_jar().unwrap(), Setup::empty())
+    let mut c = WorkerConfig::new(java, worker::runtime_jar().unwrap(), Setup::empty());
+    // For comparing JVM flags (e.g. `-XX:TieredStopAtLevel=1`) without editing the defaults.
+    if let Ok(extra) = std::env::var("SUITESMITH_BENCH_JVM_ARGS") {
+        c.extra_jvm_args = extra.split_whitespace().map(str::to_string).collect();
+    }
+    c
 }
 
 /// `new ArrayList(); "a"; add; size; isEmpty` — five statements on a small JDK class.
@@ -176,8 +182,7 @@ fn resident_kib() -> u64 {
 /// The engine's resident memory before and after many executions (after a warm-up that sizes the
 /// buffers): it must stay flat.
 fn memory_check() {
-    let total: usize =
-        std::env::var("SUITESMITH_BENCH_MEM_EXECS").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    let total = total_mem_execs();
     let mut pool = Pool::new(config(), 1).unwrap();
     let tests = batch(50);
     let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
@@ -204,11 +209,25 @@ fn memory_check() {
 }
 
 fn main() {
+    // `SUITESMITH_BENCH_QUICK=1`: only the plain-text figures (startup of 5 workers, batch-50 report).
+    if std::env::var_os("SUITESMITH_BENCH_QUICK").is_some() {
+        let cfg = config();
+        let starts: Vec<_> = (0..5).map(|_| Worker::spawn(&cfg).unwrap().startup_time()).collect();
+        println!("worker start to Ready: {starts:?}");
+        report_overhead();
+        return;
+    }
     let mut c = Criterion::default().configure_from_args();
     bench_startup(&mut c);
     bench_execute(&mut c);
     bench_codec(&mut c);
     c.final_summary();
     report_overhead();
-    memory_check();
+    if total_mem_execs() > 0 {
+        memory_check();
+    }
+}
+
+fn total_mem_execs() -> usize {
+    std::env::var("SUITESMITH_BENCH_MEM_EXECS").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000)
 }

@@ -28,7 +28,11 @@ impl Java {
                 let path = Path::new(&home).join("bin").join("java");
                 if !path.is_file() {
                     return Err(WorkerError::JdkNotFound {
-                        tried: format!("JAVA_HOME is {} but {} does not exist", Path::new(&home).display(), path.display()),
+                        tried: format!(
+                            "JAVA_HOME is {} but {} does not exist",
+                            Path::new(&home).display(),
+                            path.display()
+                        ),
                     });
                 }
                 Java::at(&path)
@@ -38,12 +42,15 @@ impl Java {
     }
 
     /// Checks the given `java` executable (a path, or a bare name looked up on `PATH`).
+    // This crate is the one place allowed to start processes (STYLE.md rule 2, clippy.toml).
+    #[allow(clippy::disallowed_methods)]
     pub fn at(path: &Path) -> Result<Java, WorkerError> {
         let output = Command::new(path).arg("-version").output().map_err(|e| WorkerError::JdkNotFound {
             tried: format!("cannot run `{}` ({e})", path.display()),
         })?;
         // `java -version` prints to stderr; some wrappers use stdout.
-        let text = format!("{}{}", String::from_utf8_lossy(&output.stderr), String::from_utf8_lossy(&output.stdout));
+        let text =
+            format!("{}{}", String::from_utf8_lossy(&output.stderr), String::from_utf8_lossy(&output.stdout));
         let Some((version, major)) = parse_version(&text) else {
             return Err(WorkerError::JdkVersionUnknown {
                 path: path.to_path_buf(),

@@ -15,16 +15,20 @@ mod runtime;
 use std::path::PathBuf;
 
 pub use jdk::{Java, MIN_JAVA_MAJOR};
-pub use pool::{default_workers, Pool, PoolStats};
+pub use pool::{Pool, PoolStats, default_workers};
 pub use process::{TestRun, Worker, WorkerConfig};
-pub use runtime::{runtime_jar, RUNTIME_HASH, RUNTIME_JAR};
+pub use runtime::{RUNTIME_HASH, RUNTIME_JAR, runtime_jar};
 
 /// Everything that can go wrong with the worker machinery itself (never with the code under test).
 #[derive(Debug, thiserror::Error)]
 pub enum WorkerError {
-    #[error("no Java found: {tried}. suitesmith needs a JDK or JRE {MIN_JAVA_MAJOR} or later; set JAVA_HOME or put `java` on PATH")]
+    #[error(
+        "no Java found: {tried}. suitesmith needs a JDK or JRE {MIN_JAVA_MAJOR} or later; set JAVA_HOME or put `java` on PATH"
+    )]
     JdkNotFound { tried: String },
-    #[error("{path} is Java {version}, but suitesmith needs Java {MIN_JAVA_MAJOR} or later; set JAVA_HOME to a newer JDK")]
+    #[error(
+        "{path} is Java {version}, but suitesmith needs Java {MIN_JAVA_MAJOR} or later; set JAVA_HOME to a newer JDK"
+    )]
     JdkTooOld { path: PathBuf, version: String },
     #[error("cannot tell the version of {path} from `java -version`: {output}")]
     JdkVersionUnknown { path: PathBuf, output: String },

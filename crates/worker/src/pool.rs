@@ -206,7 +206,8 @@ fn run_chunk(
         if (next, crashed_once.iter().filter(|c| **c).count()) == before {
             stalls += 1;
             if stalls >= MAX_SPAWN_FAILURES {
-                results[next] = Some(TestRun::Crash { detail: "workers keep dying before running this test".into() });
+                results[next] =
+                    Some(TestRun::Crash { detail: "workers keep dying before running this test".into() });
                 stalls = 0;
             }
         } else {

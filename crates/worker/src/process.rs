@@ -76,6 +76,8 @@ impl WorkerConfig {
 }
 
 /// What became of one test sent to a worker.
+// Almost every run is `Finished`; boxing it would add an allocation per test for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum TestRun {
     /// The worker reported a result (including its own `Timeout` and `Guard` statuses).
@@ -89,6 +91,7 @@ pub enum TestRun {
     NotRun,
 }
 
+#[allow(clippy::large_enum_variant)] // As for `Response`, which it wraps.
 enum Event {
     Frame(Response),
     /// Undecodable output or a read error; the worker is unusable.
@@ -127,9 +130,12 @@ impl std::fmt::Debug for Worker {
 
 impl Worker {
     /// Starts a JVM, waits for `Ready`, sends the setup and waits for `SetupDone`.
+    // This crate is the one place allowed to start processes (STYLE.md rule 2, clippy.toml).
+    #[allow(clippy::disallowed_methods)]
     pub fn spawn(config: &WorkerConfig) -> Result<Worker, WorkerError> {
         let t0 = Instant::now();
-        let scratch = tempfile::Builder::new().prefix("suitesmith-worker-").tempdir().map_err(WorkerError::Scratch)?;
+        let scratch =
+            tempfile::Builder::new().prefix("suitesmith-worker-").tempdir().map_err(WorkerError::Scratch)?;
         let mut child = Command::new(&config.java.path)
             .args(config.jvm_args())
             .current_dir(scratch.path())
@@ -139,7 +145,8 @@ impl Worker {
             .spawn()
             .map_err(|source| WorkerError::Spawn { java: config.java.path.clone(), source })?;
         let pid = child.id();
-        let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             let _ = child.kill();
             let _ = child.wait();
@@ -336,7 +343,9 @@ impl Worker {
         let what = match event {
             Some(Event::Eof) => "the worker exited".to_string(),
             Some(Event::Broken(e)) => format!("unreadable worker output: {e}"),
-            Some(Event::Frame(Response::Error { message })) => format!("the worker reported an error: {message}"),
+            Some(Event::Frame(Response::Error { message })) => {
+                format!("the worker reported an error: {message}")
+            }
             Some(Event::Frame(other)) => format!("unexpected {} frame", frame_name(&other)),
             None => "no reply within the deadline".to_string(),
         };
@@ -390,7 +399,9 @@ impl Drop for Worker {
 }
 
 fn threw_out_of_memory(r: &TestResult) -> bool {
-    r.outcomes.iter().any(|o| matches!(o, Outcome::Threw { class, .. } if class == "java.lang.OutOfMemoryError"))
+    r.outcomes
+        .iter()
+        .any(|o| matches!(o, Outcome::Threw { class, .. } if class == "java.lang.OutOfMemoryError"))
 }
 
 fn frame_name(r: &Response) -> &'static str {

@@ -23,7 +23,8 @@ pub fn runtime_jar() -> Result<PathBuf, WorkerError> {
             Err(e) => last = Some((dir, e)),
         }
     }
-    let (dir, e) = last.unwrap_or_else(|| (std::env::temp_dir(), std::io::Error::other("no cache directory")));
+    let (dir, e) =
+        last.unwrap_or_else(|| (std::env::temp_dir(), std::io::Error::other("no cache directory")));
     Err(WorkerError::RuntimeJar { path: dir, source: e })
 }
 

@@ -146,13 +146,13 @@ fn jdk_classes_and_every_statement_kind() {
     let null_receiver = vec![Statement::Null { ty: list.into() }, call(list, "size", "()I", 0, &[])];
     // Every other statement kind.
     let kinds = vec![
-        Statement::Primitive { ty: PrimType::Char, bits: 0xE9 },                            // 0
-        Statement::Primitive { ty: PrimType::Byte, bits: (-2i64) as u64 },                  // 1
-        Statement::Primitive { ty: PrimType::Short, bits: 300 },                            // 2
-        Statement::long(-5),                                                                // 3
-        Statement::float(1.5),                                                              // 4
-        Statement::double(-0.25),                                                           // 5
-        Statement::boolean(true),                                                           // 6
+        Statement::Primitive { ty: PrimType::Char, bits: 0xE9 }, // 0
+        Statement::Primitive { ty: PrimType::Byte, bits: (-2i64) as u64 }, // 1
+        Statement::Primitive { ty: PrimType::Short, bits: 300 }, // 2
+        Statement::long(-5),                                     // 3
+        Statement::float(1.5),                                   // 4
+        Statement::double(-0.25),                                // 5
+        Statement::boolean(true),                                // 6
         Statement::EnumConstant { class: "java.util.concurrent.TimeUnit".into(), name: "SECONDS".into() }, // 7
         Statement::FieldGet {
             class: "java.lang.Integer".into(),
@@ -161,13 +161,13 @@ fn jdk_classes_and_every_statement_kind() {
             is_static: true,
             receiver: None,
         }, // 8
-        Statement::NewArray { component: "I".into(), length: 3 },  // 9
-        Statement::int(7),                                         // 10
+        Statement::NewArray { component: "I".into(), length: 3 }, // 9
+        Statement::int(7),                                        // 10
         Statement::ArrayStore { array: Some(Var(9)), index: 1, value: Some(Var(10)) }, // 11
-        Statement::ArrayLoad { array: Some(Var(9)), index: 1 },    // 12
-        Statement::Copy { from: Some(Var(12)) },                   // 13
-        Statement::string("h\u{e9}\u{1F600}"),                     // 14
-        new_object("java.awt.Point"),                              // 15
+        Statement::ArrayLoad { array: Some(Var(9)), index: 1 },   // 12
+        Statement::Copy { from: Some(Var(12)) },                  // 13
+        Statement::string("h\u{e9}\u{1F600}"),                    // 14
+        new_object("java.awt.Point"),                             // 15
         Statement::FieldSet {
             class: "java.awt.Point".into(),
             name: "x".into(),
@@ -183,8 +183,8 @@ fn jdk_classes_and_every_statement_kind() {
             is_static: false,
             receiver: Some(Var(15)),
         }, // 17
-        Statement::Null { ty: "java.lang.String".into() }, // 18
-        Statement::ArrayLoad { array: Some(Var(9)), index: 5 }, // 19: out of bounds
+        Statement::Null { ty: "java.lang.String".into() },        // 18
+        Statement::ArrayLoad { array: Some(Var(9)), index: 5 },   // 19: out of bounds
     ];
     let tests = [&array_list, &parse, &null_receiver, &kinds];
     let refs: Vec<TestRef<'_>> =
@@ -242,7 +242,9 @@ fn jdk_classes_and_every_statement_kind() {
     assert_eq!(o[14], Outcome::Value(Value::String("h\u{e9}\u{1F600}".into())));
     assert_eq!(o[17], Outcome::Value(Value::Int(7)));
     assert_eq!(o[18], Outcome::Value(Value::Null));
-    assert!(matches!(&o[19], Outcome::Threw { class, .. } if class == "java.lang.ArrayIndexOutOfBoundsException"));
+    assert!(
+        matches!(&o[19], Outcome::Threw { class, .. } if class == "java.lang.ArrayIndexOutOfBoundsException")
+    );
     assert!(!w.needs_restart());
 }
 
@@ -300,9 +302,17 @@ fn halt_exit_and_native_crash_kill_only_the_worker() {
     let native = vec![call_static("hostile.NativeCrash", "crash", "()V", &[])];
     let runs = pool.execute(&[&echo(1), &halt, &echo(2), &exit, &no_exit, &native, &echo(3)]).unwrap();
     assert_echo(&runs[0], 1);
-    assert!(matches!(&runs[1], TestRun::Crash { detail } if detail.contains("exit status: 7")), "{:?}", runs[1]);
+    assert!(
+        matches!(&runs[1], TestRun::Crash { detail } if detail.contains("exit status: 7")),
+        "{:?}",
+        runs[1]
+    );
     assert_echo(&runs[2], 2);
-    assert!(matches!(&runs[3], TestRun::Crash { detail } if detail.contains("exit status: 3")), "{:?}", runs[3]);
+    assert!(
+        matches!(&runs[3], TestRun::Crash { detail } if detail.contains("exit status: 3")),
+        "{:?}",
+        runs[3]
+    );
     assert_echo(&runs[4], -3);
     assert!(matches!(&runs[5], TestRun::Crash { .. }), "{:?}", runs[5]);
     assert_echo(&runs[6], 3);
@@ -317,11 +327,18 @@ fn pool_results_come_back_in_request_order() {
     let mut pool = Pool::new(config(3000), 2).unwrap();
     let tests: Vec<Vec<Statement>> = (0..41).map(echo).collect();
     let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
+    let mut previous = None;
     for _ in 0..2 {
-        let runs = pool.execute(&refs).unwrap();
+        let mut runs = pool.execute(&refs).unwrap();
         assert_eq!(runs.len(), 41);
-        for (i, r) in runs.iter().enumerate() {
+        for (i, r) in runs.iter_mut().enumerate() {
             assert_echo(r, i as i32);
+            if let TestRun::Finished(r) = r {
+                r.elapsed_us = 0; // The only field that may differ between runs.
+            }
+        }
+        if let Some(previous) = previous.replace(runs.clone()) {
+            assert_eq!(previous, runs, "the same batch twice gives identical outcomes and traces");
         }
     }
     assert_eq!(pool.stats().executed, 82);
@@ -362,7 +379,11 @@ fn engine_deadline_kills_a_silent_worker() {
 #[test]
 fn a_worker_that_keeps_dying_is_reported_not_looped_on() {
     let dir = tempfile::tempdir().unwrap();
-    let c = WorkerConfig::new(fake_java(dir.path(), "sleep 0.3; exit 9"), PathBuf::from("unused.jar"), Setup::empty());
+    let c = WorkerConfig::new(
+        fake_java(dir.path(), "sleep 0.3; exit 9"),
+        PathBuf::from("unused.jar"),
+        Setup::empty(),
+    );
     let mut pool = Pool::new(c, 1).unwrap();
     let t = echo(1);
     let runs = pool.execute(&[&t, &t]).unwrap();
@@ -379,8 +400,8 @@ fn missing_jdk_is_one_clear_error() {
 /// `public static` method of a public class with exactly that descriptor.
 #[test]
 fn runtime_jar_implements_the_rt_abi() {
-    use classfile::{access, ClassFile};
-    use rt_abi::{ProbeKind, RedirectAction, GUARDS_CLASS, REDIRECTS, TRACER_CLASS};
+    use classfile::{ClassFile, access};
+    use rt_abi::{GUARDS_CLASS, ProbeKind, REDIRECTS, RedirectAction, TRACER_CLASS};
     let mut jar = zip::ZipArchive::new(std::io::Cursor::new(worker::RUNTIME_JAR)).unwrap();
     let mut class = |name: &str| -> ClassFile {
         let mut f = jar.by_name(&format!("{name}.class")).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -392,7 +413,8 @@ fn runtime_jar_implements_the_rt_abi() {
         cf
     };
     let check = |cf: &ClassFile, owner: &str, name: &str, descriptor: &str| {
-        let m = cf.method(name, descriptor).unwrap_or_else(|| panic!("{owner}.{name}{descriptor} is missing"));
+        let m =
+            cf.method(name, descriptor).unwrap_or_else(|| panic!("{owner}.{name}{descriptor} is missing"));
         let flags = access::PUBLIC | access::STATIC;
         assert_eq!(m.access_flags & flags, flags, "{owner}.{name}{descriptor} is public static");
     };
@@ -411,4 +433,22 @@ fn runtime_jar_implements_the_rt_abi() {
         };
         check(&guards, GUARDS_CLASS, name, descriptor);
     }
+}
+
+/// Classes sent as bytes in `Setup` (how instrumented classes travel) are loaded and win over the
+/// classpath.
+#[test]
+fn classes_sent_in_setup_are_loaded() {
+    let bytes = std::fs::read(hostile_classes().join("hostile/Recursion.class")).unwrap();
+    let mut c = config(3000);
+    c.setup.classpath.clear();
+    c.setup.classes = vec![("hostile.Recursion".into(), bytes)];
+    let mut w = spawn(&c);
+    let t = hostile_int("Recursion", "bounded", "I", 3);
+    let runs = w.run_batch(&[TestRef { id: 0, statements: &t }]);
+    assert_echo(&runs[0], 3);
+    // A class neither sent nor on the classpath is the call site's failure, not a crash.
+    let missing = hostile_int("Loop", "loopOn42", "I", 1);
+    let runs = w.run_batch(&[TestRef { id: 1, statements: &missing }]);
+    assert!(matches!(last_outcome(&runs[0]), Outcome::Threw { from_sut: false, .. }), "{runs:?}");
 }

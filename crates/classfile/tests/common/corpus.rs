@@ -1,51 +1,16 @@
 //! The real-world corpus of issue 2, shared by the round-trip tests and the benchmark: Debian jars
-//! from /usr/share/java and the JDK's own `java.base.jmod`.
+//! from /usr/share/java and the JDK's own modules (listed once, in `test-support`).
 
 // Not every test target uses every helper.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 
-/// The corpus jars (Debian's unversioned symlinks; `core` is ZXing).
-pub const JARS: &[&str] = &[
-    "commons-lang3",
-    "commons-io",
-    "commons-codec",
-    "guava",
-    "jsoup",
-    "commons-collections4",
-    "okio",
-    "commons-math3",
-    "gson",
-    "commons-csv",
-    "commons-cli",
-    "core",
-    "jackson-core",
-    "joda-time",
-    "commons-text",
-    "jgrapht-core",
-    "xz",
-];
-
-/// The JDK home: `$JAVA_HOME` if set, else the JDK that the `javac` on `PATH` belongs to.
-pub fn java_home() -> PathBuf {
-    if let Some(h) = std::env::var_os("JAVA_HOME") {
-        return PathBuf::from(h);
-    }
-    let path = std::env::var_os("PATH").expect("PATH is set");
-    let javac = std::env::split_paths(&path)
-        .map(|d| d.join("javac"))
-        .find(|p| p.exists())
-        .expect("javac on PATH (the JDK is always present)");
-    let real = std::fs::canonicalize(javac).expect("canonical javac path");
-    real.parent().and_then(|bin| bin.parent()).expect("javac in <home>/bin").to_path_buf()
-}
-
-/// Every corpus container, jars first, then java.base.jmod.
+/// Every corpus container: the jars of `test_support::corpus_jars`, then the JDK modules of
+/// `test_support::jdk_jmods`.
 pub fn paths() -> Vec<PathBuf> {
-    let mut res: Vec<PathBuf> =
-        JARS.iter().map(|j| PathBuf::from(format!("/usr/share/java/{j}.jar"))).collect();
-    res.push(java_home().join("jmods/java.base.jmod"));
+    let mut res: Vec<PathBuf> = test_support::corpus_jars().into_iter().map(|j| j.path).collect();
+    res.extend(test_support::jdk_jmods());
     res
 }
 

@@ -28,7 +28,7 @@ fn java_bin(tool: &str) -> PathBuf {
 pub fn runtime_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::Builder::new().prefix("suitesmith-rt-").tempdir().expect("tempdir").keep();
+        let dir = scratch_dir("rt");
         let root = workspace_root();
         let rt = root.join("crates/instrument/test_data/rt/suitesmith/rt");
         let out = Command::new(java_bin("javac"))
@@ -43,6 +43,17 @@ pub fn runtime_dir() -> &'static Path {
         assert!(out.status.success(), "javac failed: {}", String::from_utf8_lossy(&out.stderr));
         dir
     })
+}
+
+/// A directory of this test binary under cargo's `CARGO_TARGET_TMPDIR`, emptied first: kept
+/// between runs for inspection, never shared between test binaries (each has its own crate name).
+pub fn scratch_dir(what: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-{what}", env!("CARGO_CRATE_NAME")));
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("clear scratch dir");
+    }
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
 }
 
 /// Plans and instruments every class of a directory or jar (one plan, classes in name order) into

@@ -182,8 +182,45 @@ public final class WorkerMain {
                 diag("cannot define " + name + ": " + t);
             }
         }
+        initialiseAll(loader, byId, timeoutMs);
         executor = new Executor(loader, byId, timeoutMs, stdout, stderr, out);
         return defined;
+    }
+
+    /**
+     * Initialises every instrumented class now, in class-id order, with the guards active. A class
+     * is initialised once per JVM, so if tests triggered `<clinit>` the first test to touch a class
+     * would trace its initialiser and later ones would not: the same test would give different traces
+     * depending on what ran before it on that worker. Initialising here makes every test start from
+     * the state the static reset re-creates, whatever ran before and on whichever worker. A `<clinit>`
+     * that throws leaves its class erroneous (every test then sees `NoClassDefFoundError`); one that
+     * does not finish within the test timeout is abandoned on its daemon thread and reported.
+     */
+    private static void initialiseAll(final Loader loader, final String[] byId, int timeoutMs) {
+        Thread t = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                for (String name : byId) {
+                    if (name == null) continue;
+                    try {
+                        Class.forName(name, true, loader);
+                    } catch (Throwable e) {
+                        diag("initialising " + name + " failed: " + e);
+                    }
+                }
+            }
+        }, "suitesmith-init");
+        t.setDaemon(true);
+        t.setContextClassLoader(loader);
+        t.start();
+        try {
+            t.join(timeoutMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (t.isAlive()) diag("class initialisation did not finish within " + timeoutMs + " ms");
+        Tracer.reset();
+        Guards.beginTest();
     }
 
     /** The process id: ProcessHandle on Java 9+ (reflectively, for --release 8), /proc on Linux, else -1. */

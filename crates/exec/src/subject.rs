@@ -1,0 +1,83 @@
+//! The classes under test made ready for the workers: planned together (so probe ids are unique),
+//! instrumented with every probe kind, the guards and the static reset, and packed into the `Setup`
+//! a worker loads them from. This is where issue 2's instrumenter meets issue 3's workers.
+//!
+//! A class that cannot be instrumented at all is sent as it was and reported: the worker then runs it
+//! without probes or guards, which the caller sees in `Subject::reports`.
+
+use std::path::PathBuf;
+
+use classfile::ClassPath;
+use goals::{ClassId, ProbePlan};
+use protocol::Setup;
+
+/// Instrumented classes with their plan, and the `Setup` that loads them.
+#[derive(Debug)]
+pub struct Subject {
+    pub plan: ProbePlan,
+    pub setup: Setup,
+    /// One line per class or method left uninstrumented, with the reason.
+    pub unchanged: Vec<String>,
+}
+
+/// Why the classes under test could not be prepared.
+#[derive(Debug, thiserror::Error)]
+pub enum SubjectError {
+    #[error("cannot read the classpath: {0}")]
+    ClassPath(#[from] classfile::Error),
+    #[error("class {0} is not on the classpath")]
+    MissingClass(String),
+}
+
+/// Plans and instruments `classes` (internal names, in the order given) found on `classpath`, and
+/// builds a `Setup` whose classpath is `classpath` and whose defined classes are the instrumented ones.
+pub fn prepare(
+    classpath: &[PathBuf],
+    classes: &[String],
+    opts: &instrument::Options,
+    timeout_ms: u32,
+) -> Result<Subject, SubjectError> {
+    let cp = ClassPath::open(classpath)?;
+    let mut plan = ProbePlan::new();
+    let mut originals: Vec<(String, Vec<u8>, Option<ClassId>)> = Vec::with_capacity(classes.len());
+    let mut unchanged = Vec::new();
+    for name in classes {
+        let bytes = cp.class_bytes(name)?.ok_or_else(|| SubjectError::MissingClass(name.clone()))?;
+        let id = match plan.add_class_bytes(&bytes, &opts.plan) {
+            Ok(id) => Some(id),
+            Err(e) => {
+                unchanged.push(format!("class {name}: {e}"));
+                None
+            }
+        };
+        originals.push((name.clone(), bytes, id));
+    }
+    let mut defined = Vec::with_capacity(originals.len());
+    for (name, bytes, id) in originals {
+        let out = match id.map(|id| instrument::instrument_class(&bytes, &plan, id, opts)) {
+            Some(Ok((out, report))) => {
+                for u in report.unchanged {
+                    unchanged.push(format!("method {name}.{}: {}", u.method, u.reason));
+                }
+                out
+            }
+            Some(Err(e)) => {
+                unchanged.push(format!("class {name}: {e}"));
+                bytes
+            }
+            None => bytes,
+        };
+        defined.push((name.replace('/', "."), out));
+    }
+    let class_ids =
+        plan.classes().iter().enumerate().map(|(i, c)| (i as u32, c.name.replace('/', "."))).collect();
+    let setup = Setup {
+        classpath: classpath.iter().map(|p| p.display().to_string()).collect(),
+        classes: defined,
+        probe_count: plan.n_probes() as u32,
+        class_ids,
+        timeout_ms,
+        ..Setup::empty()
+    };
+    Ok(Subject { plan, setup, unchanged })
+}

@@ -1,0 +1,34 @@
+//! fitness: pure functions from execution traces to goal fitness and coverage (DESIGN.md §4, issue 4
+//! item 4). [`GoalModel`] attaches every goal of a `goals::ProbePlan` to the branch goals it is
+//! control dependent on (for approach levels and DynaMOSA's goal release); [`goal_fitness`] scores
+//! every goal for one trace; [`direct_calls`] decides EvoSuite's top-level method criteria from a
+//! test's statements; [`coverage`] and [`suite_fitness`] score a suite; [`context_goals`]
+//! creates the dynamic context-branch goals. No I/O, no processes: callers pass
+//! `exec::ExecResult::trace` (a timed-out or crashed execution has an empty trace, so it scores as
+//! covering nothing).
+
+mod direct;
+mod eval;
+mod infection;
+mod model;
+mod suite;
+
+pub use direct::{DirectCalls, direct_calls};
+pub use eval::{GoalFitness, UNREACHABLE, goal_fitness, output_bits, switch_distance};
+pub use infection::{cond_infection, operator_infection};
+pub use model::{BranchlessMethod, GoalInfo, GoalModel, ModelError, Site, goal_text};
+pub use suite::{
+    ContextGoal, Coverage, SuiteFitness, context_fitness, context_goals, coverage, suite_fitness,
+};
+
+/// EvoSuite's normalisation of a distance to [0, 1): `ν(x) = x / (x + 1)` (Arcuri, "It really
+/// does matter how you normalize the branch distance", 2013; digest 002 §0). `ν(∞) = 1`.
+pub fn norm(x: f64) -> f64 {
+    if x.is_infinite() {
+        1.0
+    } else if x.is_nan() || x <= 0.0 {
+        0.0
+    } else {
+        x / (x + 1.0)
+    }
+}

@@ -1,0 +1,400 @@
+//! The goal model: for every goal of a [`ProbePlan`], the probe sites whose trace data decide it and,
+//! per site, the branch goals the site is directly control dependent on (from `analysis`'
+//! `goal_deps` of the block holding the probe's instruction). This is what approach levels
+//! (McMinn 2004; EvoSuite's `ControlFlowDistance`) and DynaMOSA's goal release (Panichella et al.,
+//! TSE 2018, §3: a goal enters the search when a branch it depends on is covered) are computed on.
+//!
+//! Non-branch goals (lines, exceptions, outputs, mutants, method exits) hang under the branch goals
+//! their instruction depends on, as in DynaMOSA's extension to other criteria. The model is built
+//! once per plan; it decodes each planned method again (the plan does not keep bodies).
+
+use std::collections::BTreeMap;
+
+use analysis::{BranchGoal, MethodAnalysis, Outcome};
+use bytecode::InsnIdx;
+use classfile::ClassFile;
+use goals::{Detail, Goal, GoalId, ProbeId, ProbeKind, ProbePlan, SwitchCase};
+
+/// Why a model could not be built. Only a mismatch between the plan and the classes is an
+/// error; a method whose code does not decode has no probes in the plan, so it has no goals.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error("the plan has {plan} classes but {given} class files were given")]
+    ClassCount { plan: usize, given: usize },
+    #[error("class #{index} is {given}, the plan has {plan}")]
+    ClassName { index: usize, plan: String, given: String },
+    #[error(transparent)]
+    ClassFile(#[from] classfile::Error),
+    #[error("{class}.{method}: {what}")]
+    Method { class: String, method: String, what: String },
+}
+
+/// One place a goal is decided at: a probe, and what the probe's block is control dependent on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    pub probe: ProbeId,
+    /// Branch goals the probe's block is directly control dependent on, sorted, without the goal
+    /// itself (a loop header depends on its own back edge).
+    pub deps: Vec<GoalId>,
+    /// The block runs whenever its method does (a chain of control dependences reaches the
+    /// method entry), or no dependence could be mapped to a planned goal.
+    pub entry: bool,
+    /// The probes of the site's method (a contiguous range), to tell whether it was entered.
+    pub method_probes: std::ops::Range<u32>,
+    /// The method's `MethodEnter` probe, when planned.
+    pub method_entry: Option<ProbeId>,
+}
+
+/// What the model knows about one goal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoalInfo {
+    pub goal: Goal,
+    /// The sites that decide the goal (its probes, in id order); a goal is covered at any one.
+    pub sites: Vec<Site>,
+}
+
+impl GoalInfo {
+    /// The union of the sites' dependences, sorted.
+    pub fn deps(&self) -> Vec<GoalId> {
+        let mut d: Vec<GoalId> = self.sites.iter().flat_map(|s| s.deps.iter().copied()).collect();
+        d.sort_unstable();
+        d.dedup();
+        d
+    }
+
+    /// Some site has no control dependence (DynaMOSA root).
+    pub fn is_root(&self) -> bool {
+        self.sites.iter().any(|s| s.entry) || self.sites.is_empty()
+    }
+}
+
+/// A method without conditional jumps and switches (EvoSuite's "branchless method", whose only
+/// branch goal is the root branch: entering the method).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BranchlessMethod {
+    pub method_probes: std::ops::Range<u32>,
+    pub method_entry: Option<ProbeId>,
+}
+
+/// A method by internal class name, method name and descriptor.
+pub(crate) type MethodKey = (String, String, String);
+
+/// The goal model of a plan. Goal ids are the plan's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GoalModel {
+    pub(crate) goals: Vec<GoalInfo>,
+    pub(crate) roots: Vec<GoalId>,
+    pub(crate) released: Vec<Vec<GoalId>>,
+    /// Branch probes (conditional jumps and compare pairs), in id order, with their two goals
+    /// (taken, not taken).
+    pub(crate) predicates: Vec<(ProbeId, GoalId, GoalId)>,
+    /// Switch probes with their case goals (keys in order, then default).
+    pub(crate) switches: Vec<(ProbeId, Vec<GoalId>)>,
+    pub(crate) branchless: Vec<BranchlessMethod>,
+    /// `branch_goal[probe]`: (taken, not taken) goals of a branch probe.
+    pub(crate) branch_of_probe: Vec<Option<(GoalId, GoalId)>>,
+    /// (internal class name, method name, descriptor) -> (entry goal, normal-exit goal).
+    pub(crate) methods: BTreeMap<MethodKey, (Option<GoalId>, Option<GoalId>)>,
+    pub(crate) plan: ProbePlan,
+}
+
+impl GoalModel {
+    /// Builds the model of `plan` from the class files it was planned from, in plan order.
+    pub fn build(plan: &ProbePlan, classes: &[ClassFile]) -> Result<GoalModel, ModelError> {
+        if plan.classes().len() != classes.len() {
+            return Err(ModelError::ClassCount { plan: plan.classes().len(), given: classes.len() });
+        }
+        let n = plan.goals().len();
+        let mut sites: Vec<Vec<Site>> = vec![Vec::new(); n];
+        let mut branchless = Vec::new();
+        for (ci, (cp_plan, class)) in plan.classes().iter().zip(classes).enumerate() {
+            let name = class.name();
+            if name != cp_plan.name {
+                return Err(ModelError::ClassName {
+                    index: ci,
+                    plan: cp_plan.name.clone(),
+                    given: name.into_owned(),
+                });
+            }
+            let cp = &class.constant_pool;
+            for mp in &cp_plan.methods {
+                if mp.undecodable.is_some() || mp.probes.is_empty() {
+                    continue;
+                }
+                let err = |what: String| ModelError::Method {
+                    class: cp_plan.name.clone(),
+                    method: format!("{}{}", mp.name, mp.descriptor),
+                    what,
+                };
+                let member =
+                    class.methods.get(mp.index.0 as usize).ok_or_else(|| err("no such method".into()))?;
+                let code = member.code(cp).ok_or_else(|| err("no Code attribute".into()))??;
+                let body = bytecode::decode(&code, cp).map_err(|e| err(e.to_string()))?;
+                let ma = MethodAnalysis::compute(&body);
+                let probes: Vec<(ProbeId, &goals::Probe)> =
+                    mp.probes.clone().map(|i| (ProbeId(i), plan.probe(ProbeId(i)))).collect();
+                let method_entry =
+                    probes.iter().find(|(_, p)| p.kind == ProbeKind::MethodEnter).map(|(id, _)| *id);
+                // Analysis branch goal k -> plan goal.
+                let mapped: Vec<Option<GoalId>> =
+                    ma.branch_goals.iter().map(|bg| map_branch_goal(plan, bg, &probes)).collect();
+                if ma.branch_goals.iter().all(|bg| matches!(bg, BranchGoal::Root)) {
+                    branchless.push(BranchlessMethod { method_probes: mp.probes.clone(), method_entry });
+                }
+                for &(id, p) in &probes {
+                    if p.goals.is_empty() {
+                        continue;
+                    }
+                    let (deps, entry) = if p.insn.index() < body.insns.len() && !ma.cfg.blocks().is_empty() {
+                        let gd = &ma.goal_deps[ma.cfg.block_of(p.insn).index()];
+                        let deps: Vec<GoalId> = {
+                            let mut d: Vec<GoalId> = gd.goals.iter().filter_map(|&k| mapped[k]).collect();
+                            d.sort_unstable();
+                            d.dedup();
+                            d
+                        };
+                        let entry = gd.entry || deps.is_empty();
+                        (deps, entry)
+                    } else {
+                        (Vec::new(), true)
+                    };
+                    for &g in &p.goals {
+                        let mut deps = deps.clone();
+                        deps.retain(|&d| d != g);
+                        // The method entry goal is decided by entering, whatever block 0 depends on.
+                        if p.kind == ProbeKind::MethodEnter {
+                            deps.clear();
+                        }
+                        let entry = entry || deps.is_empty();
+                        sites[g.index()].push(Site {
+                            probe: id,
+                            deps,
+                            entry,
+                            method_probes: mp.probes.clone(),
+                            method_entry,
+                        });
+                    }
+                }
+            }
+        }
+        let goals: Vec<GoalInfo> =
+            plan.goals().iter().zip(sites).map(|(g, sites)| GoalInfo { goal: g.clone(), sites }).collect();
+        let mut released = vec![Vec::new(); n];
+        let mut roots = Vec::new();
+        for (gi, info) in goals.iter().enumerate() {
+            let g = GoalId(gi as u32);
+            if info.is_root() {
+                roots.push(g);
+            }
+            for d in info.deps() {
+                released[d.index()].push(g);
+            }
+        }
+        let mut predicates = Vec::new();
+        let mut switches = Vec::new();
+        let mut branch_of_probe = vec![None; plan.n_probes()];
+        for (pi, p) in plan.probes().iter().enumerate() {
+            let id = ProbeId(pi as u32);
+            match &p.detail {
+                Detail::Branch { .. } => {
+                    let side = |taken: bool| {
+                        p.goals.iter().copied().find(|&g| *plan.goal(g) == Goal::Branch { probe: id, taken })
+                    };
+                    if let (Some(t), Some(f)) = (side(true), side(false)) {
+                        predicates.push((id, t, f));
+                        branch_of_probe[pi] = Some((t, f));
+                    }
+                }
+                Detail::Switch { .. } => {
+                    let cases: Vec<GoalId> = p
+                        .goals
+                        .iter()
+                        .copied()
+                        .filter(|&g| matches!(plan.goal(g), Goal::SwitchCase { .. }))
+                        .collect();
+                    switches.push((id, cases));
+                }
+                _ => {}
+            }
+        }
+        let mut methods: BTreeMap<MethodKey, (Option<GoalId>, Option<GoalId>)> = BTreeMap::new();
+        for (gi, goal) in plan.goals().iter().enumerate() {
+            let (class, method, exit) = match *goal {
+                Goal::MethodEntry { class, method } => (class, method, false),
+                Goal::MethodNormalExit { class, method } => (class, method, true),
+                _ => continue,
+            };
+            let cp = plan.class(class);
+            let Some(mp) = cp.methods.iter().find(|m| m.index == method) else { continue };
+            let e = methods.entry((cp.name.clone(), mp.name.clone(), mp.descriptor.clone())).or_default();
+            if exit {
+                e.1 = Some(GoalId(gi as u32));
+            } else {
+                e.0 = Some(GoalId(gi as u32));
+            }
+        }
+        Ok(GoalModel {
+            goals,
+            roots,
+            released,
+            predicates,
+            switches,
+            branchless,
+            branch_of_probe,
+            methods,
+            plan: plan.clone(),
+        })
+    }
+
+    /// Builds the model from class-file bytes (see [`GoalModel::build`]).
+    pub fn build_from_bytes(plan: &ProbePlan, classes: &[&[u8]]) -> Result<GoalModel, ModelError> {
+        let parsed: Vec<ClassFile> = classes.iter().map(|b| ClassFile::parse(b)).collect::<Result<_, _>>()?;
+        GoalModel::build(plan, &parsed)
+    }
+
+    pub fn plan(&self) -> &ProbePlan {
+        &self.plan
+    }
+
+    pub fn n_goals(&self) -> usize {
+        self.goals.len()
+    }
+
+    pub fn goal(&self, g: GoalId) -> &Goal {
+        &self.goals[g.index()].goal
+    }
+
+    pub fn info(&self, g: GoalId) -> &GoalInfo {
+        &self.goals[g.index()]
+    }
+
+    /// The branch goals `g` is directly control dependent on (over all its sites).
+    pub fn deps(&self, g: GoalId) -> Vec<GoalId> {
+        self.goals[g.index()].deps()
+    }
+
+    /// DynaMOSA's initial targets: goals with a site that no branch goal controls.
+    pub fn roots(&self) -> &[GoalId] {
+        &self.roots
+    }
+
+    /// The goals directly control dependent on `g` (released when `g` is covered), in id order.
+    pub fn released_by(&self, g: GoalId) -> &[GoalId] {
+        &self.released[g.index()]
+    }
+
+    /// The (taken, not taken) goals of a branch probe.
+    pub fn branch_goals_of(&self, probe: ProbeId) -> Option<(GoalId, GoalId)> {
+        self.branch_of_probe.get(probe.index()).copied().flatten()
+    }
+
+    /// The (entry, normal-exit) goals of a method by internal class name, name and descriptor.
+    pub fn method_goals(
+        &self,
+        class: &str,
+        name: &str,
+        descriptor: &str,
+    ) -> (Option<GoalId>, Option<GoalId>) {
+        self.methods
+            .get(&(class.to_string(), name.to_string(), descriptor.to_string()))
+            .copied()
+            .unwrap_or((None, None))
+    }
+
+    /// Every goal id, in order.
+    pub fn goal_ids(&self) -> impl Iterator<Item = GoalId> + '_ {
+        (0..self.goals.len() as u32).map(GoalId)
+    }
+}
+
+/// The plan goal of an analysis branch goal: the branch probe sits on the jump itself, or on the
+/// `?cmp*` right before it (a compare pair, see `goals::plan`). A switch case key that the plan
+/// folded into the default (a `tableswitch` gap javac filled in) maps to the default goal.
+fn map_branch_goal(plan: &ProbePlan, bg: &BranchGoal, probes: &[(ProbeId, &goals::Probe)]) -> Option<GoalId> {
+    let BranchGoal::Branch { insn, outcome, .. } = *bg else { return None };
+    let at = |p: &goals::Probe| {
+        p.insn == insn
+            || (matches!(p.kind, ProbeKind::CmpLong | ProbeKind::CmpFloat | ProbeKind::CmpDouble)
+                && InsnIdx::new(p.insn.index() + 1) == insn)
+    };
+    let find = |p: &goals::Probe, want: &Goal| p.goals.iter().copied().find(|&g| plan.goal(g) == want);
+    for &(id, p) in probes {
+        if !at(p) {
+            continue;
+        }
+        let default = Goal::SwitchCase { probe: id, case: SwitchCase::Default };
+        match (&p.detail, outcome) {
+            (Detail::Branch { .. }, Outcome::Taken | Outcome::NotTaken) => {
+                return find(p, &Goal::Branch { probe: id, taken: outcome == Outcome::Taken });
+            }
+            (Detail::Switch { .. }, Outcome::Case(k)) => {
+                let key = Goal::SwitchCase { probe: id, case: SwitchCase::Key(k) };
+                return find(p, &key).or_else(|| find(p, &default));
+            }
+            (Detail::Switch { .. }, Outcome::Default) => return find(p, &default),
+            _ => {}
+        }
+    }
+    None
+}
+
+impl GoalModel {
+    /// A text dump: one line per goal with its text, sites' dependences and root flag, then the
+    /// release lists; for snapshot tests and debugging.
+    pub fn dump(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        for g in self.goal_ids() {
+            let info = self.info(g);
+            let _ = write!(out, "{g} {}", goal_text(&info.goal));
+            for s in &info.sites {
+                let deps: Vec<String> = s.deps.iter().map(ToString::to_string).collect();
+                let _ = write!(
+                    out,
+                    " | {} deps [{}]{}",
+                    s.probe,
+                    deps.join(" "),
+                    if s.entry { " entry" } else { "" }
+                );
+            }
+            let rel = self.released_by(g);
+            if !rel.is_empty() {
+                let rel: Vec<String> = rel.iter().map(ToString::to_string).collect();
+                let _ = write!(out, " => releases {}", rel.join(" "));
+            }
+            out.push('\n');
+        }
+        let roots: Vec<String> = self.roots().iter().map(ToString::to_string).collect();
+        let _ = writeln!(out, "roots: {}", roots.join(" "));
+        out
+    }
+}
+
+fn cond_name(c: i32) -> &'static str {
+    ["eq", "ne", "lt", "ge", "gt", "le"].get((c & 7) as usize).copied().unwrap_or("?")
+}
+
+/// A short text for a goal (the same words as `ProbePlan::dump`).
+pub fn goal_text(g: &Goal) -> String {
+    use goals::Mutant;
+    match g {
+        Goal::Line { class, line } => format!("line {class} L{line}"),
+        Goal::Branch { probe, taken } => {
+            format!("branch {probe} {}", if *taken { "taken" } else { "not-taken" })
+        }
+        Goal::SwitchCase { probe, case } => match case {
+            SwitchCase::Key(k) => format!("case {probe} {k}"),
+            SwitchCase::Default => format!("case {probe} default"),
+        },
+        Goal::MethodEntry { class, method } => format!("method-entry {class} {method}"),
+        Goal::MethodNormalExit { class, method } => format!("method-normal-exit {class} {method}"),
+        Goal::Exception { probe } => format!("exception {probe}"),
+        Goal::Output { class, method, value } => format!("output {class} {method} {value:?}"),
+        Goal::WeakMutation { probe, mutant } => match mutant {
+            Mutant::ReplaceOp(op) => format!("mutant {probe} op->{}", op.name()),
+            Mutant::FirstOperand => format!("mutant {probe} first-operand"),
+            Mutant::SecondOperand => format!("mutant {probe} second-operand"),
+            Mutant::ReplaceCond(c) => format!("mutant {probe} cond->{}", cond_name(*c)),
+        },
+    }
+}

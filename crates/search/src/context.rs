@@ -1,0 +1,256 @@
+//! The state every algorithm shares: the problem, the archive, the target set (all goals, or
+//! DynaMOSA's released goals), the budget and the statistics. All evaluation goes through
+//! `Search::evaluate`, which batches, validates, updates the archive in the order of the batch,
+//! releases dependent goals and reports events.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use testcase::{TestCase, TestCluster, TestFactory, ValuePool};
+
+use crate::{Archive, Clock, Evaluation, GoalIdx, Problem, SearchConfig, SearchError, SearchResult};
+
+/// Progress of a run, for a callback (CLI progress bar, statistics).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// A goal was covered for the first time, by the `evaluations`-th evaluated test.
+    Covered { goal: GoalIdx, evaluations: u64 },
+    /// A goal became a target: a DynaMOSA root at the start (`by: None`), or released when the goal
+    /// `by` was covered. Only DynaMOSA reports releases; the others target every goal.
+    Released { goal: GoalIdx, by: Option<GoalIdx> },
+    /// A generation (GA) or a batch (random, MIO) ended.
+    Iteration { iteration: u64, evaluations: u64, covered: usize, targets: usize },
+}
+
+/// One point of the coverage curve, recorded at the end of every iteration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    pub iteration: u64,
+    pub evaluations: u64,
+    pub covered: usize,
+}
+
+/// Counters of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stats {
+    pub n_goals: usize,
+    pub covered: usize,
+    /// Generations (GA) or batches of new tests (random, MIO).
+    pub iterations: u64,
+    /// Tests evaluated.
+    pub evaluations: u64,
+    /// Calls of `Problem::evaluate`.
+    pub batches: u64,
+    /// Coverage after each iteration.
+    pub history: Vec<Progress>,
+    /// Clock time spent inside `Problem::evaluate` (waiting for workers), and in the whole run:
+    /// their difference is the engine's own overhead (issue 4: goal < 10 %).
+    pub evaluation_time: Duration,
+    pub elapsed: Duration,
+}
+
+/// A test with its evaluation. Both are shared: populations, suites and the archive point at the
+/// same values.
+#[derive(Debug, Clone)]
+pub(crate) struct Individual {
+    pub test: Arc<TestCase>,
+    pub eval: Arc<Evaluation>,
+}
+
+impl Individual {
+    pub fn fitness(&self, g: GoalIdx) -> f64 {
+        self.eval.fitness[g.index()]
+    }
+
+    pub fn len(&self) -> usize {
+        self.test.len()
+    }
+}
+
+pub(crate) struct Search<'a> {
+    problem: &'a mut dyn Problem,
+    cluster: &'a TestCluster,
+    pool: &'a mut ValuePool,
+    pub config: &'a SearchConfig,
+    clock: &'a dyn Clock,
+    on_event: &'a mut dyn FnMut(&Event),
+    pub archive: Archive,
+    pub stats: Stats,
+    /// Whether each goal is a target (DynaMOSA: released; otherwise all).
+    target: Vec<bool>,
+    dynamic: bool,
+    n_targets: usize,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(
+        problem: &'a mut dyn Problem,
+        cluster: &'a TestCluster,
+        pool: &'a mut ValuePool,
+        config: &'a SearchConfig,
+        clock: &'a dyn Clock,
+        on_event: &'a mut dyn FnMut(&Event),
+    ) -> Result<Search<'a>, SearchError> {
+        if config.budget.time.is_none() && config.budget.evaluations.is_none() {
+            return Err(SearchError::NoBudget);
+        }
+        let n = problem.n_goals();
+        let dynamic = config.algorithm == crate::Algorithm::DynaMosa;
+        let mut s = Search {
+            problem,
+            cluster,
+            pool,
+            config,
+            clock,
+            on_event,
+            archive: Archive::new(n),
+            stats: Stats {
+                n_goals: n,
+                covered: 0,
+                iterations: 0,
+                evaluations: 0,
+                batches: 0,
+                history: Vec::new(),
+                evaluation_time: Duration::ZERO,
+                elapsed: Duration::ZERO,
+            },
+            target: vec![!dynamic; n],
+            dynamic,
+            n_targets: if dynamic { 0 } else { n },
+        };
+        if dynamic {
+            // Validate the whole control dependence up front: a bad index is an error, not a panic.
+            for g in (0..n).map(|i| GoalIdx(i as u32)) {
+                for c in s.problem.released_by(g) {
+                    if c.index() >= n {
+                        return Err(SearchError::BadGoal { goal: *c, n_goals: n });
+                    }
+                }
+            }
+            for r in s.problem.roots() {
+                if r.index() >= n {
+                    return Err(SearchError::BadGoal { goal: r, n_goals: n });
+                }
+                s.release(r, None);
+            }
+        }
+        Ok(s)
+    }
+
+    pub fn factory(&self) -> TestFactory<'_> {
+        TestFactory::new(self.cluster, self.pool, &self.config.factory)
+    }
+
+    pub fn n_goals(&self) -> usize {
+        self.target.len()
+    }
+
+    /// The targets not yet covered, ascending: the objectives of MOSA's ranking.
+    pub fn uncovered_targets(&self) -> Vec<GoalIdx> {
+        (0..self.target.len())
+            .map(|i| GoalIdx(i as u32))
+            .filter(|g| self.target[g.index()] && !self.archive.is_covered(*g))
+            .collect()
+    }
+
+    /// The fraction of the budget used.
+    pub fn progress(&self) -> f64 {
+        self.config.budget.progress(self.clock.elapsed(), self.stats.evaluations)
+    }
+
+    pub fn should_stop(&self) -> bool {
+        (self.config.stop_zero && self.archive.all_covered())
+            || self.config.budget.exhausted(self.clock.elapsed(), self.stats.evaluations)
+    }
+
+    /// Makes `g` a target, and, if it is already covered, its dependents too (worklist; STYLE.md
+    /// rule 7).
+    fn release(&mut self, g: GoalIdx, by: Option<GoalIdx>) {
+        let mut work = vec![(g, by)];
+        while let Some((g, by)) = work.pop() {
+            if self.target[g.index()] {
+                continue;
+            }
+            self.target[g.index()] = true;
+            self.n_targets += 1;
+            (self.on_event)(&Event::Released { goal: g, by });
+            if self.archive.is_covered(g) {
+                for c in self.problem.released_by(g).iter().rev() {
+                    work.push((*c, Some(g)));
+                }
+            }
+        }
+    }
+
+    /// Evaluates a batch in one call of the problem, then updates the archive test by test in the
+    /// batch's order.
+    pub fn evaluate(&mut self, tests: Vec<TestCase>) -> Result<Vec<Individual>, SearchError> {
+        if tests.is_empty() {
+            return Ok(Vec::new());
+        }
+        let before = self.clock.elapsed();
+        let evals = self
+            .problem
+            .evaluate(&tests, &mut self.pool.dynamic)
+            .map_err(|source| SearchError::Evaluate { tests: tests.len(), source })?;
+        self.stats.evaluation_time += self.clock.elapsed().saturating_sub(before);
+        self.stats.batches += 1;
+        if evals.len() != tests.len() {
+            return Err(SearchError::WrongCount { expected: tests.len(), got: evals.len() });
+        }
+        let n = self.n_goals();
+        for (i, e) in evals.iter().enumerate() {
+            if e.fitness.len() != n {
+                return Err(SearchError::WrongWidth { test: i, expected: n, got: e.fitness.len() });
+            }
+            if let Some(g) = e.fitness.iter().position(|f| !f.is_finite() || *f < 0.0) {
+                return Err(SearchError::BadFitness {
+                    test: i,
+                    goal: GoalIdx(g as u32),
+                    value: e.fitness[g],
+                });
+            }
+        }
+        let mut out = Vec::with_capacity(tests.len());
+        for (test, eval) in tests.into_iter().zip(evals) {
+            let ind = Individual { test: Arc::new(test), eval: Arc::new(eval) };
+            self.stats.evaluations += 1;
+            let newly = self.archive.update(&ind.test, &ind.eval);
+            for g in newly {
+                (self.on_event)(&Event::Covered { goal: g, evaluations: self.stats.evaluations });
+                if self.dynamic {
+                    let children = self.problem.released_by(g).to_vec();
+                    for c in children {
+                        self.release(c, Some(g));
+                    }
+                }
+            }
+            out.push(ind);
+        }
+        self.stats.covered = self.archive.n_covered();
+        Ok(out)
+    }
+
+    /// Records the end of a generation or batch.
+    pub fn end_iteration(&mut self) {
+        self.stats.iterations += 1;
+        let p = Progress {
+            iteration: self.stats.iterations,
+            evaluations: self.stats.evaluations,
+            covered: self.archive.n_covered(),
+        };
+        self.stats.history.push(p);
+        (self.on_event)(&Event::Iteration {
+            iteration: p.iteration,
+            evaluations: p.evaluations,
+            covered: p.covered,
+            targets: self.n_targets,
+        });
+    }
+
+    pub fn finish(mut self) -> SearchResult {
+        self.stats.elapsed = self.clock.elapsed();
+        self.stats.covered = self.archive.n_covered();
+        SearchResult { archive: self.archive, stats: self.stats }
+    }
+}

@@ -1,0 +1,164 @@
+//! The search of suitesmith: EvoSuite's algorithms over test cases (random, Randoop-like; whole
+//! suite, a monotonic GA; MOSA; DynaMOSA, the default; MIO), all sharing one archive that keeps the
+//! shortest covering test per goal, driven by one `SearchConfig`, one seeded `TestRng` and a
+//! `Clock`. Execution and fitness are behind the `Problem` trait so that this crate knows neither
+//! JVM workers nor traces: a problem evaluates a batch of tests and returns per test the fitness of
+//! every goal. Results are consumed in the order given, so a seed reproduces a run whatever the
+//! number of workers behind `Problem::evaluate`.
+//!
+//! Not here: goal construction and fitness functions (`goals`, `fitness`), execution (`exec`),
+//! minimisation and assertions (`postprocess`).
+
+mod archive;
+mod clock;
+mod config;
+mod context;
+mod mio;
+pub mod mosa;
+mod random;
+mod select;
+mod whole_suite;
+
+use std::fmt;
+
+pub use archive::Archive;
+pub use clock::{Clock, SystemClock};
+pub use config::{Algorithm, Budget, MioConfig, SearchConfig};
+pub use context::{Event, Stats};
+use testcase::pool::DynamicPool;
+use testcase::{TestCase, TestCluster, TestRng, ValuePool};
+
+/// A goal of the problem: an index in `0..Problem::n_goals()`. The engine maps it to its own goal
+/// ids (`goals::GoalId`); the search only needs dense indices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GoalIdx(pub u32);
+
+impl GoalIdx {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for GoalIdx {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "g{}", self.0)
+    }
+}
+
+/// The result of running one test: the fitness of every goal and where the test stopped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    /// One value per goal, indexed by `GoalIdx`, of length `Problem::n_goals()`: `0.0` means the
+    /// test covers the goal; otherwise lower is better (EvoSuite's minimised fitness, e.g. approach
+    /// level + ν(branch distance), or `1.0` for a binary goal not covered). Values must be finite
+    /// and non-negative.
+    pub fitness: Vec<f64>,
+    /// The index of the statement that threw an exception out of the test (the first one; the
+    /// rest of the test did not run), or `None` if every statement completed. Random search uses
+    /// it to decide which tests to extend (Randoop's feedback).
+    pub exception_at: Option<usize>,
+}
+
+impl Evaluation {
+    /// Whether the test covers goal `g`.
+    pub fn covers(&self, g: GoalIdx) -> bool {
+        self.fitness.get(g.index()).is_some_and(|f| *f == 0.0)
+    }
+}
+
+/// An error while evaluating, as reported by the `Problem` (e.g. no worker can be started).
+pub type ProblemError = Box<dyn std::error::Error + Send + Sync>;
+
+/// What the search optimises: a fixed set of goals, their control dependence for DynaMOSA, and a
+/// batch evaluator. The engine implements it on top of the worker pool and `fitness`.
+///
+/// Contract:
+/// - `evaluate` receives the tests of one batch (one round trip to the workers; the search batches
+///   a whole generation) and returns exactly one `Evaluation` per test, **in the order of
+///   `tests`**, each with `n_goals()` values. Any parallelism is the problem's business; the search
+///   consumes results in order, which keeps runs reproducible.
+/// - `evaluate` may add values observed during execution (comparison operands: `String.equals`,
+///   numeric compares) to `dynamic`, the dynamic value pool the test factory draws constants from.
+///   It should do so in the order of `tests` too.
+/// - `roots` and `released_by` define DynaMOSA's targets (Panichella et al., TSE 2018): goals with
+///   no control dependence (root branches, branchless methods, goals without dependences) are
+///   targeted from the start; covering a goal `g` releases `released_by(g)`. The other algorithms
+///   target every goal from the start and ignore both.
+pub trait Problem {
+    /// Number of static goals (`GoalIdx(0)..GoalIdx(n)`).
+    fn n_goals(&self) -> usize;
+    /// DynaMOSA's initial targets.
+    fn roots(&self) -> Vec<GoalIdx>;
+    /// The goals that become targets once `g` is covered (its control-dependent goals).
+    fn released_by(&self, g: GoalIdx) -> &[GoalIdx];
+    /// Runs a batch of tests; see the trait's contract.
+    fn evaluate(
+        &mut self,
+        tests: &[TestCase],
+        dynamic: &mut DynamicPool,
+    ) -> Result<Vec<Evaluation>, ProblemError>;
+}
+
+/// Why a search stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    #[error("evaluating a batch of {tests} tests failed: {source}")]
+    Evaluate {
+        tests: usize,
+        #[source]
+        source: ProblemError,
+    },
+    #[error("the problem returned {got} evaluations for a batch of {expected} tests")]
+    WrongCount { expected: usize, got: usize },
+    #[error("evaluation {test} of a batch has {got} fitness values, expected {expected} (one per goal)")]
+    WrongWidth { test: usize, expected: usize, got: usize },
+    #[error("evaluation {test} of a batch has fitness {value} for goal {goal}: not finite and non-negative")]
+    BadFitness { test: usize, goal: GoalIdx, value: f64 },
+    #[error("the budget sets no limit (neither time nor evaluations)")]
+    NoBudget,
+    #[error("the problem's control dependence names goal {goal}, but it has only {n_goals} goals")]
+    BadGoal { goal: GoalIdx, n_goals: usize },
+}
+
+/// The outcome of a search: the archive (its distinct tests are the generated suite) and the
+/// statistics.
+#[derive(Debug, Clone)]
+pub struct SearchResult {
+    pub archive: Archive,
+    pub stats: Stats,
+}
+
+impl SearchResult {
+    /// The final suite: the archive's distinct tests, in order of the smallest goal each covers.
+    pub fn suite(&self) -> Vec<TestCase> {
+        self.archive.tests()
+    }
+}
+
+/// Runs `config.algorithm` on `problem` until the budget is spent or every goal is covered.
+///
+/// `cluster` and `pool` feed the test factory (`pool.dynamic` is handed to `Problem::evaluate` to
+/// grow); `clock` measures the time budget; `rng` is the run's only source of randomness;
+/// `on_event` sees progress (coverage, DynaMOSA releases, one `Event::Iteration` per generation).
+pub fn run(
+    problem: &mut dyn Problem,
+    cluster: &TestCluster,
+    pool: &mut ValuePool,
+    config: &SearchConfig,
+    clock: &dyn Clock,
+    rng: &mut TestRng,
+    on_event: &mut dyn FnMut(&Event),
+) -> Result<SearchResult, SearchError> {
+    let mut cx = context::Search::new(problem, cluster, pool, config, clock, on_event)?;
+    // Nothing to do for a problem without goals (or a budget spent before starting).
+    if !cx.should_stop() {
+        match config.algorithm {
+            Algorithm::Random => random::run(&mut cx, rng)?,
+            Algorithm::WholeSuite => whole_suite::run(&mut cx, rng)?,
+            Algorithm::Mosa => mosa::run(&mut cx, rng, false)?,
+            Algorithm::DynaMosa => mosa::run(&mut cx, rng, true)?,
+            Algorithm::Mio => mio::run(&mut cx, rng)?,
+        }
+    }
+    Ok(cx.finish())
+}

@@ -1,0 +1,200 @@
+//! Whole test suite generation (Fraser & Arcuri, TSE 2013) with EvoSuite's monotonic GA
+//! (`MonotonicGA`, digest 002 §2.3): individuals are suites; the fitness of a suite is the sum over
+//! the goals not yet in the archive of the best value any of its tests reaches (EvoSuite's sum of
+//! normalised distances, with covered goals removed as the archive fills); rank selection with
+//! `rank_bias`, elitism, single-point relative crossover of suites, suite mutation (each test with
+//! probability 1/|T|, then new tests with probability `p_test_insertion^k`); offspring replace their
+//! parents only if the better offspring is no worse than the better parent (length breaks ties).
+//!
+//! A generation's offspring are bred first and evaluated in one batch; the replacement decisions
+//! follow in breeding order. That is EvoSuite's loop with the evaluations moved together, which
+//! changes nothing but the moment the archive learns of a covering test.
+
+use rand::RngExt;
+use testcase::{TestCase, TestRng};
+
+use crate::SearchError;
+use crate::context::{Individual, Search};
+use crate::select::rank_index;
+
+/// A suite member: already evaluated, or new and waiting for the generation's batch.
+enum Member {
+    Done(Individual),
+    Todo(TestCase),
+}
+
+#[derive(Clone)]
+struct Suite {
+    tests: Vec<Individual>,
+}
+
+impl Suite {
+    fn length(&self) -> usize {
+        self.tests.iter().map(Individual::len).sum()
+    }
+}
+
+/// Suite fitness over the goals the archive has not covered.
+fn suite_fitness(cx: &Search<'_>, suite: &Suite) -> f64 {
+    let mut sum = 0.0;
+    for g in 0..cx.n_goals() {
+        let g = crate::GoalIdx(g as u32);
+        if cx.archive.is_covered(g) {
+            continue;
+        }
+        // An empty suite reaches nothing: the worst value EvoSuite uses for a goal is 1 per
+        // normalised term; any bound works as long as it is the same for all suites.
+        let best = suite.tests.iter().map(|t| t.fitness(g)).fold(f64::INFINITY, f64::min);
+        sum += if best.is_finite() { best } else { 1.0 };
+    }
+    sum
+}
+
+/// Sorts best first: lower fitness, then shorter (stable, so ties keep their order).
+fn sort_population(cx: &Search<'_>, population: Vec<Suite>) -> Vec<(f64, Suite)> {
+    let mut scored: Vec<(f64, Suite)> = population.into_iter().map(|s| (suite_fitness(cx, &s), s)).collect();
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.length().cmp(&b.1.length())));
+    scored
+}
+
+fn no_worse(a: &(f64, usize), b: &(f64, usize)) -> bool {
+    a.0 < b.0 || (a.0 == b.0 && a.1 <= b.1)
+}
+
+/// Evaluates the `Todo` members of all suites in one batch.
+fn evaluate_suites(cx: &mut Search<'_>, suites: Vec<Vec<Member>>) -> Result<Vec<Suite>, SearchError> {
+    let mut todo = Vec::new();
+    let mut shape = Vec::with_capacity(suites.len());
+    for s in suites {
+        let mut members = Vec::with_capacity(s.len());
+        for m in s {
+            match m {
+                Member::Done(i) => members.push(Some(i)),
+                Member::Todo(t) => {
+                    todo.push(t);
+                    members.push(None);
+                }
+            }
+        }
+        shape.push(members);
+    }
+    let mut evaluated = cx.evaluate(todo)?.into_iter();
+    Ok(shape
+        .into_iter()
+        .map(|members| Suite {
+            tests: members.into_iter().filter_map(|m| m.or_else(|| evaluated.next())).collect(),
+        })
+        .collect())
+}
+
+pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng) -> Result<(), SearchError> {
+    let config = cx.config;
+    let pop_size = config.population.max(2);
+    let (lo, hi) =
+        (config.min_initial_tests.max(1), config.max_initial_tests.max(config.min_initial_tests.max(1)));
+    let initial: Vec<Vec<Member>> = (0..pop_size)
+        .map(|_| {
+            let n = rng.random_range(lo..=hi);
+            (0..n).map(|_| Member::Todo(cx.factory().random_test(rng))).collect()
+        })
+        .collect();
+    let population = evaluate_suites(cx, initial)?;
+    let mut population = sort_population(cx, population);
+    cx.end_iteration();
+    while !cx.should_stop() {
+        let mut next: Vec<Suite> =
+            population.iter().take(config.elite.min(pop_size)).map(|p| p.1.clone()).collect();
+        let mut parents = Vec::new();
+        let mut offspring = Vec::new();
+        while next.len() + offspring.len() < pop_size {
+            let a = rank_index(population.len(), config.rank_bias, rng);
+            let b = rank_index(population.len(), config.rank_bias, rng);
+            let (pa, pb) = (&population[a].1, &population[b].1);
+            let (mut o1, mut o2): (Vec<Member>, Vec<Member>) = if rng
+                .random_bool(config.crossover_rate.clamp(0.0, 1.0))
+                && pa.tests.len() >= 2
+                && pb.tests.len() >= 2
+            {
+                // Single-point relative crossover of suites: one relative cut for both parents.
+                let split: f64 = rng.random();
+                let cut = |s: &Suite| ((s.tests.len() - 1) as f64 * split).floor() as usize + 1;
+                let (ca, cb) = (cut(pa), cut(pb));
+                let c1 = pa.tests[..ca].iter().chain(&pb.tests[cb..]).cloned().map(Member::Done).collect();
+                let c2 = pb.tests[..cb].iter().chain(&pa.tests[ca..]).cloned().map(Member::Done).collect();
+                (c1, c2)
+            } else {
+                (
+                    pa.tests.iter().cloned().map(Member::Done).collect(),
+                    pb.tests.iter().cloned().map(Member::Done).collect(),
+                )
+            };
+            mutate_suite(cx, &mut o1, rng);
+            mutate_suite(cx, &mut o2, rng);
+            parents.push((a, b));
+            offspring.push(o1);
+            offspring.push(o2);
+        }
+        let offspring = evaluate_suites(cx, offspring)?;
+        // Fitness values of this generation use the archive after the batch, for parents too.
+        let score = |cx: &Search<'_>, s: &Suite| (suite_fitness(cx, s), s.length());
+        let mut offspring = offspring.into_iter();
+        for (a, b) in parents {
+            let (Some(mut o1), Some(mut o2)) = (offspring.next(), offspring.next()) else { break };
+            let (pa, pb) = (&population[a].1, &population[b].1);
+            // Empty or oversized offspring are replaced by their parents (EvoSuite's `isTooLong`).
+            if o1.tests.is_empty() || o1.tests.len() > config.max_suite_size {
+                o1 = pa.clone();
+            }
+            if o2.tests.is_empty() || o2.tests.len() > config.max_suite_size {
+                o2 = pb.clone();
+            }
+            let (s1, s2, sa, sb) = (score(cx, &o1), score(cx, &o2), score(cx, pa), score(cx, pb));
+            let best_off = if no_worse(&s1, &s2) { s1 } else { s2 };
+            let best_par = if no_worse(&sa, &sb) { sa } else { sb };
+            if no_worse(&best_off, &best_par) {
+                next.push(o1);
+                next.push(o2);
+            } else {
+                next.push(pa.clone());
+                next.push(pb.clone());
+            }
+        }
+        next.truncate(pop_size);
+        population = sort_population(cx, next);
+        cx.end_iteration();
+    }
+    // The best suite's tests are all in the archive already for the goals they cover; nothing
+    // else to return.
+    Ok(())
+}
+
+/// EvoSuite's `TestSuiteChromosome.mutate`: each test mutated with probability 1/|T|, emptied tests
+/// removed, then new random tests added while `rand <= p_test_insertion^k` and the suite is
+/// smaller than `max_suite_size`.
+fn mutate_suite(cx: &Search<'_>, suite: &mut Vec<Member>, rng: &mut TestRng) {
+    let factory = cx.factory();
+    let p = if suite.is_empty() { 0.0 } else { 1.0 / suite.len() as f64 };
+    for m in suite.iter_mut() {
+        if rng.random_bool(p) {
+            let mut t = match m {
+                Member::Done(i) => (*i.test).clone(),
+                Member::Todo(t) => std::mem::take(t),
+            };
+            let changed = factory.mutate(&mut t, rng);
+            *m = match (changed, &*m) {
+                (false, Member::Done(_)) => continue,
+                _ => Member::Todo(t),
+            };
+        }
+    }
+    suite.retain(|m| match m {
+        Member::Done(i) => !i.test.is_empty(),
+        Member::Todo(t) => !t.is_empty(),
+    });
+    let alpha = cx.config.p_test_insertion.clamp(0.0, 1.0);
+    let mut k = 1;
+    while rng.random::<f64>() <= alpha.powi(k) && suite.len() < cx.config.max_suite_size {
+        suite.push(Member::Todo(factory.random_test(rng)));
+        k += 1;
+    }
+}
