@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use analysis::{BranchGoal, MethodAnalysis, Outcome};
 use bytecode::InsnIdx;
 use classfile::ClassFile;
+use goals::goal_text;
 use goals::{Detail, Goal, GoalId, ProbeId, ProbeKind, ProbePlan, SwitchCase};
 
 /// Why a model could not be built. Only a mismatch between the plan and the classes is an
@@ -370,31 +371,3 @@ impl GoalModel {
     }
 }
 
-fn cond_name(c: i32) -> &'static str {
-    ["eq", "ne", "lt", "ge", "gt", "le"].get((c & 7) as usize).copied().unwrap_or("?")
-}
-
-/// A short text for a goal (the same words as `ProbePlan::dump`).
-pub fn goal_text(g: &Goal) -> String {
-    use goals::Mutant;
-    match g {
-        Goal::Line { class, line } => format!("line {class} L{line}"),
-        Goal::Branch { probe, taken } => {
-            format!("branch {probe} {}", if *taken { "taken" } else { "not-taken" })
-        }
-        Goal::SwitchCase { probe, case } => match case {
-            SwitchCase::Key(k) => format!("case {probe} {k}"),
-            SwitchCase::Default => format!("case {probe} default"),
-        },
-        Goal::MethodEntry { class, method } => format!("method-entry {class} {method}"),
-        Goal::MethodNormalExit { class, method } => format!("method-normal-exit {class} {method}"),
-        Goal::Exception { probe } => format!("exception {probe}"),
-        Goal::Output { class, method, value } => format!("output {class} {method} {value:?}"),
-        Goal::WeakMutation { probe, mutant } => match mutant {
-            Mutant::ReplaceOp(op) => format!("mutant {probe} op->{}", op.name()),
-            Mutant::FirstOperand => format!("mutant {probe} first-operand"),
-            Mutant::SecondOperand => format!("mutant {probe} second-operand"),
-            Mutant::ReplaceCond(c) => format!("mutant {probe} cond->{}", cond_name(*c)),
-        },
-    }
-}

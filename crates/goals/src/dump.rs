@@ -70,7 +70,8 @@ fn probe_line(plan: &ProbePlan, id: ProbeId, out: &mut String) {
     out.push('\n');
 }
 
-fn goal_text(g: &Goal) -> String {
+/// A short text for a goal, the words `ProbePlan::dump` uses (also for other crates' snapshots).
+pub fn goal_text(g: &Goal) -> String {
     match g {
         Goal::Line { class, line } => format!("line {class} L{line}"),
         Goal::Branch { probe, taken } => {

@@ -10,6 +10,8 @@
 mod dump;
 mod plan;
 
+pub use dump::goal_text;
+
 use std::fmt;
 
 pub use bytecode::InsnIdx;

@@ -369,12 +369,12 @@ mod tests {
         // A static guard that replaces an instance method takes the receiver first, then the same
         // arguments, and returns the same type: so it consumes and produces what the call did.
         for r in REDIRECTS {
-            let RedirectAction::ReplaceWith { descriptor, .. } = r.action else { continue };
+            let ReplaceWith { descriptor, .. } = r.action else { continue };
             let (args, ret) = r.descriptor[1..].split_once(')').expect("descriptor");
             let (gargs, gret) = descriptor[1..].split_once(')').expect("descriptor");
             assert_ne!(r.name, "<init>", "an uninitialised receiver cannot be passed to a guard");
             assert_eq!(ret, gret, "{}.{}", r.owner, r.name);
-            let expected = if r.opcode == opcode::INVOKESTATIC { args.to_string() } else { format!("L{};{args}", r.owner) };
+            let expected = if r.opcode == INVOKESTATIC { args.to_string() } else { format!("L{};{args}", r.owner) };
             assert_eq!(gargs, expected, "{}.{}", r.owner, r.name);
         }
     }

@@ -23,6 +23,13 @@ impl Archive {
         Archive { best: vec![None; n_goals], n_covered: 0 }
     }
 
+    /// Makes room for goals discovered during the search (uncovered).
+    pub fn grow(&mut self, n_goals: usize) {
+        if n_goals > self.best.len() {
+            self.best.resize(n_goals, None);
+        }
+    }
+
     pub fn n_goals(&self) -> usize {
         self.best.len()
     }

@@ -58,8 +58,9 @@ pub(crate) struct Individual {
 }
 
 impl Individual {
+    /// The fitness on `g`; infinite for a goal discovered after this test was evaluated.
     pub fn fitness(&self, g: GoalIdx) -> f64 {
-        self.eval.fitness[g.index()]
+        self.eval.fitness.get(g.index()).copied().unwrap_or(f64::INFINITY)
     }
 
     pub fn len(&self) -> usize {
@@ -128,10 +129,7 @@ impl<'a> Search<'a> {
                 }
             }
             for r in s.problem.roots() {
-                if r.index() >= n {
-                    return Err(SearchError::BadGoal { goal: r, n_goals: n });
-                }
-                s.release(r, None);
+                s.release(r, None)?;
             }
         }
         Ok(s)
@@ -165,11 +163,14 @@ impl<'a> Search<'a> {
 
     /// Makes `g` a target, and, if it is already covered, its dependents too (worklist; STYLE.md
     /// rule 7).
-    fn release(&mut self, g: GoalIdx, by: Option<GoalIdx>) {
+    fn release(&mut self, g: GoalIdx, by: Option<GoalIdx>) -> Result<(), SearchError> {
         let mut work = vec![(g, by)];
         while let Some((g, by)) = work.pop() {
-            if self.target[g.index()] {
-                continue;
+            let n_goals = self.target.len();
+            match self.target.get(g.index()) {
+                None => return Err(SearchError::BadGoal { goal: g, n_goals }),
+                Some(true) => continue,
+                Some(false) => {}
             }
             self.target[g.index()] = true;
             self.n_targets += 1;
@@ -180,6 +181,26 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Adds goals discovered by the problem: uncovered targets for every algorithm.
+    fn grow(&mut self, n: usize) -> Result<(), SearchError> {
+        let old = self.target.len();
+        if n <= old {
+            return Ok(());
+        }
+        self.archive.grow(n);
+        self.target.resize(n, !self.dynamic);
+        self.stats.n_goals = n;
+        if self.dynamic {
+            for g in old..n {
+                self.release(GoalIdx(g as u32), None)?;
+            }
+        } else {
+            self.n_targets += n - old;
+        }
+        Ok(())
     }
 
     /// Evaluates a batch in one call of the problem, then updates the archive test by test in the
@@ -198,7 +219,11 @@ impl<'a> Search<'a> {
         if evals.len() != tests.len() {
             return Err(SearchError::WrongCount { expected: tests.len(), got: evals.len() });
         }
-        let n = self.n_goals();
+        let n = self.problem.n_goals();
+        if n < self.n_goals() {
+            return Err(SearchError::GoalsShrank { before: self.n_goals(), after: n });
+        }
+        self.grow(n)?;
         for (i, e) in evals.iter().enumerate() {
             if e.fitness.len() != n {
                 return Err(SearchError::WrongWidth { test: i, expected: n, got: e.fitness.len() });
@@ -221,7 +246,7 @@ impl<'a> Search<'a> {
                 if self.dynamic {
                     let children = self.problem.released_by(g).to_vec();
                     for c in children {
-                        self.release(c, Some(g));
+                        self.release(c, Some(g))?;
                     }
                 }
             }

@@ -24,7 +24,7 @@ use std::fmt;
 pub use archive::Archive;
 pub use clock::{Clock, SystemClock};
 pub use config::{Algorithm, Budget, MioConfig, SearchConfig};
-pub use context::{Event, Stats};
+pub use context::{Event, Progress, Stats};
 use testcase::pool::DynamicPool;
 use testcase::{TestCase, TestCluster, TestRng, ValuePool};
 
@@ -80,12 +80,16 @@ pub type ProblemError = Box<dyn std::error::Error + Send + Sync>;
 /// - `evaluate` may add values observed during execution (comparison operands: `String.equals`,
 ///   numeric compares) to `dynamic`, the dynamic value pool the test factory draws constants from.
 ///   It should do so in the order of `tests` too.
+/// - `n_goals` may grow from one `evaluate` call to the next (never shrink), for goals discovered
+///   while running tests, like EvoSuite's exception goals: the evaluations a call returns have the
+///   `n_goals()` of after the call. A new goal is a target for every algorithm (DynaMOSA: released
+///   with `by: None`); tests evaluated before it existed count as not covering it.
 /// - `roots` and `released_by` define DynaMOSA's targets (Panichella et al., TSE 2018): goals with
 ///   no control dependence (root branches, branchless methods, goals without dependences) are
 ///   targeted from the start; covering a goal `g` releases `released_by(g)`. The other algorithms
 ///   target every goal from the start and ignore both.
 pub trait Problem {
-    /// Number of static goals (`GoalIdx(0)..GoalIdx(n)`).
+    /// Number of goals (`GoalIdx(0)..GoalIdx(n)`); may grow between batches (see above).
     fn n_goals(&self) -> usize;
     /// DynaMOSA's initial targets.
     fn roots(&self) -> Vec<GoalIdx>;
@@ -116,6 +120,8 @@ pub enum SearchError {
     BadFitness { test: usize, goal: GoalIdx, value: f64 },
     #[error("the budget sets no limit (neither time nor evaluations)")]
     NoBudget,
+    #[error("the problem's goal count shrank from {before} to {after}")]
+    GoalsShrank { before: usize, after: usize },
     #[error("the problem's control dependence names goal {goal}, but it has only {n_goals} goals")]
     BadGoal { goal: GoalIdx, n_goals: usize },
 }

@@ -150,6 +150,10 @@ pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng) -> Result<(), SearchEr
             }
         }
         let evaluated = cx.evaluate(batch)?;
+        // Goals discovered by this batch.
+        st.pops.resize(cx.n_goals(), Vec::new());
+        st.counters.resize(cx.n_goals(), 0);
+        st.done.resize(cx.n_goals(), false);
         for ((chain, ind), fresh) in chains.iter_mut().zip(evaluated).zip(sampled) {
             let improved = st.update(cx, &ind, n);
             if fresh || improved {

@@ -19,11 +19,17 @@ use crate::context::{Individual, Search};
 use crate::select::tournament;
 use crate::{GoalIdx, SearchError};
 
+/// The value of `g` in a fitness vector; infinite (worst) for a goal discovered after the vector
+/// was computed.
+fn at(v: &[f64], g: GoalIdx) -> f64 {
+    v.get(g.index()).copied().unwrap_or(f64::INFINITY)
+}
+
 /// Whether `a` Pareto-dominates `b` on `targets`: no worse on all, better on one (minimising).
 pub fn dominates(a: &[f64], b: &[f64], targets: &[GoalIdx]) -> bool {
     let mut better = false;
     for g in targets {
-        let (x, y) = (a[g.index()], b[g.index()]);
+        let (x, y) = (at(a, *g), at(b, *g));
         if x > y {
             return false;
         }
@@ -40,7 +46,8 @@ pub fn dominates(a: &[f64], b: &[f64], targets: &[GoalIdx]) -> bool {
 /// ties; remaining ties are broken with `rng`). If front 0 has fewer than `min_ranked` tests, the
 /// rest are ranked by non-dominated sorting over `targets` until at least `min_ranked` tests are
 /// ranked (tests beyond that are left out); otherwise all the rest form front 1. With no targets,
-/// every test is in front 0.
+/// every test is in front 0. `lengths` has one entry per row of `fitness`; a row shorter than a
+/// target counts as worst on it.
 pub fn preference_sort(
     fitness: &[&[f64]],
     lengths: &[usize],
@@ -52,6 +59,7 @@ pub fn preference_sort(
     if targets.is_empty() {
         return if n == 0 { Vec::new() } else { vec![(0..n).collect()] };
     }
+    let len = |i: usize| lengths.get(i).copied().unwrap_or(usize::MAX);
     let mut in_zero = vec![false; n];
     let mut ties = Vec::new();
     for g in targets {
@@ -61,8 +69,8 @@ pub fn preference_sort(
                 ties.push(i);
                 continue;
             };
-            let (fi, fb) = (fitness[i][g.index()], fitness[b][g.index()]);
-            match fi.total_cmp(&fb).then(lengths[i].cmp(&lengths[b])) {
+            let (fi, fb) = (at(fitness[i], *g), at(fitness[b], *g));
+            match fi.total_cmp(&fb).then(len(i).cmp(&len(b))) {
                 Ordering::Less => {
                     ties.clear();
                     ties.push(i);
@@ -110,7 +118,7 @@ pub fn crowding_distance(fitness: &[&[f64]], front: &[usize], targets: &[GoalIdx
         let mut max = f64::NEG_INFINITY;
         min_set.clear();
         for (k, &i) in front.iter().enumerate() {
-            let v = fitness[i][g.index()];
+            let v = at(fitness[i], *g);
             if v < min {
                 min = v;
                 min_set.clear();

@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests and the benchmark: the real-world corpus of issue 2
-//! (Debian jars and the JDK's `java.base.jmod`) and the bytecode fixture classes.
+//! (the jars and `java.base.jmod` listed in `test-support`) and the bytecode fixture classes.
 
 // Not every test target uses every helper.
 #![allow(dead_code)]
@@ -8,43 +8,15 @@ use std::path::{Path, PathBuf};
 
 use classfile::ClassFile;
 
-/// The corpus jars named in the bytecode brief (Debian's unversioned symlinks).
-pub const JARS: &[&str] = &[
-    "commons-lang3",
-    "commons-io",
-    "commons-codec",
-    "guava",
-    "jsoup",
-    "commons-collections4",
-    "okio",
-    "commons-math3",
-    "gson",
-    "commons-csv",
-    "commons-cli",
-    "jackson-core",
-    "joda-time",
-    "commons-text",
-    "jgrapht-core",
-    "xz",
-];
-
-/// The JDK home: `$JAVA_HOME` if set, else the JDK that the `java` on `PATH` belongs to.
+/// The JDK home (one definition for every test: `test_support::java_home`).
 pub fn java_home() -> PathBuf {
-    if let Some(h) = std::env::var_os("JAVA_HOME") {
-        return PathBuf::from(h);
-    }
-    let path = std::env::var_os("PATH").expect("PATH is set");
-    let java =
-        std::env::split_paths(&path).map(|d| d.join("java")).find(|p| p.exists()).expect("java on PATH");
-    let real = std::fs::canonicalize(java).expect("canonical java path");
-    real.parent().and_then(|bin| bin.parent()).expect("java in <home>/bin").to_path_buf()
+    test_support::java_home()
 }
 
-/// Every corpus container: the jars, then java.base.jmod.
+/// Every corpus container: the jars of `test_support::corpus_jars`, then java.base.jmod.
 pub fn paths() -> Vec<PathBuf> {
-    let mut res: Vec<PathBuf> =
-        JARS.iter().map(|j| PathBuf::from(format!("/usr/share/java/{j}.jar"))).collect();
-    res.push(java_home().join("jmods/java.base.jmod"));
+    let mut res: Vec<PathBuf> = test_support::corpus_jars().into_iter().map(|j| j.path).collect();
+    res.push(test_support::java_base_jmod());
     res
 }
 
