@@ -4,6 +4,7 @@
 
 mod analyze;
 mod instrument;
+mod search;
 
 use std::process::ExitCode;
 
@@ -25,6 +26,8 @@ enum Command {
     /// Write an instrumented (or, with `--probes none`, decoded and re-encoded) copy of every class
     /// of the classpath, with the runtime classes the probes call.
     Instrument(instrument::Args),
+    /// Run the search on one class in JVM workers and print the tests found and their coverage.
+    Search(search::Args),
 }
 
 /// Errors a command reports. `BadInput` means the user's input is wrong (exit 2); anything else is
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
     let res = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Instrument(args) => instrument::run(&args),
+        Command::Search(args) => search::run(&args),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

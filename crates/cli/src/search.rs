@@ -1,0 +1,104 @@
+//! `suitesmith search`: runs the search on one class in JVM workers and prints the tests it found (as
+//! compact Java-like text) and the coverage they reach, recomputed by executing them again. Writing
+//! JUnit files is the `generate` command's job (issue 5); this shows what the search produces.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::{Failure, open_classpath};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Classpath (jars and directories, `:`-separated) holding the class and its dependencies.
+    #[arg(long)]
+    classpath: String,
+    /// The class under test, e.g. `com.example.Stack`.
+    #[arg(long)]
+    class: String,
+    /// Stop after this many test executions (reproducible with `--seed`).
+    #[arg(long, conflicts_with = "budget")]
+    evaluations: Option<u64>,
+    /// Stop after this much wall time, e.g. `60s` (the default; results then depend on the machine).
+    #[arg(long)]
+    budget: Option<String>,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// JVM workers evaluating tests in parallel; results do not depend on it.
+    #[arg(long)]
+    workers: Option<usize>,
+    #[arg(long, value_enum, default_value = "dynamosa")]
+    algorithm: AlgorithmArg,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum AlgorithmArg {
+    Dynamosa,
+    Mosa,
+    Wholesuite,
+    Mio,
+    Random,
+}
+
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let budget = match (args.evaluations, &args.budget) {
+        (Some(0), _) => return Err(Failure::BadInput("--evaluations must be positive".into())),
+        (Some(n), _) => search::Budget::evaluations(n),
+        (None, Some(b)) => search::Budget::time(parse_duration(b)?),
+        (None, None) => search::Budget::time(Duration::from_secs(60)),
+    };
+    // Reject a bad classpath or an unknown class with one line before starting any JVM.
+    let cp = open_classpath(&args.classpath)?;
+    if !cp.contains(&args.class.replace('.', "/")) {
+        return Err(Failure::BadInput(format!("class {} is not on the classpath", args.class)));
+    }
+    let algorithm = match args.algorithm {
+        AlgorithmArg::Dynamosa => search::Algorithm::DynaMosa,
+        AlgorithmArg::Mosa => search::Algorithm::Mosa,
+        AlgorithmArg::Wholesuite => search::Algorithm::WholeSuite,
+        AlgorithmArg::Mio => search::Algorithm::Mio,
+        AlgorithmArg::Random => search::Algorithm::Random,
+    };
+    let config = engine::GenerateConfig {
+        classpath: args.classpath.split(':').map(PathBuf::from).collect(),
+        class: args.class.clone(),
+        criteria: engine::DEFAULT_CRITERIA.to_vec(),
+        algorithm,
+        budget,
+        seed: args.seed,
+        workers: args.workers.unwrap_or_else(worker::default_workers).max(1),
+        timeout_ms: 3000,
+    };
+    let generation = engine::generate(&config).map_err(|e| Failure::Internal(e.into()))?;
+    print!("{}", generation.suite_text);
+    println!(
+        "\n// {} tests; {} evaluations in {} generations, {:.1} s",
+        generation.suite.len(),
+        generation.evaluations,
+        generation.generations,
+        generation.elapsed.as_secs_f64()
+    );
+    for c in &generation.coverage {
+        println!("// {:?}: {}/{}", c.criterion, c.covered, c.total);
+    }
+    for u in &generation.uncovered {
+        println!("// uncovered: {u}");
+    }
+    Ok(())
+}
+
+/// `60s`, `2m`, `500ms`, or a bare number of seconds; zero is bad input.
+fn parse_duration(s: &str) -> Result<Duration, Failure> {
+    let bad = || Failure::BadInput(format!("bad budget {s:?}: expected e.g. 60s, 2m or 500ms"));
+    let (num, unit) = s.find(|c: char| !c.is_ascii_digit()).map_or((s, ""), |i| s.split_at(i));
+    let n: u64 = num.parse().map_err(|_| bad())?;
+    let d = match unit {
+        "" | "s" => Duration::from_secs(n),
+        "ms" => Duration::from_millis(n),
+        "m" => Duration::from_secs(n * 60),
+        _ => return Err(bad()),
+    };
+    if d.is_zero() {
+        return Err(Failure::BadInput(format!("the budget {s:?} is zero")));
+    }
+    Ok(d)
+}

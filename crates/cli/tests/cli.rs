@@ -1,0 +1,105 @@
+//! The `suitesmith` binary from outside: exit codes and the one-line error of bad input (with nothing
+//! written), `instrument` output that runs unchanged under the verifier, and the `analyze` report of
+//! the bundled example as a snapshot (bless with `UPDATE_EXPECT=1`).
+
+// Tests run the binary and `java` as a user would; only the worker crate spawns processes in the engine.
+#![allow(clippy::disallowed_methods)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn suitesmith(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_suitesmith"))
+        .args(args)
+        .current_dir(test_support::workspace_root())
+        .output()
+        .expect("run suitesmith")
+}
+
+fn stderr_line(out: &Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(err.lines().count(), 1, "expected one line on stderr, got {err:?}");
+    err
+}
+
+/// Each bad input: exit 2, one line on stderr, and the output directory not created.
+#[test]
+fn bad_input_is_one_line_exit_2_and_nothing_written() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    let out_s = out.display().to_string();
+    let corrupt = tmp.path().join("corrupt.jar");
+    std::fs::write(&corrupt, b"not a zip").expect("write");
+    let corrupt_s = corrupt.display().to_string();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["instrument", "--classpath", "", "--out", &out_s], "the classpath is empty"),
+        (vec!["instrument", "--classpath", "/no/such/dir", "--out", &out_s], "does not exist"),
+        (vec!["instrument", "--classpath", "examples/classes::x", "--out", &out_s], "empty entry"),
+        (vec!["instrument", "--classpath", &corrupt_s, "--out", &out_s], "cannot read classpath entry"),
+        (vec!["analyze", "--classpath", "examples/classes", "--class", "example.Nope"], "not on the classpath"),
+        (vec!["search", "--classpath", "examples/classes", "--class", "example.Stack", "--evaluations", "0"], "must be positive"),
+        (vec!["search", "--classpath", "examples/classes", "--class", "example.Stack", "--budget", "0s"], "is zero"),
+        (vec!["search", "--classpath", "examples/classes", "--class", "example.Nope", "--evaluations", "10"], "not on the classpath"),
+    ];
+    for (args, expected) in cases {
+        let res = suitesmith(&args);
+        assert_eq!(res.status.code(), Some(2), "{args:?}: {res:?}");
+        let line = stderr_line(&res);
+        assert!(line.starts_with("suitesmith: error: ") && line.contains(expected), "{args:?}: {line:?}");
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    }
+    // A non-empty output directory is refused and left as it was.
+    std::fs::create_dir_all(&out).expect("mkdir");
+    std::fs::write(out.join("keep.txt"), "mine").expect("write");
+    let res = suitesmith(&["instrument", "--classpath", "examples/classes", "--out", &out_s]);
+    assert_eq!(res.status.code(), Some(2));
+    assert!(stderr_line(&res).contains("is not empty"));
+    assert_eq!(std::fs::read_dir(&out).expect("read").count(), 1);
+}
+
+fn java(cp: &Path, main: &str) -> Output {
+    Command::new(test_support::java_home().join("bin/java"))
+        .args(["-Xverify:all", "-cp"])
+        .arg(cp)
+        .arg(main)
+        .output()
+        .expect("run java")
+}
+
+/// `instrument` writes every class plus the runtime, and the fixture programs print exactly what the
+/// originals print, under the verifier; `--probes none` also.
+#[test]
+fn instrumented_programs_run_unchanged() {
+    let classes = test_support::fixture_classes("behaviour");
+    for probes in ["all", "none"] {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let out: PathBuf = tmp.path().join("out");
+        let res = suitesmith(&[
+            "instrument",
+            "--classpath",
+            &classes.display().to_string(),
+            "--out",
+            &out.display().to_string(),
+            "--probes",
+            probes,
+        ]);
+        assert_eq!(res.status.code(), Some(0), "{res:?}");
+        let stdout = String::from_utf8_lossy(&res.stdout);
+        assert!(stdout.contains("0 classes and 0 methods left unchanged"), "{stdout}");
+        assert!(out.join("suitesmith/rt/Tracer.class").exists());
+        for main in ["behaviour.Compares", "behaviour.Loops", "behaviour.Switches", "behaviour.Exceptions"] {
+            let original = java(&classes, main);
+            let rewritten = java(&out, main);
+            assert!(original.status.success(), "{main}: {original:?}");
+            assert_eq!(rewritten.status.code(), original.status.code(), "{main} ({probes}): {rewritten:?}");
+            assert_eq!(rewritten.stdout, original.stdout, "{main} ({probes})");
+        }
+    }
+}
+
+#[test]
+fn analyze_reports_the_bundled_example() {
+    let res = suitesmith(&["analyze", "--classpath", "examples/classes", "--class", "example.Triangle"]);
+    assert_eq!(res.status.code(), Some(0), "{res:?}");
+    expect_test::expect_file!["../test_data/analyze_Triangle.txt"].assert_eq(&String::from_utf8_lossy(&res.stdout));
+}

@@ -1,0 +1,143 @@
+//! The engine of suitesmith: the glue that runs the search (`search`) on a real class in real JVM
+//! workers (`exec`, `worker`), scoring traces with the goal model (`fitness`). `to_protocol` turns
+//! the test model into wire statements, `JvmProblem` implements `search::Problem`, and `generate`
+//! runs one class end to end: cluster, value pool, problem, search, and a final execution of the
+//! suite to report coverage per criterion (issue 4).
+
+mod convert;
+mod problem;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use search::{Algorithm, Budget, SearchConfig, SystemClock};
+use testcase::{ClusterConfig, TestCase, TestCluster, ValuePool, rng_from_seed};
+
+pub use convert::to_protocol;
+pub use goals::Criterion;
+pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, JvmProblem};
+
+/// Everything that can stop `generate` (never the code under test misbehaving: that is data).
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("class {0} is not on the classpath")]
+    MissingClass(String),
+    #[error("cannot read the classpath: {0}")]
+    ClassPath(#[from] classfile::Error),
+    #[error("cannot prepare the classes under test: {0}")]
+    Subject(#[from] exec::SubjectError),
+    #[error("cannot build the goal model: {0}")]
+    Model(#[from] fitness::ModelError),
+    #[error("cannot build the test cluster: {0}")]
+    Cluster(#[from] testcase::ClusterError),
+    #[error("worker: {0}")]
+    Worker(#[from] worker::WorkerError),
+    #[error("execution: {0}")]
+    Exec(#[from] exec::ExecError),
+    #[error("search: {0}")]
+    Search(#[from] search::SearchError),
+}
+
+/// One generation run. No `Default`: every field is a decision.
+#[derive(Debug, Clone)]
+pub struct GenerateConfig {
+    /// User classpath (directories and jars) holding the class under test and its dependencies.
+    pub classpath: Vec<PathBuf>,
+    /// The class under test, binary name with dots (`example.Stack`).
+    pub class: String,
+    /// Criteria whose goals the search targets (`DEFAULT_CRITERIA` for EvoSuite's default).
+    pub criteria: Vec<Criterion>,
+    pub algorithm: Algorithm,
+    pub budget: Budget,
+    pub seed: u64,
+    /// JVM workers evaluating tests in parallel; results do not depend on it.
+    pub workers: usize,
+    /// Per-test timeout in the worker.
+    pub timeout_ms: u32,
+}
+
+/// The result of `generate`.
+#[derive(Debug, Clone)]
+pub struct Generation {
+    /// The archive's suite (shortest covering test per goal, distinct tests).
+    pub suite: Vec<TestCase>,
+    /// The suite as text: each test's `Display`, separated by a `// test N` line.
+    pub suite_text: String,
+    /// Covered/total selected goals per criterion, recomputed from a final execution of the suite.
+    pub coverage: Vec<CriterionCoverage>,
+    /// The selected goals the suite does not cover, as text with class and line.
+    pub uncovered: Vec<String>,
+    /// Tests evaluated by the search, and its generations (iterations).
+    pub evaluations: u64,
+    pub generations: u64,
+    /// Wall time of the search, and the part spent evaluating.
+    pub elapsed: Duration,
+    pub evaluation_time: Duration,
+    /// Classes or methods left uninstrumented, with the reason.
+    pub unchanged: Vec<String>,
+}
+
+impl Generation {
+    /// Coverage of one criterion, if it has goals.
+    pub fn criterion(&self, c: Criterion) -> Option<CriterionCoverage> {
+        self.coverage.iter().copied().find(|x| x.criterion == c)
+    }
+
+    /// One line per criterion: `Branch: 12/12`.
+    pub fn coverage_summary(&self) -> String {
+        self.coverage.iter().map(|c| format!("{:?}: {}/{}\n", c.criterion, c.covered, c.total)).collect()
+    }
+}
+
+/// The classpath the cluster reads: the user's plus `java.base` of the JDK (for JDK types to have
+/// generators), when it can be found.
+fn cluster_classpath(user: &[PathBuf]) -> Vec<PathBuf> {
+    let mut cp = user.to_vec();
+    cp.extend(testcase::cluster::jdk_base_jmod());
+    cp
+}
+
+/// Generates tests for one class: builds the cluster and the value pool (constants of the CUT),
+/// prepares the problem, runs `config.algorithm`, then executes the archive's suite once more to
+/// compute its coverage per criterion.
+pub fn generate(config: &GenerateConfig) -> Result<Generation, EngineError> {
+    let cp = classfile::ClassPath::open(&cluster_classpath(&config.classpath))?;
+    let cluster = TestCluster::build(&cp, &config.class, &ClusterConfig::evosuite())?;
+    let mut search_config = SearchConfig::evosuite(config.budget);
+    search_config.algorithm = config.algorithm;
+    let mut pool = ValuePool::new(cluster.constants().clone(), search_config.factory.dynamic_pool_size);
+    let mut problem = JvmProblem::new(
+        &config.classpath,
+        &config.class,
+        &config.criteria,
+        config.workers,
+        config.timeout_ms,
+    )?;
+    let mut rng = rng_from_seed(config.seed);
+    let clock = SystemClock::start();
+    let result =
+        search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, &mut |_| {})?;
+    let suite = result.suite();
+    let results = problem.execute(&suite)?;
+    let traces: Vec<&protocol::Trace> = results.iter().map(|r| &r.trace).collect();
+    let coverage = problem.coverage(&traces);
+    let uncovered = problem.uncovered(&traces);
+    let mut suite_text = String::new();
+    for (i, t) in suite.iter().enumerate() {
+        suite_text.push_str(&format!("// test {i}\n{t}"));
+        if !suite_text.ends_with('\n') {
+            suite_text.push('\n');
+        }
+    }
+    Ok(Generation {
+        suite,
+        suite_text,
+        coverage,
+        uncovered,
+        evaluations: result.stats.evaluations,
+        generations: result.stats.iterations,
+        elapsed: result.stats.elapsed,
+        evaluation_time: result.stats.evaluation_time,
+        unchanged: problem.unchanged().to_vec(),
+    })
+}

@@ -1,0 +1,312 @@
+//! `JvmProblem`: the search's `Problem` over real JVM workers. The class under test and its nested
+//! classes are instrumented with one probe plan (`exec::prepare`), the goal model is built over the
+//! same plan (`fitness::GoalModel`), the goals of the selected criteria get dense `GoalIdx`s, and a
+//! batch of tests runs in one round trip through a cached worker pool; fitness comes from the traces.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use exec::{Cached, ExecResult, Executor, JvmExecutor};
+use fitness::{GoalModel, goal_fitness};
+use goals::{Criterion, GoalId, ProbeKind};
+use protocol::{Outcome, Trace};
+use search::{Evaluation, GoalIdx, Problem, ProblemError};
+use testcase::{DynamicPool, TestCase};
+use worker::{Java, Pool, WorkerConfig};
+
+use crate::{EngineError, to_protocol};
+
+/// EvoSuite's default criteria (anchors §1.4) except context branch, which has no static goals here
+/// (its goals are discovered per calling context; left out of the search for now).
+pub const DEFAULT_CRITERIA: [Criterion; 7] = [
+    Criterion::Line,
+    Criterion::Branch,
+    Criterion::Exception,
+    Criterion::WeakMutation,
+    Criterion::Output,
+    Criterion::Method,
+    Criterion::MethodNoException,
+];
+
+/// Results kept by the executor's cache (a few generations of DynaMOSA's population).
+const CACHE_CAPACITY: usize = 4096;
+
+/// Covered and total goals of one criterion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CriterionCoverage {
+    pub criterion: Criterion,
+    pub covered: usize,
+    pub total: usize,
+}
+
+/// The search problem of one class under test, run in JVM workers.
+#[derive(Debug)]
+pub struct JvmProblem {
+    executor: Cached<JvmExecutor>,
+    model: GoalModel,
+    /// `selected[i]`: the model goal of `GoalIdx(i)`, in model id order.
+    selected: Vec<GoalId>,
+    roots: Vec<GoalIdx>,
+    released: Vec<Vec<GoalIdx>>,
+    /// Classes instrumented (internal names): the CUT first, then its nested classes, sorted.
+    classes: Vec<String>,
+    /// Lines of `exec::Subject::unchanged`: classes or methods left uninstrumented.
+    unchanged: Vec<String>,
+}
+
+impl JvmProblem {
+    /// Prepares `cut` (binary name with dots) and its nested classes `Cut$...` found on `classpath`,
+    /// starts `workers` JVMs and restricts the goals to `criteria`.
+    pub fn new(
+        classpath: &[PathBuf],
+        cut: &str,
+        criteria: &[Criterion],
+        workers: usize,
+        timeout_ms: u32,
+    ) -> Result<JvmProblem, EngineError> {
+        let cp = classfile::ClassPath::open(classpath)?;
+        let internal = cut.replace('.', "/");
+        if !cp.contains(&internal) {
+            return Err(EngineError::MissingClass(cut.to_string()));
+        }
+        let prefix = format!("{internal}$");
+        let nested: BTreeSet<String> =
+            cp.class_names().filter(|n| n.starts_with(&prefix)).map(str::to_owned).collect();
+        let classes: Vec<String> = std::iter::once(internal).chain(nested).collect();
+
+        let subject = exec::prepare(classpath, &classes, &instrument::Options::all(), timeout_ms)?;
+        // The model is built from the original class files, in plan order (a class the plan refused
+        // is not in it).
+        let mut originals = Vec::with_capacity(subject.plan.classes().len());
+        for c in subject.plan.classes() {
+            let bytes = cp.class_bytes(&c.name)?.ok_or_else(|| EngineError::MissingClass(c.name.clone()))?;
+            originals.push(bytes);
+        }
+        let refs: Vec<&[u8]> = originals.iter().map(Vec::as_slice).collect();
+        let model = GoalModel::build_from_bytes(&subject.plan, &refs)?;
+
+        let java = Java::discover()?;
+        let config = WorkerConfig::new(java, worker::runtime_jar()?, subject.setup);
+        let pool = Pool::new(config, workers.max(1))?;
+        let executor = Cached::new(JvmExecutor::new(pool), CACHE_CAPACITY);
+        let (selected, roots, released) = select_goals(&model, criteria);
+        Ok(JvmProblem { executor, model, selected, roots, released, classes, unchanged: subject.unchanged })
+    }
+
+    pub fn model(&self) -> &GoalModel {
+        &self.model
+    }
+
+    /// The model goal behind a search goal.
+    pub fn goal_id(&self, g: GoalIdx) -> GoalId {
+        self.selected[g.index()]
+    }
+
+    /// The instrumented classes (internal names), CUT first.
+    pub fn classes(&self) -> &[String] {
+        &self.classes
+    }
+
+    /// Classes or methods left uninstrumented, with the reason.
+    pub fn unchanged(&self) -> &[String] {
+        &self.unchanged
+    }
+
+    /// (cache hits, misses) of the executor so far.
+    pub fn cache_counts(&self) -> (u64, u64) {
+        self.executor.counts()
+    }
+
+    /// Executes tests in one batch (through the cache), in order.
+    pub fn execute(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, EngineError> {
+        let wire: Vec<Vec<protocol::Statement>> = tests.iter().map(to_protocol).collect();
+        Ok(self.executor.execute(&wire)?)
+    }
+
+    /// The fitness of every selected goal for one trace, indexed by `GoalIdx`.
+    pub fn fitness(&self, trace: &Trace) -> Vec<f64> {
+        let all = goal_fitness(&self.model, trace);
+        self.selected.iter().map(|&g| all.of(g)).collect()
+    }
+
+    /// Covered/total selected goals per criterion over the given traces, in criterion order (only
+    /// criteria with goals).
+    pub fn coverage(&self, traces: &[&Trace]) -> Vec<CriterionCoverage> {
+        let mut covered = vec![false; self.selected.len()];
+        for t in traces {
+            for (c, f) in covered.iter_mut().zip(self.fitness(t)) {
+                *c |= f == 0.0;
+            }
+        }
+        let mut per: std::collections::BTreeMap<Criterion, (usize, usize)> = Default::default();
+        for (i, &g) in self.selected.iter().enumerate() {
+            let e = per.entry(self.model.goal(g).criterion()).or_default();
+            e.1 += 1;
+            e.0 += usize::from(covered[i]);
+        }
+        per.into_iter()
+            .map(|(criterion, (covered, total))| CriterionCoverage { criterion, covered, total })
+            .collect()
+    }
+
+    /// The selected goals no trace covers, as text (`fitness::goal_text`), in goal order.
+    pub fn uncovered(&self, traces: &[&Trace]) -> Vec<String> {
+        let mut covered = vec![false; self.selected.len()];
+        for t in traces {
+            for (c, f) in covered.iter_mut().zip(self.fitness(t)) {
+                *c |= f == 0.0;
+            }
+        }
+        let plan = self.model.plan();
+        self.selected
+            .iter()
+            .zip(covered)
+            .filter(|(_, c)| !c)
+            .map(|(&g, _)| {
+                let goal = self.model.goal(g);
+                match goal_location(plan, goal) {
+                    Some((class, Some(line))) => format!("{} ({class}:{line})", fitness::goal_text(goal)),
+                    Some((class, None)) => format!("{} ({class})", fitness::goal_text(goal)),
+                    None => fitness::goal_text(goal),
+                }
+            })
+            .collect()
+    }
+
+    /// Feeds the dynamic pool with the int and long values the code compared or computed with
+    /// (operand samples and switch keys), in trace order, as EvoSuite's dynamic constant pool does
+    /// with the values seen in comparisons.
+    fn feed_pool(&self, trace: &Trace, pool: &mut DynamicPool) {
+        let plan = self.model.plan();
+        for (probe, samples) in &trace.operands {
+            if probe.0 as usize >= plan.n_probes() {
+                continue;
+            }
+            let kind = plan.probe(goals::ProbeId(probe.0)).kind;
+            for &(a, b) in samples {
+                match kind {
+                    ProbeKind::BranchInt | ProbeKind::OperandsInt => {
+                        pool.add_int(a as i64 as i32);
+                        pool.add_int(b as i64 as i32);
+                    }
+                    ProbeKind::BranchZero | ProbeKind::ValueInt => pool.add_int(a as i64 as i32),
+                    ProbeKind::CmpLong | ProbeKind::OperandsLong => {
+                        pool.add_long(a as i64);
+                        pool.add_long(b as i64);
+                    }
+                    ProbeKind::OperandsLongShift => {
+                        pool.add_long(a as i64);
+                        pool.add_int(b as i64 as i32);
+                    }
+                    ProbeKind::ValueLong => pool.add_long(a as i64),
+                    _ => {}
+                }
+            }
+        }
+        for (_, keys) in &trace.switches {
+            for &k in keys {
+                pool.add_int(k);
+            }
+        }
+    }
+}
+
+/// Class and source line of a goal's probe, when it has one (for reports).
+fn goal_location(plan: &goals::ProbePlan, goal: &goals::Goal) -> Option<(String, Option<u16>)> {
+    use goals::Goal;
+    let probe = match goal {
+        Goal::Branch { probe, .. }
+        | Goal::SwitchCase { probe, .. }
+        | Goal::Exception { probe }
+        | Goal::WeakMutation { probe, .. } => *probe,
+        Goal::Line { class, line } => return Some((plan.class(*class).name.clone(), Some(*line))),
+        Goal::MethodEntry { class, method }
+        | Goal::MethodNormalExit { class, method }
+        | Goal::Output { class, method, .. } => {
+            let c = plan.class(*class);
+            let name = c.methods.iter().find(|m| m.index == *method).map_or("?", |m| m.name.as_str());
+            return Some((format!("{}.{name}", c.name), None));
+        }
+    };
+    let p = plan.probe(probe);
+    Some((plan.class(p.class).name.clone(), p.line))
+}
+
+/// Whether every probe of a goal sits in a static initialiser (or outside any method). The worker
+/// initialises every instrumented class at setup, before any test, so that each test starts from the
+/// state the static reset re-creates (`java/runtime/.../WorkerMain.initialiseAll`): no test trace
+/// ever shows `<clinit>` code, and such goals are out of the search's reach.
+fn only_in_class_init(plan: &goals::ProbePlan, g: GoalId) -> bool {
+    let probes = plan.probes_of_goal(g);
+    !probes.is_empty() && probes.iter().all(|&p| plan.method_of(p).is_none_or(|m| m.name == "<clinit>"))
+}
+
+/// The goals of `criteria` (minus those only in static initialisers), their DynaMOSA roots and release lists. Control dependences in the model
+/// point at branch goals; when those are not selected, releases pass through them to the selected
+/// goals they control (so restricting criteria never strands a goal), and a root that is not
+/// selected hands its role to the selected goals it releases.
+fn select_goals(model: &GoalModel, criteria: &[Criterion]) -> (Vec<GoalId>, Vec<GoalIdx>, Vec<Vec<GoalIdx>>) {
+    let mut dense: Vec<Option<GoalIdx>> = vec![None; model.n_goals()];
+    let mut selected = Vec::new();
+    for g in model.goal_ids() {
+        if criteria.contains(&model.goal(g).criterion()) && !only_in_class_init(model.plan(), g) {
+            dense[g.index()] = Some(GoalIdx(selected.len() as u32));
+            selected.push(g);
+        }
+    }
+    // Selected goals reached from `start` through unselected goals only (iterative, cycle-safe).
+    let closure = |start: &[GoalId]| -> Vec<GoalIdx> {
+        let mut out = BTreeSet::new();
+        let mut seen = vec![false; model.n_goals()];
+        let mut stack: Vec<GoalId> = start.iter().rev().copied().collect();
+        while let Some(h) = stack.pop() {
+            if std::mem::replace(&mut seen[h.index()], true) {
+                continue;
+            }
+            match dense[h.index()] {
+                Some(i) => {
+                    out.insert(i);
+                }
+                None => stack.extend(model.released_by(h).iter().rev().copied()),
+            }
+        }
+        out.into_iter().collect()
+    };
+    let roots = closure(model.roots());
+    let released = selected.iter().map(|&g| closure(model.released_by(g))).collect();
+    (selected, roots, released)
+}
+
+impl Problem for JvmProblem {
+    fn n_goals(&self) -> usize {
+        self.selected.len()
+    }
+
+    fn roots(&self) -> Vec<GoalIdx> {
+        self.roots.clone()
+    }
+
+    fn released_by(&self, g: GoalIdx) -> &[GoalIdx] {
+        self.released.get(g.index()).map_or(&[], Vec::as_slice)
+    }
+
+    fn evaluate(
+        &mut self,
+        tests: &[TestCase],
+        dynamic: &mut DynamicPool,
+    ) -> Result<Vec<Evaluation>, ProblemError> {
+        let results = self.execute(tests)?;
+        let mut out = Vec::with_capacity(results.len());
+        for r in &results {
+            self.feed_pool(&r.trace, dynamic);
+            // Where the test stopped: the first statement that threw, or that a guard or the
+            // timeout cut short (the rest of the test did not run either way).
+            let exception_at = r
+                .outcomes
+                .iter()
+                .position(|o| matches!(o, Outcome::Threw { .. } | Outcome::Guard { .. } | Outcome::Timeout));
+            out.push(Evaluation { fitness: self.fitness(&r.trace), exception_at });
+        }
+        Ok(out)
+    }
+}

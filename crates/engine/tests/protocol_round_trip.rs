@@ -1,0 +1,184 @@
+//! `to_protocol` on a test using every statement kind of the test model (all twelve protocol tags),
+//! executed by a real worker against `examples/classes` (`example.Stack`, `example.Triangle`) and the
+//! JDK (`java.awt.Point` for public instance fields, `Integer.MAX_VALUE` for a static one): every
+//! statement's outcome is the one Java gives.
+
+use std::sync::Arc;
+
+use engine::{DEFAULT_CRITERIA, JvmProblem, to_protocol};
+use protocol::{Outcome, Value};
+use testcase::{ConstructorRef, FieldRef, JType, MethodRef, PrimType, PrimValue, Statement, TestCase, VarId};
+
+fn ctor(class: &str, descriptor: &str, params: Vec<JType>) -> Arc<ConstructorRef> {
+    Arc::new(ConstructorRef {
+        class: class.into(),
+        descriptor: descriptor.into(),
+        ty: JType::class(class),
+        params,
+    })
+}
+
+fn method(
+    class: &str,
+    name: &str,
+    descriptor: &str,
+    is_static: bool,
+    params: Vec<JType>,
+    ret: Option<JType>,
+) -> Arc<MethodRef> {
+    Arc::new(MethodRef {
+        class: class.into(),
+        name: name.into(),
+        descriptor: descriptor.into(),
+        is_static,
+        owner: JType::class(class),
+        params,
+        ret,
+    })
+}
+
+fn field(class: &str, name: &str, is_static: bool, ty: JType) -> Arc<FieldRef> {
+    Arc::new(FieldRef {
+        class: class.into(),
+        name: name.into(),
+        descriptor: ty.descriptor(),
+        is_static,
+        owner: JType::class(class),
+        ty,
+    })
+}
+
+const INT: JType = JType::Prim(PrimType::Int);
+
+/// Every statement kind; the comment gives each variable's expected value.
+fn every_kind() -> TestCase {
+    let stack = JType::class("example.Stack");
+    let kind = JType::class("example.Triangle$Kind");
+    let mut t = TestCase::new();
+    let three = t.push(Statement::Primitive(PrimValue::Int(3))); // v0 = 3
+    let s =
+        t.push(Statement::Constructor { ctor: ctor("example.Stack", "(I)V", vec![INT]), args: vec![three] }); // v1
+    let seven = t.push(Statement::Primitive(PrimValue::Int(7))); // v2
+    t.push(Statement::Method {
+        method: method("example.Stack", "push", "(I)V", false, vec![INT], None),
+        receiver: Some(s),
+        args: vec![seven],
+    }); // v3 void
+    t.push(Statement::Method {
+        method: method("example.Stack", "peek", "()I", false, vec![], Some(INT)),
+        receiver: Some(s),
+        args: vec![],
+    }); // v4 = 7
+    let text = t.push(Statement::String("a \"quoted\" é".into())); // v5
+    t.push(Statement::Null(stack.clone())); // v6 null
+    t.push(Statement::EnumConstant { ty: kind.clone(), name: "SCALENE".into() }); // v7
+    t.push(Statement::FieldGet { field: field("java.lang.Integer", "MAX_VALUE", true, INT), receiver: None }); // v8
+    let point = t.push(Statement::Constructor { ctor: ctor("java.awt.Point", "()V", vec![]), args: vec![] }); // v9
+    t.push(Statement::FieldSet {
+        field: field("java.awt.Point", "x", false, INT),
+        receiver: Some(point),
+        value: seven,
+    }); // v10
+    t.push(Statement::FieldGet { field: field("java.awt.Point", "x", false, INT), receiver: Some(point) }); // v11 = 7
+    let arr = t.push(Statement::NewArray { ty: JType::array_of(INT), length: 2 }); // v12
+    t.push(Statement::ArrayStore { array: arr, index: 1, value: three }); // v13
+    t.push(Statement::ArrayLoad { array: arr, index: 1, ty: INT }); // v14 = 3
+    t.push(Statement::Copy { from: s, ty: stack }); // v15
+    t.push(Statement::Primitive(PrimValue::Long(-5))); // v16
+    t.push(Statement::Primitive(PrimValue::double(-0.5))); // v17
+    t.push(Statement::Primitive(PrimValue::Boolean(true))); // v18
+    t.push(Statement::Method {
+        method: method(
+            "java.lang.String",
+            "valueOf",
+            "(Ljava/lang/Object;)Ljava/lang/String;",
+            true,
+            vec![JType::object()],
+            Some(JType::string()),
+        ),
+        receiver: None,
+        args: vec![text],
+    }); // v19
+    let four = t.push(Statement::Primitive(PrimValue::Int(4))); // v20
+    let five = t.push(Statement::Primitive(PrimValue::Int(5))); // v21
+    t.push(Statement::Method {
+        method: method(
+            "example.Triangle",
+            "classify",
+            "(III)Lexample/Triangle$Kind;",
+            true,
+            vec![INT, INT, INT],
+            Some(kind),
+        ),
+        receiver: None,
+        args: vec![three, four, five],
+    }); // v22 = SCALENE
+    t.push(Statement::Method {
+        method: method("example.Stack", "pop", "()I", false, vec![], Some(INT)),
+        receiver: Some(VarId(15)),
+        args: vec![],
+    }); // v23 = 7
+    t.push(Statement::Method {
+        method: method("example.Stack", "pop", "()I", false, vec![], Some(INT)),
+        receiver: Some(s),
+        args: vec![],
+    }); // v24 throws
+    t.push(Statement::Primitive(PrimValue::Int(1))); // v25 not executed
+    t
+}
+
+#[test]
+fn every_statement_kind_runs_on_a_real_worker() {
+    let test = every_kind();
+    let tags: std::collections::BTreeSet<u8> = test.statements.iter().map(Statement::protocol_tag).collect();
+    assert_eq!(tags.len(), 12, "the test uses every statement kind");
+    let wire = to_protocol(&test);
+    assert_eq!(wire.len(), test.len());
+
+    let classes = test_support::workspace_root().join("examples/classes");
+    let mut problem =
+        JvmProblem::new(&[classes], "example.Stack", &DEFAULT_CRITERIA, 1, 3000).expect("problem");
+    let results = problem.execute(std::slice::from_ref(&test)).expect("execute");
+    let r = &results[0];
+    assert_eq!(r.status, exec::ExecStatus::Normal, "{r:?}");
+    let obj = |c: &str| Outcome::Value(Value::Object { class: c.into() });
+    let expected = vec![
+        Outcome::Value(Value::Int(3)),
+        obj("example.Stack"),
+        Outcome::Value(Value::Int(7)),
+        Outcome::Value(Value::Void),
+        Outcome::Value(Value::Int(7)),
+        Outcome::Value(Value::String("a \"quoted\" é".into())),
+        Outcome::Value(Value::Null),
+        Outcome::Value(Value::Enum { class: "example.Triangle$Kind".into(), name: "SCALENE".into() }),
+        Outcome::Value(Value::Int(i32::MAX)),
+        obj("java.awt.Point"),
+        Outcome::Value(Value::Void),
+        Outcome::Value(Value::Int(7)),
+        Outcome::Value(Value::Array { class: "[I".into(), length: 2 }),
+        Outcome::Value(Value::Void),
+        Outcome::Value(Value::Int(3)),
+        obj("example.Stack"),
+        Outcome::Value(Value::Long(-5)),
+        Outcome::Value(Value::Double((-0.5f64).to_bits())),
+        Outcome::Value(Value::Bool(true)),
+        Outcome::Value(Value::String("a \"quoted\" é".into())),
+        Outcome::Value(Value::Int(4)),
+        Outcome::Value(Value::Int(5)),
+        Outcome::Value(Value::Enum { class: "example.Triangle$Kind".into(), name: "SCALENE".into() }),
+        Outcome::Value(Value::Int(7)),
+        Outcome::Threw {
+            class: "java.lang.IllegalStateException".into(),
+            message: "stack is empty".into(),
+            from_sut: true,
+            thrown_in: "example.Stack.pop".into(),
+        },
+        Outcome::NotExecuted,
+    ];
+    for (i, (got, want)) in r.outcomes.iter().zip(&expected).enumerate() {
+        assert_eq!(got, want, "statement {i}: {}", test.statements[i].protocol_tag());
+    }
+    assert_eq!(r.outcomes.len(), expected.len());
+    // The trace reaches the CUT's probes: the fitness of some goals is 0.
+    assert!(problem.fitness(&r.trace).contains(&0.0));
+}
