@@ -3,6 +3,9 @@
 //! every method that has none, the classes are written to a temporary directory, and a JVM with
 //! `-Xverify:all` loads and initialises every class. A wrong frame is a `VerifyError`.
 
+// Tests start `java`/`javac` themselves; in the engine only the worker crate spawns processes.
+#![allow(clippy::disallowed_methods)]
+
 mod common;
 
 use std::process::Command;

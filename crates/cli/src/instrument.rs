@@ -41,8 +41,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let mut classes: Vec<(String, Vec<u8>)> = Vec::new();
     for entry in &entries {
         for item in entry.class_files() {
-            let (name, bytes) = item
-                .map_err(|e| Failure::BadInput(format!("cannot read {}: {e}", entry.path().display())))?;
+            let (name, bytes) =
+                item.map_err(|e| Failure::BadInput(format!("cannot read {}: {e}", entry.path().display())))?;
             classes.push((name, bytes));
         }
     }
@@ -53,7 +53,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let mut plan = goals::ProbePlan::new();
     let mut planned = Vec::with_capacity(classes.len());
     for (name, bytes) in &classes {
-        planned.push(plan.add_class_bytes(bytes, &opts.plan).map_err(|e| format!("{e}")).map_err(|e| (name, e)));
+        planned
+            .push(plan.add_class_bytes(bytes, &opts.plan).map_err(|e| format!("{e}")).map_err(|e| (name, e)));
     }
 
     let mut outputs: Vec<(String, Vec<u8>)> = Vec::with_capacity(classes.len());
@@ -133,8 +134,9 @@ fn open_entries(cp: &str) -> Result<Vec<classfile::ClassPathEntry>, Failure> {
 /// The output directory must be creatable and empty, so that nothing of an older run is mixed in.
 fn check_out_dir(out: &Path) -> Result<(), Failure> {
     if out.exists() {
-        let mut it = std::fs::read_dir(out)
-            .map_err(|e| Failure::BadInput(format!("output {} is not a readable directory: {e}", out.display())))?;
+        let mut it = std::fs::read_dir(out).map_err(|e| {
+            Failure::BadInput(format!("output {} is not a readable directory: {e}", out.display()))
+        })?;
         if it.next().is_some() {
             return Err(Failure::BadInput(format!("output directory {} is not empty", out.display())));
         }

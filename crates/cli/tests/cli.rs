@@ -36,10 +36,38 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
         (vec!["instrument", "--classpath", "/no/such/dir", "--out", &out_s], "does not exist"),
         (vec!["instrument", "--classpath", "examples/classes::x", "--out", &out_s], "empty entry"),
         (vec!["instrument", "--classpath", &corrupt_s, "--out", &out_s], "cannot read classpath entry"),
-        (vec!["analyze", "--classpath", "examples/classes", "--class", "example.Nope"], "not on the classpath"),
-        (vec!["search", "--classpath", "examples/classes", "--class", "example.Stack", "--evaluations", "0"], "must be positive"),
-        (vec!["search", "--classpath", "examples/classes", "--class", "example.Stack", "--budget", "0s"], "is zero"),
-        (vec!["search", "--classpath", "examples/classes", "--class", "example.Nope", "--evaluations", "10"], "not on the classpath"),
+        (
+            vec!["analyze", "--classpath", "examples/classes", "--class", "example.Nope"],
+            "not on the classpath",
+        ),
+        (
+            vec![
+                "search",
+                "--classpath",
+                "examples/classes",
+                "--class",
+                "example.Stack",
+                "--evaluations",
+                "0",
+            ],
+            "must be positive",
+        ),
+        (
+            vec!["search", "--classpath", "examples/classes", "--class", "example.Stack", "--budget", "0s"],
+            "is zero",
+        ),
+        (
+            vec![
+                "search",
+                "--classpath",
+                "examples/classes",
+                "--class",
+                "example.Nope",
+                "--evaluations",
+                "10",
+            ],
+            "not on the classpath",
+        ),
     ];
     for (args, expected) in cases {
         let res = suitesmith(&args);
@@ -101,5 +129,6 @@ fn instrumented_programs_run_unchanged() {
 fn analyze_reports_the_bundled_example() {
     let res = suitesmith(&["analyze", "--classpath", "examples/classes", "--class", "example.Triangle"]);
     assert_eq!(res.status.code(), Some(0), "{res:?}");
-    expect_test::expect_file!["../test_data/analyze_Triangle.txt"].assert_eq(&String::from_utf8_lossy(&res.stdout));
+    expect_test::expect_file!["../test_data/analyze_Triangle.txt"]
+        .assert_eq(&String::from_utf8_lossy(&res.stdout));
 }

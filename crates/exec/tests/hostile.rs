@@ -71,12 +71,20 @@ fn escapes_are_guarded_and_the_pool_survives() {
         call("Exit", "exitSwallowed", "(I)Ljava/lang/String;", vec![int(4)]),
         call("Halt", "halt", "(I)V", vec![int(5)]),
         call("Files", "delete", "(Ljava/lang/String;)Z", vec![Statement::string(&canary_s)]),
-        call("Files", "write", "(Ljava/lang/String;Ljava/lang/String;)I",
-            vec![Statement::string(&canary_s), Statement::string("overwritten")]),
+        call(
+            "Files",
+            "write",
+            "(Ljava/lang/String;Ljava/lang/String;)I",
+            vec![Statement::string(&canary_s), Statement::string("overwritten")],
+        ),
         call("Files", "deleteNio", "(Ljava/lang/String;)V", vec![Statement::string(&canary_s)]),
         call("Files", "create", "(Ljava/lang/String;)Z", vec![Statement::string(&fresh)]),
-        call("Files", "write", "(Ljava/lang/String;Ljava/lang/String;)I",
-            vec![Statement::string(scratch_file), Statement::string("fine")]),
+        call(
+            "Files",
+            "write",
+            "(Ljava/lang/String;Ljava/lang/String;)I",
+            vec![Statement::string(scratch_file), Statement::string("fine")],
+        ),
         call("Net", "connect", "(I)Ljava/lang/String;", vec![int(port)]),
         call("Net", "connectDirect", "(I)Ljava/lang/String;", vec![int(port)]),
         call("Stdin", "readByte", "()I", vec![]),
@@ -89,13 +97,18 @@ fn escapes_are_guarded_and_the_pool_survives() {
     use ExecStatus::{Guard, Normal};
     assert_eq!(
         status,
-        [Guard, Normal, Guard, Guard, Guard, Guard, Guard, Guard, Normal, Guard, Guard, Normal, Guard, Normal, Normal],
+        [
+            Guard, Normal, Guard, Guard, Guard, Guard, Guard, Guard, Normal, Guard, Guard, Normal, Guard,
+            Normal, Normal
+        ],
         "{rs:#?}"
     );
     // The statement during which a guard refused reports it, even when the SUT caught the error or
     // ignored a `false` (docs/protocol.md, Changes).
     let guarded = |i: usize, what: &str| match last(&rs[i]) {
-        Outcome::Guard { what: w } => assert!(w.starts_with(what), "test {i}: guard {w:?}, expected {what:?}"),
+        Outcome::Guard { what: w } => {
+            assert!(w.starts_with(what), "test {i}: guard {w:?}, expected {what:?}")
+        }
         other => panic!("test {i}: expected a guard, got {other:?}"),
     };
     guarded(0, "System.exit(3)");

@@ -26,7 +26,8 @@ fn static_call(class: &str, name: &str, descriptor: &str, n_args: usize) -> Stat
 
 fn subject(jar: &str, class: &str) -> (Subject, JvmExecutor) {
     let jar = PathBuf::from(format!("/usr/share/java/{jar}"));
-    let subject = exec::prepare(&[jar], &[class.to_string()], &instrument::Options::all(), 3000).expect("prepare");
+    let subject =
+        exec::prepare(&[jar], &[class.to_string()], &instrument::Options::all(), 3000).expect("prepare");
     assert!(subject.unchanged.is_empty(), "{:?}", subject.unchanged);
     let java = Java::discover().unwrap_or_else(|e| panic!("{e}"));
     let config = WorkerConfig::new(java, worker::runtime_jar().expect("runtime jar"), subject.setup.clone());
@@ -37,7 +38,8 @@ fn subject(jar: &str, class: &str) -> (Subject, JvmExecutor) {
 /// condition codes (rt_abi::cond).
 fn branch_probes(s: &Subject, name: &str, descriptor: &str) -> Vec<(ProbeId, i32)> {
     let class = &s.plan.classes()[0];
-    let m = class.methods.iter().find(|m| m.name == name && m.descriptor == descriptor).expect("method planned");
+    let m =
+        class.methods.iter().find(|m| m.name == name && m.descriptor == descriptor).expect("method planned");
     s.plan
         .method_probes(goals::ClassId(0), MethodIdx(m.index.0))
         .filter(|(_, p)| matches!(p.kind, ProbeKind::BranchInt | ProbeKind::BranchZero))
@@ -86,7 +88,8 @@ fn guava_int_math_is_power_of_two() {
     let probes = branch_probes(&s, "isPowerOfTwo", "(I)Z");
     assert_eq!(probes.iter().map(|p| p.1).collect::<Vec<_>>(), [rt_abi::cond::LE, rt_abi::cond::NE]);
     let call = static_call("com.google.common.math.IntMath", "isPowerOfTwo", "(I)Z", 1);
-    let tests: Vec<TestCase> = vec![vec![int(5), call.clone()], vec![int(8), call.clone()], vec![int(-3), call]];
+    let tests: Vec<TestCase> =
+        vec![vec![int(5), call.clone()], vec![int(8), call.clone()], vec![int(-3), call]];
     let rs = ex.execute(&tests).expect("execute");
     // x = 5: `5 <= 0` is false: (5, 0). `5 & 4 = 4 != 0` holds: (0, |4| = 4).
     assert_eq!(rs[0].outcomes[1], Outcome::Value(Value::Bool(false)));

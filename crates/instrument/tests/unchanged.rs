@@ -2,6 +2,9 @@
 //! the rest of its class is instrumented and the class still verifies (DESIGN.md §3.2, "never
 //! half-rewritten"). The subject is generated: a method of ~50 KB that probes push past 64 KB.
 
+// Tests start `java`/`javac` themselves; in the engine only the worker crate spawns processes.
+#![allow(clippy::disallowed_methods)]
+
 mod common;
 
 use std::fmt::Write;

@@ -6,7 +6,11 @@ use std::path::{Path, PathBuf};
 
 /// The workspace root (the directory holding the root `Cargo.toml`).
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crates/test-support is two levels deep").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("crates/test-support is two levels deep")
+        .to_path_buf()
 }
 
 /// `fixtures/classes/<area>`: the committed compiler output of `fixtures/java/<area>`.
@@ -29,7 +33,17 @@ pub fn corpus_jars() -> Vec<CorpusJar> {
         ("commons-lang3.jar", "libcommons-lang3-java", &[]),
         ("commons-io.jar", "libcommons-io-java", &[]),
         ("commons-codec.jar", "libcommons-codec-java", &[]),
-        ("guava.jar", "libguava-java", &["error_prone_annotations.jar", "jsr305.jar", "failureaccess.jar", "j2objc-annotations.jar", "checker-qual.jar"]),
+        (
+            "guava.jar",
+            "libguava-java",
+            &[
+                "error_prone_annotations.jar",
+                "jsr305.jar",
+                "failureaccess.jar",
+                "j2objc-annotations.jar",
+                "checker-qual.jar",
+            ],
+        ),
         ("jsoup.jar", "libjsoup-java", &[]),
         ("commons-collections4.jar", "libcommons-collections4-java", &[]),
         ("okio.jar", "libokio-java", &[]),
@@ -48,7 +62,11 @@ pub fn corpus_jars() -> Vec<CorpusJar> {
     JARS.iter()
         .map(|(jar, package, deps)| {
             let path = dir.join(jar);
-            assert!(path.exists(), "{} is missing: run scripts/test.sh (apt-get install {package})", path.display());
+            assert!(
+                path.exists(),
+                "{} is missing: run scripts/test.sh (apt-get install {package})",
+                path.display()
+            );
             let deps = deps.iter().map(|d| dir.join(d)).filter(|p| p.exists()).collect();
             CorpusJar { path, deps }
         })
@@ -63,10 +81,10 @@ pub fn java_home() -> PathBuf {
     let path = std::env::var_os("PATH").unwrap_or_default();
     for dir in std::env::split_paths(&path) {
         let javac = dir.join("javac");
-        if let Ok(real) = std::fs::canonicalize(&javac) {
-            if let Some(home) = real.parent().and_then(Path::parent) {
-                return home.to_path_buf();
-            }
+        if let Some(home) =
+            std::fs::canonicalize(&javac).ok().as_deref().and_then(Path::parent).and_then(Path::parent)
+        {
+            return home.to_path_buf();
         }
     }
     panic!("no JDK found: set JAVA_HOME or put javac on PATH")

@@ -2,6 +2,8 @@
 //! VerifyAll harness with javac once per test process, instrument a container of classes into a
 //! directory, and run VerifyAll or a program under `-Xverify:all`.
 
+// Tests start `java`/`javac` themselves; in the engine only the worker crate spawns processes.
+#![allow(clippy::disallowed_methods)]
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
