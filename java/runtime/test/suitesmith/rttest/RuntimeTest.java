@@ -455,15 +455,15 @@ public final class RuntimeTest {
     static void checkAbi(String libRs) throws Exception {
         String src = new String(Files.readAllBytes(new File(libRs).toPath()), "UTF-8");
         TreeSet<String> need = new TreeSet<String>();
-        Matcher m = Pattern.compile("ProbeKind::\\w+ => \\(\"(\\w+)\", \"([^\"]+)\"\\)").matcher(src);
+        Matcher m = Pattern.compile("ProbeKind::\\w+\\s*=>\\s*\\(\\s*\"(\\w+)\",\\s*\"([^\"]+)\",?\\s*\\)").matcher(src);
         while (m.find()) need.add("Tracer." + m.group(1) + m.group(2));
-        m = Pattern.compile("replace\\(INVOKE\\w+,\\s*\"[^\"]+\",\\s*\"[^\"]+\",\\s*\"[^\"]+\",\\s*\"(\\w+)\",\\s*\"([^\"]+)\"\\)")
+        m = Pattern.compile("replace\\(\\s*INVOKE\\w+,\\s*\"[^\"]+\",\\s*\"[^\"]+\",\\s*\"[^\"]+\",\\s*\"(\\w+)\",\\s*\"([^\"]+)\",?\\s*\\)")
             .matcher(src);
         while (m.find()) need.add("Guards." + m.group(1) + m.group(2));
-        m = Pattern.compile("(?:CheckLastArgBefore|PushArgAndRetarget) \\{ name: \"(\\w+)\", descriptor: \"([^\"]+)\"")
+        m = Pattern.compile("(?:CheckLastArgBefore|PushArgAndRetarget)\\s*\\{\\s*name:\\s*\"(\\w+)\",\\s*descriptor:\\s*\"([^\"]+)\"")
             .matcher(src);
         while (m.find()) need.add("Guards." + m.group(1) + m.group(2));
-        m = Pattern.compile("DenyBefore \\{ name: \"(\\w+)\"").matcher(src);
+        m = Pattern.compile("DenyBefore\\s*\\{\\s*name:\\s*\"(\\w+)\"").matcher(src);
         while (m.find()) need.add("Guards." + m.group(1) + "()V");
         TreeSet<String> have = new TreeSet<String>();
         ClassLoader rt = new java.net.URLClassLoader(new java.net.URL[] {new File(jar).toURI().toURL()}, null);
