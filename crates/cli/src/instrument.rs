@@ -50,21 +50,13 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     classes.dedup_by(|a, b| a.0 == b.0);
 
     // One plan over every class, so probe ids do not collide between classes.
-    let mut plan = goals::ProbePlan::new();
-    let mut planned = Vec::with_capacity(classes.len());
-    for (name, bytes) in &classes {
-        planned
-            .push(plan.add_class_bytes(bytes, &opts.plan).map_err(|e| format!("{e}")).map_err(|e| (name, e)));
-    }
+    let refs: Vec<&[u8]> = classes.iter().map(|(_, b)| b.as_slice()).collect();
+    let (plan, results) = instrument::instrument_classes(&refs, &opts);
 
     let mut outputs: Vec<(String, Vec<u8>)> = Vec::with_capacity(classes.len());
     let (mut n_unchanged_classes, mut n_unchanged_methods, mut n_probes) = (0usize, 0usize, 0usize);
     let mut lines = Vec::new();
-    for ((name, bytes), id) in classes.iter().zip(planned) {
-        let result = match id {
-            Ok(id) => instrument::instrument_class(bytes, &plan, id, &opts).map_err(|e| e.to_string()),
-            Err((_, e)) => Err(e),
-        };
+    for ((name, bytes), result) in classes.iter().zip(results) {
         match result {
             Ok((out, report)) => {
                 n_probes += report.probes;

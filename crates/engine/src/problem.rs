@@ -18,15 +18,7 @@ use crate::{EngineError, to_protocol};
 
 /// EvoSuite's default criteria (anchors §1.4) except context branch, which has no static goals here
 /// (its goals are discovered per calling context; left out of the search for now).
-pub const DEFAULT_CRITERIA: [Criterion; 7] = [
-    Criterion::Line,
-    Criterion::Branch,
-    Criterion::Exception,
-    Criterion::WeakMutation,
-    Criterion::Output,
-    Criterion::Method,
-    Criterion::MethodNoException,
-];
+pub const DEFAULT_CRITERIA: [Criterion; 7] = Criterion::ALL;
 
 /// Results kept by the executor's cache (a few generations of DynaMOSA's population).
 const CACHE_CAPACITY: usize = 4096;

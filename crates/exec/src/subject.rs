@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use classfile::ClassPath;
-use goals::{ClassId, ProbePlan};
+use goals::ProbePlan;
 use protocol::Setup;
 
 /// Instrumented classes with their plan, and the `Setup` that loads them.
@@ -38,34 +38,26 @@ pub fn prepare(
     timeout_ms: u32,
 ) -> Result<Subject, SubjectError> {
     let cp = ClassPath::open(classpath)?;
-    let mut plan = ProbePlan::new();
-    let mut originals: Vec<(String, Vec<u8>, Option<ClassId>)> = Vec::with_capacity(classes.len());
+    let originals: Vec<Vec<u8>> = classes
+        .iter()
+        .map(|name| cp.class_bytes(name)?.ok_or_else(|| SubjectError::MissingClass(name.clone())))
+        .collect::<Result<_, _>>()?;
+    let refs: Vec<&[u8]> = originals.iter().map(Vec::as_slice).collect();
+    let (plan, results) = instrument::instrument_classes(&refs, opts);
     let mut unchanged = Vec::new();
-    for name in classes {
-        let bytes = cp.class_bytes(name)?.ok_or_else(|| SubjectError::MissingClass(name.clone()))?;
-        let id = match plan.add_class_bytes(&bytes, &opts.plan) {
-            Ok(id) => Some(id),
-            Err(e) => {
-                unchanged.push(format!("class {name}: {e}"));
-                None
-            }
-        };
-        originals.push((name.clone(), bytes, id));
-    }
     let mut defined = Vec::with_capacity(originals.len());
-    for (name, bytes, id) in originals {
-        let out = match id.map(|id| instrument::instrument_class(&bytes, &plan, id, opts)) {
-            Some(Ok((out, report))) => {
+    for ((name, bytes), result) in classes.iter().zip(originals).zip(results) {
+        let out = match result {
+            Ok((out, report)) => {
                 for u in report.unchanged {
                     unchanged.push(format!("method {name}.{}: {}", u.method, u.reason));
                 }
                 out
             }
-            Some(Err(e)) => {
+            Err(e) => {
                 unchanged.push(format!("class {name}: {e}"));
                 bytes
             }
-            None => bytes,
         };
         defined.push((name.replace('/', "."), out));
     }

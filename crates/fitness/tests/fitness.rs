@@ -156,15 +156,7 @@ fn check_scenario(name: &str) {
     out.push_str("coverage:\n");
     out.push_str(&coverage(&model, &refs).summary());
     let s = suite_fitness(&model, &refs);
-    let all = [
-        Criterion::Line,
-        Criterion::Branch,
-        Criterion::Exception,
-        Criterion::WeakMutation,
-        Criterion::Output,
-        Criterion::Method,
-        Criterion::MethodNoException,
-    ];
+    let all = Criterion::ALL;
     let _ = writeln!(
         out,
         "suite fitness: branch {} line {} weak-mutation {} output {} method {} method-no-exception {} exception {} total {}",

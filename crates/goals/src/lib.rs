@@ -258,6 +258,20 @@ pub enum Goal {
     },
 }
 
+impl Criterion {
+    /// Every criterion with static goals, in this order (EvoSuite's default combination, DESIGN.md
+    /// §3.6, less context branch, whose goals are found per calling context at run time).
+    pub const ALL: [Criterion; 7] = [
+        Criterion::Line,
+        Criterion::Branch,
+        Criterion::Exception,
+        Criterion::WeakMutation,
+        Criterion::Output,
+        Criterion::Method,
+        Criterion::MethodNoException,
+    ];
+}
+
 impl Goal {
     pub fn criterion(&self) -> Criterion {
         match self {
