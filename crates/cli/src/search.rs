@@ -67,6 +67,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         seed: args.seed,
         workers: args.workers.unwrap_or_else(worker::default_workers).max(1),
         timeout_ms: 3000,
+        stop_when_covered: None,
     };
     let generation = engine::generate(&config).map_err(|e| Failure::Internal(e.into()))?;
     print!("{}", generation.suite_text);

@@ -36,6 +36,16 @@ pub enum EngineError {
     Exec(#[from] exec::ExecError),
     #[error("search: {0}")]
     Search(#[from] search::SearchError),
+    #[error("the stopping goal list names {0:?}, which is not a goal of the selected criteria")]
+    UnknownGoal(String),
+}
+
+/// A set of the selected goals: those of `criteria`, except the ones whose text (as
+/// `Generation::uncovered` prints it, e.g. `line c0 L7 (example/Triangle:7)`) is in `except`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoalFilter {
+    pub criteria: Vec<Criterion>,
+    pub except: Vec<String>,
 }
 
 /// One generation run. No `Default`: every field is a decision.
@@ -54,6 +64,9 @@ pub struct GenerateConfig {
     pub workers: usize,
     /// Per-test timeout in the worker.
     pub timeout_ms: u32,
+    /// Stop as soon as every goal of this set is covered (besides the budget and full coverage):
+    /// tests and benchmarks time how long the feasible goals of a subject take. `None` for users.
+    pub stop_when_covered: Option<GoalFilter>,
 }
 
 /// The result of `generate`.
@@ -70,9 +83,12 @@ pub struct Generation {
     /// Tests evaluated by the search, and its generations (iterations).
     pub evaluations: u64,
     pub generations: u64,
-    /// Wall time of the search, and the part spent evaluating.
+    /// Wall time of the search, the part spent evaluating (executing and scoring batches), and
+    /// the part of that spent in the executor waiting for the workers. `elapsed - worker_time` is
+    /// the engine's overhead.
     pub elapsed: Duration,
     pub evaluation_time: Duration,
+    pub worker_time: Duration,
     /// Classes or methods left uninstrumented, with the reason.
     pub unchanged: Vec<String>,
 }
@@ -113,10 +129,15 @@ pub fn generate(config: &GenerateConfig) -> Result<Generation, EngineError> {
         config.workers,
         config.timeout_ms,
     )?;
+    if let Some(filter) = &config.stop_when_covered {
+        search_config.stop_goals = Some(stop_goals(&problem, filter)?);
+    }
     let mut rng = rng_from_seed(config.seed);
     let clock = SystemClock::start();
     let result =
         search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, &mut |_| {})?;
+    // The final re-execution below is not part of the search.
+    let search_worker_time = problem.worker_time();
     let suite = result.suite();
     let results = problem.execute(&suite)?;
     let traces: Vec<&protocol::Trace> = results.iter().map(|r| &r.trace).collect();
@@ -138,6 +159,25 @@ pub fn generate(config: &GenerateConfig) -> Result<Generation, EngineError> {
         generations: result.stats.iterations,
         elapsed: result.stats.elapsed,
         evaluation_time: result.stats.evaluation_time,
+        worker_time: search_worker_time,
         unchanged: problem.unchanged().to_vec(),
     })
+}
+
+/// The search goals of `filter`; an `except` entry that names no goal of the filter's criteria is
+/// an error, so that a stale list of infeasible goals cannot silently widen the stopping set.
+fn stop_goals(problem: &JvmProblem, filter: &GoalFilter) -> Result<Vec<search::GoalIdx>, EngineError> {
+    let mut texts = std::collections::BTreeSet::new();
+    let mut goals = Vec::new();
+    for g in problem.goals().filter(|&g| filter.criteria.contains(&problem.criterion(g))) {
+        let text = problem.goal_text(g);
+        if !filter.except.contains(&text) {
+            goals.push(g);
+        }
+        texts.insert(text);
+    }
+    if let Some(unknown) = filter.except.iter().find(|e| !texts.contains(*e)) {
+        return Err(EngineError::UnknownGoal(unknown.clone()));
+    }
+    Ok(goals)
 }

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use exec::{Cached, ExecResult, Executor, JvmExecutor};
 use fitness::{GoalModel, goal_fitness};
@@ -44,6 +45,9 @@ pub struct JvmProblem {
     classes: Vec<String>,
     /// Lines of `exec::Subject::unchanged`: classes or methods left uninstrumented.
     unchanged: Vec<String>,
+    /// Wall time spent inside the executor (sending batches to the pool and waiting for their
+    /// results; the cache lookups and the pool's encode/decode, about 1 µs per test, are in it too).
+    worker_time: Duration,
 }
 
 impl JvmProblem {
@@ -82,7 +86,16 @@ impl JvmProblem {
         let pool = Pool::new(config, workers.max(1))?;
         let executor = Cached::new(JvmExecutor::new(pool), CACHE_CAPACITY);
         let (selected, roots, released) = select_goals(&model, criteria);
-        Ok(JvmProblem { executor, model, selected, roots, released, classes, unchanged: subject.unchanged })
+        Ok(JvmProblem {
+            executor,
+            model,
+            selected,
+            roots,
+            released,
+            classes,
+            unchanged: subject.unchanged,
+            worker_time: Duration::ZERO,
+        })
     }
 
     pub fn model(&self) -> &GoalModel {
@@ -112,7 +125,37 @@ impl JvmProblem {
     /// Executes tests in one batch (through the cache), in order.
     pub fn execute(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, EngineError> {
         let wire: Vec<Vec<protocol::Statement>> = tests.iter().map(to_protocol).collect();
-        Ok(self.executor.execute(&wire)?)
+        let start = Instant::now();
+        let results = self.executor.execute(&wire);
+        self.worker_time += start.elapsed();
+        Ok(results?)
+    }
+
+    /// Wall time spent in the executor so far (see the field); the rest of a search's wall time is
+    /// the engine's own work: test generation, fitness, archive and selection.
+    pub fn worker_time(&self) -> Duration {
+        self.worker_time
+    }
+
+    /// The selected goals, in `GoalIdx` order.
+    pub fn goals(&self) -> impl Iterator<Item = GoalIdx> + '_ {
+        (0..self.selected.len() as u32).map(GoalIdx)
+    }
+
+    /// The criterion of a selected goal.
+    pub fn criterion(&self, g: GoalIdx) -> Criterion {
+        self.model.goal(self.goal_id(g)).criterion()
+    }
+
+    /// A selected goal as text with its class and line or method (`line c0 L7 (example/Triangle:7)`),
+    /// as `uncovered` lists them.
+    pub fn goal_text(&self, g: GoalIdx) -> String {
+        let goal = self.model.goal(self.goal_id(g));
+        match goal_location(self.model.plan(), goal) {
+            Some((class, Some(line))) => format!("{} ({class}:{line})", fitness::goal_text(goal)),
+            Some((class, None)) => format!("{} ({class})", fitness::goal_text(goal)),
+            None => fitness::goal_text(goal),
+        }
     }
 
     /// The fitness of every selected goal for one trace, indexed by `GoalIdx`.
@@ -149,20 +192,7 @@ impl JvmProblem {
                 *c |= f == 0.0;
             }
         }
-        let plan = self.model.plan();
-        self.selected
-            .iter()
-            .zip(covered)
-            .filter(|(_, c)| !c)
-            .map(|(&g, _)| {
-                let goal = self.model.goal(g);
-                match goal_location(plan, goal) {
-                    Some((class, Some(line))) => format!("{} ({class}:{line})", fitness::goal_text(goal)),
-                    Some((class, None)) => format!("{} ({class})", fitness::goal_text(goal)),
-                    None => fitness::goal_text(goal),
-                }
-            })
-            .collect()
+        self.goals().zip(covered).filter(|(_, c)| !c).map(|(g, _)| self.goal_text(g)).collect()
     }
 
     /// Feeds the dynamic pool with the int and long values the code compared or computed with

@@ -5,7 +5,7 @@
 //! and `Triangle$Kind`'s lines run when the enum initialises), so both must reach 100 %. The same
 //! seed must give the same suite with one worker and with two.
 
-use engine::{Criterion, DEFAULT_CRITERIA, GenerateConfig, Generation, generate};
+use engine::{Criterion, DEFAULT_CRITERIA, EngineError, GenerateConfig, Generation, GoalFilter, generate};
 use search::{Algorithm, Budget};
 
 fn config(class: &str, evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
@@ -18,6 +18,7 @@ fn config(class: &str, evaluations: u64, seed: u64, workers: usize) -> GenerateC
         seed,
         workers,
         timeout_ms: 3000,
+        stop_when_covered: None,
     }
 }
 
@@ -36,8 +37,11 @@ fn run(c: &GenerateConfig) -> Generation {
         g.suite.len(),
         g.coverage_summary()
     );
-    let outside = 1.0 - g.evaluation_time.as_secs_f64() / secs.max(1e-9);
-    println!("time outside evaluation: {:.1} %", 100.0 * outside);
+    println!(
+        "time outside evaluation: {:.1} %, outside the workers: {:.1} %",
+        100.0 * (1.0 - g.evaluation_time.as_secs_f64() / secs.max(1e-9)),
+        100.0 * (1.0 - g.worker_time.as_secs_f64() / secs.max(1e-9))
+    );
     println!("uncovered:\n  {}", g.uncovered.join("\n  "));
     assert!(g.unchanged.is_empty(), "left uninstrumented: {:?}", g.unchanged);
     g
@@ -86,4 +90,31 @@ fn same_seed_same_suite_with_one_and_two_workers() {
     assert_eq!(one.suite_text, two.suite_text);
     assert_eq!(one.coverage, two.coverage);
     assert_eq!(one.evaluations, two.evaluations);
+}
+
+/// With a stopping set, the search ends as soon as those goals are covered: Triangle's branches
+/// take a few hundred evaluations, far fewer than the budget, while other criteria's goals remain.
+#[test]
+fn search_stops_once_the_stopping_goals_are_covered() {
+    let mut c = config("example.Triangle", 100_000, 1, 2);
+    c.stop_when_covered = Some(GoalFilter { criteria: vec![Criterion::Branch], except: vec![] });
+    let g = run(&c);
+    assert_full(&g, Criterion::Branch);
+    assert!(g.evaluations < 100_000, "did not stop early: {} evaluations", g.evaluations);
+    assert!(g.worker_time <= g.evaluation_time && g.evaluation_time <= g.elapsed);
+}
+
+/// A goal named in `except` that the criteria do not have is an error (a stale list of infeasible
+/// goals must not pass unnoticed).
+#[test]
+fn an_unknown_goal_in_the_stopping_set_is_an_error() {
+    let mut c = config("example.Triangle", 100, 1, 1);
+    c.stop_when_covered = Some(GoalFilter {
+        criteria: vec![Criterion::Line],
+        except: vec!["line c0 L999 (example/Triangle:999)".into()],
+    });
+    match generate(&c) {
+        Err(EngineError::UnknownGoal(g)) => assert_eq!(g, "line c0 L999 (example/Triangle:999)"),
+        other => panic!("expected UnknownGoal, got {:?}", other.map(|g| g.coverage)),
+    }
 }

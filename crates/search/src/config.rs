@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use testcase::FactoryConfig;
 
+use crate::GoalIdx;
+
 /// The search algorithm (EvoSuite's `Properties.Algorithm` names in the docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Algorithm {
@@ -99,6 +101,10 @@ pub struct SearchConfig {
     pub budget: Budget,
     /// Stop as soon as every goal is covered (`stop_zero`).
     pub stop_zero: bool,
+    /// Stop as soon as every one of these goals is covered, even if others are not (not an
+    /// EvoSuite option: tests and benchmarks use it to time how long a set of goals takes, e.g. the
+    /// feasible branches of a fixture). Goals beyond `Problem::n_goals()` never count as covered.
+    pub stop_goals: Option<Vec<GoalIdx>>,
     /// Population size (`population`, 50): tests for MOSA/DynaMOSA, suites for whole suite, the
     /// batch size of random search and MIO.
     pub population: usize,
@@ -134,6 +140,7 @@ impl SearchConfig {
             algorithm: Algorithm::DynaMosa,
             budget,
             stop_zero: true,
+            stop_goals: None,
             population: 50,
             crossover_rate: 0.75,
             elite: 1,

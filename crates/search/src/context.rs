@@ -158,6 +158,11 @@ impl<'a> Search<'a> {
 
     pub fn should_stop(&self) -> bool {
         (self.config.stop_zero && self.archive.all_covered())
+            || self
+                .config
+                .stop_goals
+                .as_ref()
+                .is_some_and(|gs| gs.iter().all(|&g| self.archive.is_covered(g)))
             || self.config.budget.exhausted(self.clock.elapsed(), self.stats.evaluations)
     }
 
