@@ -592,6 +592,8 @@ struct Builder<'a> {
     /// Static methods of non-JDK dependency classes that do not return their own class.
     statics: Vec<Arc<GenericCallable>>,
     constants: ConstantValues,
+    /// The CUT's accessible member classes, whose members are targets too.
+    nested: BTreeSet<String>,
 }
 
 fn is_bridge_or_synthetic(access: u16) -> bool {
@@ -621,6 +623,7 @@ impl<'a> Builder<'a> {
             subclass_index: None,
             statics: Vec::new(),
             constants,
+            nested: BTreeSet::new(),
         })
     }
 
@@ -879,10 +882,13 @@ impl<'a> Builder<'a> {
             }
         }
         let is_cut = name == self.cut.name;
-        let members = self.members(&info, is_cut, is_jdk && !is_cut);
+        // The CUT's accessible member classes are tested with it (EvoSuite's target classes
+        // include them; their goals are the CUT's goals too, since they are instrumented with it).
+        let is_target = is_cut || self.nested.contains(&name);
+        let members = self.members(&info, is_cut, is_jdk && !is_target);
         for g in members {
             let g = Arc::new(g);
-            if is_cut {
+            if is_target {
                 self.targets.push(g.clone());
             }
             let produces_self = g.kind == CallableKind::Constructor
@@ -897,7 +903,7 @@ impl<'a> Builder<'a> {
                     self.modifiers.entry(name.clone()).or_default().insert(g.clone());
                 }
                 self.enqueue_callable(&g, depth + 1);
-            } else if is_cut {
+            } else if is_target {
                 self.enqueue_callable(&g, depth + 1);
             } else if g.is_static && g.kind == CallableKind::Method && !is_jdk {
                 // A static factory of another type (`Shapes.circle(double) -> Shape`): a
@@ -909,7 +915,26 @@ impl<'a> Builder<'a> {
 
     fn run(mut self) -> Result<TestCluster, ClusterError> {
         let cut = self.cut.name.clone();
-        self.queue.push_back((cut, 0));
+        self.queue.push_back((cut.clone(), 0));
+        // Accessible member classes of the CUT (`Cut$Inner`, also nested deeper; local and
+        // anonymous classes are filtered by `process`'s accessibility check), in name order.
+        let prefix = format!("{}$", cut.replace('.', "/"));
+        let nested: Vec<String> = self
+            .table
+            .classpath()
+            .class_names()
+            .filter(|n| n.starts_with(&prefix))
+            .map(|n| n.replace('/', "."))
+            .collect::<BTreeSet<String>>()
+            .into_iter()
+            .collect();
+        for n in nested {
+            let Some(info) = self.table.get(&n) else { continue };
+            if self.class_accessible(&info) && !info.is_local {
+                self.nested.insert(n.clone());
+                self.queue.push_back((n, 0));
+            }
+        }
         while let Some((n, d)) = self.queue.pop_front() {
             self.process(n, d);
         }
