@@ -9,10 +9,15 @@ use worker::{Java, Pool, WorkerConfig};
 
 /// Every class of the hostile fixtures, instrumented with all probes, guards and the static reset.
 fn executor(workers: usize) -> JvmExecutor {
+    executor_with_timeout(workers, 1500)
+}
+
+/// As `executor`, with a per-test timeout in milliseconds.
+fn executor_with_timeout(workers: usize, timeout_ms: u32) -> JvmExecutor {
     let dir = test_support::fixture_classes("hostile");
     let entry = classfile::ClassPathEntry::open(&dir).expect("fixtures/classes/hostile");
     let names: Vec<String> = entry.class_names().map(str::to_owned).collect();
-    let subject = exec::prepare(&[dir], &names, &instrument::Options::all(), 1500).expect("prepare");
+    let subject = exec::prepare(&[dir], &names, &instrument::Options::all(), timeout_ms).expect("prepare");
     assert!(subject.unchanged.is_empty(), "left uninstrumented: {:?}", subject.unchanged);
     let java = Java::discover().unwrap_or_else(|e| panic!("{e}"));
     let config = WorkerConfig::new(java, worker::runtime_jar().expect("runtime jar"), subject.setup);
@@ -133,9 +138,10 @@ fn escapes_are_guarded_and_the_pool_survives() {
 
 #[test]
 fn runaway_tests_are_contained_and_the_next_test_runs() {
-    let mut ex = executor(1);
+    // Filling the heap takes a while on a loaded machine: a timeout that leaves room for it.
+    let mut ex = executor_with_timeout(1, 6000);
     let tests: Vec<TestCase> = vec![
-        call("Loop", "loopOn42", "(I)I", vec![int(42)]),
+        call("Loop", "block", "()I", vec![]),
         call("Loop", "loopOn42", "(I)I", vec![int(1)]),
         call("Allocation", "exhaustHeap", "()I", vec![]),
         call("Recursion", "bounded", "(I)I", vec![int(3)]),
@@ -153,6 +159,30 @@ fn runaway_tests_are_contained_and_the_next_test_runs() {
     assert_eq!(last(&rs[5]), &ok_int(4));
     assert_eq!(last(&rs[6]), &ok_int(1), "the thread was started; the test itself returned");
     assert_eq!(last(&rs[7]), &ok_int(5));
+}
+
+/// A runaway loop in instrumented code is stopped by the per-test probe-hit limit (a guard, at the
+/// same point on every run), also when the SUT catches the guard's error inside the loop; the worker
+/// is kept and the next test runs in it. The timeout is long so that only the limit can stop them
+/// (on a quiet machine it takes about 0.1-0.3 s; the time is printed).
+#[test]
+fn runaway_loops_hit_the_probe_limit() {
+    let mut ex = executor_with_timeout(1, 60_000);
+    let tests: Vec<TestCase> = vec![
+        call("Loop", "loopOn42", "(I)I", vec![int(42)]),
+        call("Loop", "loopOn42", "(I)I", vec![int(1)]),
+        call("Loop", "loopCatching", "(I)I", vec![int(42)]),
+    ];
+    let rs = ex.execute(&tests).expect("execute");
+    for i in [0, 2] {
+        assert_eq!(rs[i].status, ExecStatus::Guard, "{:?}", rs[i]);
+        match last(&rs[i]) {
+            Outcome::Guard { what } => assert!(what.contains("probe hits"), "{what}"),
+            other => panic!("expected a guard, got {other:?}"),
+        }
+        println!("test {i}: stopped after {} µs", rs[i].elapsed_us);
+    }
+    assert_eq!(last(&rs[1]), &ok_int(1));
 }
 
 /// Time, randomness and static state, each test twice in one batch, then the batch again on a fresh

@@ -518,6 +518,7 @@ final class Executor {
         Outcome[] os = new Outcome[stmts.length];
         outcomes = os;
         Guards.beginTest();
+        Tracer.limitHits(true);
         // The SUT may have replaced the standard streams in an earlier test.
         if (System.out != sutOut) System.setOut(sutOut);
         if (System.err != sutErr) System.setErr(sutErr);
@@ -551,6 +552,8 @@ final class Executor {
             if (o.tag != Protocol.O_VALUE) break;
         }
         long elapsedUs = (System.nanoTime() - t0) / 1000;
+        // Static reset and the next set-up run instrumented code without a limit.
+        Tracer.limitHits(false);
         vars = null;
         restoreThreadAndDefaults();
         if (oom) System.gc();

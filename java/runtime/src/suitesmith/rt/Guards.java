@@ -115,6 +115,11 @@ public final class Guards {
         return new GuardException(what);
     }
 
+    /** Thrown by the tracer when a test exceeds its probe-hit limit (a runaway loop). */
+    static GuardException tooManyProbeHits(long limit) {
+        return refuse("more than " + limit + " probe hits in one test (runaway loop)");
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Process exit and process creation.
 

@@ -154,8 +154,31 @@ public final class Tracer {
     // ---------------------------------------------------------------------------------------------
     // Recording helpers.
 
+    /**
+     * Probe hits one test may make before it is stopped with a guard: the counterpart of EvoSuite's
+     * LoopCounter (`max_loop_iterations=10000` per loop, anchors §1.6), counted over all probes so
+     * that it needs no probe of its own. At roughly 10-30 ns per hit this stops a runaway loop in the
+     * instrumented classes after a fraction of a second, where the per-test timeout (3 s) would also
+     * cost a worker restart; and unlike a timeout it fires at the same point on every run.
+     */
+    static final long MAX_HITS_PER_TEST = 10000000L;
+
+    /** Hits left in this test; Long.MAX_VALUE outside tests (set-up, static reset). */
+    private static long hitsLeft = Long.MAX_VALUE;
+
+    /** Turns the per-test hit limit on (at the start of a test) or off (at its end). */
+    static void limitHits(boolean on) {
+        hitsLeft = on ? MAX_HITS_PER_TEST : Long.MAX_VALUE;
+    }
+
     /** Counts a hit; false if the id is out of range (an instrumenter bug must not break the SUT). */
     private static boolean hit(int id) {
+        if (--hitsLeft < 0) {
+            // Every later hit of this test throws again, so a SUT that catches the error and goes on
+            // looping is stopped at its next probe.
+            hitsLeft = 0;
+            throw Guards.tooManyProbeHits(MAX_HITS_PER_TEST);
+        }
         int[] h = hits;
         if (id < 0 || id >= h.length) return false;
         int c = h[id];

@@ -432,7 +432,8 @@ public final class RuntimeTest {
     /** Probe cost inside a worker: three probes per loop iteration, loop cost subtracted. */
     static void probeCost() throws Exception {
         Worker w = Worker.start(10000);
-        int n = 20_000_000;
+        // 3 probes per iteration: stay under the per-test probe-hit limit (Tracer.MAX_HITS_PER_TEST).
+        int n = 3_000_000;
         Batch b = new Batch();
         for (int i = 0; i < 4; i++) {
             T t = b.test(2 * i);
