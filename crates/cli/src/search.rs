@@ -71,12 +71,17 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     };
     let generation = engine::generate(&config).map_err(|e| Failure::Internal(e.into()))?;
     print!("{}", generation.suite_text);
+    let secs = generation.elapsed.as_secs_f64();
     println!(
-        "\n// {} tests; {} evaluations in {} generations, {:.1} s",
+        "\n// {} tests; {} evaluations in {} generations, {:.1} s; {:.1} s in the workers, {:.1} s scoring, {:.1} s \
+         generating",
         generation.suite.len(),
         generation.evaluations,
         generation.generations,
-        generation.elapsed.as_secs_f64()
+        secs,
+        generation.worker_time.as_secs_f64(),
+        (generation.evaluation_time - generation.worker_time).as_secs_f64(),
+        secs - generation.evaluation_time.as_secs_f64(),
     );
     for c in &generation.coverage {
         println!("// {:?}: {}/{}", c.criterion, c.covered, c.total);

@@ -157,11 +157,12 @@ public final class Tracer {
     /**
      * Probe hits one test may make before it is stopped with a guard: the counterpart of EvoSuite's
      * LoopCounter (`max_loop_iterations=10000` per loop, anchors §1.6), counted over all probes so
-     * that it needs no probe of its own. At roughly 10-30 ns per hit this stops a runaway loop in the
-     * instrumented classes after a fraction of a second, where the per-test timeout (3 s) would also
-     * cost a worker restart; and unlike a timeout it fires at the same point on every run.
+     * that it needs no probe of its own. A loop iteration makes some 3-10 hits, so this allows about
+     * as much work as EvoSuite's bound on a few loops; at 5-50 ns per hit a runaway loop in the
+     * instrumented classes ends within tens of milliseconds, where the per-test timeout (3 s) would
+     * also cost a worker restart, and unlike a timeout it fires at the same point on every run.
      */
-    static final long MAX_HITS_PER_TEST = 10000000L;
+    static final long MAX_HITS_PER_TEST = 1000000L;
 
     /** Hits left in this test; Long.MAX_VALUE outside tests (set-up, static reset). */
     private static long hitsLeft = Long.MAX_VALUE;

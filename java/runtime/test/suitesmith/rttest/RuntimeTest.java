@@ -433,7 +433,7 @@ public final class RuntimeTest {
     static void probeCost() throws Exception {
         Worker w = Worker.start(10000);
         // 3 probes per iteration: stay under the per-test probe-hit limit (Tracer.MAX_HITS_PER_TEST).
-        int n = 3_000_000;
+        int n = 300_000;
         Batch b = new Batch();
         for (int i = 0; i < 4; i++) {
             T t = b.test(2 * i);
