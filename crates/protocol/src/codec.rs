@@ -480,6 +480,10 @@ fn put_trace(out: &mut Vec<u8>, t: &Trace) {
     for id in &t.class_inits {
         put_u32(out, *id);
     }
+    put_len(out, t.strings.len());
+    for s in &t.strings {
+        put_str(out, s);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -831,6 +835,11 @@ fn read_trace(r: &mut Reader<'_>) -> Result<Trace, DecodeError> {
     t.class_inits.reserve_exact(n);
     for _ in 0..n {
         t.class_inits.push(r.u32()?);
+    }
+    let n = r.count(4)?;
+    t.strings.reserve_exact(n);
+    for _ in 0..n {
+        t.strings.push(r.str()?);
     }
     t.normalise();
     Ok(t)

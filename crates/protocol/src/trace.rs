@@ -46,6 +46,9 @@ pub struct Trace {
     pub contexts: Vec<ContextBranch>,
     /// Class ids in initialisation order (not sorted).
     pub class_inits: Vec<u32>,
+    /// Strings the SUT compared (`String.equals`, `startsWith`, `compareTo`, ...: both operands),
+    /// distinct, in first-seen order, at most 32 of at most 1024 chars (not sorted).
+    pub strings: Vec<String>,
 }
 
 fn find<T>(list: &[T], probe: ProbeId, key: impl Fn(&T) -> ProbeId) -> Option<&T> {

@@ -121,6 +121,7 @@ fn full_trace() -> Trace {
             ContextBranch { site: None, probe: ProbeId(3), to_true: 3.0, to_false: 0.0 },
         ],
         class_inits: vec![2, 0, 1],
+        strings: vec!["b".into(), "a".into(), "\u{1F600} é \0".into()],
     }
 }
 

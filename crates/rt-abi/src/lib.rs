@@ -277,6 +277,65 @@ pub const REDIRECTS: &[Redirect] = &[
         "processBuilderStart",
         "(Ljava/lang/ProcessBuilder;)Ljava/lang/Process;",
     ),
+    // String comparisons: the guard compares as the JDK does and records both strings for the
+    // engine's dynamic value pool (EvoSuite's `StringHelper` adds the operands of `String.equals`
+    // and friends to its dynamic constant pool, digest 002 §2.2 "dynamic_pool").
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/String",
+        "equals",
+        "(Ljava/lang/Object;)Z",
+        "stringEquals",
+        "(Ljava/lang/String;Ljava/lang/Object;)Z",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/String",
+        "equalsIgnoreCase",
+        "(Ljava/lang/String;)Z",
+        "stringEqualsIgnoreCase",
+        "(Ljava/lang/String;Ljava/lang/String;)Z",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/String",
+        "startsWith",
+        "(Ljava/lang/String;)Z",
+        "stringStartsWith",
+        "(Ljava/lang/String;Ljava/lang/String;)Z",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/String",
+        "endsWith",
+        "(Ljava/lang/String;)Z",
+        "stringEndsWith",
+        "(Ljava/lang/String;Ljava/lang/String;)Z",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/String",
+        "contains",
+        "(Ljava/lang/CharSequence;)Z",
+        "stringContains",
+        "(Ljava/lang/String;Ljava/lang/CharSequence;)Z",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/String",
+        "compareTo",
+        "(Ljava/lang/String;)I",
+        "stringCompareTo",
+        "(Ljava/lang/String;Ljava/lang/String;)I",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/String",
+        "compareToIgnoreCase",
+        "(Ljava/lang/String;)I",
+        "stringCompareToIgnoreCase",
+        "(Ljava/lang/String;Ljava/lang/String;)I",
+    ),
     // Threads: counted, and refused beyond a limit.
     replace(INVOKEVIRTUAL, "java/lang/Thread", "start", "()V", "threadStart", "(Ljava/lang/Thread;)V"),
     // Time and randomness, made deterministic per test.

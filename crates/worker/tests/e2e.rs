@@ -350,7 +350,7 @@ fn pool_results_come_back_in_request_order() {
 fn fake_java(dir: &Path, then: &str) -> Java {
     // Ready: len 19 (octal 23) = kind + u16 version + str "17" (4 + 4) + i64 pid; SetupDone: len 5.
     let script = format!(
-        "#!/bin/sh\nhead -c 7 >/dev/null\nprintf '\\000\\000\\000\\023\\200\\000\\001\\000\\000\\000\\002\\000\\061\\000\\067\\000\\000\\000\\000\\000\\000\\000\\001'\nprintf '\\000\\000\\000\\005\\201\\000\\000\\000\\000'\n{then}\n"
+        "#!/bin/sh\nhead -c 7 >/dev/null\nprintf '\\000\\000\\000\\023\\200\\000\\002\\000\\000\\000\\002\\000\\061\\000\\067\\000\\000\\000\\000\\000\\000\\000\\001'\nprintf '\\000\\000\\000\\005\\201\\000\\000\\000\\000'\n{then}\n"
     );
     let path = dir.join("java");
     std::fs::write(&path, script).unwrap();

@@ -115,6 +115,52 @@ public final class Guards {
         return new GuardException(what);
     }
 
+    // ---------------------------------------------------------------------------------------------
+    // String comparisons: compare as the JDK does (a null receiver throws the same
+    // NullPointerException), and record the strings for the engine's dynamic value pool.
+
+    public static boolean stringEquals(String s, Object other) {
+        boolean r = s.equals(other);
+        Tracer.observeStrings(s, other);
+        return r;
+    }
+
+    public static boolean stringEqualsIgnoreCase(String s, String other) {
+        boolean r = s.equalsIgnoreCase(other);
+        Tracer.observeStrings(s, other);
+        return r;
+    }
+
+    public static boolean stringStartsWith(String s, String prefix) {
+        boolean r = s.startsWith(prefix);
+        Tracer.observeStrings(s, prefix);
+        return r;
+    }
+
+    public static boolean stringEndsWith(String s, String suffix) {
+        boolean r = s.endsWith(suffix);
+        Tracer.observeStrings(s, suffix);
+        return r;
+    }
+
+    public static boolean stringContains(String s, CharSequence part) {
+        boolean r = s.contains(part);
+        Tracer.observeStrings(s, part);
+        return r;
+    }
+
+    public static int stringCompareTo(String s, String other) {
+        int r = s.compareTo(other);
+        Tracer.observeStrings(s, other);
+        return r;
+    }
+
+    public static int stringCompareToIgnoreCase(String s, String other) {
+        int r = s.compareToIgnoreCase(other);
+        Tracer.observeStrings(s, other);
+        return r;
+    }
+
     /** Thrown by the tracer when a test exceeds its probe-hit limit (a runaway loop). */
     static GuardException tooManyProbeHits(long limit) {
         return refuse("more than " + limit + " probe hits in one test (runaway loop)");

@@ -18,6 +18,7 @@ package suitesmith.rt;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.reflect.Array;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
@@ -131,6 +132,9 @@ public final class Tracer {
         for (int i = 0; i < nCtx; i++) ctxKeys[ctxUsed[i]] = -1L;
         nCtx = 0;
         nTestInits = 0;
+        synchronized (strings) {
+            strings.clear();
+        }
         pendingSite = NO_SITE;
         depth = 0;
         overflow = 0;
@@ -170,6 +174,27 @@ public final class Tracer {
     /** Turns the per-test hit limit on (at the start of a test) or off (at its end). */
     static void limitHits(boolean on) {
         hitsLeft = on ? MAX_HITS_PER_TEST : Long.MAX_VALUE;
+    }
+
+    /** Distinct strings one test may report (`Trace.strings`), and the longest one kept. */
+    static final int MAX_STRINGS = 32;
+    static final int MAX_STRING_CHARS = 1024;
+
+    /** Strings the SUT compared in this test (String.equals and friends), distinct, first seen first. */
+    private static final ArrayList<String> strings = new ArrayList<String>();
+
+    /** Records the operands of a string comparison (called by the string guards after comparing). */
+    static void observeStrings(String a, Object b) {
+        synchronized (strings) {
+            observe(a);
+            if (b instanceof String) observe((String) b);
+            else if (b != null && b instanceof CharSequence) observe(b.toString());
+        }
+    }
+
+    private static void observe(String s) {
+        if (s == null || s.length() > MAX_STRING_CHARS || strings.size() >= MAX_STRINGS) return;
+        if (!strings.contains(s)) strings.add(s);
     }
 
     /** Counts a hit; false if the id is out of range (an instrumenter bug must not break the SUT). */
@@ -718,6 +743,10 @@ public final class Tracer {
         }
         out.writeInt(nTestInits);
         for (int i = 0; i < nTestInits; i++) out.writeInt(testInits[i]);
+        synchronized (strings) {
+            out.writeInt(strings.size());
+            for (String s : strings) Protocol.writeStr(out, s);
+        }
     }
 
     private static int findContext(long key) {
@@ -730,6 +759,6 @@ public final class Tracer {
 
     /** Writes an empty `Trace` (for a test abandoned at its timeout, whose tables are still in use). */
     static void writeEmpty(DataOutputStream out) throws IOException {
-        for (int i = 0; i < 8; i++) out.writeInt(0);
+        for (int i = 0; i < 9; i++) out.writeInt(0);
     }
 }

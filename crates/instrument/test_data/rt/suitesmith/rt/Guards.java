@@ -92,4 +92,13 @@ public final class Guards {
     public static void denyNetwork() { throw deny("network access"); }
     public static URLConnection urlOpenConnection(URL u) { throw deny("URL.openConnection"); }
     public static InputStream urlOpenStream(URL u) { throw deny("URL.openStream"); }
+
+    // String comparisons: compare as the JDK does (the real runtime also records the operands).
+    public static boolean stringEquals(String s, Object o) { return s.equals(o); }
+    public static boolean stringEqualsIgnoreCase(String s, String o) { return s.equalsIgnoreCase(o); }
+    public static boolean stringStartsWith(String s, String o) { return s.startsWith(o); }
+    public static boolean stringEndsWith(String s, String o) { return s.endsWith(o); }
+    public static boolean stringContains(String s, CharSequence o) { return s.contains(o); }
+    public static int stringCompareTo(String s, String o) { return s.compareTo(o); }
+    public static int stringCompareToIgnoreCase(String s, String o) { return s.compareToIgnoreCase(o); }
 }

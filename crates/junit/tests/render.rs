@@ -1,0 +1,354 @@
+//! Data-driven tests of the JUnit renderer on the `junit` fixtures: hand-written suites with known
+//! outcomes are rendered for JUnit 4 and 5, compared with snapshots in `test_data/junit{4,5}/`
+//! (`UPDATE_EXPECT=1` to bless), compiled with javac against the Debian JUnit jars and run with JUnit's
+//! own runners (they must pass); suites from `testcase`'s random factory on the `junit` and `cluster`
+//! fixtures must compile; rendering twice gives identical bytes; bad input is a typed error.
+
+#![allow(clippy::disallowed_methods)]
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{
+    B, CUTS, Clusters, JUNIT4_CP, JUNIT5_STANDALONE, classpath, compile, int, java, join_cp, suites,
+};
+use expect_test::expect_file;
+use junit::{Check, Expected, JUnitTest, RenderConfig, RenderError, Rendered, Style, Subject, render};
+use testcase::{FactoryConfig, Statement, TestCluster, TestFactory, ValuePool, VarId, rng_from_seed};
+
+/// JUnit 4 suites are rendered with EvoSuite's constant inlining (the default), JUnit 5 suites
+/// without it, so that both paths are compiled and run without rendering everything twice.
+fn config_for(style: Style, seed: u64) -> RenderConfig {
+    let mut config = RenderConfig::new(style, seed);
+    config.inline_constants = style == Style::JUnit4;
+    config
+}
+
+fn render_suites(style: Style) -> Vec<Rendered> {
+    let cl = Clusters::build(&classpath(&["junit"]), &CUTS);
+    let config = config_for(style, 42);
+    suites(&cl)
+        .iter()
+        .map(|(cut, tests)| render(cut, tests, &config).unwrap_or_else(|e| panic!("{cut}: {e}")))
+        .collect()
+}
+
+fn jars(paths: &[&str]) -> Vec<PathBuf> {
+    paths.iter().map(PathBuf::from).collect()
+}
+
+/// Renders, snapshots, compiles and runs the hand-written suites; returns the number of tests run.
+fn check_style(style: Style) {
+    let rendered = render_suites(style);
+    let dir_name = match style {
+        Style::JUnit4 => "junit4",
+        Style::JUnit5 => "junit5",
+    };
+    for r in &rendered {
+        expect_file![format!("../test_data/{dir_name}/{}.java", r.binary_name())].assert_eq(&r.source);
+        assert!(r.source.is_ascii(), "{} is not ASCII", r.relative_path());
+    }
+    assert_eq!(rendered, render_suites(style), "rendering is not deterministic");
+
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let fixtures = test_support::fixture_classes("junit");
+    let mut cp = vec![fixtures.clone()];
+    cp.extend(match style {
+        Style::JUnit4 => jars(JUNIT4_CP),
+        Style::JUnit5 => jars(&[JUNIT5_STANDALONE]),
+    });
+    let classes = compile(tmp.path(), &rendered, &cp).unwrap_or_else(|e| panic!("javac failed:\n{e}"));
+    let n_tests: usize = {
+        let cl = Clusters::build(&classpath(&["junit"]), &CUTS);
+        suites(&cl).iter().map(|(_, t)| t.len()).sum()
+    };
+    let names: Vec<String> = rendered.iter().map(Rendered::binary_name).collect();
+    match style {
+        Style::JUnit4 => {
+            let mut run_cp = vec![classes];
+            run_cp.extend(cp);
+            let mut args =
+                vec!["-cp".to_string(), join_cp(&run_cp), "org.junit.runner.JUnitCore".to_string()];
+            args.extend(names);
+            let (ok, out) = java(&args);
+            assert!(ok, "JUnit 4 run failed:\n{out}");
+            assert!(out.contains(&format!("OK ({n_tests} tests)")), "unexpected JUnit 4 summary:\n{out}");
+        }
+        Style::JUnit5 => {
+            let mut args = vec![
+                "-jar".to_string(),
+                JUNIT5_STANDALONE.to_string(),
+                "--disable-banner".to_string(),
+                "--details=summary".to_string(),
+                "--fail-if-no-tests".to_string(),
+                "--class-path".to_string(),
+                join_cp(&[classes, fixtures]),
+            ];
+            for n in names {
+                args.push(format!("--select-class={n}"));
+            }
+            let (ok, out) = java(&args);
+            assert!(ok, "JUnit 5 run failed:\n{out}");
+            let successful = out
+                .lines()
+                .find(|l| l.contains("tests successful"))
+                .and_then(|l| l.trim_start_matches(|c: char| !c.is_ascii_digit()).split_whitespace().next())
+                .and_then(|n| n.parse::<usize>().ok());
+            assert_eq!(successful, Some(n_tests), "unexpected JUnit 5 summary:\n{out}");
+        }
+    }
+}
+
+#[test]
+fn junit4_suites_compile_and_pass() {
+    check_style(Style::JUnit4);
+}
+
+#[test]
+fn junit5_suites_compile_and_pass() {
+    check_style(Style::JUnit5);
+}
+
+/// Random tests of `testcase`'s factory (EvoSuite's insertion probabilities) on every fixture class of
+/// the `junit` and `cluster` areas, without assertions: whatever the factory builds must compile in
+/// both styles. They are not run: without execution results their outcomes are unknown.
+#[test]
+fn factory_suites_compile() {
+    let cp = classpath(&["junit", "cluster"]);
+    let cuts = [
+        "junit.Prims",
+        "junit.Outer",
+        "junit.Outer$Inner",
+        "junit.Box",
+        "junit.Thrower",
+        "junit.Color",
+        "junit.other.Date",
+        "cluster.Overloads",
+        "cluster.Generics",
+        "cluster.Geometry",
+        "cluster.Zoo",
+        "cluster.Palette",
+        "cluster.Pizza",
+        "cluster.Money",
+        "cluster.ArrayOps",
+    ];
+    let config = FactoryConfig::evosuite();
+    let mut rng = rng_from_seed(7);
+    let mut rendered = Vec::new();
+    let mut n_statements = 0;
+    for cut in cuts {
+        let cluster =
+            TestCluster::build(&cp, cut, &testcase::ClusterConfig::evosuite()).expect("cluster builds");
+        let pool = ValuePool::new(cluster.constants().clone(), config.dynamic_pool_size);
+        let factory = TestFactory::new(&cluster, &pool, &config);
+        let tests: Vec<JUnitTest> =
+            (0..25).map(|_| JUnitTest::plain(factory.random_test(&mut rng))).collect();
+        n_statements += tests.iter().map(|t| t.case.len()).sum::<usize>();
+        for (style, suffix) in [(Style::JUnit4, "J4"), (Style::JUnit5, "J5")] {
+            let mut rc = config_for(style, 7);
+            rc.class_name =
+                Some(format!("{}_Random{suffix}Test", cut.rsplit(['.', '$']).next().unwrap_or(cut)));
+            let a = render(cut, &tests, &rc).unwrap_or_else(|e| panic!("{cut}: {e}"));
+            let b = render(cut, &tests, &rc).expect("renders twice");
+            assert_eq!(a.source.as_bytes(), b.source.as_bytes(), "{cut}: not deterministic");
+            rendered.push(a);
+        }
+    }
+    assert!(n_statements > 1000, "the factory built only {n_statements} statements");
+    let lines: usize = rendered.iter().map(|r| r.source.lines().count()).sum();
+    eprintln!("factory suites: {} classes, {n_statements} statements, {lines} lines of Java", rendered.len());
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut jcp = vec![test_support::fixture_classes("junit"), test_support::fixture_classes("cluster")];
+    jcp.extend(jars(JUNIT4_CP));
+    jcp.push(PathBuf::from(JUNIT5_STANDALONE));
+    if let Some(keep) = std::env::var_os("JUNIT_KEEP") {
+        for r in &rendered {
+            std::fs::write(PathBuf::from(&keep).join(format!("{}.java", r.binary_name())), &r.source)
+                .expect("keep");
+        }
+    }
+    if let Err(e) = compile(tmp.path(), &rendered, &jcp) {
+        panic!("javac failed on factory suites:\n{e}");
+    }
+}
+
+/// The error cases of `render`: malformed references are typed errors, never panics or bad Java.
+#[test]
+fn bad_input_is_an_error() {
+    let cl = Clusters::build(&classpath(&["junit"]), &["junit.Prims"]);
+    let config = RenderConfig::new(Style::JUnit4, 1);
+    let mut forward = testcase::TestCase::new();
+    forward.push(Statement::Copy { from: VarId(3), ty: testcase::JType::object() });
+    let err = render("junit.Prims", &[JUnitTest::plain(forward)], &config).unwrap_err();
+    assert_eq!(err, RenderError::ForwardUse { test: 0, stmt: 0, var: VarId(3) });
+
+    let mut b = B::new(&cl);
+    let x = b.prim(int(1));
+    let r = b.call("junit.Prims", "echo", "(I)I", None, &[x]);
+    b.eq(r, int(1));
+    let err = render("junit.Prims", &[b.throws("java.lang.RuntimeException")], &config).unwrap_err();
+    assert!(matches!(err, RenderError::BadAssertion { test: 0, assertion: 0, .. }), "{err}");
+
+    let mut b = B::new(&cl);
+    let x = b.prim(int(1));
+    b.check(Check::Null(x));
+    let err = render("junit.Prims", &[b.done()], &config).unwrap_err();
+    assert_eq!(err.to_string(), "test 0, assertion 0: a primitive variable is never null or an object");
+
+    let mut b = B::new(&cl);
+    let x = b.prim(int(1));
+    b.check(Check::Equals { subject: Subject::Var(x), value: Expected::Prim(int(1)) });
+    let mut t = b.done();
+    t.assertions[0].after = 5;
+    assert!(matches!(render("junit.Prims", &[t], &config), Err(RenderError::BadAssertion { .. })));
+    assert_eq!(render("", &[], &config).unwrap_err(), RenderError::BadClassName(String::new()));
+    assert_eq!(
+        render(
+            "junit.Prims",
+            &[JUnitTest { expected_exception: Some("X".into()), ..JUnitTest::plain(Default::default()) }],
+            &config
+        )
+        .unwrap_err(),
+        RenderError::EmptyThrowingTest { test: 0 }
+    );
+}
+
+/// An empty suite is a class without methods or imports; the header, package and timeouts follow the
+/// configuration.
+#[test]
+fn empty_suite_and_configuration() {
+    let mut config = RenderConfig::new(Style::JUnit5, 9);
+    config.class_name = Some("OuterInnerTest".into());
+    config.tool_version = "1.2.3".into();
+    let r = render("a.b.Outer$Inner", &[], &config).expect("renders");
+    assert_eq!(r.relative_path(), "a/b/OuterInnerTest.java");
+    expect_test::expect![[r#"
+        /* Generated by suitesmith 1.2.3, seed 9, for a.b.Outer$Inner, JUnit 5. */
+
+        package a.b;
+
+        public class OuterInnerTest {
+        }
+    "#]]
+    .assert_eq(&r.source);
+    config.timeout_ms = 1500;
+    let r = render("Top", &[JUnitTest::plain(Default::default())], &config).expect("renders");
+    expect_test::expect![[r#"
+        /* Generated by suitesmith 1.2.3, seed 9, for Top, JUnit 5. */
+
+        import java.util.concurrent.TimeUnit;
+        import org.junit.jupiter.api.Test;
+        import org.junit.jupiter.api.Timeout;
+
+        public class OuterInnerTest {
+
+          @Test
+          @Timeout(value = 1500, unit = TimeUnit.MILLISECONDS)
+          public void test00() throws Throwable {
+          }
+        }
+    "#]]
+    .assert_eq(&r.source);
+}
+
+/// The assertions are real: a suite whose every expectation is wrong (a wrong value, a null check on
+/// an object, an exception that is not thrown, in the plain and in the `Throwable` form) fails every
+/// test under both JUnits.
+#[test]
+fn wrong_expectations_fail() {
+    let cl = Clusters::build(&classpath(&["junit"]), &["junit.Prims", "junit.Thrower"]);
+    let mut tests = Vec::new();
+    let mut b = B::new(&cl);
+    let x = b.prim(int(5));
+    let r = b.call("junit.Prims", "echo", "(I)I", None, &[x]);
+    b.eq(r, int(6));
+    tests.push(b.done());
+    let mut b = B::new(&cl);
+    let p = b.call("junit.Prims", "<init>", "()V", None, &[]);
+    b.check(Check::Null(p));
+    tests.push(b.done());
+    let mut b = B::new(&cl);
+    let t = b.call("junit.Thrower", "<init>", "()V", None, &[]);
+    let x = b.prim(int(5));
+    b.call("junit.Thrower", "check", "(I)I", Some(t), &[x]);
+    tests.push(b.throws("java.lang.IllegalArgumentException"));
+    let mut b = B::new(&cl);
+    let t = b.call("junit.Thrower", "<init>", "()V", None, &[]);
+    let x = b.prim(int(5));
+    b.call("junit.Thrower", "check", "(I)I", Some(t), &[x]);
+    tests.push(b.throws("java.lang.Throwable"));
+
+    let rendered: Vec<Rendered> = [(Style::JUnit4, "Wrong4Test"), (Style::JUnit5, "Wrong5Test")]
+        .iter()
+        .map(|(style, name)| {
+            let mut config = RenderConfig::new(*style, 1);
+            config.class_name = Some(name.to_string());
+            render("junit.Thrower", &tests, &config).expect("renders")
+        })
+        .collect();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let fixtures = test_support::fixture_classes("junit");
+    let mut cp = vec![fixtures.clone()];
+    cp.extend(jars(JUNIT4_CP));
+    cp.push(PathBuf::from(JUNIT5_STANDALONE));
+    let classes = compile(tmp.path(), &rendered, &cp).unwrap_or_else(|e| panic!("javac failed:\n{e}"));
+
+    let mut run_cp = vec![classes.clone()];
+    run_cp.extend(cp);
+    let (ok, out) = java(&[
+        "-cp".to_string(),
+        join_cp(&run_cp),
+        "org.junit.runner.JUnitCore".to_string(),
+        rendered[0].binary_name(),
+    ]);
+    assert!(!ok && out.contains("Tests run: 4,  Failures: 4"), "JUnit 4 should fail 4 of 4:\n{out}");
+    let (ok, out) = java(&[
+        "-jar".to_string(),
+        JUNIT5_STANDALONE.to_string(),
+        "--disable-banner".to_string(),
+        "--details=summary".to_string(),
+        "--class-path".to_string(),
+        join_cp(&[classes, fixtures]),
+        format!("--select-class={}", rendered[1].binary_name()),
+    ]);
+    let failed = out.lines().any(|l| l.contains("4 tests failed"));
+    assert!(!ok && failed, "JUnit 5 should fail 4 of 4:\n{out}");
+}
+
+/// A class of the CUT's package named like a `java.lang` class shadows it, so the `java.lang` one
+/// is written fully qualified when the caller lists the package's classes.
+#[test]
+fn package_classes_shadow_java_lang() {
+    let cl = Clusters::build(&classpath(&["junit"]), &["junit.Prims"]);
+    let mut b = B::new(&cl);
+    let s = b.str("x");
+    let r = b.call("junit.Prims", "which", "(Ljava/lang/Object;)Ljava/lang/String;", None, &[s]);
+    b.eq_str(r, "Object");
+    let m = b.prim(int(i32::MIN));
+    b.call("junit.Prims", "echo", "(I)I", None, &[m]);
+    let mut config = RenderConfig::new(Style::JUnit4, 3);
+    config.timeout_ms = 0;
+    config.package_classes = vec!["junit.String".into(), "junit.Integer".into(), "other.Object".into()];
+    let r = render("junit.Prims", &[b.done()], &config).expect("renders");
+    expect_test::expect![[r#"
+        /* Generated by suitesmith 0.0.0, seed 3, for junit.Prims, JUnit 4. */
+
+        package junit;
+
+        import static org.junit.Assert.assertEquals;
+
+        import org.junit.Test;
+
+        public class Prims_ESTest {
+
+          @Test
+          public void test00() throws Throwable {
+            java.lang.String string0 = Prims.which((Object) "x");
+            assertEquals("Object", string0);
+            int int0 = Prims.echo(java.lang.Integer.MIN_VALUE);
+          }
+        }
+    "#]]
+    .assert_eq(&r.source);
+}
