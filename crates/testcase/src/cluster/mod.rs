@@ -214,6 +214,8 @@ pub struct TestCluster {
     implementations: BTreeMap<String, Vec<String>>,
     enums: BTreeMap<String, Vec<String>>,
     hierarchy: BTreeMap<String, Hier>,
+    /// `ancestors(&hierarchy)`, for `is_subclass`.
+    ancestors: BTreeMap<String, Vec<String>>,
     constants: ConstantValues,
     problems: BTreeMap<String, String>,
 }
@@ -237,25 +239,35 @@ pub fn jdk_base_jmod() -> Option<PathBuf> {
 
 impl SubtypeOracle for TestCluster {
     fn is_subclass(&self, sub: &str, sup: &str) -> bool {
-        if sub == sup || sup == OBJECT {
-            return true;
-        }
-        // An explicit worklist over the loaded hierarchy (STYLE.md rule 7).
-        let mut seen = BTreeSet::new();
-        let mut work = vec![sub.to_string()];
-        while let Some(c) = work.pop() {
-            if c == sup {
-                return true;
-            }
-            if !seen.insert(c.clone()) {
-                continue;
-            }
-            if let Some(h) = self.hierarchy.get(&c) {
-                work.extend(h.supers.iter().filter_map(|s| s.class_name().map(str::to_string)));
-            }
-        }
-        false
+        sub == sup
+            || sup == OBJECT
+            || self.ancestors.get(sub).is_some_and(|a| a.binary_search_by(|x| x.as_str().cmp(sup)).is_ok())
     }
+}
+
+/// Every class's proper supertypes (superclasses and interfaces, transitively), sorted: test
+/// creation asks "is A a subtype of B" for every candidate generator, so it is precomputed once
+/// instead of walking the hierarchy (with allocations) on each question.
+fn ancestors(hierarchy: &BTreeMap<String, Hier>) -> BTreeMap<String, Vec<String>> {
+    hierarchy
+        .keys()
+        .map(|start| {
+            // An explicit worklist over the loaded hierarchy (STYLE.md rule 7).
+            let mut seen = BTreeSet::new();
+            let mut work = vec![start.as_str()];
+            while let Some(c) = work.pop() {
+                if let Some(h) = hierarchy.get(c) {
+                    for s in h.supers.iter().filter_map(|s| s.class_name()) {
+                        if seen.insert(s.to_string()) {
+                            work.push(s);
+                        }
+                    }
+                }
+            }
+            seen.remove(start);
+            (start.clone(), seen.into_iter().collect())
+        })
+        .collect()
 }
 
 /// Binds the type variables of `pattern` so that it matches `actual` (first binding wins).
@@ -991,6 +1003,7 @@ impl<'a> Builder<'a> {
             modifiers: sorted(self.modifiers),
             implementations: self.implementations,
             enums: self.enums,
+            ancestors: ancestors(&hierarchy),
             hierarchy,
             constants: self.constants,
             problems,
