@@ -64,7 +64,12 @@ pub fn prepare(
     let class_ids =
         plan.classes().iter().enumerate().map(|(i, c)| (i as u32, c.name.replace('/', "."))).collect();
     let setup = Setup {
-        classpath: classpath.iter().map(|p| p.display().to_string()).collect(),
+        // Absolute: the worker runs in its own scratch directory, where a relative entry would name
+        // nothing.
+        classpath: classpath
+            .iter()
+            .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()).display().to_string())
+            .collect(),
         classes: defined,
         probe_count: plan.n_probes() as u32,
         class_ids,

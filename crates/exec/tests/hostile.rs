@@ -199,6 +199,7 @@ fn static_state_is_reset_and_time_and_randomness_are_deterministic() {
         call("TimeAndRandom", "uuid", "()Ljava/lang/String;", vec![]),
         call("TimeAndRandom", "now", "()Ljava/lang/String;", vec![]),
         call("TimeAndRandom", "evenSecond", "()Ljava/lang/String;", vec![]),
+        call("TimeAndRandom", "identityHash", "()Ljava/lang/String;", vec![]),
     ];
     let tests: Vec<TestCase> = once.iter().chain(once.iter()).cloned().collect();
     let rs = executor(1).execute(&tests).expect("execute");
