@@ -175,9 +175,9 @@ impl TestFactory<'_> {
                 let ways: Vec<_> = self
                     .cluster
                     .creations(&t)
-                    .into_iter()
+                    .iter()
                     .filter_map(|w| match w {
-                        Creation::Call(inst) => Some(inst),
+                        Creation::Call(inst) => Some(inst.clone()),
                         _ => None,
                     })
                     .filter(|inst| !same_member(&inst.callable, &st))

@@ -195,6 +195,16 @@ pub enum Creation {
     Call(Instantiated),
 }
 
+/// Memoised `TestCluster::creations`. A clone starts empty (it is only a cache).
+#[derive(Debug, Default)]
+struct CreationCache(std::sync::Mutex<BTreeMap<JType, Arc<Vec<Creation>>>>);
+
+impl Clone for CreationCache {
+    fn clone(&self) -> CreationCache {
+        CreationCache::default()
+    }
+}
+
 /// The class hierarchy entry of a loaded class: what assignability and `as_super` need.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Hier {
@@ -216,6 +226,8 @@ pub struct TestCluster {
     hierarchy: BTreeMap<String, Hier>,
     /// `ancestors(&hierarchy)`, for `is_subclass`.
     ancestors: BTreeMap<String, Vec<String>>,
+    /// `creations` per wanted type, computed on first request.
+    creations: CreationCache,
     constants: ConstantValues,
     problems: BTreeMap<String, String>,
 }
@@ -470,8 +482,20 @@ impl TestCluster {
 
     /// Every way to obtain a value assignable to `want`, in a fixed order: constants for
     /// primitive-like types, enum constants, arrays, then generators of the wanted class and of
-    /// its concrete implementations, instantiated so that their result matches `want`.
-    pub fn creations(&self, want: &JType) -> Vec<Creation> {
+    /// its concrete implementations, instantiated so that their result matches `want`. The answer
+    /// depends on the cluster and `want` alone; it is computed once per type (test creation asks
+    /// for the same few types over and over, and instantiating generic generators is costly).
+    pub fn creations(&self, want: &JType) -> Arc<Vec<Creation>> {
+        let mut cache = self.creations.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(c) = cache.get(want) {
+            return c.clone();
+        }
+        let c = Arc::new(self.compute_creations(want));
+        cache.insert(want.clone(), c.clone());
+        c
+    }
+
+    fn compute_creations(&self, want: &JType) -> Vec<Creation> {
         let mut res = Vec::new();
         match want {
             JType::Prim(_) => {
@@ -482,7 +506,7 @@ impl TestCluster {
                 res.push(Creation::Array(want.clone()));
                 return res;
             }
-            JType::Var(_) => return self.creations(&JType::object()),
+            JType::Var(_) => return self.compute_creations(&JType::object()),
             JType::Class { name, .. } => {
                 if want.is_primitive_like() {
                     res.push(Creation::Constant(want.clone()));
@@ -1004,6 +1028,7 @@ impl<'a> Builder<'a> {
             implementations: self.implementations,
             enums: self.enums,
             ancestors: ancestors(&hierarchy),
+            creations: CreationCache::default(),
             hierarchy,
             constants: self.constants,
             problems,
