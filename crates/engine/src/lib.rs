@@ -42,6 +42,7 @@ pub enum EngineError {
 
 /// A set of the selected goals: those of `criteria`, except the ones whose text (as
 /// `Generation::uncovered` prints it, e.g. `line c0 L7 (example/Triangle:7)`) is in `except`.
+/// Only goals known before the search count: context-branch goals, found while it runs, never do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GoalFilter {
     pub criteria: Vec<Criterion>,
@@ -77,6 +78,8 @@ pub struct Generation {
     /// The suite as text: each test's `Display`, separated by a `// test N` line.
     pub suite_text: String,
     /// Covered/total selected goals per criterion, recomputed from a final execution of the suite.
+    /// The context-branch total is the number of (calling context, branch side) goals the search
+    /// found, since they have no static list (`JvmProblem::coverage`).
     pub coverage: Vec<CriterionCoverage>,
     /// The selected goals the suite does not cover, as text with class and line.
     pub uncovered: Vec<String>,

@@ -2,14 +2,16 @@
 //! classes are instrumented with one probe plan (`exec::prepare`), the goal model is built over the
 //! same plan (`fitness::GoalModel`), the goals of the selected criteria get dense `GoalIdx`s, and a
 //! batch of tests runs in one round trip through a cached worker pool; fitness comes from the traces.
+//! Context-branch goals (EvoSuite `CBRANCH`) have no static list: each batch's traces reveal calling
+//! contexts, whose goals are appended after the static ones (`Problem::n_goals` grows).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use exec::{Cached, ExecResult, Executor, JvmExecutor};
-use fitness::{GoalModel, goal_fitness};
-use goals::{Criterion, GoalId, ProbeKind};
+use fitness::{ContextGoal, GoalFitness, GoalModel, context_goals, goal_fitness, norm};
+use goals::{Criterion, GoalId, ProbeId, ProbeKind};
 use protocol::{Outcome, Trace};
 use search::{Evaluation, GoalIdx, Problem, ProblemError};
 use testcase::{DynamicPool, TestCase};
@@ -17,9 +19,8 @@ use worker::{Java, Pool, WorkerConfig};
 
 use crate::{EngineError, to_protocol};
 
-/// EvoSuite's default criteria (anchors §1.4) except context branch, which has no static goals here
-/// (its goals are discovered per calling context; left out of the search for now).
-pub const DEFAULT_CRITERIA: [Criterion; 7] = Criterion::ALL;
+/// EvoSuite's default criteria (anchors §1.4): the seven with static goals and context branch.
+pub const DEFAULT_CRITERIA: [Criterion; 8] = Criterion::DEFAULT;
 
 /// Results kept by the executor's cache (a few generations of DynaMOSA's population).
 const CACHE_CAPACITY: usize = 4096;
@@ -39,6 +40,9 @@ pub struct JvmProblem {
     model: GoalModel,
     /// `selected[i]`: the model goal of `GoalIdx(i)`, in model id order.
     selected: Vec<GoalId>,
+    /// The context goals found so far: `GoalIdx(selected.len() + i)` is `contexts.goals[i]`.
+    /// `None` when `Criterion::ContextBranch` is not selected.
+    contexts: Option<ContextGoals>,
     roots: Vec<GoalIdx>,
     released: Vec<Vec<GoalIdx>>,
     /// Classes instrumented (internal names): the CUT first, then its nested classes, sorted.
@@ -86,10 +90,12 @@ impl JvmProblem {
         let pool = Pool::new(config, workers.max(1))?;
         let executor = Cached::new(JvmExecutor::new(pool), CACHE_CAPACITY);
         let (selected, roots, released) = select_goals(&model, criteria);
+        let contexts = criteria.contains(&Criterion::ContextBranch).then(ContextGoals::default);
         Ok(JvmProblem {
             executor,
             model,
             selected,
+            contexts,
             roots,
             released,
             classes,
@@ -102,9 +108,18 @@ impl JvmProblem {
         &self.model
     }
 
-    /// The model goal behind a search goal.
+    /// The model goal behind a search goal (for a context goal, its branch goal).
     pub fn goal_id(&self, g: GoalIdx) -> GoalId {
-        self.selected[g.index()]
+        match self.context_goal(g) {
+            Some(cg) => cg.goal,
+            None => self.selected[g.index()],
+        }
+    }
+
+    /// The context goal behind a search goal, when it is one.
+    pub fn context_goal(&self, g: GoalIdx) -> Option<ContextGoal> {
+        let i = g.index().checked_sub(self.selected.len())?;
+        self.contexts.as_ref()?.goals.get(i).copied()
     }
 
     /// The instrumented classes (internal names), CUT first.
@@ -137,20 +152,30 @@ impl JvmProblem {
         self.worker_time
     }
 
-    /// The selected goals, in `GoalIdx` order.
+    /// The goals, in `GoalIdx` order: the selected static ones, then the context goals found so far.
     pub fn goals(&self) -> impl Iterator<Item = GoalIdx> + '_ {
-        (0..self.selected.len() as u32).map(GoalIdx)
+        (0..self.n_goals() as u32).map(GoalIdx)
     }
 
-    /// The criterion of a selected goal.
+    /// The criterion of a goal.
     pub fn criterion(&self, g: GoalIdx) -> Criterion {
-        self.model.goal(self.goal_id(g)).criterion()
+        match self.context_goal(g) {
+            Some(_) => Criterion::ContextBranch,
+            None => self.model.goal(self.goal_id(g)).criterion(),
+        }
     }
 
-    /// A selected goal as text with its class and line or method (`line c0 L7 (example/Triangle:7)`),
-    /// as `uncovered` lists them.
+    /// A goal as text with its class and line or method (`line c0 L7 (example/Triangle:7)`), as
+    /// `uncovered` lists them; a context goal names its context first (`context_text`).
     pub fn goal_text(&self, g: GoalIdx) -> String {
-        let goal = self.model.goal(self.goal_id(g));
+        match self.context_goal(g) {
+            Some(cg) => self.context_text(cg),
+            None => self.static_text(self.goal_id(g)),
+        }
+    }
+
+    fn static_text(&self, g: GoalId) -> String {
+        let goal = self.model.goal(g);
         match goal_location(self.model.plan(), goal) {
             Some((class, Some(line))) => format!("{} ({class}:{line})", fitness::goal_text(goal)),
             Some((class, None)) => format!("{} ({class})", fitness::goal_text(goal)),
@@ -158,60 +183,115 @@ impl JvmProblem {
         }
     }
 
-    /// The fitness of every selected goal for one trace, indexed by `GoalIdx`.
-    pub fn fitness(&self, trace: &Trace) -> Vec<f64> {
-        let all = goal_fitness(&self.model, trace);
-        self.selected.iter().map(|&g| all.of(g)).collect()
+    /// `context-branch <context> <branch text>`: the context is `direct` (the test called the
+    /// branch's method) or the outermost call site in the SUT as `p7@class:line`
+    /// (`context-branch p18@context/Calls:20 branch p7 taken (context/Calls:12)`).
+    fn context_text(&self, cg: ContextGoal) -> String {
+        let plan = self.model.plan();
+        let site = match cg.site {
+            None => "direct".to_string(),
+            Some(p) if p.index() < plan.n_probes() => {
+                let probe = plan.probe(p);
+                let class = &plan.class(probe.class).name;
+                match probe.line {
+                    Some(line) => format!("{p}@{class}:{line}"),
+                    None => format!("{p}@{class}"),
+                }
+            }
+            Some(p) => p.to_string(),
+        };
+        format!("context-branch {site} {}", self.static_text(cg.goal))
     }
 
-    /// Covered/total selected goals per criterion over the given traces, in criterion order (only
-    /// criteria with goals).
-    pub fn coverage(&self, traces: &[&Trace]) -> Vec<CriterionCoverage> {
-        let mut covered = vec![false; self.selected.len()];
-        for t in traces {
-            for (c, f) in covered.iter_mut().zip(self.fitness(t)) {
-                *c |= f == 0.0;
+    /// The fitness of every goal for one trace, indexed by `GoalIdx` (`n_goals()` values).
+    pub fn fitness(&self, trace: &Trace) -> Vec<f64> {
+        let all = goal_fitness(&self.model, trace);
+        let mut out = Vec::with_capacity(self.n_goals());
+        out.extend(self.selected.iter().map(|&g| all.of(g)));
+        if let Some(contexts) = &self.contexts {
+            contexts.fitness_into(&self.model, trace, &all, &mut out);
+        }
+        out
+    }
+
+    /// The goals the traces cover (`GoalIdx` order), over the goals known now plus the context
+    /// goals these traces reveal (appended, as `evaluate` would), with those context goals.
+    fn covered(&self, traces: &[&Trace]) -> (Vec<bool>, Option<ContextGoals>) {
+        let mut contexts = self.contexts.clone();
+        if let Some(c) = &mut contexts {
+            for t in traces {
+                c.discover(&self.model, t);
             }
         }
-        let mut per: std::collections::BTreeMap<Criterion, (usize, usize)> = Default::default();
+        let mut covered = vec![false; self.selected.len() + contexts.as_ref().map_or(0, ContextGoals::len)];
+        let mut row = Vec::with_capacity(covered.len());
+        for t in traces {
+            let all = goal_fitness(&self.model, t);
+            row.clear();
+            row.extend(self.selected.iter().map(|&g| all.of(g)));
+            if let Some(c) = &contexts {
+                c.fitness_into(&self.model, t, &all, &mut row);
+            }
+            for (c, f) in covered.iter_mut().zip(&row) {
+                *c |= *f == 0.0;
+            }
+        }
+        (covered, contexts)
+    }
+
+    /// Covered/total goals per criterion over the given traces, in criterion order (only criteria
+    /// with goals). Context branch counts the context goals found so far plus those the traces
+    /// reveal: its total grows with what the tests reach, as EvoSuite's exception goals do.
+    pub fn coverage(&self, traces: &[&Trace]) -> Vec<CriterionCoverage> {
+        let (covered, contexts) = self.covered(traces);
+        let mut per: BTreeMap<Criterion, (usize, usize)> = BTreeMap::new();
         for (i, &g) in self.selected.iter().enumerate() {
             let e = per.entry(self.model.goal(g).criterion()).or_default();
             e.1 += 1;
             e.0 += usize::from(covered[i]);
+        }
+        if contexts.as_ref().is_some_and(|c| !c.is_empty()) {
+            let ctx = &covered[self.selected.len()..];
+            per.insert(Criterion::ContextBranch, (ctx.iter().filter(|c| **c).count(), ctx.len()));
         }
         per.into_iter()
             .map(|(criterion, (covered, total))| CriterionCoverage { criterion, covered, total })
             .collect()
     }
 
-    /// The selected goals no trace covers, as text (`fitness::goal_text`), in goal order.
+    /// The goals no trace covers, as text (`goal_text`), in goal order (context goals the traces
+    /// reveal included, as in `coverage`).
     pub fn uncovered(&self, traces: &[&Trace]) -> Vec<String> {
-        let mut covered = vec![false; self.selected.len()];
-        for t in traces {
-            for (c, f) in covered.iter_mut().zip(self.fitness(t)) {
-                *c |= f == 0.0;
-            }
-        }
-        self.goals().zip(covered).filter(|(_, c)| !c).map(|(g, _)| self.goal_text(g)).collect()
+        let (covered, contexts) = self.covered(traces);
+        let n = self.selected.len();
+        covered
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !**c)
+            .map(|(i, _)| match i.checked_sub(n).and_then(|j| contexts.as_ref()?.goals.get(j)) {
+                Some(&cg) => self.context_text(cg),
+                None => self.static_text(self.selected[i]),
+            })
+            .collect()
     }
 
     /// Feeds the dynamic pool with the int and long values the code compared or computed with
-    /// (operand samples and switch keys), in trace order, as EvoSuite's dynamic constant pool does
-    /// with the values seen in comparisons.
+    /// (operand samples and switch keys) and the strings it compared, in trace order, as EvoSuite's
+    /// dynamic constant pool does with the values seen in comparisons.
     fn feed_pool(&self, trace: &Trace, pool: &mut DynamicPool) {
         let plan = self.model.plan();
         for (probe, samples) in &trace.operands {
             if probe.0 as usize >= plan.n_probes() {
                 continue;
             }
-            let kind = plan.probe(goals::ProbeId(probe.0)).kind;
+            let kind = plan.probe(ProbeId(probe.0)).kind;
             for &(a, b) in samples {
                 match kind {
                     ProbeKind::BranchInt | ProbeKind::OperandsInt => {
                         pool.add_int(a as i64 as i32);
                         pool.add_int(b as i64 as i32);
                     }
-                    ProbeKind::BranchZero | ProbeKind::ValueInt => pool.add_int(a as i64 as i32),
+                    ProbeKind::BranchZero => pool.add_int(a as i64 as i32),
                     ProbeKind::CmpLong | ProbeKind::OperandsLong => {
                         pool.add_long(a as i64);
                         pool.add_long(b as i64);
@@ -220,7 +300,8 @@ impl JvmProblem {
                         pool.add_long(a as i64);
                         pool.add_int(b as i64 as i32);
                     }
-                    ProbeKind::ValueLong => pool.add_long(a as i64),
+                    // `Value*` samples (UOI) are every loaded number, not values compared against:
+                    // they would flood the pool with loop counters.
                     _ => {}
                 }
             }
@@ -228,6 +309,67 @@ impl JvmProblem {
         for (_, keys) in &trace.switches {
             for &k in keys {
                 pool.add_int(k);
+            }
+        }
+        // Operands of the SUT's string comparisons (protocol v2), as EvoSuite's `StringHelper`
+        // feeds its dynamic constant pool.
+        for s in &trace.strings {
+            pool.add_string(s);
+        }
+    }
+}
+
+/// The context goals found so far, with dense indices in the order they were found: what the
+/// search targets for `Criterion::ContextBranch`. EvoSuite enumerates a branch's contexts from the
+/// static call graph (digest 002 §1.2); here a context exists once a trace shows the branch's
+/// method evaluating a branch in it (the worker records distances per outermost call site in the
+/// SUT), so no unreachable context is ever created, and the goal list is a pure function of the
+/// traces seen, in order.
+#[derive(Debug, Clone, Default)]
+struct ContextGoals {
+    goals: Vec<ContextGoal>,
+    /// Position of each goal in `goals`, for the per-trace lookups of `fitness_into`.
+    index: BTreeMap<ContextGoal, u32>,
+}
+
+impl ContextGoals {
+    fn len(&self) -> usize {
+        self.goals.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.goals.is_empty()
+    }
+
+    /// Appends the goals `trace` reveals that are new, in `context_goals` (sorted) order; returns
+    /// how many were added. Fed the traces of a batch in batch order, the indices depend on the
+    /// tests alone, not on which worker ran them.
+    fn discover(&mut self, model: &GoalModel, trace: &Trace) -> usize {
+        let before = self.goals.len();
+        for cg in context_goals(model, trace) {
+            if let std::collections::btree_map::Entry::Vacant(e) = self.index.entry(cg) {
+                e.insert(self.goals.len() as u32);
+                self.goals.push(cg);
+            }
+        }
+        self.goals.len() - before
+    }
+
+    /// Appends the fitness of every goal for one trace, in index order: goal by goal the value of
+    /// `fitness::context_fitness` (`ν(distance)` in the goal's context, else `1 +` the branch's
+    /// context-free fitness `plain`), computed in O(goals + trace contexts × log goals) instead of
+    /// one search of the trace per goal, since a test sees few of the contexts found.
+    fn fitness_into(&self, model: &GoalModel, trace: &Trace, plain: &GoalFitness, out: &mut Vec<f64>) {
+        let base = out.len();
+        out.extend(self.goals.iter().map(|cg| 1.0 + plain.of(cg.goal)));
+        for c in &trace.contexts {
+            let Some((t, f)) = model.branch_goals_of(ProbeId(c.probe.0)) else { continue };
+            let site = c.site.map(|s| ProbeId(s.0));
+            if let Some(&i) = self.index.get(&ContextGoal { site, goal: t }) {
+                out[base + i as usize] = norm(c.to_true);
+            }
+            if let Some(&i) = self.index.get(&ContextGoal { site, goal: f }) {
+                out[base + i as usize] = norm(c.to_false);
             }
         }
     }
@@ -301,7 +443,7 @@ fn select_goals(model: &GoalModel, criteria: &[Criterion]) -> (Vec<GoalId>, Vec<
 
 impl Problem for JvmProblem {
     fn n_goals(&self) -> usize {
-        self.selected.len()
+        self.selected.len() + self.contexts.as_ref().map_or(0, ContextGoals::len)
     }
 
     fn roots(&self) -> Vec<GoalIdx> {
@@ -318,6 +460,13 @@ impl Problem for JvmProblem {
         dynamic: &mut DynamicPool,
     ) -> Result<Vec<Evaluation>, ProblemError> {
         let results = self.execute(tests)?;
+        // New context goals first, in batch order, so that every evaluation of the batch has the
+        // grown goal count (search::Problem's contract) and the indices do not depend on workers.
+        if let Some(contexts) = &mut self.contexts {
+            for r in &results {
+                contexts.discover(&self.model, &r.trace);
+            }
+        }
         let mut out = Vec::with_capacity(results.len());
         for r in &results {
             self.feed_pool(&r.trace, dynamic);

@@ -1,4 +1,4 @@
-//! End to end: DynaMOSA with EvoSuite's default criteria (context branch aside) on the bundled
+//! End to end: DynaMOSA with EvoSuite's default criteria on the bundled
 //! examples, run in real JVM workers, with an evaluation budget so the result does not depend on the
 //! machine's speed. Every branch and line goal of `example.Triangle` and `example.Stack` is feasible
 //! except Triangle's private constructor (read `examples/src/example/*.java`: each `if`, loop

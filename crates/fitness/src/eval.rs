@@ -21,7 +21,9 @@
 //!   categories cannot tell a `char`'s class, so `Alphabetic`/`Digit`/`OtherChar` stay uncovered
 //!   at 1 when the return is hit (a runtime limitation, FIXME in `output_bits`);
 //! - weak mutation: hit: `ν(infection distance)`; not hit: `R + 1` (EvoSuite: execution distance
-//!   + infection distance, the latter 1 when the mutant is not reached).
+//!   plus infection distance, the latter 1 when the mutant is not reached). RC mutants are
+//!   infected when their probe is hit (their probe only tells that the constant ran, see
+//!   `goals::plan`).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -29,7 +31,7 @@ use std::collections::BinaryHeap;
 use goals::{Detail, Goal, GoalId, Mutant, OutputValue, ProbeId, SwitchCase};
 use protocol::Trace;
 
-use crate::infection::{cond_infection, operator_infection};
+use crate::infection::{cond_infection, operator_infection, unary_infection};
 use crate::model::{GoalModel, Site};
 use crate::norm;
 
@@ -251,6 +253,9 @@ pub fn output_bits(value: OutputValue) -> u32 {
 pub(crate) fn mutant_infection(model: &GoalModel, trace: &Trace, probe: ProbeId, mutant: Mutant) -> f64 {
     let p = model.plan().probe(probe);
     match (&p.detail, mutant) {
+        // The constant ran, so the replaced one pushes a different value (EvoSuite: distance 0).
+        (_, Mutant::ReplaceConstant { .. }) => 0.0,
+        (_, Mutant::InsertUnary(u)) => unary_infection(p.kind, u, trace.operand_samples(pid(probe))),
         (Detail::Operator { op }, _) => {
             operator_infection(p.kind, *op, mutant, trace.operand_samples(pid(probe)))
         }

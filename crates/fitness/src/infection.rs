@@ -1,6 +1,10 @@
 //! Infection distances of weak mutants (EvoSuite's `MutationTestFitness`; digest 002 §1.3), from
 //! what the trace records: operand samples of binary operators, branch distances of conditions.
 //!
+//! UOI mutants (a unary operator inserted after a numeric load) are decided from the value
+//! samples of their `Value*` probe; RC mutants (a replaced constant) are infected once reached,
+//! as in EvoSuite, so they need no function here.
+//!
 //! A distance is raw (not normalised): 0 means the mutant is infected (the mutated instruction
 //! produces a different value or outcome than the original on some recorded execution).
 //! Arithmetic follows the JVM (JVMS §6.5 `iadd` .. `lxor`): two's-complement wrapping, shift
@@ -9,7 +13,7 @@
 //! EvoSuite's AOR rule), `MIN / -1 = MIN`, float `%` is C's `fmod` (JVMS `frem`), float division by
 //! zero gives an infinity or NaN and does not throw.
 
-use goals::{BinOp, Mutant, ProbeKind};
+use goals::{BinOp, Mutant, ProbeKind, UnaryOp};
 use rt_abi::cond;
 
 /// A value computed by a JVM binary operator, or the exception it throws.
@@ -133,13 +137,66 @@ pub fn operator_infection(kind: ProbeKind, op: BinOp, mutant: Mutant, samples: &
             },
             Mutant::FirstOperand => a,
             Mutant::SecondOperand => b,
-            Mutant::ReplaceCond(_) => continue,
+            Mutant::ReplaceCond(_) | Mutant::InsertUnary(_) | Mutant::ReplaceConstant { .. } => continue,
         };
         if mutated != orig {
             return 0.0;
         }
     }
     1.0
+}
+
+/// Raw infection distance of a UOI mutant over the value samples of a `Value*` probe (raw bits as
+/// the protocol sends them; the second element of a sample is unused): 0 if on some sample the
+/// value with the unary operator applied differs from the value, else 1. The JVM's arithmetic
+/// decides (JVMS §6.5 `iadd`, `ineg`, `fadd`, `fneg`): `x + 1` and `x - 1` always differ for ints
+/// and longs (wrapping), but not for floats of magnitude ≥ 2^24 (2^53 for doubles), infinities
+/// or NaN; `-x` equals `x` for 0, for `MIN_VALUE` (wrapping), for ±0.0 (`==`) and for NaN.
+/// EvoSuite gives UOI a constant distance 0 once reached; the samples make it exact. No samples
+/// (or a probe of another kind): 1.
+pub fn unary_infection(kind: ProbeKind, op: UnaryOp, samples: &[(u64, u64)]) -> f64 {
+    let infected = |&(x, _): &(u64, u64)| -> bool {
+        match kind {
+            ProbeKind::ValueInt => {
+                let v = x as i32;
+                let m = match op {
+                    UnaryOp::Inc => v.wrapping_add(1),
+                    UnaryOp::Dec => v.wrapping_sub(1),
+                    UnaryOp::Neg => v.wrapping_neg(),
+                };
+                JValue::Int(m) != JValue::Int(v)
+            }
+            ProbeKind::ValueLong => {
+                let v = x as i64;
+                let m = match op {
+                    UnaryOp::Inc => v.wrapping_add(1),
+                    UnaryOp::Dec => v.wrapping_sub(1),
+                    UnaryOp::Neg => v.wrapping_neg(),
+                };
+                JValue::Long(m) != JValue::Long(v)
+            }
+            ProbeKind::ValueFloat => {
+                let v = f32::from_bits(x as u32);
+                let m = match op {
+                    UnaryOp::Inc => v + 1.0,
+                    UnaryOp::Dec => v - 1.0,
+                    UnaryOp::Neg => -v,
+                };
+                JValue::Float(m) != JValue::Float(v)
+            }
+            ProbeKind::ValueDouble => {
+                let v = f64::from_bits(x);
+                let m = match op {
+                    UnaryOp::Inc => v + 1.0,
+                    UnaryOp::Dec => v - 1.0,
+                    UnaryOp::Neg => -v,
+                };
+                JValue::Double(m) != JValue::Double(v)
+            }
+            _ => false,
+        }
+    };
+    if samples.iter().any(infected) { 0.0 } else { 1.0 }
 }
 
 /// Sign classes of `v = left - right` (or of the value against 0): negative, zero, positive.

@@ -16,7 +16,7 @@ mod suite;
 pub use direct::{DirectCalls, direct_calls};
 pub use eval::{GoalFitness, UNREACHABLE, goal_fitness, output_bits, switch_distance};
 pub use goals::goal_text;
-pub use infection::{cond_infection, operator_infection};
+pub use infection::{cond_infection, operator_infection, unary_infection};
 pub use model::{BranchlessMethod, GoalInfo, GoalModel, ModelError, Site};
 pub use suite::{
     ContextGoal, Coverage, SuiteFitness, context_fitness, context_goals, coverage, suite_fitness,

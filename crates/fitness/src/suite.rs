@@ -120,6 +120,9 @@ pub struct SuiteFitness {
     pub method: f64,
     pub method_no_exception: f64,
     pub exception: f64,
+    /// Context branch (EvoSuite `CBranchSuiteFitness`): over the context goals the traces show,
+    /// `Σ min_t ν(distance in that context)`; contexts no trace shows are unknown and count nothing.
+    pub context_branch: f64,
 }
 
 impl SuiteFitness {
@@ -135,6 +138,7 @@ impl SuiteFitness {
                 Criterion::Method => self.method,
                 Criterion::MethodNoException => self.method_no_exception,
                 Criterion::Exception => self.exception,
+                Criterion::ContextBranch => self.context_branch,
             })
             .sum()
     }
@@ -247,5 +251,12 @@ pub fn suite_fitness(model: &GoalModel, traces: &[&Trace]) -> SuiteFitness {
         }
     }
     res.line = norm((lines - lines_covered) as f64);
+    // Context branches: the best in-context fitness of each goal some trace shows (such a trace
+    // gives it a value below 1, so the minimum is always an in-context one).
+    let seen: BTreeSet<ContextGoal> = traces.iter().flat_map(|t| context_goals(model, t)).collect();
+    let best = seen.iter().map(|&cg| {
+        traces.iter().zip(&fits).map(|(t, f)| context_fitness(model, t, cg, f)).fold(f64::INFINITY, f64::min)
+    });
+    res.context_branch = best.sum();
     res
 }

@@ -90,6 +90,8 @@ pub fn goal_text(g: &Goal) -> String {
             Mutant::FirstOperand => format!("mutant {probe} first-operand"),
             Mutant::SecondOperand => format!("mutant {probe} second-operand"),
             Mutant::ReplaceCond(c) => format!("mutant {probe} cond->{}", cond_name(*c)),
+            Mutant::InsertUnary(u) => format!("mutant {probe} uoi{}", u.name()),
+            Mutant::ReplaceConstant { at, by } => format!("mutant {probe} const@{} ->{by}", at.0),
         },
     }
 }

@@ -15,7 +15,10 @@ pub use dump::goal_text;
 use std::fmt;
 
 pub use bytecode::InsnIdx;
-pub use plan::{PlanError, PlanOptions, binop_of, branch_cond, cmp_kind, return_probe};
+pub use plan::{
+    PlanError, PlanOptions, binop_of, branch_cond, cmp_kind, constant_of, constant_replacements,
+    load_value_kind, return_probe,
+};
 pub use rt_abi::ProbeKind;
 
 /// A probe: one call to the tracer that the instrumenter inserts. Dense, starting at 0 over a plan.
@@ -192,17 +195,72 @@ pub enum OutputValue {
     NonNull,
 }
 
-/// A mutant of an operator or a condition, killed weakly when its infection distance is 0.
+/// A mutant of an operator, a condition, a loaded value or a constant, killed weakly when its
+/// infection distance is 0 (EvoSuite's operators, digest 002 §1.3).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Mutant {
+    /// AOR / BOR: the operator is replaced by another of its group.
     ReplaceOp(BinOp),
+    /// AOR variants: the operation is replaced by its first or second operand.
     FirstOperand,
     SecondOperand,
-    /// A conditional jump whose condition is replaced by this rt-abi condition code.
+    /// ROR: a conditional jump whose condition is replaced by this rt-abi condition code.
     ReplaceCond(i32),
+    /// UOI: a unary operator inserted after a numeric load; the probe is the `Value*` probe that
+    /// records the loaded value (placed right after the load, so at the load's index + 1).
+    InsertUnary(UnaryOp),
+    /// RC: the numeric constant pushed at `at` is replaced by `by`. The probe serving the goal
+    /// only tells that the constant was reached (infection distance 0 once reached).
+    ReplaceConstant {
+        at: InsnIdx,
+        by: Constant,
+    },
 }
 
-/// Coverage criteria of DESIGN.md §3.6 that have static goals here.
+/// The unary operators UOI inserts (EvoSuite's `InsertUnaryOperator`: `+1`, `-1`, negation).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum UnaryOp {
+    Inc,
+    Dec,
+    Neg,
+}
+
+impl UnaryOp {
+    pub const ALL: [UnaryOp; 3] = [UnaryOp::Inc, UnaryOp::Dec, UnaryOp::Neg];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            UnaryOp::Inc => "+1",
+            UnaryOp::Dec => "-1",
+            UnaryOp::Neg => "neg",
+        }
+    }
+}
+
+/// A numeric constant of the JVM; floating values as raw IEEE bits, so that the type is `Eq`,
+/// `Ord` and `Hash` and NaN payloads survive (as in `classfile::Constant`).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Constant {
+    Int(i32),
+    Long(i64),
+    Float(u32),
+    Double(u64),
+}
+
+impl fmt::Display for Constant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Constant::Int(v) => write!(f, "{v}"),
+            Constant::Long(v) => write!(f, "{v}L"),
+            Constant::Float(b) => write!(f, "{:?}f", f32::from_bits(b)),
+            Constant::Double(b) => write!(f, "{:?}d", f64::from_bits(b)),
+        }
+    }
+}
+
+/// Coverage criteria of DESIGN.md §3.6, in EvoSuite's order. All but `ContextBranch` have static
+/// goals in the plan; context-branch goals (EvoSuite `CBRANCH`, digest 002 §1.2) are pairs of a
+/// calling context and a branch goal, found while tests run (`fitness::ContextGoals`).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Criterion {
     Line,
@@ -212,6 +270,7 @@ pub enum Criterion {
     Output,
     Method,
     MethodNoException,
+    ContextBranch,
 }
 
 /// A coverage goal.
@@ -270,6 +329,37 @@ impl Criterion {
         Criterion::Method,
         Criterion::MethodNoException,
     ];
+
+    /// EvoSuite's default combination (anchors §1.4): the static criteria and context branch.
+    pub const DEFAULT: [Criterion; 8] = [
+        Criterion::Line,
+        Criterion::Branch,
+        Criterion::Exception,
+        Criterion::WeakMutation,
+        Criterion::Output,
+        Criterion::Method,
+        Criterion::MethodNoException,
+        Criterion::ContextBranch,
+    ];
+
+    /// The criterion's name on the command line (DESIGN.md §1, `--criteria`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Criterion::Line => "line",
+            Criterion::Branch => "branch",
+            Criterion::Exception => "exception",
+            Criterion::WeakMutation => "weakmutation",
+            Criterion::Output => "output",
+            Criterion::Method => "method",
+            Criterion::MethodNoException => "methodnoexception",
+            Criterion::ContextBranch => "cbranch",
+        }
+    }
+
+    /// The criterion named `name` (as `name` spells it, ASCII case ignored).
+    pub fn from_name(name: &str) -> Option<Criterion> {
+        Criterion::DEFAULT.into_iter().find(|c| c.name().eq_ignore_ascii_case(name))
+    }
 }
 
 impl Goal {

@@ -4,17 +4,30 @@
 //! The order of probes at one instruction is the order the instrumenter emits them in:
 //! `ClassInit`, `MethodEnter` (instruction 0 only), `Line`, `Caught`, then the instruction's own
 //! probe (call site, branch, compare, switch, operator, throw, return value) and, before a return,
-//! `MethodExit`.
+//! `MethodExit`. Two weak-mutation probes break the "own instruction" pattern:
+//! - UOI (`Value*`): the value a numeric load pushed is only on the stack *after* the load, so its
+//!   probe is placed before the next instruction, and is allocated right after the load's own
+//!   probes (so it precedes the next instruction's `Line`; all probes are stack-neutral, so the
+//!   order there changes nothing). It is planned only when the next instruction is not a jump
+//!   target or handler entry: otherwise other paths would run the probe too.
+//! - RC (replace constant) needs only to know that the constant was executed (EvoSuite: infection
+//!   distance 0 once reached). Its goals are served by the first probe at or after the constant
+//!   that runs only when control went straight through the constant (no jump target, handler
+//!   entry or non-falling-through instruction between them); constants never throw, so a probe
+//!   placed before the constant itself also tells. Only when no such probe exists up to the end
+//!   of that straight run is a hit-only `Line`-kind probe added, at the run's last instruction.
+//!   (An exception thrown between the constant and its probe makes the goal look unreached:
+//!   the approximation errs towards "not killed".)
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use bytecode::{Insn, InsnIdx, MethodBody, Opcode};
-use classfile::ClassFile;
+use classfile::{ClassFile, ConstantPool};
 use rt_abi::{ProbeKind, cond};
 
 use crate::{
-    BinOp, ClassId, ClassPlan, Detail, Goal, GoalId, MethodIdx, MethodPlan, Mutant, OutputValue, Probe,
-    ProbeId, ProbePlan, SwitchCase,
+    BinOp, ClassId, ClassPlan, Constant, Detail, Goal, GoalId, MethodIdx, MethodPlan, Mutant, OutputValue,
+    Probe, ProbeId, ProbePlan, SwitchCase, UnaryOp,
 };
 
 /// Which probe families to plan (and so to emit). Built with `all()` or `none()` and adjusted
@@ -31,8 +44,12 @@ pub struct PlanOptions {
     /// `Thrown` before `athrow`, `Caught` at handler entries.
     pub exceptions: bool,
     pub returns: bool,
-    /// Operands of binary arithmetic and bitwise operators (weak mutation).
+    /// Operands of binary arithmetic and bitwise operators (weak mutation: AOR, BOR).
     pub operands: bool,
+    /// Values of numeric loads (weak mutation: UOI), outside `<clinit>`.
+    pub values: bool,
+    /// Numeric constants (weak mutation: RC), outside `<clinit>`; mostly served by other probes.
+    pub constants: bool,
     pub class_init: bool,
 }
 
@@ -47,6 +64,8 @@ impl PlanOptions {
             exceptions: true,
             returns: true,
             operands: true,
+            values: true,
+            constants: true,
             class_init: true,
         }
     }
@@ -61,6 +80,8 @@ impl PlanOptions {
             exceptions: false,
             returns: false,
             operands: false,
+            values: false,
+            constants: false,
             class_init: false,
         }
     }
@@ -148,6 +169,92 @@ pub fn return_probe(op: Opcode) -> Option<ProbeKind> {
         Opcode::ARETURN => Some(ProbeKind::ReturnRef),
         _ => None,
     }
+}
+
+/// UOI: the value probe kind of a numeric load, `iload` .. `dload` in every form (JVMS §6.5) and
+/// `getfield`/`getstatic` of an `int`, `long`, `float` or `double` field (EvoSuite's
+/// `InsertUnaryOperator` sites; narrower int fields are left out, as there).
+pub fn load_value_kind(insn: &Insn, cp: &ConstantPool) -> Option<ProbeKind> {
+    const KINDS: [ProbeKind; 4] =
+        [ProbeKind::ValueInt, ProbeKind::ValueLong, ProbeKind::ValueFloat, ProbeKind::ValueDouble];
+    match insn {
+        Insn::Local { op, .. } => match op.0 {
+            0x15..=0x18 => Some(KINDS[(op.0 - 0x15) as usize]),
+            // iload_0 .. dload_3: four forms per type.
+            0x1a..=0x29 => Some(KINDS[((op.0 - 0x1a) / 4) as usize]),
+            _ => None,
+        },
+        Insn::Field { op, index } if matches!(*op, Opcode::GETFIELD | Opcode::GETSTATIC) => {
+            match cp.member_ref(*index)?.descriptor.as_ref() {
+                "I" => Some(ProbeKind::ValueInt),
+                "J" => Some(ProbeKind::ValueLong),
+                "F" => Some(ProbeKind::ValueFloat),
+                "D" => Some(ProbeKind::ValueDouble),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// RC: the numeric constant an instruction pushes: `iconst_m1` .. `dconst_1`, `bipush`, `sipush`,
+/// and `ldc`/`ldc_w`/`ldc2_w` of an int, float, long or double (JVMS §6.5).
+pub fn constant_of(insn: &Insn, cp: &ConstantPool) -> Option<Constant> {
+    match insn {
+        Insn::Simple(op) => match op.0 {
+            0x02..=0x08 => Some(Constant::Int(op.0 as i32 - 0x03)),
+            0x09..=0x0a => Some(Constant::Long((op.0 - 0x09) as i64)),
+            0x0b..=0x0d => Some(Constant::Float(((op.0 - 0x0b) as f32).to_bits())),
+            0x0e..=0x0f => Some(Constant::Double(((op.0 - 0x0e) as f64).to_bits())),
+            _ => None,
+        },
+        Insn::Push { value, .. } => Some(Constant::Int(*value as i32)),
+        Insn::Ldc { index, .. } => match cp.get(*index)? {
+            classfile::Constant::Integer(v) => Some(Constant::Int(*v)),
+            classfile::Constant::Long(v) => Some(Constant::Long(*v)),
+            classfile::Constant::Float(b) => Some(Constant::Float(*b)),
+            classfile::Constant::Double(b) => Some(Constant::Double(*b)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// RC: EvoSuite's replacements of a numeric constant `c`: 0, 1, -1, `c - 1`, `c + 1` in the
+/// constant's type (ints and longs wrap as the JVM does), in that order, without duplicates and
+/// without any value the program could not tell from `c` (`==`, two NaNs alike; so `c + 1` of a
+/// large float, equal to `c`, is no mutant).
+pub fn constant_replacements(c: Constant) -> Vec<Constant> {
+    let candidates: [Constant; 5] = match c {
+        Constant::Int(v) => [0, 1, -1, v.wrapping_sub(1), v.wrapping_add(1)].map(Constant::Int),
+        Constant::Long(v) => [0, 1, -1, v.wrapping_sub(1), v.wrapping_add(1)].map(Constant::Long),
+        Constant::Float(b) => {
+            let v = f32::from_bits(b);
+            [0.0, 1.0, -1.0, v - 1.0, v + 1.0].map(|x: f32| Constant::Float(x.to_bits()))
+        }
+        Constant::Double(b) => {
+            let v = f64::from_bits(b);
+            [0.0, 1.0, -1.0, v - 1.0, v + 1.0].map(|x: f64| Constant::Double(x.to_bits()))
+        }
+    };
+    let same = |a: Constant, b: Constant| match (a, b) {
+        (Constant::Float(x), Constant::Float(y)) => {
+            let (x, y) = (f32::from_bits(x), f32::from_bits(y));
+            x == y || (x.is_nan() && y.is_nan())
+        }
+        (Constant::Double(x), Constant::Double(y)) => {
+            let (x, y) = (f64::from_bits(x), f64::from_bits(y));
+            x == y || (x.is_nan() && y.is_nan())
+        }
+        _ => a == b,
+    };
+    let mut out: Vec<Constant> = Vec::with_capacity(5);
+    for r in candidates {
+        if !same(r, c) && !out.iter().any(|&o| same(o, r)) {
+            out.push(r);
+        }
+    }
+    out
 }
 
 /// The output goals of a method returning the type `ret` (a field descriptor, or `V`).
@@ -320,6 +427,12 @@ impl Builder {
         let mut exit_goal = None;
         let mut output_goals: Option<Vec<GoalId>> = None;
         let mut paired_if: Option<usize> = None;
+        let method_start = self.plan.probes.len();
+        // `<clinit>` runs once per JVM, before any test (docs/protocol.md, v1): its loads and
+        // constants (often large tables) would only give goals that no test can tell apart.
+        let (values, constants) = (opts.values && !is_clinit, opts.constants && !is_clinit);
+        // RC constants of the current straight run still waiting for a probe that tells they ran.
+        let mut pending_rc: Vec<(InsnIdx, Constant)> = Vec::new();
         for (i, insn) in body.insns.iter().enumerate().take(n) {
             let at = InsnIdx::new(i);
             let line = line_at(at);
@@ -438,6 +551,42 @@ impl Builder {
                     let p = self.push(ProbeKind::MethodExit, m, at, line, Detail::None);
                     let class = self.class;
                     exit_goal = Some(self.serve(p, exit_goal, || Goal::MethodNormalExit { class, method }));
+                }
+            }
+            let next = InsnIdx::new(i + 1);
+            let straight_on = i + 1 < n && insn.falls_through() && !targets.contains(&next);
+            if constants && let Some(c) = constant_of(insn, cp) {
+                pending_rc.push((at, c));
+            }
+            if !pending_rc.is_empty() {
+                // Probes are in instruction order: those at `at` end the method's list so far.
+                let here = (method_start..self.plan.probes.len())
+                    .rev()
+                    .take_while(|&k| self.plan.probes[k].insn >= at)
+                    .filter(|&k| self.plan.probes[k].insn == at)
+                    .last()
+                    .map(|k| ProbeId(k as u32));
+                let server = match here {
+                    Some(p) => Some(p),
+                    None if !straight_on => Some(self.push(ProbeKind::Line, m, at, line, Detail::None)),
+                    None => None,
+                };
+                if let Some(p) = server {
+                    for (c_at, c) in std::mem::take(&mut pending_rc) {
+                        for by in constant_replacements(c) {
+                            let mutant = Mutant::ReplaceConstant { at: c_at, by };
+                            self.serve(p, None, || Goal::WeakMutation { probe: p, mutant });
+                        }
+                    }
+                }
+            }
+            if values
+                && straight_on
+                && let Some(kind) = load_value_kind(insn, cp)
+            {
+                let p = self.push(kind, m, next, line_at(next), Detail::None);
+                for u in UnaryOp::ALL {
+                    self.serve(p, None, || Goal::WeakMutation { probe: p, mutant: Mutant::InsertUnary(u) });
                 }
             }
         }

@@ -29,6 +29,56 @@ fn plan_of_switches() {
     check_plan("Switches.class", "Switches.plan.txt");
 }
 
+/// UOI and RC (weak mutation) on the mutation fixture: value probes after numeric loads of locals
+/// and fields (none before the ternary's merge point, none in `<clinit>`), constant goals served by
+/// the probe that follows them in their straight run, or by an added hit-only probe.
+#[test]
+fn plan_of_mutation_values() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/classes/mutation/mutation/Values.class");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut plan = ProbePlan::new();
+    plan.add_class_bytes(&bytes, &PlanOptions::all()).expect("plan");
+    expect_file![Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/Values.plan.txt")]
+        .assert_eq(&plan.dump());
+}
+
+/// RC replacement sets (EvoSuite's `ReplaceConstant`: 0, 1, -1, c-1, c+1 without c and duplicates).
+#[test]
+fn constant_replacements() {
+    use goals::Constant::{Double, Float, Int, Long};
+    let text = |c: goals::Constant| {
+        goals::constant_replacements(c).iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+    };
+    let cases = [
+        Int(0),
+        Int(1),
+        Int(-1),
+        Int(2),
+        Int(i32::MIN),
+        Long(5),
+        Float(0.5f32.to_bits()),
+        Float(1.0e20f32.to_bits()),
+        Float(f32::NAN.to_bits()),
+        Double(0.0f64.to_bits()),
+        Double(1.0e300f64.to_bits()),
+    ];
+    let out: Vec<String> = cases.iter().map(|&c| format!("{c}: {}", text(c))).collect();
+    expect_test::expect![[r#"
+        0: 1 -1
+        1: 0 -1 2
+        -1: 0 1 -2
+        2: 0 1 -1 3
+        -2147483648: 0 1 -1 2147483647 -2147483647
+        5L: 0L 1L -1L 4L 6L
+        0.5f: 0.0f 1.0f -1.0f -0.5f 1.5f
+        1e20f: 0.0f 1.0f -1.0f
+        NaNf: 0.0f 1.0f -1.0f
+        0.0d: 1.0d -1.0d
+        1e300d: 0.0d 1.0d -1.0d"#]]
+    .assert_eq(&out.join("\n"));
+}
+
 #[test]
 fn no_probes_with_none() {
     let mut plan = ProbePlan::new();

@@ -31,6 +31,13 @@ fn instrument_corpus(c: &mut Criterion) {
     group.bench_function("plan+instrument all", |b| {
         b.iter(|| black_box(instrument::instrument_classes(&inputs, &Options::all())))
     });
+    // The same without the UOI and RC probes of weak mutation, to show what they cost.
+    let mut no_uoi_rc = Options::all();
+    no_uoi_rc.plan.values = false;
+    no_uoi_rc.plan.constants = false;
+    group.bench_function("plan+instrument all but UOI/RC", |b| {
+        b.iter(|| black_box(instrument::instrument_classes(&inputs, &no_uoi_rc)))
+    });
     group.bench_function("plan+instrument none", |b| {
         b.iter(|| black_box(instrument::instrument_classes(&inputs, &Options::none())))
     });

@@ -1,0 +1,574 @@
+//! Regression assertions as EvoSuite's `CompleteAssertionGenerator` makes them (anchors.md §1.5,
+//! strategy `ALL` with a cap): what a test did is observed by executing it, and asserted.
+//!
+//! - Observed after each statement that completed normally: the value of a call or field read
+//!   (primitives and strings by value, `null`/non-`null` for objects, enum constants by `name()`,
+//!   array lengths), and the inspectors ([`crate::Inspectors`]) of the objects the statement
+//!   created or touched (its value, receiver and object arguments). Inspector values come from an
+//!   augmented copy of the test with the inspector calls inserted right after the statement, in the
+//!   order JUnit will run them.
+//! - Every test (plain and augmented) runs twice; a value that differs between the two runs is not
+//!   asserted (identity hash codes, unseeded randomness), nor is a string holding `Class@hash` or
+//!   the worker's deterministic clock, nor a long near that clock (those differ outside the worker).
+//! - An inspector that throws, or whose presence changes the outcome of a later statement of the
+//!   test, is removed and the augmented test re-run; after the assertions are chosen (at most
+//!   `max_per_test`, return values first), the test with exactly the chosen inspector calls runs
+//!   once more and any assertion whose value moved is dropped.
+//! - A test is cut after the first statement that throws (later statements never ran); that
+//!   exception becomes the expected exception, named as a JUnit `catch` can name it.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use classfile::ClassPath;
+use exec::{ExecResult, ExecStatus};
+use junit::{Assertion, Check, Expected, JUnitTest, Subject};
+use protocol::{Outcome, Value};
+use testcase::{JType, MethodRef, PrimType, PrimValue, Statement, TestCase, VarId};
+
+use crate::inspect::{Inspector, Inspectors};
+use crate::{PostError, Runner, run_batch};
+
+/// Augmented runs that removed an inspector before the set settles; then the test keeps none.
+const MAX_INSPECTOR_ROUNDS: usize = 3;
+/// Inspector calls added to one test at most (keeps the augmented tests short).
+const MAX_INSPECTOR_CALLS: usize = 64;
+/// Longer strings are not asserted (unreadable tests).
+const MAX_STRING: usize = 200;
+/// The worker's fixed clock base (`Guards.timeBaseMs`): values near it are time, which differs
+/// outside the worker.
+const TIME_BASE_MS: i64 = 1_700_000_000_000;
+
+/// How assertions are chosen. No `Default`: [`AssertionConfig::evosuite`] builds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AssertionConfig {
+    /// Assertions kept per test at most.
+    pub max_per_test: usize,
+    /// The package (dotted) the test class is written in: the CUT's.
+    pub package: String,
+}
+
+impl AssertionConfig {
+    /// At most 10 assertions per test, in the package of `cut` (binary name).
+    pub fn evosuite(cut: &str) -> AssertionConfig {
+        AssertionConfig {
+            max_per_test: 10,
+            package: cut.rsplit_once('.').map_or(String::new(), |(p, _)| p.to_string()),
+        }
+    }
+}
+
+/// Counts of one test's assertion generation.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AssertionStats {
+    /// Assertions observed before the cap.
+    pub candidates: usize,
+    /// Values not asserted because the two runs disagreed or they look like time or identity.
+    pub unstable: usize,
+    /// Inspector calls removed because they threw or changed the test's outcomes.
+    pub inspectors_removed: usize,
+    /// Assertions left out by the cap.
+    pub capped: usize,
+    /// Chosen assertions dropped by the final check.
+    pub dropped_on_check: usize,
+    /// Statements cut after the first throwing statement.
+    pub truncated: usize,
+    /// The test's own outcome (where it stopped, what it threw) differed between runs, or it hit a
+    /// guard or timed out: it has no assertions and no expected exception.
+    pub flaky: bool,
+}
+
+/// A test with its assertions, as `junit::render` takes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AssertedTest {
+    pub test: JUnitTest,
+    pub stats: AssertionStats,
+}
+
+/// One inspector call inserted after statement `after`, on variable `var` (original numbering).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Probe {
+    after: usize,
+    var: VarId,
+    inspector: Inspector,
+}
+
+/// An observation that may become an assertion: `priority` orders the cap (0 first).
+#[derive(Debug, Clone)]
+struct Candidate {
+    priority: u8,
+    assertion: Assertion,
+    /// Position of the probe whose value this asserts, for the final check.
+    probe: Option<usize>,
+}
+
+/// The test with one unused constant first: an equivalent copy that a caching runner must execute
+/// again (its canonical bytes differ), so that two runs are two executions.
+fn distinct(test: &TestCase) -> TestCase {
+    let mut t = test.clone();
+    t.insert(0, Statement::Primitive(PrimValue::Int(0)));
+    t
+}
+
+/// `test` with each probe's call inserted after its statement (probes sorted by `after`);
+/// returns the augmented test, the new position of each original statement, and of each probe.
+fn augment(test: &TestCase, probes: &[Probe]) -> (TestCase, Vec<usize>, Vec<usize>) {
+    let mut out = TestCase::new();
+    let mut pos = Vec::with_capacity(test.len());
+    let mut probe_pos = Vec::with_capacity(probes.len());
+    let mut next = 0;
+    for (i, st) in test.statements.iter().enumerate() {
+        let mut st = st.clone();
+        for v in st.uses_mut() {
+            *v = VarId(pos[v.index()] as u32);
+        }
+        pos.push(out.push(st).index());
+        while next < probes.len() && probes[next].after == i {
+            let p = &probes[next];
+            let owner = test.var_type(p.var).unwrap_or_else(JType::object);
+            let class = owner.erasure().class_name().unwrap_or(testcase::types::OBJECT).to_string();
+            let method = MethodRef {
+                class,
+                name: p.inspector.name.clone(),
+                descriptor: p.inspector.descriptor.clone(),
+                is_static: false,
+                owner,
+                params: Vec::new(),
+                ret: Some(p.inspector.ret.clone()),
+            };
+            let receiver = Some(VarId(pos[p.var.index()] as u32));
+            probe_pos.push(
+                out.push(Statement::Method { method: Arc::new(method), receiver, args: Vec::new() }).index(),
+            );
+            next += 1;
+        }
+    }
+    (out, pos, probe_pos)
+}
+
+/// Outcomes of a `distinct` copy, aligned with the original's statements.
+fn unshift(r: &ExecResult) -> &[Outcome] {
+    r.outcomes.get(1..).unwrap_or(&[])
+}
+
+/// Whether an outcome stopped the test (anything but a value).
+fn stopped(o: &Outcome) -> bool {
+    !matches!(o, Outcome::Value(_))
+}
+
+/// Whether a string would differ outside the worker or between JVMs: `Class@1b6d3586` identity
+/// strings, the worker's clock, and very long strings.
+fn unstable_string(s: &str) -> bool {
+    if s.chars().count() > MAX_STRING || s.contains("1700000000") || s.contains("2023-11-14") {
+        return true;
+    }
+    let b = s.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        c == b'@'
+            && i > 0
+            && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'$' || b[i - 1] == b';')
+            && b[i + 1..].iter().take_while(|x| x.is_ascii_hexdigit()).count() >= 4
+    })
+}
+
+/// Whether a long looks like the worker's clock in milliseconds or nanoseconds.
+fn time_like(v: i64) -> bool {
+    let near = |x: i64, base: i64, width: i64| (x - base).abs() < width;
+    near(v, TIME_BASE_MS, 100_000_000_000) || near(v / 1_000_000, TIME_BASE_MS, 100_000_000_000)
+}
+
+/// A primitive value of type `want` from an outcome value, when it has that type.
+fn prim(v: &Value, want: PrimType) -> Option<PrimValue> {
+    let p = match (v, want) {
+        (Value::Bool(b), PrimType::Boolean) => PrimValue::Boolean(*b),
+        (Value::Byte(x), PrimType::Byte) => PrimValue::Byte(*x as i8),
+        (Value::Char(x), PrimType::Char) => PrimValue::Char(*x as u16),
+        (Value::Short(x), PrimType::Short) => PrimValue::Short(*x as i16),
+        (Value::Int(x), PrimType::Int) => PrimValue::Int(*x),
+        (Value::Long(x), PrimType::Long) => PrimValue::Long(*x),
+        (Value::Float(x), PrimType::Float) => PrimValue::Float(*x),
+        (Value::Double(x), PrimType::Double) => PrimValue::Double(*x),
+        _ => return None,
+    };
+    Some(p)
+}
+
+/// The expected value of a subject of static type `ty` that evaluated to `v`, if it is asserted by
+/// value (`None` also when the value is unstable; `unstable` is then set).
+fn expected(v: &Value, ty: &JType, unstable: &mut bool) -> Option<Expected> {
+    let want = match ty {
+        JType::Prim(p) => Some(*p),
+        JType::Class { name, .. } => PrimType::unwrap(name),
+        _ => None,
+    };
+    if let Some(p) = want {
+        let e = prim(v, p)?;
+        if let PrimValue::Long(x) = e
+            && time_like(x)
+        {
+            *unstable = true;
+            return None;
+        }
+        return Some(Expected::Prim(e));
+    }
+    match v {
+        Value::String(s) if *ty == JType::string() => {
+            if unstable_string(s) {
+                *unstable = true;
+                None
+            } else {
+                Some(Expected::String(s.clone()))
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether a variable's static type is an object whose inspectors may be called: a class type that
+/// is neither `String` nor a box (those are asserted by value).
+fn inspectable(ty: &JType) -> Option<String> {
+    match ty {
+        JType::Class { name, .. } if !ty.is_primitive_like() => Some(name.clone()),
+        _ => None,
+    }
+}
+
+/// The objects statement `i` created or touched: its value, its receiver and its object arguments.
+fn touched(test: &TestCase, i: usize) -> Vec<VarId> {
+    let st = &test.statements[i];
+    let mut out = Vec::new();
+    if st.value_type().is_some()
+        && !matches!(st, Statement::Primitive(_) | Statement::String(_) | Statement::Null(_))
+    {
+        out.push(VarId(i as u32));
+    }
+    if st.is_call() || matches!(st, Statement::FieldSet { .. }) {
+        for v in st.uses() {
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// Per test: the truncated test, its two plain runs' outcomes, and what it threw at its end.
+struct Plain {
+    test: TestCase,
+    run1: Vec<Outcome>,
+    run2: Vec<Outcome>,
+    /// Index of the last statement that completed normally, plus one.
+    normal: usize,
+    thrown: Option<String>,
+    stats: AssertionStats,
+}
+
+/// Generates assertions for every test of `suite` (see the module documentation). `classpath`
+/// holds the classes the tests use and the JDK's `java.base` (for inspectors of JDK types).
+pub fn assertions(
+    runner: &mut dyn Runner,
+    suite: &[TestCase],
+    classpath: &ClassPath,
+    config: &AssertionConfig,
+) -> Result<Vec<AssertedTest>, PostError> {
+    let (mut round_trips, mut executions) = (0, 0);
+    let mut inspectors = Inspectors::new(classpath);
+
+    // Two plain runs of each test, in one batch.
+    let mut batch: Vec<TestCase> = suite.to_vec();
+    batch.extend(suite.iter().map(distinct));
+    let results = run_batch(runner, &batch, &mut round_trips, &mut executions)?;
+    let (first, second) = results.split_at(suite.len());
+    let mut plains: Vec<Plain> = Vec::with_capacity(suite.len());
+    for ((t, r1), r2) in suite.iter().zip(first).zip(second) {
+        let mut stats = AssertionStats::default();
+        let o2 = unshift(r2);
+        let stop = r1.outcomes.iter().position(stopped).unwrap_or(r1.outcomes.len()).min(t.len());
+        let flaky = r1.status != ExecStatus::Normal
+            || r1.outcomes.len() < t.len()
+            || o2.len() < t.len()
+            || r2.status != ExecStatus::Normal
+            || o2.iter().position(stopped).unwrap_or(o2.len()).min(t.len()) != stop
+            || matches!(r1.outcomes.get(stop), Some(o) if !matches!(o, Outcome::Threw { .. }))
+            || match (r1.outcomes.get(stop), o2.get(stop)) {
+                (Some(Outcome::Threw { class: a, .. }), Some(Outcome::Threw { class: b, .. })) => a != b,
+                _ => false,
+            };
+        if flaky {
+            stats.flaky = true;
+            plains.push(Plain {
+                test: t.clone(),
+                run1: Vec::new(),
+                run2: Vec::new(),
+                normal: 0,
+                thrown: None,
+                stats,
+            });
+            continue;
+        }
+        let (test, thrown) = match r1.outcomes.get(stop) {
+            Some(Outcome::Threw { class, .. }) if stop < t.len() => {
+                stats.truncated = t.len() - stop - 1;
+                let mut cut = t.clone();
+                cut.statements.truncate(stop + 1);
+                (cut, Some(inspectors.catchable(class, &config.package)))
+            }
+            _ => (t.clone(), None),
+        };
+        let n = test.len();
+        plains.push(Plain {
+            run1: r1.outcomes[..n.min(r1.outcomes.len())].to_vec(),
+            run2: o2[..n.min(o2.len())].to_vec(),
+            normal: stop,
+            thrown,
+            test,
+            stats,
+        });
+    }
+
+    // The probes of each test: inspectors of the objects each statement touched.
+    let mut probes: Vec<Vec<Probe>> = plains
+        .iter()
+        .map(|p| {
+            let mut out = Vec::new();
+            for i in 0..p.normal {
+                for v in touched(&p.test, i) {
+                    let non_null =
+                        matches!(p.run1.get(v.index()), Some(Outcome::Value(Value::Object { .. })));
+                    let Some(class) = p.test.var_type(v).as_ref().and_then(inspectable) else { continue };
+                    if !non_null {
+                        continue;
+                    }
+                    for ins in inspectors.of(&class) {
+                        if out.len() < MAX_INSPECTOR_CALLS {
+                            out.push(Probe { after: i, var: v, inspector: ins.clone() });
+                        }
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+
+    // Augmented runs until no inspector throws or disturbs the test.
+    let mut observed: Vec<Option<(Vec<Outcome>, Vec<Outcome>)>> = vec![None; plains.len()];
+    let mut settled = vec![false; plains.len()];
+    for round in 0..=MAX_INSPECTOR_ROUNDS {
+        let todo: Vec<usize> = (0..plains.len()).filter(|&k| !settled[k] && !probes[k].is_empty()).collect();
+        if todo.is_empty() {
+            break;
+        }
+        if round == MAX_INSPECTOR_ROUNDS {
+            for k in todo {
+                plains[k].stats.inspectors_removed += probes[k].len();
+                probes[k].clear();
+            }
+            break;
+        }
+        let aug: Vec<(TestCase, Vec<usize>, Vec<usize>)> =
+            todo.iter().map(|&k| augment(&plains[k].test, &probes[k])).collect();
+        let mut batch: Vec<TestCase> = aug.iter().map(|a| a.0.clone()).collect();
+        batch.extend(aug.iter().map(|a| distinct(&a.0)));
+        let results = run_batch(runner, &batch, &mut round_trips, &mut executions)?;
+        let (first, second) = results.split_at(todo.len());
+        for (j, &k) in todo.iter().enumerate() {
+            let (_, pos, probe_pos) = &aug[j];
+            let (o1, o2) = (&first[j].outcomes, unshift(&second[j]));
+            let p = &plains[k];
+            // A throwing inspector goes; so do the inspectors before a statement they disturbed.
+            let threw = probe_pos.iter().position(|&q| o1.get(q).is_none_or(stopped));
+            let disturbed = (0..p.test.len()).find(|&i| {
+                p.run1[i] == p.run2[i] && o1.get(pos[i]).is_none_or(|o| !same_kind(o, &p.run1[i]))
+            });
+            let remove: Vec<usize> = match (threw, disturbed) {
+                (Some(q), Some(i)) if probes[k][q].after >= i => {
+                    (0..probes[k].len()).filter(|&x| probes[k][x].after < i).collect()
+                }
+                (Some(q), _) => vec![q],
+                (None, Some(i)) => (0..probes[k].len()).filter(|&x| probes[k][x].after < i).collect(),
+                (None, None) => Vec::new(),
+            };
+            if remove.is_empty() {
+                let values = |o: &[Outcome]| {
+                    probe_pos.iter().map(|&q| o.get(q).cloned().unwrap_or(Outcome::NotExecuted)).collect()
+                };
+                observed[k] = Some((values(o1), values(o2)));
+                settled[k] = true;
+            } else {
+                plains[k].stats.inspectors_removed += remove.len();
+                for x in remove.into_iter().rev() {
+                    probes[k].remove(x);
+                }
+            }
+        }
+    }
+
+    // Candidates, the cap, and the final check of the chosen inspector calls.
+    let mut chosen: Vec<(Vec<Candidate>, Vec<Probe>)> = Vec::with_capacity(plains.len());
+    for (k, p) in plains.iter_mut().enumerate() {
+        if p.stats.flaky {
+            chosen.push((Vec::new(), Vec::new()));
+            continue;
+        }
+        let mut cands = direct_candidates(p);
+        if let Some((v1, v2)) = &observed[k] {
+            let mut last: BTreeMap<(VarId, String), Value> = BTreeMap::new();
+            for (q, probe) in probes[k].iter().enumerate() {
+                let (Outcome::Value(a), Outcome::Value(b)) = (&v1[q], &v2[q]) else { continue };
+                let key = (probe.var, probe.inspector.name.clone());
+                let repeated = last.get(&key) == Some(a);
+                last.insert(key, a.clone());
+                if repeated {
+                    continue;
+                }
+                let mut unstable = a != b;
+                let value = expected(a, &probe.inspector.ret, &mut unstable);
+                if unstable {
+                    p.stats.unstable += 1;
+                    continue;
+                }
+                let Some(value) = value else { continue };
+                let subject = Subject::Call {
+                    var: probe.var,
+                    method: probe.inspector.name.clone(),
+                    ret: probe.inspector.ret.clone(),
+                };
+                cands.push(Candidate {
+                    priority: 1,
+                    assertion: Assertion { after: probe.after, check: Check::Equals { subject, value } },
+                    probe: Some(q),
+                });
+            }
+        }
+        p.stats.candidates = cands.len();
+        // The cap: by priority, then in test order; written in test order.
+        let mut order: Vec<usize> = (0..cands.len()).collect();
+        order.sort_by_key(|&c| (cands[c].priority, cands[c].assertion.after, c));
+        order.truncate(config.max_per_test);
+        p.stats.capped = cands.len() - order.len();
+        order.sort_by_key(|&c| (cands[c].assertion.after, c));
+        let kept: Vec<Candidate> = order.into_iter().map(|c| cands[c].clone()).collect();
+        let kept_probes: Vec<Probe> =
+            kept.iter().filter_map(|c| c.probe.map(|q| probes[k][q].clone())).collect();
+        // Re-point each kept candidate at its probe among the kept ones.
+        let mut n = 0;
+        let kept = kept
+            .into_iter()
+            .map(|mut c| {
+                if c.probe.is_some() {
+                    c.probe = Some(n);
+                    n += 1;
+                }
+                c
+            })
+            .collect();
+        chosen.push((kept, kept_probes));
+    }
+    let check: Vec<usize> = (0..plains.len()).filter(|&k| !chosen[k].1.is_empty()).collect();
+    let aug: Vec<(TestCase, Vec<usize>, Vec<usize>)> =
+        check.iter().map(|&k| augment(&plains[k].test, &sorted_probes(&chosen[k].1))).collect();
+    let tests: Vec<TestCase> = aug.iter().map(|a| a.0.clone()).collect();
+    let results = run_batch(runner, &tests, &mut round_trips, &mut executions)?;
+    for (j, &k) in check.iter().enumerate() {
+        let (_, pos, probe_pos) = &aug[j];
+        let o = &results[j].outcomes;
+        let p = &plains[k];
+        let intact = (0..p.test.len()).all(|i| p.run1[i] != p.run2[i] || o.get(pos[i]) == Some(&p.run1[i]));
+        let (cands, _) = &mut chosen[k];
+        let before = cands.len();
+        cands.retain(|c| match (&c.probe, &c.assertion.check) {
+            (None, _) => true,
+            (Some(q), Check::Equals { subject: Subject::Call { ret, .. }, value }) => {
+                let mut unstable = false;
+                intact
+                    && matches!(o.get(probe_pos[*q]), Some(Outcome::Value(v)) if expected(v, ret, &mut unstable).as_ref() == Some(value))
+            }
+            _ => false,
+        });
+        plains[k].stats.dropped_on_check += before - cands.len();
+    }
+
+    Ok(plains
+        .into_iter()
+        .zip(chosen)
+        .map(|(p, (cands, _))| AssertedTest {
+            test: JUnitTest {
+                case: p.test,
+                assertions: cands.into_iter().map(|c| c.assertion).collect(),
+                expected_exception: p.thrown,
+            },
+            stats: p.stats,
+        })
+        .collect())
+}
+
+/// Probes in the order `augment` needs (by statement, stable).
+fn sorted_probes(probes: &[Probe]) -> Vec<Probe> {
+    let mut out = probes.to_vec();
+    out.sort_by_key(|p| p.after);
+    out
+}
+
+/// Whether two outcomes are the same kind of end: equal values, or the same exception class.
+fn same_kind(a: &Outcome, b: &Outcome) -> bool {
+    match (a, b) {
+        (Outcome::Threw { class: x, .. }, Outcome::Threw { class: y, .. }) => x == y,
+        _ => a == b,
+    }
+}
+
+/// Assertions on the statements' own values (calls and field reads that completed normally).
+fn direct_candidates(p: &mut Plain) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for i in 0..p.normal {
+        let st = &p.test.statements[i];
+        if !matches!(st, Statement::Method { .. } | Statement::FieldGet { .. }) {
+            continue;
+        }
+        let Some(ty) = st.value_type() else { continue };
+        let (Outcome::Value(a), Outcome::Value(b)) = (&p.run1[i], &p.run2[i]) else { continue };
+        let var = VarId(i as u32);
+        let mut unstable = a != b;
+        let value = expected(a, &ty, &mut unstable);
+        if unstable {
+            p.stats.unstable += 1;
+            continue;
+        }
+        let (priority, check) = match (value, a) {
+            (Some(value), _) => (0, Check::Equals { subject: Subject::Var(var), value }),
+            (None, Value::Null) if !ty.is_primitive() => (0, Check::Null(var)),
+            (None, Value::Enum { class, name }) if ty.erasure().class_name() == Some(class.as_str()) => {
+                let subject = Subject::Call { var, method: "name".into(), ret: JType::string() };
+                (0, Check::Equals { subject, value: Expected::String(name.clone()) })
+            }
+            (None, Value::Array { length, .. }) if matches!(ty, JType::Array(_)) => {
+                (2, Check::ArrayLength { var, length: (*length).max(0) as u32 })
+            }
+            (None, Value::Object { .. } | Value::Enum { .. } | Value::String(_) | Value::Array { .. })
+                if !ty.is_primitive() =>
+            {
+                (3, Check::NotNull(var))
+            }
+            _ => continue,
+        };
+        out.push(Candidate { priority, assertion: Assertion { after: i, check }, probe: None });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unstable_strings() {
+        assert!(unstable_string("example.Stack@1b6d3586"));
+        assert!(unstable_string("[I@4554617c"));
+        assert!(!unstable_string("a@b.com"));
+        assert!(!unstable_string("size=3"));
+        assert!(unstable_string("at 1700000000123"));
+        assert!(time_like(TIME_BASE_MS + 5));
+        assert!(time_like((TIME_BASE_MS + 5) * 1_000_000));
+        assert!(!time_like(42));
+    }
+}

@@ -1,0 +1,211 @@
+//! What the assertion generator may call and name, read from the class files: the inspectors of a
+//! type (EvoSuite's `InspectorAssertion` with `pure_inspectors=true`: public no-argument instance
+//! methods returning a primitive or a `String`, named like getters) and, for expected exceptions,
+//! whether a thrown class can be named in a JUnit 4 `catch` (JLS §11.2.3: a checked exception may
+//! only be caught where the body can throw it, so those are caught as `java.lang.Exception`).
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use classfile::{ClassFile, ClassPath, access};
+use testcase::{JType, PrimType};
+
+/// A side-effect-free observer method, callable as `var.name()` on a variable of the type it was
+/// looked up for.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Inspector {
+    pub name: String,
+    /// JVM descriptor, `()I`.
+    pub descriptor: String,
+    /// A primitive type or `java.lang.String`.
+    pub ret: JType,
+}
+
+/// The facts of one class that the lookups need.
+#[derive(Debug, Clone)]
+struct ClassInfo {
+    access: u16,
+    super_name: Option<String>,
+    interfaces: Vec<String>,
+    /// (access flags, name, descriptor) of each method.
+    methods: Vec<(u16, String, String)>,
+}
+
+/// Inspector and exception lookups over a classpath, with a cache per class. A class missing from
+/// the classpath (or unreadable) simply has no inspectors.
+#[derive(Debug)]
+pub struct Inspectors<'a> {
+    cp: &'a ClassPath,
+    classes: BTreeMap<String, Option<ClassInfo>>,
+    inspectors: BTreeMap<String, Vec<Inspector>>,
+}
+
+/// Name parts that mark values that vary between runs or machines (time, randomness, identity,
+/// memory), or calls that advance a state (`getAndIncrement`, `getNext`).
+const UNSTABLE_WORDS: [&str; 14] = [
+    "time", "date", "millis", "nano", "clock", "now", "random", "uuid", "hash", "identity", "memory",
+    "thread", "next", "getand",
+];
+
+/// Whether a method name is an inspector name (`getX`, `isX`, `hasX`, `size`, `length`, `isEmpty`,
+/// `toString`) and not one of [`UNSTABLE_WORDS`].
+fn inspector_name(name: &str) -> bool {
+    let prefixed = |p: &str| {
+        name.strip_prefix(p).and_then(|rest| rest.chars().next()).is_some_and(|c| c.is_ascii_uppercase())
+    };
+    let shaped = prefixed("get")
+        || prefixed("is")
+        || prefixed("has")
+        || matches!(name, "size" | "length" | "isEmpty" | "toString");
+    let lower = name.to_ascii_lowercase();
+    shaped && !UNSTABLE_WORDS.iter().any(|w| lower.contains(w))
+}
+
+/// The return type of a no-argument descriptor when it is a primitive or `String`.
+fn observable_return(descriptor: &str) -> Option<JType> {
+    let ret = descriptor.strip_prefix("()")?;
+    if ret == "Ljava/lang/String;" {
+        return Some(JType::string());
+    }
+    let mut chars = ret.chars();
+    let c = chars.next()?;
+    if chars.next().is_some() {
+        return None;
+    }
+    PrimType::from_descriptor_char(c).map(JType::Prim)
+}
+
+impl<'a> Inspectors<'a> {
+    pub fn new(cp: &'a ClassPath) -> Inspectors<'a> {
+        Inspectors { cp, classes: BTreeMap::new(), inspectors: BTreeMap::new() }
+    }
+
+    fn info(&mut self, internal: &str) -> Option<ClassInfo> {
+        if let Some(i) = self.classes.get(internal) {
+            return i.clone();
+        }
+        let info =
+            self.cp.class_bytes(internal).ok().flatten().and_then(|b| ClassFile::parse(&b).ok()).map(|cf| {
+                let cp = &cf.constant_pool;
+                ClassInfo {
+                    access: cf.access_flags,
+                    super_name: cf.super_name().map(|s| s.into_owned()),
+                    interfaces: cf.interface_names().map(|s| s.into_owned()).collect(),
+                    methods: cf
+                        .methods
+                        .iter()
+                        .filter_map(|m| {
+                            Some((m.access_flags, m.name(cp)?.into_owned(), m.descriptor(cp)?.into_owned()))
+                        })
+                        .collect(),
+                }
+            });
+        self.classes.insert(internal.to_string(), info.clone());
+        info
+    }
+
+    /// The inspectors of class `class` (binary name, `java.util.ArrayList`), sorted by name: the
+    /// public no-argument instance methods it declares or inherits (superclasses first searched,
+    /// then superinterfaces, breadth first) that return a primitive or a `String` and are named
+    /// as [`inspector_name`] allows. `toString` counts only when a class other than `Object`
+    /// declares it (`Object.toString` prints an identity hash code). `hashCode` never counts.
+    pub fn of(&mut self, class: &str) -> &[Inspector] {
+        if !self.inspectors.contains_key(class) {
+            let found = self.lookup(class);
+            self.inspectors.insert(class.to_string(), found);
+        }
+        self.inspectors.get(class).map_or(&[], Vec::as_slice)
+    }
+
+    fn lookup(&mut self, class: &str) -> Vec<Inspector> {
+        let mut seen_classes = BTreeSet::new();
+        let mut seen_methods: BTreeMap<(String, String), Option<Inspector>> = BTreeMap::new();
+        let mut queue = VecDeque::from([class.replace('.', "/")]);
+        // Superclasses before interfaces: a class's own method overrides an interface's.
+        let mut interfaces = VecDeque::new();
+        while let Some(name) = queue.pop_front().or_else(|| interfaces.pop_front()) {
+            if !seen_classes.insert(name.clone()) {
+                continue;
+            }
+            let Some(info) = self.info(&name) else { continue };
+            let is_interface = info.access & access::INTERFACE != 0;
+            for (flags, m, desc) in &info.methods {
+                let key = (m.clone(), desc.clone());
+                if seen_methods.contains_key(&key) {
+                    continue;
+                }
+                let usable = flags & access::PUBLIC != 0
+                    && flags & (access::STATIC | access::SYNTHETIC | access::VOLATILE_OR_BRIDGE) == 0
+                    && inspector_name(m)
+                    && !(m == "toString" && (is_interface || name == "java/lang/Object"));
+                let ins = observable_return(desc).filter(|_| usable).map(|ret| Inspector {
+                    name: m.clone(),
+                    descriptor: desc.clone(),
+                    ret,
+                });
+                seen_methods.insert(key, ins);
+            }
+            if let Some(s) = &info.super_name {
+                queue.push_back(s.clone());
+            }
+            interfaces.extend(info.interfaces.iter().cloned());
+        }
+        let mut out: Vec<Inspector> = seen_methods.into_values().flatten().collect();
+        out.sort();
+        out
+    }
+
+    /// The class to name in a JUnit `catch` for an exception of class `thrown` (binary name) thrown
+    /// by a test in package `package`: the class itself when it is accessible there (public, or in
+    /// that package) and unchecked (a `RuntimeException` or an `Error`); otherwise
+    /// `java.lang.Exception` for an exception and `java.lang.Throwable` for anything else.
+    pub fn catchable(&mut self, thrown: &str, package: &str) -> String {
+        let internal = thrown.replace('.', "/");
+        let own_package = thrown.rsplit_once('.').map_or("", |(p, _)| p);
+        let accessible =
+            self.info(&internal).is_some_and(|i| i.access & access::PUBLIC != 0 || own_package == package)
+                && !thrown.contains('$');
+        let mut is_exception = false;
+        let mut unchecked = false;
+        let mut cur = Some(internal);
+        let mut depth = 0;
+        while let Some(c) = cur {
+            match c.as_str() {
+                "java/lang/RuntimeException" | "java/lang/Error" => unchecked = true,
+                "java/lang/Exception" => is_exception = true,
+                _ => {}
+            }
+            depth += 1;
+            if depth > 64 {
+                break;
+            }
+            cur = self.info(&c).and_then(|i| i.super_name);
+        }
+        if accessible && unchecked {
+            thrown.to_string()
+        } else if is_exception {
+            "java.lang.Exception".to_string()
+        } else {
+            "java.lang.Throwable".to_string()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        for ok in ["getX", "isEmpty", "hasNext2", "size", "length", "toString", "isValid", "getName"] {
+            assert_eq!(inspector_name(ok), ok != "hasNext2", "{ok}");
+        }
+        for no in ["get", "getter", "hashCode", "getTime", "getAndIncrement", "currentTimeMillis", "pop"] {
+            assert!(!inspector_name(no), "{no}");
+        }
+        assert_eq!(observable_return("()I"), Some(JType::Prim(PrimType::Int)));
+        assert_eq!(observable_return("()Ljava/lang/String;"), Some(JType::string()));
+        assert_eq!(observable_return("()V"), None);
+        assert_eq!(observable_return("(I)I"), None);
+        assert_eq!(observable_return("()Ljava/lang/Object;"), None);
+    }
+}

@@ -1,0 +1,70 @@
+//! What happens to a suite between the search and the JUnit renderer (DESIGN.md §2, issue 5 items 1
+//! and 2): [`minimise`] (EvoSuite's `TestSuiteMinimizer`: the shortest test per covered goal, the
+//! statements no covered goal needs removed, redundant tests dropped, the covered goals checked by
+//! re-execution) and [`assertions`] (EvoSuite's regression assertions from observed values, kept only
+//! when two executions agree, as `junit::JUnitTest`s).
+//!
+//! The crate knows neither workers nor the goal model: the engine implements [`Runner`], which runs
+//! a batch of tests (one worker round trip) and says which goals an execution covers.
+//!
+//! # Public API
+//!
+//! - [`Runner`]: `run(&[TestCase]) -> Vec<ExecResult>` and `covered(&ExecResult) -> Vec<u32>`.
+//! - [`minimise`]`(runner, suite) -> Result<`[`Minimised`]`, `[`PostError`]`>`.
+//! - [`assertions`]`(runner, suite, classpath, config) -> Result<Vec<`[`AssertedTest`]`>, PostError>`
+//!   with [`AssertionConfig`] (the cap per test).
+//!
+//! Both are deterministic: the same suite and the same runner answers give the same output.
+
+mod assert;
+mod inspect;
+mod minimise;
+
+pub use assert::{AssertedTest, AssertionConfig, AssertionStats, assertions};
+pub use inspect::{Inspector, Inspectors};
+pub use minimise::{Minimised, minimise, remove_with_dependents};
+
+use exec::ExecResult;
+use testcase::TestCase;
+
+/// The boxed error a [`Runner`] reports when its machinery fails.
+pub type RunnerError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Executes tests for post-processing; implemented by the engine over its workers and goal model.
+pub trait Runner {
+    /// Runs `tests` (ideally in one worker round trip) and returns one result per test, in order.
+    fn run(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, RunnerError>;
+
+    /// The ids of the goals `result`'s execution covers, sorted and distinct.
+    fn covered(&self, result: &ExecResult) -> Vec<u32>;
+}
+
+/// Why post-processing stopped (never the code under test misbehaving: that is data).
+#[derive(Debug, thiserror::Error)]
+pub enum PostError {
+    /// The runner's machinery failed (no JVM could be started, a worker pool broke).
+    #[error("runner: {0}")]
+    Runner(#[source] RunnerError),
+    /// The runner broke its contract.
+    #[error("the runner returned {got} results for {want} tests")]
+    ResultCount { want: usize, got: usize },
+}
+
+/// Runs a batch through the runner, checking the one-result-per-test contract, and counts it.
+pub(crate) fn run_batch(
+    runner: &mut dyn Runner,
+    tests: &[TestCase],
+    round_trips: &mut usize,
+    executions: &mut usize,
+) -> Result<Vec<ExecResult>, PostError> {
+    if tests.is_empty() {
+        return Ok(Vec::new());
+    }
+    let results = runner.run(tests).map_err(PostError::Runner)?;
+    if results.len() != tests.len() {
+        return Err(PostError::ResultCount { want: tests.len(), got: results.len() });
+    }
+    *round_trips += 1;
+    *executions += tests.len();
+    Ok(results)
+}

@@ -1,0 +1,258 @@
+//! Suite minimisation as EvoSuite's `TestSuiteMinimizer` does it (anchors.md §1.5, `minimize=true`):
+//! 1. every covered goal is given to the shortest test covering it (ties: the earlier test);
+//! 2. each chosen test loses the statements that none of its goals needs: a statement is removed with
+//!    the statements that use its variable (transitively), and the smaller test is re-executed to
+//!    check that it still covers its goals;
+//! 3. tests whose goals the other tests cover are dropped;
+//! 4. the minimised suite is executed once more and its covered goals compared with the original's.
+//!
+//! EvoSuite tries one removal per execution; that would be one worker round trip per statement.
+//! Here a round sends, for every test still shrinking, every single-statement removal in one batch,
+//! then, in a second batch, the removals that passed alone combined as prefixes (last statement
+//! first); the largest passing combination is kept. Rounds repeat until no test shrinks, so the
+//! number of round trips grows with the rounds (typically 2–3), not with the statements.
+//! A candidate is accepted only if it covers its goals and nothing outside the original suite's
+//! covered goals, so the minimised suite covers exactly the goals the original did.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use exec::{ExecResult, ExecStatus};
+use testcase::{TestCase, VarId};
+
+use crate::{PostError, Runner, run_batch};
+
+/// At most this many shrinking rounds (each one or two round trips); a bound for pathological
+/// suites, never reached on real ones (each round removes at least one statement of some test).
+const MAX_ROUNDS: usize = 16;
+
+/// The result of [`minimise`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Minimised {
+    /// The minimised tests, in the order of the original tests they came from.
+    pub suite: Vec<TestCase>,
+    /// Goals the original suite covers (sorted), and those the minimised suite covers on its final
+    /// execution.
+    pub covered_before: Vec<u32>,
+    pub covered_after: Vec<u32>,
+    /// Goals covered before but not after, even after re-adding original tests for them (empty
+    /// unless the code under test covers goals non-deterministically).
+    pub lost: Vec<u32>,
+    /// Original tests appended back because their minimised versions did not cover a goal on the
+    /// final execution (a flaky goal).
+    pub restored: usize,
+    pub tests_before: usize,
+    pub statements_before: usize,
+    pub statements_after: usize,
+    /// Batches sent to the runner, and the tests they held.
+    pub round_trips: usize,
+    pub executions: usize,
+}
+
+impl Minimised {
+    /// Whether the minimised suite covers exactly the goals the original did.
+    pub fn preserved(&self) -> bool {
+        self.covered_before == self.covered_after
+    }
+}
+
+/// `test` without the statements in `remove` and every statement that uses (transitively) a
+/// variable of a removed statement, with the remaining uses renumbered. Indices out of range are
+/// ignored. The result is well-typed when `test` is: nothing left refers to a removed variable.
+pub fn remove_with_dependents(test: &TestCase, remove: &[usize]) -> TestCase {
+    let mut gone = vec![false; test.len()];
+    for &i in remove {
+        if let Some(g) = gone.get_mut(i) {
+            *g = true;
+        }
+    }
+    for i in 0..test.len() {
+        if !gone[i] && test.statements[i].uses().iter().any(|v| gone.get(v.index()).copied().unwrap_or(true))
+        {
+            gone[i] = true;
+        }
+    }
+    let mut new_index = vec![0u32; test.len()];
+    let mut out = TestCase::new();
+    for (i, st) in test.statements.iter().enumerate() {
+        if gone[i] {
+            continue;
+        }
+        let mut st = st.clone();
+        for v in st.uses_mut() {
+            *v = VarId(new_index[v.index()]);
+        }
+        new_index[i] = out.push(st).0;
+    }
+    out
+}
+
+/// Whether a candidate's execution keeps what its test must cover and stays inside `allowed`.
+fn acceptable(runner: &dyn Runner, r: &ExecResult, need: &BTreeSet<u32>, allowed: &BTreeSet<u32>) -> bool {
+    if !matches!(r.status, ExecStatus::Normal | ExecStatus::Guard) {
+        return false;
+    }
+    let cov = runner.covered(r);
+    need.iter().all(|g| cov.binary_search(g).is_ok()) && cov.iter().all(|g| allowed.contains(g))
+}
+
+/// One test being shrunk: its current form and the goals it must keep covering.
+struct Shrinking {
+    current: TestCase,
+    need: BTreeSet<u32>,
+    active: bool,
+}
+
+/// Minimises `suite` (see the module documentation). The runner's machinery failing is the only
+/// error; the code under test misbehaving only makes candidates fail.
+pub fn minimise(runner: &mut dyn Runner, suite: Vec<TestCase>) -> Result<Minimised, PostError> {
+    let (mut round_trips, mut executions) = (0, 0);
+    let tests_before = suite.len();
+    let statements_before = suite.iter().map(TestCase::len).sum();
+    let results = run_batch(runner, &suite, &mut round_trips, &mut executions)?;
+    let covered: Vec<Vec<u32>> = results.iter().map(|r| runner.covered(r)).collect();
+    let before: BTreeSet<u32> = covered.iter().flatten().copied().collect();
+
+    // 1. The shortest covering test of each goal (the earliest among equals).
+    let mut shortest: BTreeMap<u32, usize> = BTreeMap::new();
+    for (t, cov) in covered.iter().enumerate() {
+        for &g in cov {
+            let e = shortest.entry(g).or_insert(t);
+            if suite[t].len() < suite[*e].len() {
+                *e = t;
+            }
+        }
+    }
+    let mut chosen: BTreeMap<usize, BTreeSet<u32>> = BTreeMap::new();
+    for (&g, &t) in &shortest {
+        chosen.entry(t).or_default().insert(g);
+    }
+    let mut work: Vec<Shrinking> = chosen
+        .into_iter()
+        .map(|(origin, need)| Shrinking { current: suite[origin].clone(), need, active: true })
+        .collect();
+
+    // 2. Statement removal, batched across tests.
+    for _ in 0..MAX_ROUNDS {
+        let mut batch = Vec::new();
+        let mut owner: Vec<(usize, usize)> = Vec::new();
+        for (k, w) in work.iter().enumerate().filter(|(_, w)| w.active) {
+            for i in (0..w.current.len()).rev() {
+                let cand = remove_with_dependents(&w.current, &[i]);
+                if !cand.is_empty() {
+                    batch.push(cand);
+                    owner.push((k, i));
+                }
+            }
+        }
+        if batch.is_empty() {
+            break;
+        }
+        let results = run_batch(runner, &batch, &mut round_trips, &mut executions)?;
+        // Per test: the statements whose removal alone passed, last first, with that candidate.
+        let mut passed: BTreeMap<usize, Vec<(usize, TestCase)>> = BTreeMap::new();
+        for ((cand, r), &(k, i)) in batch.into_iter().zip(&results).zip(&owner) {
+            if acceptable(runner, r, &work[k].need, &before) {
+                passed.entry(k).or_default().push((i, cand));
+            }
+        }
+        for (k, w) in work.iter_mut().enumerate() {
+            if w.active && !passed.contains_key(&k) {
+                w.active = false;
+            }
+        }
+        if passed.is_empty() {
+            break;
+        }
+        // Combinations: the first j passing removals together, for j >= 2.
+        let mut combos = Vec::new();
+        let mut combo_owner: Vec<(usize, usize)> = Vec::new();
+        for (&k, singles) in &passed {
+            let mut seen: Vec<TestCase> = Vec::new();
+            for j in 2..=singles.len() {
+                let idx: Vec<usize> = singles[..j].iter().map(|(i, _)| *i).collect();
+                let cand = remove_with_dependents(&work[k].current, &idx);
+                if !cand.is_empty() && !seen.contains(&cand) {
+                    seen.push(cand.clone());
+                    combos.push(cand);
+                    combo_owner.push((k, j));
+                }
+            }
+        }
+        let results = run_batch(runner, &combos, &mut round_trips, &mut executions)?;
+        let mut best: BTreeMap<usize, (usize, TestCase)> = BTreeMap::new();
+        for ((cand, r), &(k, j)) in combos.into_iter().zip(&results).zip(&combo_owner) {
+            if acceptable(runner, r, &work[k].need, &before) && best.get(&k).is_none_or(|(bj, _)| j > *bj) {
+                best.insert(k, (j, cand));
+            }
+        }
+        for (k, mut singles) in passed {
+            work[k].current = match best.remove(&k) {
+                Some((_, cand)) => cand,
+                // The last statement's removal passed alone (removals last first).
+                None => singles.swap_remove(0).1,
+            };
+        }
+    }
+
+    // 3 and 4. Execute the minimised tests, drop the redundant ones, compare the goals.
+    let minimised: Vec<TestCase> = work.iter().map(|w| w.current.clone()).collect();
+    let results = run_batch(runner, &minimised, &mut round_trips, &mut executions)?;
+    let mut cov: Vec<Vec<u32>> = results.iter().map(|r| runner.covered(r)).collect();
+    let mut keep = vec![true; minimised.len()];
+    drop_redundant(&minimised, &cov, &mut keep);
+    let mut suite_out: Vec<TestCase> =
+        minimised.iter().zip(&keep).filter(|(_, k)| **k).map(|(t, _)| t.clone()).collect();
+    cov = cov.into_iter().zip(&keep).filter(|(_, k)| **k).map(|(c, _)| c).collect();
+    let mut after: BTreeSet<u32> = cov.iter().flatten().copied().collect();
+
+    // A goal the minimised suite lost (flaky code) brings its original shortest test back.
+    let mut restored = 0;
+    let lost_now: Vec<u32> = before.difference(&after).copied().collect();
+    if !lost_now.is_empty() {
+        let origins: BTreeSet<usize> = lost_now.iter().filter_map(|g| shortest.get(g).copied()).collect();
+        let back: Vec<TestCase> = origins.iter().map(|&t| suite[t].clone()).collect();
+        let results = run_batch(runner, &back, &mut round_trips, &mut executions)?;
+        for (t, r) in back.into_iter().zip(&results) {
+            after.extend(runner.covered(r));
+            suite_out.push(t);
+            restored += 1;
+        }
+    }
+    let lost = before.difference(&after).copied().collect();
+    let statements_after = suite_out.iter().map(TestCase::len).sum();
+    Ok(Minimised {
+        suite: suite_out,
+        covered_before: before.into_iter().collect(),
+        covered_after: after.into_iter().collect(),
+        lost,
+        restored,
+        tests_before,
+        statements_before,
+        statements_after,
+        round_trips,
+        executions,
+    })
+}
+
+/// Marks as not kept each test whose goals the other kept tests cover, trying the longest tests
+/// first (the later among equals), so that short tests survive.
+fn drop_redundant(tests: &[TestCase], cov: &[Vec<u32>], keep: &mut [bool]) {
+    let mut count: BTreeMap<u32, usize> = BTreeMap::new();
+    for c in cov {
+        for &g in c {
+            *count.entry(g).or_default() += 1;
+        }
+    }
+    let mut order: Vec<usize> = (0..tests.len()).collect();
+    order.sort_by(|&a, &b| tests[b].len().cmp(&tests[a].len()).then(b.cmp(&a)));
+    for t in order {
+        if cov[t].iter().all(|g| count.get(g).copied().unwrap_or(0) > 1) {
+            keep[t] = false;
+            for g in &cov[t] {
+                if let Some(c) = count.get_mut(g) {
+                    *c -= 1;
+                }
+            }
+        }
+    }
+}

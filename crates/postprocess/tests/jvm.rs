@@ -1,0 +1,239 @@
+//! Minimisation and assertions on suites that a short real search produced (DynaMOSA, EvoSuite's
+//! default criteria, 2000 evaluations, seed 1) for the bundled examples and a few `cluster`
+//! fixtures, run in real JVM workers: the minimised suite covers the same goals with no more
+//! statements, the asserted tests are snapshots (`test_data/<Class>.asserted.txt`, bless with
+//! `UPDATE_EXPECT=1`), and rendered as JUnit 4 they compile and every assertion passes under
+//! JUnitCore. Minimisation and assertions are deterministic: a second run with fresh workers gives
+//! the same output.
+
+#![allow(clippy::disallowed_methods)] // javac and java are spawned here, as crates/junit/tests do.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use classfile::ClassPath;
+use engine::{DEFAULT_CRITERIA, GenerateConfig, JvmProblem, generate};
+use exec::ExecResult;
+use junit::{RenderConfig, Style};
+use postprocess::{AssertedTest, AssertionConfig, Minimised, Runner, RunnerError, assertions, minimise};
+use search::{Algorithm, Budget};
+use testcase::TestCase;
+
+/// The `Runner` the engine will provide: `JvmProblem` executes, goal fitness 0 is covered.
+struct JvmRunner {
+    problem: JvmProblem,
+    round_trips: usize,
+}
+
+impl JvmRunner {
+    fn new(classpath: &[PathBuf], class: &str) -> JvmRunner {
+        let problem = JvmProblem::new(classpath, class, &DEFAULT_CRITERIA, 2, 3000).expect("problem starts");
+        JvmRunner { problem, round_trips: 0 }
+    }
+}
+
+impl Runner for JvmRunner {
+    fn run(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, RunnerError> {
+        self.round_trips += 1;
+        Ok(self.problem.execute(tests)?)
+    }
+
+    fn covered(&self, result: &ExecResult) -> Vec<u32> {
+        let f = self.problem.fitness(&result.trace);
+        f.iter().enumerate().filter(|(_, f)| **f == 0.0).map(|(i, _)| i as u32).collect()
+    }
+}
+
+fn examples() -> Vec<PathBuf> {
+    vec![test_support::workspace_root().join("examples/classes")]
+}
+
+fn cluster() -> Vec<PathBuf> {
+    vec![test_support::fixture_classes("cluster")]
+}
+
+fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
+    let config = GenerateConfig {
+        classpath: classpath.to_vec(),
+        class: class.into(),
+        criteria: DEFAULT_CRITERIA.to_vec(),
+        algorithm: Algorithm::DynaMosa,
+        budget: Budget::evaluations(2000),
+        seed: 1,
+        workers: 2,
+        timeout_ms: 3000,
+        stop_when_covered: None,
+    };
+    generate(&config).unwrap_or_else(|e| panic!("{class}: {e}")).suite
+}
+
+/// The user classpath plus `java.base`, for the inspectors of JDK types.
+fn class_path(classpath: &[PathBuf]) -> ClassPath {
+    let mut paths = classpath.to_vec();
+    paths.push(test_support::java_base_jmod());
+    ClassPath::open(&paths).expect("classpath opens")
+}
+
+/// The asserted tests as text: each test, its assertions by statement, its expected exception.
+fn text(tests: &[AssertedTest]) -> String {
+    let mut out = String::new();
+    for (i, t) in tests.iter().enumerate() {
+        let s = &t.stats;
+        out.push_str(&format!(
+            "// test {i}: {} candidates, {} unstable, {} inspectors removed, {} capped, {} dropped on check\n",
+            s.candidates, s.unstable, s.inspectors_removed, s.capped, s.dropped_on_check
+        ));
+        out.push_str(&t.test.case.to_string());
+        for a in &t.test.assertions {
+            out.push_str(&format!("  after {}: {:?}\n", a.after, a.check));
+        }
+        if let Some(e) = &t.test.expected_exception {
+            out.push_str(&format!("  throws {e}\n"));
+        }
+    }
+    out
+}
+
+fn statements(suite: &[TestCase]) -> usize {
+    suite.iter().map(TestCase::len).sum()
+}
+
+/// Search, minimise, assert; checks the minimisation's invariants and prints the figures.
+fn pipeline(classpath: &[PathBuf], class: &str) -> (Minimised, Vec<AssertedTest>, usize) {
+    let suite = search(classpath, class);
+    let mut runner = JvmRunner::new(classpath, class);
+    let m = minimise(&mut runner, suite.clone()).expect("minimise");
+    assert!(m.preserved(), "{class}: goals before {:?}\nafter {:?}", m.covered_before, m.covered_after);
+    assert!(m.lost.is_empty());
+    assert_eq!(m.statements_before, statements(&suite));
+    assert_eq!(m.statements_after, statements(&m.suite));
+    assert!(m.statements_after <= m.statements_before);
+    assert!(m.suite.len() <= suite.len());
+    let minimise_trips = runner.round_trips;
+    let cp = class_path(classpath);
+    let asserted =
+        assertions(&mut runner, &m.suite, &cp, &AssertionConfig::evosuite(class)).expect("assertions");
+    let assert_trips = runner.round_trips - minimise_trips;
+    let per_test: Vec<usize> = asserted.iter().map(|t| t.test.assertions.len()).collect();
+    println!(
+        "{class}: {} goals; tests {} -> {}, statements {} -> {}; minimise: {} round trips, {} executions; \
+         assertions per test {:?} (+ {} expected exceptions), {} round trips",
+        m.covered_before.len(),
+        m.tests_before,
+        m.suite.len(),
+        m.statements_before,
+        m.statements_after,
+        m.round_trips,
+        m.executions,
+        per_test,
+        asserted.iter().filter(|t| t.test.expected_exception.is_some()).count(),
+        assert_trips,
+    );
+    assert!(asserted.iter().all(|t| !t.stats.flaky), "{class}: a flaky test");
+    (m, asserted, assert_trips)
+}
+
+const JUNIT4: &[&str] = &["/usr/share/java/junit4.jar", "/usr/share/java/hamcrest-core.jar"];
+
+fn tool(name: &str) -> PathBuf {
+    test_support::java_home().join("bin").join(name)
+}
+
+/// Renders the tests as JUnit 4, compiles them against JUnit and `classpath`, runs JUnitCore.
+fn compile_and_run(classpath: &[PathBuf], class: &str, tests: &[AssertedTest]) {
+    let tests: Vec<junit::JUnitTest> = tests.iter().map(|t| t.test.clone()).collect();
+    let rendered = junit::render(class, &tests, &RenderConfig::new(Style::JUnit4, 1)).expect("renders");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let src = dir.path().join("src").join(rendered.relative_path());
+    std::fs::create_dir_all(src.parent().expect("parent")).expect("src dir");
+    std::fs::write(&src, &rendered.source).expect("write");
+    let classes = dir.path().join("classes");
+    std::fs::create_dir_all(&classes).expect("classes dir");
+    let mut cp: Vec<PathBuf> = JUNIT4.iter().map(PathBuf::from).collect();
+    cp.extend(classpath.iter().cloned());
+    let cp_compile = std::env::join_paths(&cp).expect("cp").to_string_lossy().into_owned();
+    let out = Command::new(tool("javac"))
+        .args(["-J-XX:TieredStopAtLevel=1", "-nowarn", "-encoding", "US-ASCII", "-d"])
+        .arg(&classes)
+        .arg("-cp")
+        .arg(&cp_compile)
+        .arg(&src)
+        .output()
+        .expect("javac runs");
+    assert!(
+        out.status.success(),
+        "{class}: javac failed:\n{}{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+        rendered.source
+    );
+    cp.push(classes);
+    let cp_run = std::env::join_paths(&cp).expect("cp").to_string_lossy().into_owned();
+    let out = Command::new(tool("java"))
+        .args(["-XX:TieredStopAtLevel=1", "-cp", &cp_run, "org.junit.runner.JUnitCore"])
+        .arg(rendered.binary_name())
+        .output()
+        .expect("java runs");
+    assert!(
+        out.status.success(),
+        "{class}: JUnit failed:\n{}{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+        rendered.source
+    );
+}
+
+fn check(classpath: &[PathBuf], class: &str) {
+    let (_, asserted, _) = pipeline(classpath, class);
+    let simple = class.rsplit('.').next().unwrap_or(class);
+    expect_test::expect_file![snapshot_path(simple)].assert_eq(&text(&asserted));
+    compile_and_run(classpath, class, &asserted);
+}
+
+fn snapshot_path(simple: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data").join(format!("{simple}.asserted.txt"))
+}
+
+#[test]
+fn stack() {
+    check(&examples(), "example.Stack");
+}
+
+#[test]
+fn triangle() {
+    check(&examples(), "example.Triangle");
+}
+
+#[test]
+fn money() {
+    check(&cluster(), "cluster.Money");
+}
+
+#[test]
+fn pizza() {
+    check(&cluster(), "cluster.Pizza");
+}
+
+#[test]
+fn array_ops() {
+    check(&cluster(), "cluster.ArrayOps");
+}
+
+/// Same suite, fresh workers: the same minimised suite and the same assertions.
+#[test]
+fn deterministic() {
+    let cp = examples();
+    let suite = search(&cp, "example.Stack");
+    let once = || {
+        let mut runner = JvmRunner::new(&cp, "example.Stack");
+        let m = minimise(&mut runner, suite.clone()).expect("minimise");
+        let a =
+            assertions(&mut runner, &m.suite, &class_path(&cp), &AssertionConfig::evosuite("example.Stack"))
+                .expect("assertions");
+        (m, a)
+    };
+    let (m1, a1) = once();
+    let (m2, a2) = once();
+    assert_eq!(m1, m2);
+    assert_eq!(a1, a2);
+}
