@@ -93,10 +93,34 @@ impl PartialOrd for Entry {
     }
 }
 
+/// The probes a trace hit, as a bit set over the plan's probe ids: goal fitness asks "was probe p
+/// hit" several times per goal, and for a class with tens of thousands of goals a binary search in
+/// `Trace::hits` each time was most of the engine's own time per test.
+struct Hits(Vec<u64>);
+
+impl Hits {
+    fn new(trace: &Trace, n_probes: usize) -> Hits {
+        let mut bits = vec![0u64; n_probes.div_ceil(64)];
+        for (p, count) in &trace.hits {
+            let i = p.0 as usize;
+            if *count > 0 && i < n_probes {
+                bits[i / 64] |= 1 << (i % 64);
+            }
+        }
+        Hits(bits)
+    }
+
+    fn has(&self, p: ProbeId) -> bool {
+        let i = p.0 as usize;
+        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+}
+
 /// The fitness of every goal of `model` for one trace.
 pub fn goal_fitness(model: &GoalModel, trace: &Trace) -> GoalFitness {
     let n = model.n_goals();
     let plan = model.plan();
+    let hits = Hits::new(trace, plan.n_probes());
     // 1. Branch-like goals whose predicate was evaluated: their fitness is local and final.
     let mut f = vec![f64::INFINITY; n];
     let mut fixed = vec![false; n];
@@ -129,7 +153,8 @@ pub fn goal_fitness(model: &GoalModel, trace: &Trace) -> GoalFitness {
         if fixed[gi] {
             heap.push(Entry(f[gi], gi as u32));
         } else if matches!(info.goal, Goal::Branch { .. } | Goal::SwitchCase { .. }) {
-            let base = info.sites.iter().map(|s| entry_cost(trace, s)).fold(f64::INFINITY, f64::min);
+            let base =
+                model.sites_of(gi).iter().map(|s| entry_cost(&hits, trace, s)).fold(f64::INFINITY, f64::min);
             if base.is_finite() {
                 f[gi] = base;
                 heap.push(Entry(base, gi as u32));
@@ -153,7 +178,7 @@ pub fn goal_fitness(model: &GoalModel, trace: &Trace) -> GoalFitness {
     }
     // 3. Every goal from its sites.
     let reach = |s: &Site| -> f64 {
-        let mut r = entry_cost(trace, s);
+        let mut r = entry_cost(&hits, trace, s);
         for d in &s.deps {
             r = r.min(1.0 + f[d.index()]);
         }
@@ -164,22 +189,22 @@ pub fn goal_fitness(model: &GoalModel, trace: &Trace) -> GoalFitness {
         let v = match &info.goal {
             Goal::Branch { .. } | Goal::SwitchCase { .. } => f[gi],
             Goal::MethodEntry { .. } => {
-                if info.sites.iter().any(|s| trace.is_hit(pid(s.probe))) {
+                if model.sites_of(gi).iter().any(|s| hits.has(s.probe)) {
                     0.0
                 } else {
                     1.0
                 }
             }
-            Goal::Line { .. } | Goal::Exception { .. } | Goal::MethodNormalExit { .. } => info
-                .sites
+            Goal::Line { .. } | Goal::Exception { .. } | Goal::MethodNormalExit { .. } => model
+                .sites_of(gi)
                 .iter()
-                .map(|s| if trace.is_hit(pid(s.probe)) { 0.0 } else { reach(s) })
+                .map(|s| if hits.has(s.probe) { 0.0 } else { reach(s) })
                 .fold(f64::INFINITY, f64::min),
-            Goal::Output { value, .. } => info
-                .sites
+            Goal::Output { value, .. } => model
+                .sites_of(gi)
                 .iter()
                 .map(|s| {
-                    if trace.is_hit(pid(s.probe)) {
+                    if hits.has(s.probe) {
                         let seen = trace.return_categories(pid(s.probe));
                         if output_bits(*value) & seen != 0 { 0.0 } else { 1.0 }
                     } else {
@@ -187,11 +212,11 @@ pub fn goal_fitness(model: &GoalModel, trace: &Trace) -> GoalFitness {
                     }
                 })
                 .fold(f64::INFINITY, f64::min),
-            Goal::WeakMutation { probe, mutant } => info
-                .sites
+            Goal::WeakMutation { probe, mutant } => model
+                .sites_of(gi)
                 .iter()
                 .map(|s| {
-                    if trace.is_hit(pid(s.probe)) {
+                    if hits.has(s.probe) {
                         norm(mutant_infection(model, trace, *probe, *mutant))
                     } else {
                         reach(s) + 1.0
@@ -205,10 +230,14 @@ pub fn goal_fitness(model: &GoalModel, trace: &Trace) -> GoalFitness {
 }
 
 /// The reach cost a site gets from its method entry (see the module comment).
-fn entry_cost(trace: &Trace, s: &Site) -> f64 {
+fn entry_cost(hits: &Hits, trace: &Trace, s: &Site) -> f64 {
+    let entered = match s.method_entry {
+        Some(e) => hits.has(e),
+        None => entered(trace, s),
+    };
     if !s.entry {
         f64::INFINITY
-    } else if entered(trace, s) {
+    } else if entered {
         1.0
     } else {
         2.0
