@@ -312,9 +312,12 @@ impl JvmProblem {
             }
         }
         // Operands of the SUT's string comparisons (protocol v2), as EvoSuite's `StringHelper`
-        // feeds its dynamic constant pool.
+        // feeds its dynamic constant pool, each with a hash twin (`testcase::pool::hash_twin`).
         for s in &trace.strings {
             pool.add_string(s);
+            if let Some(twin) = testcase::pool::hash_twin(s) {
+                pool.add_string(&twin);
+            }
         }
     }
 }

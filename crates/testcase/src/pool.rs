@@ -60,6 +60,25 @@ impl ConstantValues {
     }
 }
 
+/// A string with the same Java `hashCode` as `s` but other contents, when one is two characters
+/// away: the first adjacent pair `(c, d)` becomes `(c + 1, d - 31)`, which changes the hash by
+/// `31^k - 31 * 31^(k-1) = 0` (`"inc"` -> `"jOc"`). A `switch` on strings compares the hash first
+/// and then calls `equals`, whose false side is only reachable with such a twin; no search finds
+/// one by mutation, so observed strings bring their twin into the dynamic pool.
+pub fn hash_twin(s: &str) -> Option<String> {
+    let units: Vec<u16> = s.encode_utf16().collect();
+    (0..units.len().saturating_sub(1)).find_map(|i| {
+        let (c, d) = (units[i], units[i + 1]);
+        if c == u16::MAX || d < 31 {
+            return None;
+        }
+        let mut t = units.clone();
+        t[i] = c + 1;
+        t[i + 1] = d - 31;
+        String::from_utf16(&t).ok()
+    })
+}
+
 /// A bounded pool of observed values per kind; the oldest value is evicted first
 /// (`dynamic_pool_size`, EvoSuite default 50 per kind).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -197,6 +216,25 @@ impl ValuePool {
 
 #[cfg(test)]
 mod tests {
+
+    /// Java's `String.hashCode`, over UTF-16 code units.
+    fn java_hash(s: &str) -> i32 {
+        s.encode_utf16().fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32))
+    }
+
+    #[test]
+    fn hash_twins_collide() {
+        assert_eq!(super::hash_twin("inc").as_deref(), Some("jOc"));
+        for s in ["inc", "dec", "reset", "Aa", "hello world", "x\u{e9}t\u{20ac}"] {
+            let t = super::hash_twin(s).expect("a twin");
+            assert_ne!(t, s);
+            assert_eq!(java_hash(&t), java_hash(s), "{s:?} -> {t:?}");
+        }
+        // Too short, or no pair that can move without leaving the char range.
+        assert_eq!(super::hash_twin("a"), None);
+        assert_eq!(super::hash_twin(""), None);
+        assert_eq!(super::hash_twin("\u{1}\u{1}"), None);
+    }
     use super::*;
 
     #[test]
