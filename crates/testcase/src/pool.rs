@@ -224,16 +224,16 @@ mod tests {
 
     #[test]
     fn hash_twins_collide() {
-        assert_eq!(super::hash_twin("inc").as_deref(), Some("jOc"));
+        assert_eq!(hash_twin("inc").as_deref(), Some("jOc"));
         for s in ["inc", "dec", "reset", "Aa", "hello world", "x\u{e9}t\u{20ac}"] {
-            let t = super::hash_twin(s).expect("a twin");
+            let t = hash_twin(s).expect("a twin");
             assert_ne!(t, s);
             assert_eq!(java_hash(&t), java_hash(s), "{s:?} -> {t:?}");
         }
         // Too short, or no pair that can move without leaving the char range.
-        assert_eq!(super::hash_twin("a"), None);
-        assert_eq!(super::hash_twin(""), None);
-        assert_eq!(super::hash_twin("\u{1}\u{1}"), None);
+        assert_eq!(hash_twin("a"), None);
+        assert_eq!(hash_twin(""), None);
+        assert_eq!(hash_twin("\u{1}\u{1}"), None);
     }
     use super::*;
 
