@@ -352,10 +352,19 @@ fn fake_java(dir: &Path, then: &str) -> Java {
     let script = format!(
         "#!/bin/sh\nhead -c 7 >/dev/null\nprintf '\\000\\000\\000\\023\\200\\000\\002\\000\\000\\000\\002\\000\\061\\000\\067\\000\\000\\000\\000\\000\\000\\000\\001'\nprintf '\\000\\000\\000\\005\\201\\000\\000\\000\\000'\n{then}\n"
     );
+    // The executable is written by a child process, never through a file descriptor of ours: a
+    // sibling test forking at that moment would inherit a writable descriptor on it and our own
+    // spawn would then fail with ETXTBSY ("Text file busy").
+    let source = dir.join("java.sh");
+    std::fs::write(&source, script).unwrap();
     let path = dir.join("java");
-    std::fs::write(&path, script).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let status = std::process::Command::new("install")
+        .args(["-m", "755"])
+        .arg(&source)
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(status.success(), "install the fake java");
     Java { path, version: "17".into(), major: 17 }
 }
 
