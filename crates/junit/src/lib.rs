@@ -200,6 +200,26 @@ pub struct Rendered {
     pub class_name: String,
     /// The Java source, pure ASCII, ending with a newline.
     pub source: String,
+    /// Where each test method is in `source`, in test order: a failure's line (from a stack trace)
+    /// tells which assertion or statement failed.
+    pub tests: Vec<TestLines>,
+}
+
+/// The 1-based lines of `source` that one test method occupies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestLines {
+    /// The method's name (`test03`).
+    pub method: String,
+    /// The line of the method's first statement and the line of its closing brace.
+    pub first_line: u32,
+    pub last_line: u32,
+    /// `(index into JUnitTest::assertions, line)` for every assertion, in source order.
+    pub assertions: Vec<(usize, u32)>,
+    /// The line of the call that fails when the expected exception is not thrown (`fail(...)`, or
+    /// `assertThrows(...)` in JUnit 5), if the test expects one.
+    pub fail: Option<u32>,
+    /// The line of the statement expected to throw, if any.
+    pub throwing: Option<u32>,
 }
 
 impl Rendered {

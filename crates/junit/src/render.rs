@@ -12,7 +12,9 @@ use testcase::{JType, PrimType, PrimValue, Statement, TestCase, VarId};
 
 use crate::literal::{ascii_ident, prim_literal, string_literal};
 use crate::names::{ClassName, Names, VarNames};
-use crate::{Assertion, Check, Expected, JUnitTest, RenderConfig, RenderError, Rendered, Style, Subject};
+use crate::{
+    Assertion, Check, Expected, JUnitTest, RenderConfig, RenderError, Rendered, Style, Subject, TestLines,
+};
 
 const INDENT: &str = "  ";
 
@@ -83,6 +85,7 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
     let mut statics: BTreeSet<&'static str> = BTreeSet::new();
     let width = tests.len().saturating_sub(1).to_string().len().max(2);
     let mut methods = String::new();
+    let mut placed: Vec<TestLines> = Vec::new();
     for (ti, t) in tests.iter().enumerate() {
         let mut ctx = Ctx {
             names: &mut names,
@@ -91,6 +94,7 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
             test_idx: ti,
             inline_constants: config.inline_constants,
             inline: Vec::new(),
+            lines: BodyLines::default(),
         };
         let body = ctx.test_body(t)?;
         let test_ann = ctx.names.class(jn.test);
@@ -112,9 +116,20 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
             }
         }
         .ok();
-        writeln!(methods, "{INDENT}public void test{ti:0width$}() throws Throwable {{").ok();
+        let method = format!("test{ti:0width$}");
+        writeln!(methods, "{INDENT}public void {method}() throws Throwable {{").ok();
+        let body_start = line_count(&methods);
         methods.push_str(&body);
         writeln!(methods, "{INDENT}}}").ok();
+        let at = |offset: usize| (body_start + offset) as u32;
+        placed.push(TestLines {
+            method,
+            first_line: at(0),
+            last_line: (line_count(&methods) - 1) as u32,
+            assertions: ctx.lines.assertions.iter().map(|&(a, off)| (a, at(off))).collect(),
+            fail: ctx.lines.fail.map(at),
+            throwing: ctx.lines.throwing.map(at),
+        });
     }
 
     let mut out = String::new();
@@ -148,9 +163,21 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
         out.push('\n');
     }
     writeln!(out, "public class {} {{", ascii_ident(&class_name)).ok();
+    // Offsets so far count from the first line of `methods`; make them 1-based file lines.
+    let shift = line_count(&out) as u32 + 1;
+    for t in &mut placed {
+        t.first_line += shift;
+        t.last_line += shift;
+        for (_, l) in &mut t.assertions {
+            *l += shift;
+        }
+        for l in [&mut t.fail, &mut t.throwing].into_iter().flatten() {
+            *l += shift;
+        }
+    }
     out.push_str(&methods);
     out.push_str("}\n");
-    Ok(Rendered { package, class_name, source: out })
+    Ok(Rendered { package, class_name, source: out, tests: placed })
 }
 
 /// Checks what the renderer relies on: variables defined before use and with values, assertions
@@ -242,6 +269,21 @@ struct Ctx<'a> {
     inline_constants: bool,
     /// Per statement of the current test: whether its constant is written at its uses.
     inline: Vec<bool>,
+    /// Where the current test's assertions and `fail` call are, as line offsets in its body.
+    lines: BodyLines,
+}
+
+/// Line offsets (0-based, in the test body) of a test's assertions and of its `fail` call.
+#[derive(Default)]
+struct BodyLines {
+    assertions: Vec<(usize, usize)>,
+    fail: Option<usize>,
+    throwing: Option<usize>,
+}
+
+/// The number of lines `out` holds so far (it always ends with a newline or is empty).
+fn line_count(out: &str) -> usize {
+    out.bytes().filter(|&b| b == b'\n').count()
 }
 
 /// One rendered statement: the declaration prefix (`Type name = `) if it has a value, the
@@ -278,6 +320,7 @@ impl Ctx<'_> {
             .map(|(st, &inl)| if inl { None } else { st.value_type().map(|ty| var_names.fresh(&ty)) })
             .collect();
         let mut out = String::new();
+        self.lines = BodyLines::default();
         let n = case.len();
         let in2 = format!("{INDENT}{INDENT}");
         let throwing = t.expected_exception.as_ref().map(|x| (n - 1, x));
@@ -298,6 +341,7 @@ impl Ctx<'_> {
                     }
                     for (ai, a) in t.assertions.iter().enumerate().filter(|(_, a)| a.after == i) {
                         let s = self.assertion(case, &names, ai, a)?;
+                        self.lines.assertions.push((ai, line_count(&out)));
                         writeln!(out, "{in2}{s}").ok();
                     }
                 }
@@ -323,7 +367,7 @@ impl Ctx<'_> {
         let simple = simple.nested.last().unwrap_or(&simple.top).clone();
         let mut checks = Vec::new();
         for (ai, a) in after {
-            checks.push(self.assertion(case, names, *ai, a)?);
+            checks.push((*ai, self.assertion(case, names, *ai, a)?));
         }
         match self.style {
             Style::JUnit4 => {
@@ -333,17 +377,21 @@ impl Ctx<'_> {
                 let swallows =
                     matches!(exc, "java.lang.Throwable" | "java.lang.Error" | "java.lang.AssertionError");
                 writeln!(out, "{in2}try {{").ok();
+                self.lines.throwing = Some(line_count(out));
                 writeln!(out, "{in3}{}", line.text()).ok();
                 if !swallows {
+                    self.lines.fail = Some(line_count(out));
                     writeln!(out, "{in3}{fail}({msg});").ok();
                 }
                 writeln!(out, "{in2}}} catch ({exc_src} e) {{").ok();
-                for c in &checks {
+                for (ai, c) in &checks {
+                    self.lines.assertions.push((*ai, line_count(out)));
                     writeln!(out, "{in3}{c}").ok();
                 }
                 if swallows {
                     writeln!(out, "{in3}return;").ok();
                     writeln!(out, "{in2}}}").ok();
+                    self.lines.fail = Some(line_count(out));
                     writeln!(out, "{in2}{fail}({msg});").ok();
                 } else {
                     writeln!(out, "{in2}}}").ok();
@@ -351,6 +399,9 @@ impl Ctx<'_> {
             }
             Style::JUnit5 => {
                 let assert_throws = self.assert_fn("assertThrows");
+                // One line both throws and fails (`assertThrows` reports a missing exception).
+                self.lines.throwing = Some(line_count(out));
+                self.lines.fail = Some(line_count(out));
                 match &line.call {
                     Some(call) => writeln!(out, "{in2}{assert_throws}({exc_src}.class, () -> {call});").ok(),
                     None => {
@@ -358,7 +409,8 @@ impl Ctx<'_> {
                             .ok()
                     }
                 };
-                for c in &checks {
+                for (ai, c) in &checks {
+                    self.lines.assertions.push((*ai, line_count(out)));
                     writeln!(out, "{in2}{c}").ok();
                 }
             }

@@ -50,6 +50,9 @@ fn check_style(style: Style) {
         assert!(r.source.is_ascii(), "{} is not ASCII", r.relative_path());
     }
     assert_eq!(rendered, render_suites(style), "rendering is not deterministic");
+    for r in &rendered {
+        check_lines(r);
+    }
 
     let tmp = tempfile::tempdir().expect("tempdir");
     let fixtures = test_support::fixture_classes("junit");
@@ -98,6 +101,39 @@ fn check_style(style: Style) {
             assert_eq!(successful, Some(n_tests), "unexpected JUnit 5 summary:\n{out}");
         }
     }
+}
+
+/// `Rendered::tests` points at the right lines: each method's header just before its first line,
+/// each assertion's line holding an `assert` call, the `fail`/`assertThrows` and throwing lines.
+fn check_lines(r: &Rendered) {
+    let lines: Vec<&str> = r.source.lines().collect();
+    let line = |n: u32| lines[n as usize - 1].trim();
+    for t in &r.tests {
+        assert!(
+            line(t.first_line - 1).contains(&format!("void {}()", t.method)),
+            "{}: {}",
+            r.class_name,
+            t.method
+        );
+        assert_eq!(line(t.last_line), "}", "{}: {}", r.class_name, t.method);
+        for &(_, l) in &t.assertions {
+            assert!(line(l).starts_with("assert"), "{}: {} line {l}: {}", r.class_name, t.method, line(l));
+        }
+        if let Some(l) = t.fail {
+            assert!(line(l).starts_with("fail(") || line(l).starts_with("assertThrows("), "{}", line(l));
+        }
+        if let Some(l) = t.throwing {
+            assert!(t.fail.is_some() && l >= t.first_line && l <= t.last_line);
+        }
+    }
+}
+
+/// The line of the frame of `method` of the test class in a JUnit stack trace printed in `out`.
+fn frame_line(out: &str, class: &str, method: &str) -> Option<u32> {
+    let needle = format!("{class}.{method}(");
+    let l = out.lines().find(|l| l.contains(&needle))?;
+    let tail = l.rsplit_once(':')?.1;
+    tail.trim_end_matches(')').parse().ok()
 }
 
 #[test]
@@ -303,6 +339,13 @@ fn wrong_expectations_fail() {
         rendered[0].binary_name(),
     ]);
     assert!(!ok && out.contains("Tests run: 4,  Failures: 4"), "JUnit 4 should fail 4 of 4:\n{out}");
+    // The stack traces name the lines `Rendered::tests` gives for the failing assertion and `fail`.
+    let r4 = &rendered[0];
+    check_lines(r4);
+    let name = r4.binary_name();
+    assert_eq!(frame_line(&out, &name, &r4.tests[0].method), Some(r4.tests[0].assertions[0].1), "{out}");
+    assert_eq!(frame_line(&out, &name, &r4.tests[1].method), Some(r4.tests[1].assertions[0].1), "{out}");
+    assert_eq!(frame_line(&out, &name, &r4.tests[2].method), r4.tests[2].fail, "{out}");
     let (ok, out) = java(&[
         "-jar".to_string(),
         JUNIT5_STANDALONE.to_string(),
