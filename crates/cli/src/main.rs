@@ -3,7 +3,9 @@
 //! error). Commands live in their own modules; this file only dispatches.
 
 mod analyze;
+mod generate;
 mod instrument;
+mod report;
 mod search;
 
 use std::process::ExitCode;
@@ -28,6 +30,9 @@ enum Command {
     Instrument(instrument::Args),
     /// Run the search on one class in JVM workers and print the tests found and their coverage.
     Search(search::Args),
+    /// Write JUnit tests for classes: search, minimise, add assertions, compile and run them, and
+    /// write the test files, statistics.csv and report.json.
+    Generate(generate::Args),
 }
 
 /// Errors a command reports. `BadInput` means the user's input is wrong (exit 2); anything else is
@@ -50,6 +55,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(&args),
         Command::Instrument(args) => instrument::run(&args),
         Command::Search(args) => search::run(&args),
+        Command::Generate(args) => generate::run(&args),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

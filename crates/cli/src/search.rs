@@ -31,12 +31,24 @@ pub struct Args {
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum AlgorithmArg {
+pub(crate) enum AlgorithmArg {
     Dynamosa,
     Mosa,
     Wholesuite,
     Mio,
     Random,
+}
+
+impl AlgorithmArg {
+    pub(crate) fn algorithm(self) -> search::Algorithm {
+        match self {
+            AlgorithmArg::Dynamosa => search::Algorithm::DynaMosa,
+            AlgorithmArg::Mosa => search::Algorithm::Mosa,
+            AlgorithmArg::Wholesuite => search::Algorithm::WholeSuite,
+            AlgorithmArg::Mio => search::Algorithm::Mio,
+            AlgorithmArg::Random => search::Algorithm::Random,
+        }
+    }
 }
 
 pub fn run(args: &Args) -> Result<(), Failure> {
@@ -51,13 +63,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     if !cp.contains(&args.class.replace('.', "/")) {
         return Err(Failure::BadInput(format!("class {} is not on the classpath", args.class)));
     }
-    let algorithm = match args.algorithm {
-        AlgorithmArg::Dynamosa => search::Algorithm::DynaMosa,
-        AlgorithmArg::Mosa => search::Algorithm::Mosa,
-        AlgorithmArg::Wholesuite => search::Algorithm::WholeSuite,
-        AlgorithmArg::Mio => search::Algorithm::Mio,
-        AlgorithmArg::Random => search::Algorithm::Random,
-    };
+    let algorithm = args.algorithm.algorithm();
     let config = engine::GenerateConfig {
         classpath: args.classpath.split(':').map(PathBuf::from).collect(),
         class: args.class.clone(),
@@ -93,7 +99,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 }
 
 /// `60s`, `2m`, `500ms`, or a bare number of seconds; zero is bad input.
-fn parse_duration(s: &str) -> Result<Duration, Failure> {
+pub(crate) fn parse_duration(s: &str) -> Result<Duration, Failure> {
     let bad = || Failure::BadInput(format!("bad budget {s:?}: expected e.g. 60s, 2m or 500ms"));
     let (num, unit) = s.find(|c: char| !c.is_ascii_digit()).map_or((s, ""), |i| s.split_at(i));
     let n: u64 = num.parse().map_err(|_| bad())?;

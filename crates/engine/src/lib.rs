@@ -5,7 +5,9 @@
 //! suite to report coverage per criterion (issue 4).
 
 mod convert;
+mod pipeline;
 mod problem;
+mod verifier;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -15,7 +17,12 @@ use testcase::{ClusterConfig, TestCase, TestCluster, ValuePool, rng_from_seed};
 
 pub use convert::to_protocol;
 pub use goals::Criterion;
+pub use pipeline::{
+    ClassTests, CompileError, JacocoFigures, SearchFigures, Stage, TestFailure, Verification, Verifier,
+    WriteConfig, generate_tests, test_class_name,
+};
 pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, JvmProblem};
+pub use verifier::JvmVerifier;
 
 /// Everything that can stop `generate` (never the code under test misbehaving: that is data).
 #[derive(Debug, thiserror::Error)]
@@ -38,6 +45,16 @@ pub enum EngineError {
     Search(#[from] search::SearchError),
     #[error("the stopping goal list names {0:?}, which is not a goal of the selected criteria")]
     UnknownGoal(String),
+    #[error("post-processing: {0}")]
+    Post(postprocess::PostError),
+    #[error("rendering: {0}")]
+    Render(#[from] junit::RenderError),
+    #[error("an empty test class does not compile (check the classpath and the JDK): {0}")]
+    Uncompilable(String),
+    #[error("verification: {0}")]
+    Verify(#[from] worker::verify::VerifyError),
+    #[error("cannot use the verification scratch directory: {0}")]
+    Scratch(std::io::Error),
 }
 
 /// A set of the selected goals: those of `criteria`, except the ones whose text (as
@@ -120,25 +137,7 @@ fn cluster_classpath(user: &[PathBuf]) -> Vec<PathBuf> {
 /// prepares the problem, runs `config.algorithm`, then executes the archive's suite once more to
 /// compute its coverage per criterion.
 pub fn generate(config: &GenerateConfig) -> Result<Generation, EngineError> {
-    let cp = classfile::ClassPath::open(&cluster_classpath(&config.classpath))?;
-    let cluster = TestCluster::build(&cp, &config.class, &ClusterConfig::evosuite())?;
-    let mut search_config = SearchConfig::evosuite(config.budget);
-    search_config.algorithm = config.algorithm;
-    let mut pool = ValuePool::new(cluster.constants().clone(), search_config.factory.dynamic_pool_size);
-    let mut problem = JvmProblem::new(
-        &config.classpath,
-        &config.class,
-        &config.criteria,
-        config.workers,
-        config.timeout_ms,
-    )?;
-    if let Some(filter) = &config.stop_when_covered {
-        search_config.stop_goals = Some(stop_goals(&problem, filter)?);
-    }
-    let mut rng = rng_from_seed(config.seed);
-    let clock = SystemClock::start();
-    let result =
-        search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, &mut |_| {})?;
+    let (mut problem, result, _) = search_class(config, &mut |_, _| {})?;
     // The final re-execution below is not part of the search.
     let search_worker_time = problem.worker_time();
     let suite = result.suite();
@@ -165,6 +164,38 @@ pub fn generate(config: &GenerateConfig) -> Result<Generation, EngineError> {
         worker_time: search_worker_time,
         unchanged: problem.unchanged().to_vec(),
     })
+}
+
+/// The search part of a run: the problem (its workers stay up for post-processing), the search's
+/// result, and the classpath with `java.base` the cluster was built from. `on_event` sees the
+/// search's events with the number of goals known when it started.
+pub(crate) fn search_class(
+    config: &GenerateConfig,
+    on_event: &mut dyn FnMut(&search::Event, usize),
+) -> Result<(JvmProblem, search::SearchResult, classfile::ClassPath), EngineError> {
+    let cp = classfile::ClassPath::open(&cluster_classpath(&config.classpath))?;
+    let cluster = TestCluster::build(&cp, &config.class, &ClusterConfig::evosuite())?;
+    let mut search_config = SearchConfig::evosuite(config.budget);
+    search_config.algorithm = config.algorithm;
+    let mut pool = ValuePool::new(cluster.constants().clone(), search_config.factory.dynamic_pool_size);
+    let mut problem = JvmProblem::new(
+        &config.classpath,
+        &config.class,
+        &config.criteria,
+        config.workers,
+        config.timeout_ms,
+    )?;
+    if let Some(filter) = &config.stop_when_covered {
+        search_config.stop_goals = Some(stop_goals(&problem, filter)?);
+    }
+    let n_goals = search::Problem::n_goals(&problem);
+    let mut rng = rng_from_seed(config.seed);
+    let clock = SystemClock::start();
+    let result =
+        search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, &mut |e| {
+            on_event(e, n_goals)
+        })?;
+    Ok((problem, result, cp))
 }
 
 /// The search goals of `filter`; an `except` entry that names no goal of the filter's criteria is

@@ -117,15 +117,88 @@ impl Hits {
 }
 
 /// The fitness of every goal of `model` for one trace.
+///
+/// Incremental over the model's baseline (`GoalModel::baseline`, the fitness for an empty trace):
+/// a goal's value depends only on the trace data of the methods its sites are in (control
+/// dependences, hence approach levels, stay inside a method: `analysis` computes them per method
+/// body), so only the goals with a site in a method the trace touched (a probe hit, a branch or
+/// switch evaluated) are recomputed; every other goal keeps its baseline value. A test touches a
+/// few methods of a class with thousands of goals, so this is what makes scoring cheap (issue 4,
+/// engine overhead). Equal, value for value, to [`goal_fitness_reference`] (property test
+/// `tests/incremental.rs` on real traces).
 pub fn goal_fitness(model: &GoalModel, trace: &Trace) -> GoalFitness {
     let n = model.n_goals();
-    let plan = model.plan();
-    let hits = Hits::new(trace, plan.n_probes());
-    // 1. Branch-like goals whose predicate was evaluated: their fitness is local and final.
+    let base = &model.baseline;
+    if base.values.len() != n {
+        // A model built without its baseline (not through `GoalModel::build`): the full way.
+        return goal_fitness_reference(model, trace);
+    }
+    let touched = model.touched_methods(trace);
+    let hits = Hits::new(trace, model.plan().n_probes());
+    let mut f = base.branch_costs.clone();
+    let mut branch_goals: Vec<u32> =
+        touched.iter().flat_map(|&m| model.method_branch_goals[m as usize].iter().copied()).collect();
+    branch_goals.sort_unstable();
+    branch_goals.dedup();
+    for &g in &branch_goals {
+        f[g as usize] = f64::INFINITY;
+    }
+    let mut fixed = vec![false; n];
+    branch_costs(model, trace, &hits, &branch_goals, &mut f, &mut fixed);
+    let mut goals: Vec<u32> =
+        touched.iter().flat_map(|&m| model.method_goals[m as usize].iter().copied()).collect();
+    goals.sort_unstable();
+    goals.dedup();
+    let mut values = base.values.clone();
+    for g in goals {
+        values[g as usize] = goal_value(model, trace, &hits, &f, g as usize);
+    }
+    GoalFitness { values }
+}
+
+/// The fitness of every goal of `model` for one trace, computed goal by goal over the whole model:
+/// the specification [`goal_fitness`] is tested against, and how the model's baseline is made.
+pub fn goal_fitness_reference(model: &GoalModel, trace: &Trace) -> GoalFitness {
+    let (values, _) = full_fitness(model, trace);
+    GoalFitness { values }
+}
+
+/// Every goal's value and the reach costs of the branch-like goals (`f` of the module comment).
+pub(crate) fn full_fitness(model: &GoalModel, trace: &Trace) -> (Vec<f64>, Vec<f64>) {
+    let n = model.n_goals();
+    let hits = Hits::new(trace, model.plan().n_probes());
     let mut f = vec![f64::INFINITY; n];
     let mut fixed = vec![false; n];
-    for (gi, info) in model.goals.iter().enumerate() {
-        match &info.goal {
+    let all: Vec<u32> = model
+        .goals
+        .iter()
+        .enumerate()
+        .filter(|(_, info)| matches!(info.goal, Goal::Branch { .. } | Goal::SwitchCase { .. }))
+        .map(|(gi, _)| gi as u32)
+        .collect();
+    branch_costs(model, trace, &hits, &all, &mut f, &mut fixed);
+    let values = (0..n).map(|gi| goal_value(model, trace, &hits, &f, gi)).collect();
+    (values, f)
+}
+
+/// Steps 1 and 2 of the module comment over the branch-like goals `goals` (ascending), whose
+/// entries of `f` are infinite on entry: the final `f` (approach level + ν(distance)) of each. The
+/// result is the least fixed point of `f(h) = min(local(h), 1 + f(dep))`, whatever the order the
+/// goals are visited in, so a subset closed under `released_by` (the goals of some methods) gets
+/// the values the whole model would.
+fn branch_costs(
+    model: &GoalModel,
+    trace: &Trace,
+    hits: &Hits,
+    goals: &[u32],
+    f: &mut [f64],
+    fixed: &mut [bool],
+) {
+    let plan = model.plan();
+    // 1. Branch-like goals whose predicate was evaluated: their fitness is local and final.
+    for &g in goals {
+        let gi = g as usize;
+        match &model.goals[gi].goal {
             Goal::Branch { probe, taken } => {
                 if let Some(b) = trace.branch(pid(*probe)) {
                     f[gi] = norm(if *taken { b.to_true } else { b.to_false });
@@ -149,15 +222,16 @@ pub fn goal_fitness(model: &GoalModel, trace: &Trace) -> GoalFitness {
     // 2. Unevaluated branch-like goals: reach cost, shortest path from the evaluated ones and
     //    from method entries.
     let mut heap = BinaryHeap::new();
-    for (gi, info) in model.goals.iter().enumerate() {
+    for &g in goals {
+        let gi = g as usize;
         if fixed[gi] {
-            heap.push(Entry(f[gi], gi as u32));
-        } else if matches!(info.goal, Goal::Branch { .. } | Goal::SwitchCase { .. }) {
+            heap.push(Entry(f[gi], g));
+        } else {
             let base =
-                model.sites_of(gi).iter().map(|s| entry_cost(&hits, trace, s)).fold(f64::INFINITY, f64::min);
+                model.sites_of(gi).iter().map(|s| entry_cost(hits, trace, s)).fold(f64::INFINITY, f64::min);
             if base.is_finite() {
                 f[gi] = base;
-                heap.push(Entry(base, gi as u32));
+                heap.push(Entry(base, g));
             }
         }
     }
@@ -176,57 +250,56 @@ pub fn goal_fitness(model: &GoalModel, trace: &Trace) -> GoalFitness {
             }
         }
     }
-    // 3. Every goal from its sites.
+}
+
+/// Step 3 of the module comment: goal `gi` from its sites, given the final `f`.
+fn goal_value(model: &GoalModel, trace: &Trace, hits: &Hits, f: &[f64], gi: usize) -> f64 {
     let reach = |s: &Site| -> f64 {
-        let mut r = entry_cost(&hits, trace, s);
+        let mut r = entry_cost(hits, trace, s);
         for d in &s.deps {
             r = r.min(1.0 + f[d.index()]);
         }
         r
     };
-    let mut values = Vec::with_capacity(n);
-    for (gi, info) in model.goals.iter().enumerate() {
-        let v = match &info.goal {
-            Goal::Branch { .. } | Goal::SwitchCase { .. } => f[gi],
-            Goal::MethodEntry { .. } => {
-                if model.sites_of(gi).iter().any(|s| hits.has(s.probe)) {
-                    0.0
-                } else {
-                    1.0
-                }
+    let v = match &model.goals[gi].goal {
+        Goal::Branch { .. } | Goal::SwitchCase { .. } => f[gi],
+        Goal::MethodEntry { .. } => {
+            if model.sites_of(gi).iter().any(|s| hits.has(s.probe)) {
+                0.0
+            } else {
+                1.0
             }
-            Goal::Line { .. } | Goal::Exception { .. } | Goal::MethodNormalExit { .. } => model
-                .sites_of(gi)
-                .iter()
-                .map(|s| if hits.has(s.probe) { 0.0 } else { reach(s) })
-                .fold(f64::INFINITY, f64::min),
-            Goal::Output { value, .. } => model
-                .sites_of(gi)
-                .iter()
-                .map(|s| {
-                    if hits.has(s.probe) {
-                        let seen = trace.return_categories(pid(s.probe));
-                        if output_bits(*value) & seen != 0 { 0.0 } else { 1.0 }
-                    } else {
-                        reach(s) + 1.0
-                    }
-                })
-                .fold(f64::INFINITY, f64::min),
-            Goal::WeakMutation { probe, mutant } => model
-                .sites_of(gi)
-                .iter()
-                .map(|s| {
-                    if hits.has(s.probe) {
-                        norm(mutant_infection(model, trace, *probe, *mutant))
-                    } else {
-                        reach(s) + 1.0
-                    }
-                })
-                .fold(f64::INFINITY, f64::min),
-        };
-        values.push(if v.is_finite() { v } else { UNREACHABLE });
-    }
-    GoalFitness { values }
+        }
+        Goal::Line { .. } | Goal::Exception { .. } | Goal::MethodNormalExit { .. } => model
+            .sites_of(gi)
+            .iter()
+            .map(|s| if hits.has(s.probe) { 0.0 } else { reach(s) })
+            .fold(f64::INFINITY, f64::min),
+        Goal::Output { value, .. } => model
+            .sites_of(gi)
+            .iter()
+            .map(|s| {
+                if hits.has(s.probe) {
+                    let seen = trace.return_categories(pid(s.probe));
+                    if output_bits(*value) & seen != 0 { 0.0 } else { 1.0 }
+                } else {
+                    reach(s) + 1.0
+                }
+            })
+            .fold(f64::INFINITY, f64::min),
+        Goal::WeakMutation { probe, mutant } => model
+            .sites_of(gi)
+            .iter()
+            .map(|s| {
+                if hits.has(s.probe) {
+                    norm(mutant_infection(model, trace, *probe, *mutant))
+                } else {
+                    reach(s) + 1.0
+                }
+            })
+            .fold(f64::INFINITY, f64::min),
+    };
+    if v.is_finite() { v } else { UNREACHABLE }
 }
 
 /// The reach cost a site gets from its method entry (see the module comment).

@@ -102,6 +102,22 @@ pub struct GoalModel {
     /// vector instead of a separate allocation per goal removed most of its cache misses.
     pub(crate) flat_sites: Vec<Site>,
     pub(crate) site_ranges: Vec<(u32, u32)>,
+    /// `method_of_probe[p]`: the index (in plan order over all classes) of the method holding probe
+    /// `p`, `u32::MAX` for a probe outside any method; what `touched_methods` maps trace data with.
+    pub(crate) method_of_probe: Vec<u32>,
+    /// Per method, the goals with a site in it (ascending), and the branch-like ones among them:
+    /// the goals `goal_fitness` recomputes when a trace touches the method.
+    pub(crate) method_goals: Vec<Vec<u32>>,
+    pub(crate) method_branch_goals: Vec<Vec<u32>>,
+    /// The fitness of every goal for an empty trace, what a goal of an untouched method keeps.
+    pub(crate) baseline: Baseline,
+}
+
+/// Every goal's fitness, and the branch-like goals' reach costs, for the empty trace.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Baseline {
+    pub(crate) values: Vec<f64>,
+    pub(crate) branch_costs: Vec<f64>,
 }
 
 impl GoalModel {
@@ -246,7 +262,39 @@ impl GoalModel {
             flat_sites.extend(g.sites.iter().cloned());
             site_ranges.push((start, flat_sites.len() as u32));
         }
-        Ok(GoalModel {
+        // Methods in plan order; a site's method is the one whose probe range it carries.
+        let mut method_of_probe = vec![u32::MAX; plan.n_probes()];
+        let mut n_methods = 0u32;
+        for c in plan.classes() {
+            for mp in &c.methods {
+                for p in mp.probes.clone() {
+                    if let Some(slot) = method_of_probe.get_mut(p as usize) {
+                        *slot = n_methods;
+                    }
+                }
+                n_methods += 1;
+            }
+        }
+        let mut method_goals = vec![Vec::new(); n_methods as usize];
+        let mut method_branch_goals = vec![Vec::new(); n_methods as usize];
+        for (gi, g) in goals.iter().enumerate() {
+            let branch_like = matches!(g.goal, Goal::Branch { .. } | Goal::SwitchCase { .. });
+            for s in &g.sites {
+                let Some(&m) = method_of_probe.get(s.probe.index()) else { continue };
+                let Some(list) = method_goals.get_mut(m as usize) else { continue };
+                if list.last() != Some(&(gi as u32)) {
+                    list.push(gi as u32);
+                    if branch_like {
+                        method_branch_goals[m as usize].push(gi as u32);
+                    }
+                }
+            }
+        }
+        let mut model = GoalModel {
+            method_of_probe,
+            method_goals,
+            method_branch_goals,
+            baseline: Baseline::default(),
             flat_sites,
             site_ranges,
             goals,
@@ -258,7 +306,30 @@ impl GoalModel {
             branch_of_probe,
             methods,
             plan: plan.clone(),
-        })
+        };
+        let (values, branch_costs) = crate::eval::full_fitness(&model, &protocol::Trace::default());
+        model.baseline = Baseline { values, branch_costs };
+        Ok(model)
+    }
+
+    /// The methods (indices as in `method_of_probe`) whose goals a trace can change: those with a
+    /// probe hit (whatever its count: `eval::entered` looks at the list) or a branch or switch
+    /// evaluated. Operand samples and return categories are read only at probes that were hit.
+    /// Sorted, distinct.
+    pub(crate) fn touched_methods(&self, trace: &protocol::Trace) -> Vec<u32> {
+        let probes = trace
+            .hits
+            .iter()
+            .map(|h| h.0)
+            .chain(trace.branches.iter().map(|b| b.probe))
+            .chain(trace.switches.iter().map(|s| s.0));
+        let mut out: Vec<u32> = probes
+            .filter_map(|p| self.method_of_probe.get(p.0 as usize).copied())
+            .filter(|&m| m != u32::MAX)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Builds the model from class-file bytes (see [`GoalModel::build`]).

@@ -40,6 +40,58 @@ pub fn dominates(a: &[f64], b: &[f64], targets: &[GoalIdx]) -> bool {
     better
 }
 
+/// The fitness of a population on the current targets, gathered once per generation into two
+/// dense layouts: `by_test[i * t + k]` (rows per test, for dominance) and `by_target[k * n + i]`
+/// (rows per target, for front 0 and the crowding distance). The full vectors have one value per
+/// goal (thousands) and the targets are a scattered subset: walking them target by target across
+/// a hundred separate vectors was most of the engine's own time in a generation (issue 4).
+pub struct Objectives {
+    n: usize,
+    t: usize,
+    by_test: Vec<f64>,
+    by_target: Vec<f64>,
+}
+
+impl Objectives {
+    /// Gathers `fitness[i][targets[k]]` (infinite where a row is too short).
+    pub fn new(fitness: &[&[f64]], targets: &[GoalIdx]) -> Objectives {
+        let (n, t) = (fitness.len(), targets.len());
+        let mut by_test = Vec::with_capacity(n * t);
+        for row in fitness {
+            by_test.extend(targets.iter().map(|&g| at(row, g)));
+        }
+        let mut by_target = vec![0.0; n * t];
+        for (i, row) in by_test.chunks_exact(t.max(1)).enumerate().take(n) {
+            for (k, &v) in row.iter().enumerate().take(t) {
+                by_target[k * n + i] = v;
+            }
+        }
+        Objectives { n, t, by_test, by_target }
+    }
+
+    fn test(&self, i: usize) -> &[f64] {
+        &self.by_test[i * self.t..(i + 1) * self.t]
+    }
+
+    fn target(&self, k: usize) -> &[f64] {
+        &self.by_target[k * self.n..(k + 1) * self.n]
+    }
+}
+
+/// Whether `a` dominates `b`, both gathered over the same targets.
+fn dominates_dense(a: &[f64], b: &[f64]) -> bool {
+    let mut better = false;
+    for (x, y) in a.iter().zip(b) {
+        if x > y {
+            return false;
+        }
+        if x < y {
+            better = true;
+        }
+    }
+    better
+}
+
 /// EvoSuite's `RankBasedPreferenceSorting`: fronts of indices into `fitness`.
 ///
 /// Front 0 holds, for each target, the test with the lowest fitness on it (shorter `lengths` win
@@ -55,34 +107,43 @@ pub fn preference_sort(
     min_ranked: usize,
     rng: &mut TestRng,
 ) -> Vec<Vec<usize>> {
-    let n = fitness.len();
-    if targets.is_empty() {
+    preference_sort_dense(&Objectives::new(fitness, targets), lengths, min_ranked, rng)
+}
+
+/// [`preference_sort`] over gathered objectives (the same fronts, the same draws from `rng`).
+pub fn preference_sort_dense(
+    obj: &Objectives,
+    lengths: &[usize],
+    min_ranked: usize,
+    rng: &mut TestRng,
+) -> Vec<Vec<usize>> {
+    let n = obj.n;
+    if obj.t == 0 {
         return if n == 0 { Vec::new() } else { vec![(0..n).collect()] };
     }
     let len = |i: usize| lengths.get(i).copied().unwrap_or(usize::MAX);
+    let lens: Vec<usize> = (0..n).map(len).collect();
     let mut in_zero = vec![false; n];
     let mut ties = Vec::new();
-    for g in targets {
+    for k in 0..obj.t {
+        let row = obj.target(k);
         ties.clear();
-        for i in 0..n {
-            let Some(&b) = ties.first() else {
-                ties.push(i);
-                continue;
-            };
-            let (fi, fb) = (at(fitness[i], *g), at(fitness[b], *g));
-            match fi.total_cmp(&fb).then(len(i).cmp(&len(b))) {
+        let Some((&first, rest)) = row.split_first() else { continue };
+        let (mut best, mut best_len) = (first, lens[0]);
+        ties.push(0);
+        for (i, &fi) in rest.iter().enumerate().map(|(i, f)| (i + 1, f)) {
+            match fi.total_cmp(&best).then(lens[i].cmp(&best_len)) {
                 Ordering::Less => {
                     ties.clear();
                     ties.push(i);
+                    (best, best_len) = (fi, lens[i]);
                 }
                 Ordering::Equal => ties.push(i),
                 Ordering::Greater => {}
             }
         }
-        if !ties.is_empty() {
-            let pick = if ties.len() == 1 { ties[0] } else { ties[rng.random_range(0..ties.len())] };
-            in_zero[pick] = true;
-        }
+        let pick = if ties.len() == 1 { ties[0] } else { ties[rng.random_range(0..ties.len())] };
+        in_zero[pick] = true;
     }
     let zero: Vec<usize> = (0..n).filter(|&i| in_zero[i]).collect();
     let mut remaining: Vec<usize> = (0..n).filter(|&i| !in_zero[i]).collect();
@@ -98,7 +159,7 @@ pub fn preference_sort(
         let front: Vec<usize> = remaining
             .iter()
             .copied()
-            .filter(|&i| !remaining.iter().any(|&j| j != i && dominates(fitness[j], fitness[i], targets)))
+            .filter(|&i| !remaining.iter().any(|&j| j != i && dominates_dense(obj.test(j), obj.test(i))))
             .collect();
         remaining.retain(|i| !front.contains(i));
         ranked += front.len();
@@ -111,20 +172,26 @@ pub fn preference_sort(
 /// which the front's tests differ, the tests with the minimum value get at least
 /// `(|front| − |minimal|) / |front|`; all others keep 0. One value per member of `front`.
 pub fn crowding_distance(fitness: &[&[f64]], front: &[usize], targets: &[GoalIdx]) -> Vec<f64> {
+    crowding_distance_dense(&Objectives::new(fitness, targets), front)
+}
+
+/// [`crowding_distance`] over gathered objectives.
+pub fn crowding_distance_dense(obj: &Objectives, front: &[usize]) -> Vec<f64> {
     let mut d = vec![0.0; front.len()];
     let mut min_set = Vec::new();
-    for g in targets {
+    for k in 0..obj.t {
+        let row = obj.target(k);
         let mut min = f64::INFINITY;
         let mut max = f64::NEG_INFINITY;
         min_set.clear();
-        for (k, &i) in front.iter().enumerate() {
-            let v = at(fitness[i], *g);
+        for (m, &i) in front.iter().enumerate() {
+            let v = row[i];
             if v < min {
                 min = v;
                 min_set.clear();
-                min_set.push(k);
+                min_set.push(m);
             } else if v == min {
-                min_set.push(k);
+                min_set.push(m);
             }
             max = max.max(v);
         }
@@ -132,8 +199,8 @@ pub fn crowding_distance(fitness: &[&[f64]], front: &[usize], targets: &[GoalIdx
             continue;
         }
         let value = (front.len() - min_set.len()) as f64 / front.len() as f64;
-        for &k in &min_set {
-            d[k] = f64::max(d[k], value);
+        for &m in &min_set {
+            d[m] = f64::max(d[m], value);
         }
     }
     d
@@ -233,14 +300,15 @@ fn select_next(
     let targets = cx.uncovered_targets();
     let fitness: Vec<&[f64]> = union.iter().map(|i| i.eval.fitness.as_slice()).collect();
     let lengths: Vec<usize> = union.iter().map(Individual::len).collect();
-    let fronts = preference_sort(&fitness, &lengths, &targets, pop_size, rng);
+    let obj = Objectives::new(&fitness, &targets);
+    let fronts = preference_sort_dense(&obj, &lengths, pop_size, rng);
     let mut remain = if dynamic { pop_size.max(fronts.first().map_or(0, Vec::len)) } else { pop_size };
     let mut chosen: Vec<(usize, usize, f64)> = Vec::with_capacity(remain);
     for (rank, front) in fronts.iter().enumerate() {
         if remain == 0 || front.is_empty() {
             break;
         }
-        let d = crowding_distance(&fitness, front, &targets);
+        let d = crowding_distance_dense(&obj, front);
         if front.len() <= remain {
             chosen.extend(front.iter().zip(&d).map(|(&i, &di)| (i, rank, di)));
             remain -= front.len();

@@ -11,6 +11,7 @@ mod jdk;
 mod pool;
 mod process;
 mod runtime;
+pub mod verify;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,390 @@
+//! `suitesmith generate` (DESIGN.md §1): for each target class, search, minimise, assert, render and
+//! verify (engine::generate_tests), then write `<out>/<package>/<Simple>Test.java`,
+//! `<out>/statistics.csv` and `<out>/report.json`. Every input is checked before the first JVM
+//! starts: bad input is one line and exit 2 with nothing written. Files are written only when
+//! every class is done, each one atomically (a temporary file renamed into place).
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use engine::{ClassTests, Criterion, GenerateConfig, JvmVerifier, Stage, WriteConfig};
+use worker::verify::{JUnitJars, JUnitVersion};
+
+use crate::report;
+use crate::search::{AlgorithmArg, parse_duration};
+use crate::{Failure, open_classpath};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Classpath (jars and directories, `:`-separated) holding the classes and their dependencies.
+    #[arg(long)]
+    classpath: String,
+    /// One class under test, e.g. `com.example.Stack`.
+    #[arg(long, group = "targets")]
+    class: Option<String>,
+    /// Every class of the classpath in this package or its subpackages, e.g. `com.example`.
+    #[arg(long, group = "targets")]
+    prefix: Option<String>,
+    /// Every class of this jar or directory (added to the classpath if it is not on it).
+    #[arg(long, group = "targets")]
+    target: Option<PathBuf>,
+    /// Search time per class, e.g. `60s` or `2m` (EvoSuite's default: 60 s).
+    #[arg(long, default_value = "60s")]
+    budget: String,
+    /// Also stop each search after this many test executions (reproducible on any machine).
+    #[arg(long)]
+    evaluations: Option<u64>,
+    /// Where the tests, statistics.csv and report.json go.
+    #[arg(long, default_value = "suitesmith-tests")]
+    out: PathBuf,
+    /// The seed of the search; the same seed and inputs give the same files, byte for byte.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// JVM workers evaluating tests in parallel; the tests do not depend on it.
+    #[arg(long)]
+    workers: Option<usize>,
+    /// The JUnit version the tests are written for.
+    #[arg(long, default_value = "4", value_parser = ["4", "5"])]
+    junit: String,
+    #[arg(long, value_enum, default_value = "dynamosa")]
+    algorithm: AlgorithmArg,
+    /// Comma-separated criteria (EvoSuite's names); default: all eight.
+    #[arg(
+        long,
+        default_value = "line,branch,exception,weakmutation,output,method,methodnoexception,cbranch"
+    )]
+    criteria: String,
+    /// Fresh-JVM runs each written test must pass (a failing assertion is removed).
+    #[arg(long, default_value_t = 5)]
+    verify_runs: usize,
+    /// Also measure the written tests' line and branch coverage with JaCoCo (Debian libjacoco-java)
+    /// and put it in report.json beside ours.
+    #[arg(long)]
+    jacoco: bool,
+}
+
+/// A checked run: everything the classes need, decided before any JVM starts.
+struct Plan {
+    classes: Vec<String>,
+    classpath: Vec<PathBuf>,
+    config: GenerateConfig,
+    write: WriteConfig,
+    java: worker::Java,
+    jars: JUnitJars,
+    version: JUnitVersion,
+    out: PathBuf,
+}
+
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let plan = check(args)?;
+    let started = Instant::now();
+    let mut progress = Progress::new(plan.classes.len());
+    let mut done: Vec<ClassTests> = Vec::new();
+    let mut failed: Vec<(String, String)> = Vec::new();
+    for (i, class) in plan.classes.iter().enumerate() {
+        let mut config = plan.config.clone();
+        config.class = class.clone();
+        progress.start(i, class);
+        let mut verifier =
+            JvmVerifier::new(plan.java.clone(), plan.jars.clone(), plan.version, &plan.classpath)
+                .map_err(|e| Failure::Internal(e.into()))?;
+        let budget = plan.config.budget.time;
+        let res =
+            engine::generate_tests(&config, &plan.write, &mut verifier, &mut |s| progress.stage(s, budget));
+        match res {
+            Ok(t) => {
+                progress.finish(&t);
+                done.push(t);
+            }
+            Err(e) => {
+                progress.fail(class, &e);
+                failed.push((class.clone(), format!("{e:#}")));
+            }
+        }
+    }
+    write_outputs(&plan, &done, &failed, started.elapsed()).map_err(Failure::Internal)?;
+    progress.summary(&plan.out, &done, &failed);
+    if !failed.is_empty() {
+        return Err(Failure::Internal(anyhow::anyhow!(
+            "{} of {} classes failed: {}",
+            failed.len(),
+            plan.classes.len(),
+            failed.iter().map(|(c, e)| format!("{c}: {e}")).collect::<Vec<_>>().join("; ")
+        )));
+    }
+    Ok(())
+}
+
+/// Checks every input and resolves the classes; any problem is one line of bad input.
+fn check(args: &Args) -> Result<Plan, Failure> {
+    let bad = |m: String| Failure::BadInput(m);
+    let budget = parse_duration(&args.budget)?;
+    if args.evaluations == Some(0) {
+        return Err(bad("--evaluations must be positive".into()));
+    }
+    if args.verify_runs == 0 {
+        return Err(bad("--verify-runs must be at least 1: unverified tests are never written".into()));
+    }
+    let criteria = parse_criteria(&args.criteria)?;
+    let mut cp_string = args.classpath.clone();
+    if let Some(t) = &args.target {
+        if !t.exists() {
+            return Err(bad(format!("--target {} does not exist", t.display())));
+        }
+        let listed = args.classpath.split(':').any(|e| Path::new(e) == t.as_path());
+        if !listed {
+            cp_string = format!("{}:{}", t.display(), args.classpath);
+        }
+    }
+    let cp = open_classpath(&cp_string)?;
+    let classes: Vec<String> = if let Some(c) = &args.class {
+        if !cp.contains(&c.replace('.', "/")) {
+            return Err(bad(format!("class {c} is not on the classpath")));
+        }
+        vec![c.clone()]
+    } else if let Some(p) = &args.prefix {
+        let dir = format!("{}/", p.trim_end_matches('.').replace('.', "/"));
+        let found = testable(&cp, cp.class_names().filter(|n| n.starts_with(&dir)));
+        if found.is_empty() {
+            return Err(bad(format!("no class of the classpath is in package {p}")));
+        }
+        found
+    } else if let Some(t) = &args.target {
+        let entry = classfile::ClassPathEntry::open(t)
+            .map_err(|e| bad(format!("cannot read --target {}: {e}", t.display())))?;
+        let found = testable(&cp, entry.class_names());
+        if found.is_empty() {
+            return Err(bad(format!("--target {} holds no testable class", t.display())));
+        }
+        found
+    } else {
+        return Err(bad("give the classes to test: --class, --prefix or --target".into()));
+    };
+    check_out_dir(&args.out)?;
+    let java = worker::Java::discover().map_err(|e| bad(e.to_string()))?;
+    let version = if args.junit == "5" { JUnitVersion::Five } else { JUnitVersion::Four };
+    let jars = JUnitJars::debian(version).map_err(|e| bad(e.to_string()))?;
+    if args.jacoco {
+        worker::verify::JacocoJars::debian().map_err(|e| bad(e.to_string()))?;
+    }
+    let classpath: Vec<PathBuf> = cp_string.split(':').map(PathBuf::from).collect();
+    let mut search_budget = search::Budget::time(budget);
+    search_budget.evaluations = args.evaluations;
+    let config = GenerateConfig {
+        classpath: classpath.clone(),
+        class: String::new(),
+        criteria,
+        algorithm: args.algorithm.algorithm(),
+        budget: search_budget,
+        seed: args.seed,
+        workers: args.workers.unwrap_or_else(worker::default_workers).max(1),
+        timeout_ms: 3000,
+        stop_when_covered: None,
+    };
+    let style = match version {
+        JUnitVersion::Four => junit::Style::JUnit4,
+        JUnitVersion::Five => junit::Style::JUnit5,
+    };
+    let mut write = WriteConfig::new(style);
+    write.verify_runs = args.verify_runs;
+    write.jacoco = args.jacoco;
+    Ok(Plan { classes, classpath, config, write, java, jars, version, out: args.out.clone() })
+}
+
+/// `line,branch,...` in EvoSuite's names (case-insensitive), without repeats.
+fn parse_criteria(s: &str) -> Result<Vec<Criterion>, Failure> {
+    let mut out = Vec::new();
+    for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let c = Criterion::from_name(&name.to_ascii_lowercase()).ok_or_else(|| {
+            let known: Vec<&str> = Criterion::DEFAULT.iter().map(|c| c.name()).collect();
+            Failure::BadInput(format!("unknown criterion {name:?}: expected some of {}", known.join(",")))
+        })?;
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    if out.is_empty() {
+        return Err(Failure::BadInput("--criteria names no criterion".into()));
+    }
+    Ok(out)
+}
+
+/// The classes among `names` (internal names) that tests can target: top-level, not an interface,
+/// annotation, module or package descriptor. Binary names, sorted.
+fn testable<'a>(cp: &classfile::ClassPath, names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = names
+        .filter(|n| !n.contains('$') && !n.ends_with("module-info") && !n.ends_with("package-info"))
+        .filter(|n| {
+            let Ok(Some(bytes)) = cp.class_bytes(n) else { return false };
+            let Ok(cf) = classfile::ClassFile::parse(&bytes) else { return false };
+            cf.access_flags & (classfile::access::INTERFACE | classfile::access::ANNOTATION) == 0
+        })
+        .map(|n| n.replace('/', "."))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The output directory must be a directory we can write in, or creatable: checked by creating and
+/// removing a temporary file in it or in its nearest existing ancestor (nothing is left behind).
+fn check_out_dir(out: &Path) -> Result<(), Failure> {
+    let bad = |why: String| {
+        Failure::BadInput(format!("cannot write to the output directory {}: {why}", out.display()))
+    };
+    let mut probe = out.to_path_buf();
+    loop {
+        match std::fs::metadata(&probe) {
+            Ok(m) if m.is_dir() => break,
+            Ok(_) => return Err(bad(format!("{} is not a directory", probe.display()))),
+            Err(_) => match probe.parent() {
+                Some(p) if !p.as_os_str().is_empty() => probe = p.to_path_buf(),
+                _ => {
+                    probe = PathBuf::from(".");
+                    break;
+                }
+            },
+        }
+    }
+    tempfile::NamedTempFile::new_in(&probe).map(drop).map_err(|e| bad(e.to_string()))
+}
+
+/// Writes the test files, statistics.csv and report.json, each through a temporary file.
+fn write_outputs(
+    plan: &Plan,
+    done: &[ClassTests],
+    failed: &[(String, String)],
+    total: Duration,
+) -> anyhow::Result<()> {
+    let out = &plan.out;
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    for t in done {
+        for f in &t.files {
+            write_file(&out.join(f.relative_path()), f.source.as_bytes())?;
+        }
+    }
+    write_file(
+        &out.join("statistics.csv"),
+        report::statistics_csv(done, &plan.config.criteria, plan.config.seed).as_bytes(),
+    )?;
+    let json = report::report_json(done, failed, &plan.config, &plan.write, total);
+    write_file(&out.join("report.json"), json.as_bytes())?;
+    Ok(())
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(dir).with_context(|| format!("writing in {}", dir.display()))?;
+    tmp.write_all(bytes)?;
+    tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// The progress display: a bar redrawn in place on a terminal (stderr), plain lines otherwise.
+struct Progress {
+    terminal: bool,
+    classes: usize,
+    index: usize,
+    class: String,
+    last_line: Instant,
+}
+
+impl Progress {
+    fn new(classes: usize) -> Progress {
+        Progress {
+            terminal: std::io::stderr().is_terminal(),
+            classes,
+            index: 0,
+            class: String::new(),
+            last_line: Instant::now(),
+        }
+    }
+
+    fn start(&mut self, index: usize, class: &str) {
+        self.index = index;
+        self.class = class.to_string();
+        if !self.terminal {
+            eprintln!("[{}/{}] {class}: searching", index + 1, self.classes);
+        }
+        self.last_line = Instant::now();
+    }
+
+    fn stage(&mut self, stage: &Stage, budget: Option<Duration>) {
+        let head = format!("[{}/{}] {}", self.index + 1, self.classes, self.class);
+        let text = match *stage {
+            Stage::Search { iteration, evaluations, covered, goals, elapsed } => {
+                // Context-branch goals appear while searching: the count known at the start grows.
+                let goals = goals.max(covered);
+                let rate = evaluations as f64 / elapsed.as_secs_f64().max(1e-3);
+                let left = budget
+                    .map_or(String::new(), |b| format!(", {}s left", b.saturating_sub(elapsed).as_secs()));
+                let width = 20;
+                let filled = (covered * width).checked_div(goals).unwrap_or(0).min(width);
+                let bar = format!("{}{}", "#".repeat(filled), "-".repeat(width - filled));
+                if !self.terminal && self.last_line.elapsed() < Duration::from_secs(10) {
+                    return;
+                }
+                format!(
+                    "{head} [{bar}] {covered}/{goals} goals, generation {iteration}, {rate:.0} tests/s{left}"
+                )
+            }
+            Stage::Minimising => format!("{head}: minimising"),
+            Stage::Asserting => format!("{head}: adding assertions"),
+            Stage::Verifying { round } => format!("{head}: compiling and running the tests (round {round})"),
+        };
+        self.last_line = Instant::now();
+        if self.terminal {
+            eprint!("\r\x1b[2K{text}");
+        } else {
+            eprintln!("{text}");
+        }
+    }
+
+    fn clear(&self) {
+        if self.terminal {
+            eprint!("\r\x1b[2K");
+        }
+    }
+
+    fn finish(&self, t: &ClassTests) {
+        self.clear();
+        let cov: Vec<String> = t
+            .coverage
+            .iter()
+            .filter(|c| matches!(c.criterion, Criterion::Line | Criterion::Branch))
+            .map(|c| format!("{} {:.1} %", c.criterion.name(), report::percent(c.covered, c.total)))
+            .collect();
+        eprintln!(
+            "[{}/{}] {}: {} tests, {} assertions; {}",
+            self.index + 1,
+            self.classes,
+            t.class,
+            t.tests.len(),
+            t.assertions(),
+            cov.join(", ")
+        );
+        for l in &t.log {
+            eprintln!("  {l}");
+        }
+    }
+
+    fn fail(&self, class: &str, e: &engine::EngineError) {
+        self.clear();
+        eprintln!("[{}/{}] {class}: failed: {e}", self.index + 1, self.classes);
+    }
+
+    fn summary(&self, out: &Path, done: &[ClassTests], failed: &[(String, String)]) {
+        let files: usize = done.iter().map(|t| t.files.len()).sum();
+        let tests: usize = done.iter().map(|t| t.tests.len()).sum();
+        eprintln!(
+            "wrote {files} test files ({tests} tests) for {} classes to {}{}",
+            done.len(),
+            out.display(),
+            if failed.is_empty() { String::new() } else { format!("; {} classes failed", failed.len()) }
+        );
+    }
+}

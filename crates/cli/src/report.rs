@@ -1,0 +1,153 @@
+//! The two machine-readable outputs of `suitesmith generate`: `statistics.csv` with EvoSuite's
+//! columns (anchors.md §1.9: `TARGET_CLASS,criterion,Coverage,Total_Goals,Covered_Goals`, then the
+//! per-criterion `<X>Coverage` columns and a few of its runtime variables) and `report.json`
+//! (DESIGN.md §1: per class the goals and covered goals per criterion, tests, statements,
+//! executions, search time, generations, and the configuration that ran).
+
+use std::time::Duration;
+
+use engine::{ClassTests, Criterion, GenerateConfig, WriteConfig};
+use serde_json::{Value, json};
+
+/// `covered / total` in percent; 100 when there is nothing to cover (EvoSuite reports 1.0 then).
+pub fn percent(covered: usize, total: usize) -> f64 {
+    if total == 0 { 100.0 } else { 100.0 * covered as f64 / total as f64 }
+}
+
+fn ratio(covered: usize, total: usize) -> f64 {
+    percent(covered, total) / 100.0
+}
+
+/// EvoSuite's column for one criterion's coverage (`RuntimeVariable` names).
+fn evosuite_column(c: Criterion) -> &'static str {
+    match c {
+        Criterion::Line => "LineCoverage",
+        Criterion::Branch => "BranchCoverage",
+        Criterion::Exception => "ExceptionCoverage",
+        Criterion::WeakMutation => "WeakMutationScore",
+        Criterion::Output => "OutputCoverage",
+        Criterion::Method => "MethodCoverage",
+        Criterion::MethodNoException => "MethodNoExceptionCoverage",
+        Criterion::ContextBranch => "CBranchCoverage",
+    }
+}
+
+/// One row per class: EvoSuite's five default columns, the selected criteria's coverage columns,
+/// then `Size` (tests), `Length` (statements), `Total_Time` (ms) and `Random_Seed`... as EvoSuite
+/// names them. `criterion` joins the criteria's names with `;`, as EvoSuite does.
+pub fn statistics_csv(done: &[ClassTests], criteria: &[Criterion], seed: u64) -> String {
+    let mut out = String::from("TARGET_CLASS,criterion,Coverage,Total_Goals,Covered_Goals");
+    for &c in criteria {
+        out.push(',');
+        out.push_str(evosuite_column(c));
+    }
+    out.push_str(",Size,Length,Fitness_Evaluations,Generations,Total_Time,Random_Seed\n");
+    let names: Vec<String> = criteria.iter().map(|c| c.name().to_uppercase()).collect();
+    for t in done {
+        let (covered, total) = t
+            .coverage
+            .iter()
+            .filter(|c| criteria.contains(&c.criterion))
+            .fold((0, 0), |(a, b), c| (a + c.covered, b + c.total));
+        out.push_str(&format!(
+            "{},{},{},{},{}",
+            t.class,
+            names.join(";"),
+            ratio(covered, total),
+            total,
+            covered
+        ));
+        for &c in criteria {
+            let v = t.criterion(c).map_or(1.0, |c| ratio(c.covered, c.total));
+            out.push_str(&format!(",{v}"));
+        }
+        let total_ms = (t.search.elapsed + t.postprocess_time).as_millis();
+        out.push_str(&format!(
+            ",{},{},{},{},{total_ms},{seed}\n",
+            t.tests.len(),
+            t.statements(),
+            t.search.evaluations,
+            t.search.generations
+        ));
+    }
+    out
+}
+
+/// The whole run as JSON (pretty, keys sorted): configuration, then one object per class.
+pub fn report_json(
+    done: &[ClassTests],
+    failed: &[(String, String)],
+    config: &GenerateConfig,
+    write: &WriteConfig,
+    total: Duration,
+) -> String {
+    let classes: Vec<Value> = done.iter().map(class_json).collect();
+    let failures: Vec<Value> = failed.iter().map(|(c, e)| json!({ "class": c, "error": e })).collect();
+    let report = json!({
+        "tool": "suitesmith",
+        "version": env!("CARGO_PKG_VERSION"),
+        "configuration": {
+            "algorithm": format!("{:?}", config.algorithm).to_lowercase(),
+            "criteria": config.criteria.iter().map(|c| c.name()).collect::<Vec<_>>(),
+            "seed": config.seed,
+            "budget_seconds": config.budget.time.map(|d| d.as_secs_f64()),
+            "budget_evaluations": config.budget.evaluations,
+            "workers": config.workers,
+            "junit": match write.style { junit::Style::JUnit4 => 4, junit::Style::JUnit5 => 5 },
+            "verify_runs": write.verify_runs,
+            "test_timeout_ms": write.test_timeout_ms,
+        },
+        "classes": classes,
+        "failed": failures,
+        "total_seconds": total.as_secs_f64(),
+    });
+    let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+fn class_json(t: &ClassTests) -> Value {
+    let mut criteria = serde_json::Map::new();
+    for c in &t.coverage {
+        criteria.insert(
+            c.criterion.name().to_string(),
+            json!({ "goals": c.total, "covered": c.covered, "coverage": ratio(c.covered, c.total) }),
+        );
+    }
+    let v = &t.verification;
+    json!({
+        "class": t.class,
+        "files": t.files.iter().map(|f| f.relative_path()).collect::<Vec<_>>(),
+        "criteria": criteria,
+        "tests": t.tests.len(),
+        "statements": t.statements(),
+        "assertions": t.assertions(),
+        "expected_exceptions": t.expected_exceptions(),
+        "tests_without_assertions": t.unasserted(),
+        "executions": t.search.evaluations,
+        "generations": t.search.generations,
+        "search_seconds": t.search.elapsed.as_secs_f64(),
+        "worker_seconds": t.search.worker_time.as_secs_f64(),
+        "postprocess_seconds": t.postprocess_time.as_secs_f64(),
+        "minimisation": {
+            "tests_before": t.search.tests,
+            "statements_before": t.search.statements,
+            "tests_after": t.minimised_tests,
+            "statements_after": t.minimised_statements,
+        },
+        "verification": {
+            "rounds": v.rounds,
+            "uncompilable_tests_dropped": v.uncompilable_tests,
+            "failing_assertions_removed": v.failing_assertions,
+            "failing_tests_dropped": v.failing_tests,
+            "verified": v.verified,
+        },
+        "jacoco": t.jacoco.map(|j| json!({
+            "lines": { "covered": j.lines.0, "total": j.lines.1, "coverage": ratio(j.lines.0 as usize, j.lines.1 as usize) },
+            "branches": { "covered": j.branches.0, "total": j.branches.1, "coverage": ratio(j.branches.0 as usize, j.branches.1 as usize) },
+        })),
+        "uncovered": t.uncovered,
+        "uninstrumented": t.unchanged,
+        "log": t.log,
+    })
+}

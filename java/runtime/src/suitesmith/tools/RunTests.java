@@ -1,0 +1,407 @@
+/**
+ * Runs JUnit test classes with JUnit's own runner and reports every test method's outcome as records
+ * (see {@link Records} and docs/verify.md). Usage:
+ * {@code java -cp <tests>:<classpath>:<junit jars>:<runtime jar> suitesmith.tools.RunTests 4|5 Class...}
+ *
+ * <p>JUnit is reached by reflection only, because this file is compiled with the JDK alone into the
+ * worker's runtime jar (crates/worker/build.rs). JUnit 4: every test method is run on its own through
+ * {@code JUnitCore.run(Request.aClass(c).filterWith(description))}, in the order of the class runner's
+ * description, so a record is written as soon as each test ends (RunListener is a class, which
+ * reflection cannot implement). JUnit 5: the platform launcher with a TestExecutionListener made by
+ * {@link java.lang.reflect.Proxy}. The records are: {@code ready}, {@code plan}, {@code start},
+ * {@code pass}, {@code fail}, {@code timeout}, {@code skip}, {@code done}, and {@code fatal} when JUnit
+ * itself cannot be driven. After {@code done} the JVM exits with System.exit(0) (shutdown hooks, such
+ * as JaCoCo's agent writing its exec file, run), which also ends threads a timed-out test left behind.
+ */
+package suitesmith.tools;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+public final class RunTests {
+    private RunTests() {}
+
+    public static void main(String[] args) {
+        Records out = Records.takeStdout();
+        if (args.length < 1 || !(args[0].equals("4") || args[0].equals("5"))) {
+            out.emit("fatal", "usage: RunTests 4|5 Class...");
+            System.exit(2);
+        }
+        List<String> classes = new ArrayList<String>();
+        for (int i = 1; i < args.length; i++) {
+            classes.add(args[i]);
+        }
+        int planned;
+        try {
+            planned = args[0].equals("4") ? new JUnit4(out).run(classes) : new JUnit5(out).run(classes);
+        } catch (Throwable t) {
+            Throwable cause = unwrap(t);
+            out.emit("fatal", cause.getClass().getName() + ": " + Records.firstLine(cause.getMessage()));
+            System.exit(2);
+            return;
+        }
+        out.emit("done", planned);
+        System.exit(0);
+    }
+
+    static Throwable unwrap(Throwable t) {
+        while (t instanceof InvocationTargetException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /** Loads a test class without initialising it; null (and a failure record) when it cannot be. */
+    static Class<?> load(Records out, String name) {
+        try {
+            return Class.forName(name, false, RunTests.class.getClassLoader());
+        } catch (Throwable t) {
+            out.emit("plan", name, "initializationError");
+            out.emit("start", name, "initializationError");
+            out.emit("fail", name, "initializationError", t.getClass().getName(),
+                    Records.firstLine(t.getMessage()), "-");
+            return null;
+        }
+    }
+
+    /**
+     * Invokes a method found by name and argument types on the object's class or its supertypes
+     * (overloads such as ExecFileLoader.load(File) and load(InputStream) are told apart by the
+     * arguments' classes; no argument is null here).
+     */
+    static Object call(Object target, String name, Object... args) throws Exception {
+        Method m = find(target.getClass(), name, args);
+        if (m == null) {
+            throw new NoSuchMethodException(target.getClass().getName() + "." + name);
+        }
+        try {
+            m.setAccessible(true); // implementation classes of public interfaces may be package-private
+        } catch (RuntimeException e) {
+            // Not accessible reflectively (a named module): the public declaration still works.
+        }
+        return m.invoke(target, args);
+    }
+
+    private static Method find(Class<?> c, String name, Object[] args) {
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            for (Method m : k.getDeclaredMethods()) {
+                if (m.getName().equals(name) && accepts(m.getParameterTypes(), args)) {
+                    return m;
+                }
+            }
+            for (Class<?> i : k.getInterfaces()) {
+                Method m = find(i, name, args);
+                if (m != null) {
+                    return m;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean accepts(Class<?>[] params, Object[] args) {
+        if (params.length != args.length) {
+            return false;
+        }
+        for (int i = 0; i < params.length; i++) {
+            if (!params[i].isInstance(args[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The {@code fail} or {@code timeout} record of a failed test. */
+    static void failure(Records out, String cls, String method, Throwable t, boolean timedOut) {
+        String exception = t == null ? "" : t.getClass().getName();
+        String message = t == null ? "" : Records.firstLine(t.getMessage());
+        out.emit(timedOut ? "timeout" : "fail", cls, method, exception, message, Records.testLine(t, cls));
+    }
+
+    /** JUnit 4.12+: one JUnitCore run per test method. */
+    static final class JUnit4 {
+        private final Records out;
+        private final Class<?> request;
+        private final Class<?> description;
+        private final Object core;
+
+        JUnit4(Records out) throws Exception {
+            this.out = out;
+            this.request = Class.forName("org.junit.runner.Request");
+            this.description = Class.forName("org.junit.runner.Description");
+            this.core = Class.forName("org.junit.runner.JUnitCore").getConstructor().newInstance();
+            out.emit("ready", "4");
+        }
+
+        int run(List<String> names) throws Exception {
+            List<Object[]> leaves = new ArrayList<Object[]>(); // {Class, Description, className, method}
+            int planned = 0;
+            for (String name : names) {
+                Class<?> c = load(out, name);
+                if (c == null) {
+                    planned++;
+                    continue;
+                }
+                Object runner = call(request.getMethod("aClass", Class.class).invoke(null, c), "getRunner");
+                List<Object> tests = new ArrayList<Object>();
+                collect(call(runner, "getDescription"), tests);
+                for (Object d : tests) {
+                    String cls = (String) call(d, "getClassName");
+                    String method = (String) call(d, "getMethodName");
+                    if (method == null) {
+                        method = (String) call(d, "getDisplayName");
+                    }
+                    leaves.add(new Object[] {c, d, cls == null ? name : cls, method});
+                    out.emit("plan", cls == null ? name : cls, method);
+                    planned++;
+                }
+            }
+            Method aClass = request.getMethod("aClass", Class.class);
+            Method filterWith = request.getMethod("filterWith", description);
+            Method runRequest = core.getClass().getMethod("run", request);
+            for (Object[] leaf : leaves) {
+                String cls = (String) leaf[2];
+                String method = (String) leaf[3];
+                out.emit("start", cls, method);
+                Object req = filterWith.invoke(aClass.invoke(null, leaf[0]), leaf[1]);
+                report(cls, method, leaf[1], runRequest.invoke(core, req));
+            }
+            return planned;
+        }
+
+        /** The leaf descriptions (tests) under a description, in the runner's order. */
+        private void collect(Object d, List<Object> tests) throws Exception {
+            if ((Boolean) call(d, "isTest")) {
+                tests.add(d);
+                return;
+            }
+            for (Object child : (Collection<?>) call(d, "getChildren")) {
+                collect(child, tests);
+            }
+        }
+
+        private void report(String cls, String method, Object leaf, Object result) throws Exception {
+            List<?> failures = (List<?>) call(result, "getFailures");
+            if (!failures.isEmpty()) {
+                // A runner that cannot filter (ErrorReportingRunner) reports all of its failures:
+                // prefer this test's own.
+                Object chosen = failures.get(0);
+                for (Object f : failures) {
+                    if (leaf.equals(call(f, "getDescription"))) {
+                        chosen = f;
+                        break;
+                    }
+                }
+                Throwable t = (Throwable) call(chosen, "getException");
+                boolean timedOut =
+                        t != null && t.getClass().getName().equals("org.junit.runners.model.TestTimedOutException");
+                failure(out, cls, method, t, timedOut);
+                return;
+            }
+            int ignored = (Integer) call(result, "getIgnoreCount");
+            int assumptions = 0;
+            try {
+                assumptions = (Integer) call(result, "getAssumptionFailureCount"); // JUnit 4.13+
+            } catch (NoSuchMethodException e) {
+                assumptions = 0;
+            }
+            if (ignored > 0) {
+                out.emit("skip", cls, method, "ignored");
+            } else if (assumptions > 0) {
+                out.emit("skip", cls, method, "assumption failed");
+            } else if ((Integer) call(result, "getRunCount") == 0) {
+                out.emit("skip", cls, method, "not run");
+            } else {
+                out.emit("pass", cls, method);
+            }
+        }
+    }
+
+    /** JUnit 5 (platform 1.x) through the launcher; the listener is a Proxy. */
+    static final class JUnit5 implements InvocationHandler {
+        private final Records out;
+        private Object plan;
+        private final Set<String> reported = new HashSet<String>();
+        private int planned;
+
+        JUnit5(Records out) throws Exception {
+            this.out = out;
+            Class.forName("org.junit.platform.launcher.core.LauncherFactory");
+            out.emit("ready", "5");
+        }
+
+        int run(List<String> names) throws Exception {
+            List<Object> selectors = new ArrayList<Object>();
+            Class<?> discoverySelectors = Class.forName("org.junit.platform.engine.discovery.DiscoverySelectors");
+            Method selectClass = discoverySelectors.getMethod("selectClass", Class.class);
+            for (String name : names) {
+                Class<?> c = load(out, name);
+                if (c == null) {
+                    planned++;
+                } else {
+                    selectors.add(selectClass.invoke(null, c));
+                }
+            }
+            if (selectors.isEmpty()) {
+                return planned;
+            }
+            Class<?> builderClass = Class.forName("org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder");
+            Object builder = builderClass.getMethod("request").invoke(null);
+            builder = builderClass.getMethod("selectors", List.class).invoke(builder, selectors);
+            Object request = builderClass.getMethod("build").invoke(builder);
+            Class<?> listenerType = Class.forName("org.junit.platform.launcher.TestExecutionListener");
+            Object listeners = java.lang.reflect.Array.newInstance(listenerType, 1);
+            java.lang.reflect.Array.set(listeners, 0,
+                    Proxy.newProxyInstance(RunTests.class.getClassLoader(), new Class<?>[] {listenerType}, this));
+            Object launcher =
+                    Class.forName("org.junit.platform.launcher.core.LauncherFactory").getMethod("create").invoke(null);
+            Class<?> launcherType = Class.forName("org.junit.platform.launcher.Launcher");
+            Class<?> requestType = Class.forName("org.junit.platform.launcher.LauncherDiscoveryRequest");
+            launcherType.getMethod("execute", requestType, listeners.getClass()).invoke(launcher, request, listeners);
+            return planned;
+        }
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+            String name = method.getName();
+            if (method.getDeclaringClass() == Object.class) {
+                if (name.equals("equals")) {
+                    return proxy == args[0];
+                } else if (name.equals("hashCode")) {
+                    return System.identityHashCode(proxy);
+                } else {
+                    return "suitesmith.tools.RunTests listener";
+                }
+            }
+            // Every TestExecutionListener method returns void; the ones not handled here are no-ops
+            // (their default bodies are empty), so returning null is what calling them would do.
+            if (name.equals("testPlanExecutionStarted")) {
+                planStarted(args[0]);
+            } else if (name.equals("dynamicTestRegistered")) {
+                if (isTest(args[0])) {
+                    planTest(args[0]);
+                }
+            } else if (name.equals("executionStarted")) {
+                if (isTest(args[0])) {
+                    out.emit("start", classOf(args[0]), methodOf(args[0]));
+                }
+            } else if (name.equals("executionSkipped")) {
+                for (Object t : testsOf(args[0])) {
+                    if (reported.add(uniqueId(t))) {
+                        out.emit("skip", classOf(t), methodOf(t), String.valueOf(args[1]));
+                    }
+                }
+            } else if (name.equals("executionFinished")) {
+                finished(args[0], args[1]);
+            }
+            return null;
+        }
+
+        private void planStarted(Object testPlan) throws Exception {
+            plan = testPlan;
+            for (Object root : (Collection<?>) call(plan, "getRoots")) {
+                for (Object d : (Collection<?>) call(plan, "getDescendants", root)) {
+                    if (isTest(d)) {
+                        planTest(d);
+                    }
+                }
+            }
+        }
+
+        private void planTest(Object d) throws Exception {
+            planned++;
+            out.emit("plan", classOf(d), methodOf(d));
+        }
+
+        private void finished(Object id, Object result) throws Exception {
+            String status = String.valueOf(call(result, "getStatus"));
+            Throwable t = (Throwable) ((Optional<?>) call(result, "getThrowable")).orElse(null);
+            if (isTest(id)) {
+                if (!reported.add(uniqueId(id))) {
+                    return;
+                }
+                if (status.equals("SUCCESSFUL")) {
+                    out.emit("pass", classOf(id), methodOf(id));
+                } else if (status.equals("ABORTED")) {
+                    out.emit("skip", classOf(id), methodOf(id),
+                            t == null ? "aborted" : Records.firstLine(t.getMessage()));
+                } else {
+                    failure(out, classOf(id), methodOf(id), t, isJupiterTimeout(t));
+                }
+            } else if (status.equals("FAILED")) {
+                // A failing container (@BeforeAll, a constructor, the engine) fails each of its tests
+                // that did not report, as JUnit 4 does for @BeforeClass.
+                List<Object> tests = testsOf(id);
+                if (tests.isEmpty() && !classOf(id).isEmpty() && reported.add(uniqueId(id))) {
+                    planned++;
+                    out.emit("plan", classOf(id), "initializationError");
+                    failure(out, classOf(id), "initializationError", t, false);
+                }
+                for (Object test : tests) {
+                    if (reported.add(uniqueId(test))) {
+                        failure(out, classOf(test), methodOf(test), t, false);
+                    }
+                }
+            }
+        }
+
+        /** Jupiter's @Timeout (same-thread mode) fails with this exception once the test returns. */
+        private static boolean isJupiterTimeout(Throwable t) {
+            return t != null && t.getClass().getName().equals("java.util.concurrent.TimeoutException")
+                    && String.valueOf(t.getMessage()).contains("timed out after");
+        }
+
+        /** The identifier itself if it is a test, else its descendant tests. */
+        private List<Object> testsOf(Object id) throws Exception {
+            if (isTest(id)) {
+                return Collections.singletonList(id);
+            }
+            List<Object> tests = new ArrayList<Object>();
+            if (plan != null) {
+                for (Object d : (Collection<?>) call(plan, "getDescendants", id)) {
+                    if (isTest(d)) {
+                        tests.add(d);
+                    }
+                }
+            }
+            return tests;
+        }
+
+        private static boolean isTest(Object id) throws Exception {
+            return (Boolean) call(id, "isTest");
+        }
+
+        private static String uniqueId(Object id) throws Exception {
+            return String.valueOf(call(id, "getUniqueId"));
+        }
+
+        private static Object source(Object id) throws Exception {
+            return ((Optional<?>) call(id, "getSource")).orElse(null);
+        }
+
+        private static String classOf(Object id) throws Exception {
+            Object s = source(id);
+            if (s != null && find(s.getClass(), "getClassName", new Object[0]) != null) {
+                return String.valueOf(call(s, "getClassName"));
+            }
+            return "";
+        }
+
+        private static String methodOf(Object id) throws Exception {
+            Object s = source(id);
+            if (s != null && s.getClass().getName().endsWith(".MethodSource")) {
+                return String.valueOf(call(s, "getMethodName"));
+            }
+            return String.valueOf(call(id, "getDisplayName"));
+        }
+    }
+}
