@@ -195,7 +195,7 @@ impl TestFactory<'_> {
                 };
                 let options: Vec<Arc<GenericCallable>> = match recv.and_then(|r| test.var_type(r)) {
                     Some(rt) => {
-                        let mut ms = self.cluster.modifiers(rt.class_name().unwrap_or_default());
+                        let mut ms = self.cluster.modifiers(rt.class_name().unwrap_or_default()).to_vec();
                         if rt.class_name() == Some(self.cluster.cut()) {
                             ms.extend(self.cluster.targets().iter().filter(|t| t.needs_receiver()).cloned());
                         }

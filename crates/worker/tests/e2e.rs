@@ -347,6 +347,7 @@ fn pool_results_come_back_in_request_order() {
 
 /// A stand-in for `java` that answers the handshake, then never answers again (or dies): the
 /// engine's own deadline and crash handling, independent of the runtime's cooperation.
+#[allow(clippy::disallowed_methods)] // a test helper may start `install`; the engine's processes go through `worker`.
 fn fake_java(dir: &Path, then: &str) -> Java {
     // Ready: len 19 (octal 23) = kind + u16 version + str "17" (4 + 4) + i64 pid; SetupDone: len 5.
     let script = format!(
@@ -358,12 +359,8 @@ fn fake_java(dir: &Path, then: &str) -> Java {
     let source = dir.join("java.sh");
     std::fs::write(&source, script).unwrap();
     let path = dir.join("java");
-    let status = std::process::Command::new("install")
-        .args(["-m", "755"])
-        .arg(&source)
-        .arg(&path)
-        .status()
-        .unwrap();
+    let status =
+        std::process::Command::new("install").args(["-m", "755"]).arg(&source).arg(&path).status().unwrap();
     assert!(status.success(), "install the fake java");
     Java { path, version: "17".into(), major: 17 }
 }

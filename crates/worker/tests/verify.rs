@@ -140,8 +140,11 @@ fn junit4_outcomes_and_failure_lines() {
 
 #[test]
 fn junit5_outcomes_and_failure_lines() {
-    let report =
-        run(JUnitVersion::Five, &["Passing5Test", "Failing5Test", "Missing"], &RunOptions::new(Duration::from_secs(60)));
+    let report = run(
+        JUnitVersion::Five,
+        &["Passing5Test", "Failing5Test", "Missing"],
+        &RunOptions::new(Duration::from_secs(60)),
+    );
     check(
         &report,
         expect![[r#"
