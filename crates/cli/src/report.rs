@@ -124,6 +124,7 @@ fn class_json(t: &ClassTests) -> Value {
         "assertions": t.assertions(),
         "expected_exceptions": t.expected_exceptions(),
         "tests_without_assertions": t.unasserted(),
+        "tests_without_assertions_ending_in_void": t.unasserted_void(),
         "executions": t.search.evaluations,
         "generations": t.search.generations,
         "search_seconds": t.search.elapsed.as_secs_f64(),

@@ -180,6 +180,16 @@ impl ClassTests {
         self.tests.iter().filter(|t| t.assertions.is_empty() && t.expected_exception.is_none()).count()
     }
 
+    /// Of [`ClassTests::unasserted`], the tests that end with a call returning `void` (or a field
+    /// store): they exist for a goal of that call, whose effect no inspector observed.
+    pub fn unasserted_void(&self) -> usize {
+        self.tests
+            .iter()
+            .filter(|t| t.assertions.is_empty() && t.expected_exception.is_none())
+            .filter(|t| t.case.statements.last().is_some_and(|s| s.value_type().is_none()))
+            .count()
+    }
+
     /// Coverage of one criterion, if it has goals.
     pub fn criterion(&self, c: Criterion) -> Option<CriterionCoverage> {
         self.coverage.iter().copied().find(|x| x.criterion == c)
