@@ -266,7 +266,8 @@ pub fn generate_tests(
         rc.package_classes = package_classes.clone();
         rc
     };
-    let tests: Vec<JUnitTest> = asserted.into_iter().map(|a| a.test).collect();
+    let tests: Vec<JUnitTest> =
+        asserted.into_iter().filter_map(|a| without_vm_error(a.test, &mut log)).collect();
     let (tests, files, verification) =
         verify(&config.class, tests, write, &render_config, verifier, on_stage, &mut log)?;
     let jacoco = if write.jacoco { Some(verifier.coverage(&files, &config.class)?) } else { None };
@@ -468,6 +469,243 @@ fn verify(
     }
 }
 
+/// Errors of the JVM itself whose throwing depends on the heap or stack size the tests run with,
+/// not on the code under test alone: a test must not expect them.
+const VM_ERRORS: [&str; 4] = [
+    "java.lang.OutOfMemoryError",
+    "java.lang.StackOverflowError",
+    "java.lang.InternalError",
+    "java.lang.UnknownError",
+];
+
+/// A test that expects a JVM error loses its throwing (last) statement and the assertions placed
+/// after it; `None` when nothing is left.
+fn without_vm_error(mut t: JUnitTest, log: &mut Vec<String>) -> Option<JUnitTest> {
+    let Some(e) = t.expected_exception.as_deref() else { return Some(t) };
+    if !VM_ERRORS.contains(&e) {
+        return Some(t);
+    }
+    log.push(format!("a test expected {e}, which depends on the JVM's memory: its last statement was cut"));
+    let last = t.case.len().checked_sub(1)?;
+    t.expected_exception = None;
+    t.assertions.retain(|a| a.after < last);
+    t.case = postprocess::remove_with_dependents(&t.case, &[last]);
+    (!t.case.statements.is_empty()).then_some(t)
+}
+
 fn keep_except(tests: Vec<JUnitTest>, drop: &BTreeSet<usize>) -> Vec<JUnitTest> {
     tests.into_iter().enumerate().filter(|(i, _)| !drop.contains(i)).map(|(_, t)| t).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    //! The repair loop against a scripted verifier: which tests and assertions survive which
+    //! failures, without a JVM.
+
+    use junit::{Assertion, Check, Expected, Subject};
+    use testcase::{PrimValue, Statement, VarId};
+
+    use super::*;
+
+    /// Fails to compile any file holding `= {uncompilable};`, fails every run at the line of an
+    /// assertion on a value in `failing`, and without a line for a test holding `= {crashing};`.
+    struct Scripted {
+        uncompilable: i32,
+        failing: i32,
+        crashing: i32,
+        calls: Vec<&'static str>,
+    }
+
+    fn lines_with(f: &Rendered, needle: &str) -> Vec<u32> {
+        f.source.lines().enumerate().filter(|(_, l)| l.contains(needle)).map(|(i, _)| i as u32 + 1).collect()
+    }
+
+    impl Verifier for Scripted {
+        fn compile(&mut self, files: &[Rendered]) -> Result<Vec<CompileError>, EngineError> {
+            self.calls.push("compile");
+            let mut out = Vec::new();
+            for (i, f) in files.iter().enumerate() {
+                for line in lines_with(f, &format!("= {};", self.uncompilable)) {
+                    out.push(CompileError { file: i, line: Some(line), message: "scripted".into() });
+                }
+            }
+            Ok(out)
+        }
+
+        fn run(&mut self, files: &[Rendered], runs: usize) -> Result<Vec<TestFailure>, EngineError> {
+            self.calls.push("run");
+            assert_eq!(runs, 5);
+            let mut out = Vec::new();
+            for (i, f) in files.iter().enumerate() {
+                for t in &f.tests {
+                    let inside = |l: &u32| t.first_line <= *l && *l <= t.last_line;
+                    for line in
+                        lines_with(f, &format!("assertEquals({},", self.failing)).iter().filter(|l| inside(l))
+                    {
+                        out.push(TestFailure {
+                            file: i,
+                            method: t.method.clone(),
+                            line: Some(*line),
+                            message: "x".into(),
+                        });
+                    }
+                    if lines_with(f, &format!("= {};", self.crashing)).iter().any(inside) {
+                        out.push(TestFailure {
+                            file: i,
+                            method: t.method.clone(),
+                            line: None,
+                            message: "y".into(),
+                        });
+                    }
+                }
+            }
+            Ok(out)
+        }
+
+        fn coverage(&mut self, _: &[Rendered], _: &str) -> Result<JacocoFigures, EngineError> {
+            Ok(JacocoFigures::default())
+        }
+    }
+
+    /// `int int0 = v; assertEquals(v, int0);`
+    fn test_of(v: i32) -> JUnitTest {
+        let mut case = TestCase::new();
+        let var = case.push(Statement::Primitive(PrimValue::Int(v)));
+        let check = Check::Equals { subject: Subject::Var(var), value: Expected::Prim(PrimValue::Int(v)) };
+        JUnitTest { case, assertions: vec![Assertion { after: 0, check }], expected_exception: None }
+    }
+
+    fn run_loop(
+        tests: Vec<JUnitTest>,
+        v: &mut Scripted,
+    ) -> (Vec<JUnitTest>, Vec<Rendered>, Verification, Vec<String>) {
+        let write = WriteConfig::new(Style::JUnit4);
+        let config = |name: String| {
+            let mut rc = RenderConfig::new(Style::JUnit4, 1);
+            rc.class_name = Some(name);
+            rc
+        };
+        let mut log = Vec::new();
+        let (t, f, ver) =
+            verify("p.Cut", tests, &write, &config, v, &mut |_| {}, &mut log).expect("verifies");
+        (t, f, ver, log)
+    }
+
+    #[test]
+    fn uncompilable_tests_go_failing_assertions_go_crashing_tests_go() {
+        let mut v = Scripted { uncompilable: 13, failing: 7, crashing: 9, calls: Vec::new() };
+        let (tests, files, ver, log) =
+            run_loop(vec![test_of(1), test_of(7), test_of(13), test_of(9)], &mut v);
+        let values: Vec<(usize, usize)> = tests.iter().map(|t| (t.case.len(), t.assertions.len())).collect();
+        assert_eq!(values, [(1, 1), (1, 0)], "1 keeps its assertion, 7 loses it, 13 and 9 are dropped");
+        assert_eq!(
+            ver,
+            Verification {
+                rounds: 3,
+                uncompilable_tests: 1,
+                failing_assertions: 1,
+                failing_tests: 1,
+                verified: true
+            }
+        );
+        assert_eq!(v.calls, ["compile", "compile", "run", "compile", "run"]);
+        assert_eq!(files.len(), 1);
+        assert_eq!(files[0].class_name, "CutTest");
+        assert!(log.iter().any(|l| l.contains("renderer bug")), "{log:?}");
+    }
+
+    #[test]
+    fn a_failing_assertion_that_stays_drops_its_test_after_the_assertion_rounds() {
+        // The assertion on 7 is re-added every time: the loop must end by dropping the test.
+        struct Stubborn(Scripted);
+        impl Verifier for Stubborn {
+            fn compile(&mut self, f: &[Rendered]) -> Result<Vec<CompileError>, EngineError> {
+                self.0.compile(f)
+            }
+            fn run(&mut self, f: &[Rendered], runs: usize) -> Result<Vec<TestFailure>, EngineError> {
+                let mut out = self.0.run(f, runs)?;
+                // Every test of value 7 fails at its first body line, which is no assertion.
+                for (i, file) in f.iter().enumerate() {
+                    for t in &file.tests {
+                        if file
+                            .source
+                            .lines()
+                            .nth(t.first_line as usize - 1)
+                            .is_some_and(|l| l.contains("= 7;"))
+                        {
+                            out.push(TestFailure {
+                                file: i,
+                                method: t.method.clone(),
+                                line: Some(t.first_line),
+                                message: "z".into(),
+                            });
+                        }
+                    }
+                }
+                Ok(out)
+            }
+            fn coverage(&mut self, f: &[Rendered], c: &str) -> Result<JacocoFigures, EngineError> {
+                self.0.coverage(f, c)
+            }
+        }
+        let mut v = Stubborn(Scripted { uncompilable: -1, failing: 7, crashing: -1, calls: Vec::new() });
+        let write = WriteConfig::new(Style::JUnit4);
+        let config = |name: String| {
+            let mut rc = RenderConfig::new(Style::JUnit4, 1);
+            rc.class_name = Some(name);
+            rc
+        };
+        let (tests, _, ver) = verify(
+            "Cut",
+            vec![test_of(7), test_of(2)],
+            &write,
+            &config,
+            &mut v,
+            &mut |_| {},
+            &mut Vec::new(),
+        )
+        .expect("verifies");
+        assert_eq!(tests.len(), 1);
+        assert_eq!(ver.failing_tests, 1);
+        assert!(ver.verified);
+    }
+
+    #[test]
+    fn tests_per_file_splits_into_numbered_classes() {
+        let mut v = Scripted { uncompilable: -1, failing: -1, crashing: -1, calls: Vec::new() };
+        let mut write = WriteConfig::new(Style::JUnit5);
+        write.tests_per_file = 2;
+        let config = |name: String| {
+            let mut rc = RenderConfig::new(Style::JUnit5, 1);
+            rc.class_name = Some(name);
+            rc
+        };
+        let tests: Vec<JUnitTest> = (0..5).map(test_of).collect();
+        let (_, files, _) = verify("a.b.C$D", tests, &write, &config, &mut v, &mut |_| {}, &mut Vec::new())
+            .expect("verifies");
+        let names: Vec<String> = files.iter().map(Rendered::binary_name).collect();
+        assert_eq!(names, ["a.b.C_DTest", "a.b.C_DTest2", "a.b.C_DTest3"]);
+        assert_eq!(files.iter().map(|f| f.tests.len()).collect::<Vec<_>>(), [2, 2, 1]);
+    }
+
+    #[test]
+    fn a_test_expecting_a_jvm_error_loses_its_throwing_statement() {
+        let mut t = test_of(3);
+        t.case.push(Statement::Primitive(PrimValue::Int(4)));
+        t.assertions.push(Assertion {
+            after: 1,
+            check: Check::Equals {
+                subject: Subject::Var(VarId(1)),
+                value: Expected::Prim(PrimValue::Int(4)),
+            },
+        });
+        t.expected_exception = Some("java.lang.OutOfMemoryError".into());
+        let mut log = Vec::new();
+        let cut = without_vm_error(t.clone(), &mut log).expect("a statement is left");
+        assert_eq!((cut.case.len(), cut.assertions.len(), cut.expected_exception), (1, 1, None));
+        assert_eq!(log.len(), 1);
+        t.expected_exception = Some("java.lang.IllegalStateException".into());
+        assert_eq!(without_vm_error(t.clone(), &mut log), Some(t));
+        assert_eq!(test_class_name("Top"), "TopTest");
+    }
 }

@@ -55,6 +55,10 @@ pub struct Stats {
 pub(crate) struct Individual {
     pub test: Arc<TestCase>,
     pub eval: Arc<Evaluation>,
+    /// The goals (ascending) on which `eval` differs, bit for bit, from the run's reference
+    /// vector (`Search::reference`); empty unless the algorithm ranks by objectives (MOSA,
+    /// DynaMOSA), which uses it to skip the targets on which a whole population agrees.
+    pub diff: Arc<Vec<u32>>,
 }
 
 impl Individual {
@@ -81,6 +85,9 @@ pub(crate) struct Search<'a> {
     target: Vec<bool>,
     dynamic: bool,
     n_targets: usize,
+    /// MOSA/DynaMOSA: one fitness value per goal seen so far, taken from the first evaluation that
+    /// had the goal; `Individual::diff` is relative to it.
+    reference: Option<Vec<f64>>,
 }
 
 impl<'a> Search<'a> {
@@ -118,6 +125,8 @@ impl<'a> Search<'a> {
             target: vec![!dynamic; n],
             dynamic,
             n_targets: if dynamic { 0 } else { n },
+            reference: matches!(config.algorithm, crate::Algorithm::Mosa | crate::Algorithm::DynaMosa)
+                .then(Vec::new),
         };
         if dynamic {
             // Validate the whole control dependence up front: a bad index is an error, not a panic.
@@ -241,9 +250,26 @@ impl<'a> Search<'a> {
                 });
             }
         }
+        if let (Some(r), Some(first)) = (&mut self.reference, evals.first()) {
+            if first.fitness.len() > r.len() {
+                r.extend_from_slice(&first.fitness[r.len()..]);
+            }
+        }
         let mut out = Vec::with_capacity(tests.len());
         for (test, eval) in tests.into_iter().zip(evals) {
-            let ind = Individual { test: Arc::new(test), eval: Arc::new(eval) };
+            let diff = match &self.reference {
+                Some(r) => Arc::new(
+                    eval.fitness
+                        .iter()
+                        .zip(r)
+                        .enumerate()
+                        .filter(|(_, (a, b))| a.to_bits() != b.to_bits())
+                        .map(|(g, _)| g as u32)
+                        .collect(),
+                ),
+                None => Arc::default(),
+            };
+            let ind = Individual { test: Arc::new(test), eval: Arc::new(eval), diff };
             self.stats.evaluations += 1;
             let newly = self.archive.update(&ind.test, &ind.eval);
             for g in newly {

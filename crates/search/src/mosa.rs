@@ -40,41 +40,64 @@ pub fn dominates(a: &[f64], b: &[f64], targets: &[GoalIdx]) -> bool {
     better
 }
 
-/// The fitness of a population on the current targets, gathered once per generation into two
-/// dense layouts: `by_test[i * t + k]` (rows per test, for dominance) and `by_target[k * n + i]`
-/// (rows per target, for front 0 and the crowding distance). The full vectors have one value per
-/// goal (thousands) and the targets are a scattered subset: walking them target by target across
-/// a hundred separate vectors was most of the engine's own time in a generation (issue 4).
+/// The fitness of a population on the current targets, gathered once per generation. The full
+/// vectors have one value per goal (thousands) and the targets are a scattered subset: walking
+/// them target by target across a hundred separate vectors was most of the engine's own time in a
+/// generation (issue 4). Most targets have the same value in every test (code no test reached):
+/// such a target never decides dominance nor crowding, and its front-0 pick is among the shortest
+/// tests, so only the varying targets are kept, one row per test (`by_test[i * v + k]`), and every
+/// pass below walks those rows in order (a target-major copy cost more to build than it saved).
 pub struct Objectives {
     n: usize,
-    t: usize,
+    /// Per target, in target order: `Some(k)`, its column among the varying targets, or `None`
+    /// when every test has the same value on it.
+    rows: Vec<Option<usize>>,
+    v: usize,
     by_test: Vec<f64>,
-    by_target: Vec<f64>,
 }
 
 impl Objectives {
     /// Gathers `fitness[i][targets[k]]` (infinite where a row is too short).
     pub fn new(fitness: &[&[f64]], targets: &[GoalIdx]) -> Objectives {
-        let (n, t) = (fitness.len(), targets.len());
-        let mut by_test = Vec::with_capacity(n * t);
-        for row in fitness {
-            by_test.extend(targets.iter().map(|&g| at(row, g)));
-        }
-        let mut by_target = vec![0.0; n * t];
-        for (i, row) in by_test.chunks_exact(t.max(1)).enumerate().take(n) {
-            for (k, &v) in row.iter().enumerate().take(t) {
-                by_target[k * n + i] = v;
+        Objectives::with_candidates(fitness, targets, |_| true)
+    }
+
+    /// As [`Objectives::new`], when the caller knows that every test has the same value on each
+    /// target for which `may_vary` is false.
+    pub fn with_candidates(
+        fitness: &[&[f64]],
+        targets: &[GoalIdx],
+        may_vary: impl Fn(GoalIdx) -> bool,
+    ) -> Objectives {
+        let n = fitness.len();
+        // A target varies when some test's value differs (bit for bit) from the first test's.
+        let mut varies = vec![false; targets.len()];
+        if let Some((first, rest)) = fitness.split_first() {
+            for (flag, &g) in varies.iter_mut().zip(targets) {
+                if may_vary(g) {
+                    let b = at(first, g).to_bits();
+                    *flag = rest.iter().any(|row| at(row, g).to_bits() != b);
+                }
             }
         }
-        Objectives { n, t, by_test, by_target }
+        let mut rows = Vec::with_capacity(targets.len());
+        let mut kept = Vec::new();
+        for (&g, &flag) in targets.iter().zip(&varies) {
+            rows.push(flag.then_some(kept.len()));
+            if flag {
+                kept.push(g);
+            }
+        }
+        let v = kept.len();
+        let mut by_test = Vec::with_capacity(n * v);
+        for row in fitness {
+            by_test.extend(kept.iter().map(|&g| at(row, g)));
+        }
+        Objectives { n, rows, v, by_test }
     }
 
     fn test(&self, i: usize) -> &[f64] {
-        &self.by_test[i * self.t..(i + 1) * self.t]
-    }
-
-    fn target(&self, k: usize) -> &[f64] {
-        &self.by_target[k * self.n..(k + 1) * self.n]
+        &self.by_test[i * self.v..(i + 1) * self.v]
     }
 }
 
@@ -118,32 +141,64 @@ pub fn preference_sort_dense(
     rng: &mut TestRng,
 ) -> Vec<Vec<usize>> {
     let n = obj.n;
-    if obj.t == 0 {
+    if obj.rows.is_empty() {
         return if n == 0 { Vec::new() } else { vec![(0..n).collect()] };
     }
     let len = |i: usize| lengths.get(i).copied().unwrap_or(usize::MAX);
     let lens: Vec<usize> = (0..n).map(len).collect();
-    let mut in_zero = vec![false; n];
-    let mut ties = Vec::new();
-    for k in 0..obj.t {
-        let row = obj.target(k);
-        ties.clear();
-        let Some((&first, rest)) = row.split_first() else { continue };
-        let (mut best, mut best_len) = (first, lens[0]);
-        ties.push(0);
-        for (i, &fi) in rest.iter().enumerate().map(|(i, f)| (i + 1, f)) {
-            match fi.total_cmp(&best).then(lens[i].cmp(&best_len)) {
-                Ordering::Less => {
-                    ties.clear();
-                    ties.push(i);
-                    (best, best_len) = (fi, lens[i]);
-                }
-                Ordering::Equal => ties.push(i),
-                Ordering::Greater => {}
+    // The ties of a target with one value for all tests: the shortest tests, in order.
+    let shortest_len = lens.iter().copied().min().unwrap_or(usize::MAX);
+    let shortest: Vec<usize> = (0..n).filter(|&i| lens[i] == shortest_len).collect();
+    // Per varying target, the best (value, length) over the tests (ties: the lowest index
+    // first, as a scan target by target would keep them), then how many tests tie with it.
+    let v = obj.v;
+    let mut best: Vec<(f64, usize)> =
+        if n > 0 { obj.test(0).iter().map(|&x| (x, lens[0])).collect() } else { Vec::new() };
+    for i in 1..n {
+        for (b, &x) in best.iter_mut().zip(obj.test(i)) {
+            if x.total_cmp(&b.0).then(lens[i].cmp(&b.1)) == Ordering::Less {
+                *b = (x, lens[i]);
             }
         }
-        let pick = if ties.len() == 1 { ties[0] } else { ties[rng.random_range(0..ties.len())] };
-        in_zero[pick] = true;
+    }
+    let same =
+        |b: &(f64, usize), x: f64, len: usize| x.total_cmp(&b.0).then(len.cmp(&b.1)) == Ordering::Equal;
+    let mut count = vec![0usize; v];
+    for i in 0..n {
+        for ((c, b), &x) in count.iter_mut().zip(&best).zip(obj.test(i)) {
+            *c += usize::from(same(b, x, lens[i]));
+        }
+    }
+    // The draws, in target order; then the drawn tie of each varying target, in one more pass.
+    let mut in_zero = vec![false; n];
+    let mut wanted: Vec<Option<usize>> = vec![None; v];
+    for row in &obj.rows {
+        match *row {
+            None if shortest.is_empty() => {}
+            None => {
+                let pick = if shortest.len() == 1 {
+                    shortest[0]
+                } else {
+                    shortest[rng.random_range(0..shortest.len())]
+                };
+                in_zero[pick] = true;
+            }
+            Some(_) if n == 0 => {}
+            Some(k) => {
+                wanted[k] = Some(if count[k] == 1 { 0 } else { rng.random_range(0..count[k]) });
+            }
+        }
+    }
+    let mut seen = vec![0usize; v];
+    for i in 0..n {
+        for (k, &x) in obj.test(i).iter().enumerate() {
+            if same(&best[k], x, lens[i]) {
+                if wanted[k] == Some(seen[k]) {
+                    in_zero[i] = true;
+                }
+                seen[k] += 1;
+            }
+        }
     }
     let zero: Vec<usize> = (0..n).filter(|&i| in_zero[i]).collect();
     let mut remaining: Vec<usize> = (0..n).filter(|&i| !in_zero[i]).collect();
@@ -177,33 +232,36 @@ pub fn crowding_distance(fitness: &[&[f64]], front: &[usize], targets: &[GoalIdx
 
 /// [`crowding_distance`] over gathered objectives.
 pub fn crowding_distance_dense(obj: &Objectives, front: &[usize]) -> Vec<f64> {
-    let mut d = vec![0.0; front.len()];
-    let mut min_set = Vec::new();
-    for k in 0..obj.t {
-        let row = obj.target(k);
-        let mut min = f64::INFINITY;
-        let mut max = f64::NEG_INFINITY;
-        min_set.clear();
-        for (m, &i) in front.iter().enumerate() {
-            let v = row[i];
-            if v < min {
-                min = v;
-                min_set.clear();
-                min_set.push(m);
-            } else if v == min {
-                min_set.push(m);
+    let v = obj.v;
+    let mut min = vec![f64::INFINITY; v];
+    let mut max = vec![f64::NEG_INFINITY; v];
+    for &i in front {
+        for ((lo, hi), &x) in min.iter_mut().zip(max.iter_mut()).zip(obj.test(i)) {
+            if x < *lo {
+                *lo = x;
             }
-            max = max.max(v);
-        }
-        if max == min {
-            continue;
-        }
-        let value = (front.len() - min_set.len()) as f64 / front.len() as f64;
-        for &m in &min_set {
-            d[m] = f64::max(d[m], value);
+            *hi = hi.max(x);
         }
     }
-    d
+    // The tests with the minimum of a target are those equal to its final minimum.
+    let mut n_min = vec![0usize; v];
+    for &i in front {
+        for ((c, lo), &x) in n_min.iter_mut().zip(&min).zip(obj.test(i)) {
+            *c += usize::from(x == *lo);
+        }
+    }
+    front
+        .iter()
+        .map(|&i| {
+            let mut d: f64 = 0.0;
+            for (k, &x) in obj.test(i).iter().enumerate() {
+                if max[k] != min[k] && x == min[k] {
+                    d = d.max((front.len() - n_min[k]) as f64 / front.len() as f64);
+                }
+            }
+            d
+        })
+        .collect()
 }
 
 /// A member of the population with its rank and crowding distance, for the tournament.
@@ -300,7 +358,19 @@ fn select_next(
     let targets = cx.uncovered_targets();
     let fitness: Vec<&[f64]> = union.iter().map(|i| i.eval.fitness.as_slice()).collect();
     let lengths: Vec<usize> = union.iter().map(Individual::len).collect();
-    let obj = Objectives::new(&fitness, &targets);
+    // A target can only vary over the union where some test differs from the run's reference
+    // vector or lacks the goal (evaluated before the goal existed).
+    let min_len = fitness.iter().map(|f| f.len()).min().unwrap_or(0);
+    let mut marked = vec![false; cx.n_goals()];
+    for ind in &union {
+        for &g in ind.diff.iter() {
+            if let Some(m) = marked.get_mut(g as usize) {
+                *m = true;
+            }
+        }
+    }
+    let may_vary = |g: GoalIdx| g.index() >= min_len || marked.get(g.index()).is_none_or(|m| *m);
+    let obj = Objectives::with_candidates(&fitness, &targets, may_vary);
     let fronts = preference_sort_dense(&obj, &lengths, pop_size, rng);
     let mut remain = if dynamic { pop_size.max(fronts.first().map_or(0, Vec::len)) } else { pop_size };
     let mut chosen: Vec<(usize, usize, f64)> = Vec::with_capacity(remain);

@@ -1,0 +1,157 @@
+//! The written tests measured independently of the engine's own verification, with the library of
+//! `worker::verify` (docs/verify.md): every `.java` file under the output directory is compiled with
+//! `javac` (a file that does not compile is counted and left out, and the rest compiled again, since
+//! javac writes no class at all when any file has an error); the compiled classes run `runs` times,
+//! each in a fresh JVM under JUnit, the first run under the JaCoCo agent; a test that passed in some
+//! runs only is flaky, one that never passed is failing. Coverage is JaCoCo's on the class under test
+//! alone (as the competitions measure it) and on it with its nested classes.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use worker::Java;
+use worker::verify::{
+    JUnitJars, JUnitVersion, JacocoJars, RunOptions, compile, jacoco_coverage, nested_classes, run_tests, summarize,
+};
+
+use crate::BenchError;
+
+/// What the independent measurement found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Checked {
+    pub test_files: usize,
+    pub files_failed_to_compile: usize,
+    /// Test methods JUnit planned (in any run).
+    pub tests_run: usize,
+    /// Passed in some runs and not in others.
+    pub tests_flaky: usize,
+    /// Never passed.
+    pub tests_failing: usize,
+    /// JaCoCo on the class under test: (covered, total).
+    pub lines: Option<(u32, u32)>,
+    pub branches: Option<(u32, u32)>,
+    /// JaCoCo on the class under test and its nested classes: (covered, total).
+    pub branches_with_nested: Option<(u32, u32)>,
+}
+
+/// How to check: the JDK, JUnit and JaCoCo jars, and the number of runs.
+#[derive(Debug, Clone)]
+pub struct Checker {
+    pub java: Java,
+    pub jacoco: JacocoJars,
+    pub runs: usize,
+    /// Wall-clock limit of one JUnit JVM.
+    pub timeout: Duration,
+    /// Extra JVM flags for the test runs.
+    pub jvm_args: Vec<String>,
+}
+
+impl Checker {
+    /// The JDK found as `generate` finds it, the Debian jars, and 3 runs.
+    pub fn discover(runs: usize) -> Result<Checker, BenchError> {
+        let java = Java::discover().map_err(|e| BenchError::Check(e.to_string()))?;
+        let jacoco = JacocoJars::debian().map_err(|e| BenchError::Check(e.to_string()))?;
+        Ok(Checker { java, jacoco, runs, timeout: Duration::from_secs(600), jvm_args: Vec::new() })
+    }
+
+    /// Checks the tests under `tests_dir` for `class` on `classpath`, working in `work_dir`.
+    pub fn check(
+        &self,
+        tests_dir: &Path,
+        class: &str,
+        classpath: &[PathBuf],
+        junit: JUnitVersion,
+        work_dir: &Path,
+    ) -> Result<Checked, BenchError> {
+        let err = |e: worker::verify::VerifyError| BenchError::Check(e.to_string());
+        let io = |what: String| move |e: std::io::Error| BenchError::Io { what, source: e };
+        let mut sources = Vec::new();
+        java_files(tests_dir, &mut sources).map_err(io(format!("cannot list {}", tests_dir.display())))?;
+        sources.sort();
+        let mut out = Checked { test_files: sources.len(), ..Checked::default() };
+        if sources.is_empty() {
+            return Ok(out);
+        }
+        let jars = JUnitJars::debian(junit).map_err(err)?;
+        let classes_dir = work_dir.join("classes");
+        let mut cp: Vec<PathBuf> = classpath.to_vec();
+        cp.extend(jars.compile.iter().cloned());
+        let mut remaining = sources;
+        loop {
+            let c = compile(&self.java, &remaining, &cp, &classes_dir).map_err(err)?;
+            if c.success {
+                break;
+            }
+            let failed: Vec<PathBuf> = c.failed_sources().into_iter().map(Path::to_path_buf).collect();
+            let before = remaining.len();
+            remaining.retain(|s| !failed.contains(s));
+            // An error that names no file of ours fails them all.
+            if remaining.len() == before {
+                remaining.clear();
+            }
+            out.files_failed_to_compile += before - remaining.len();
+            if remaining.is_empty() {
+                return Ok(out);
+            }
+        }
+        let test_classes: Vec<String> = remaining
+            .iter()
+            .filter_map(|s| s.strip_prefix(tests_dir).ok())
+            .map(|rel| rel.with_extension("").to_string_lossy().replace('/', "."))
+            .collect();
+
+        let mut run_cp = vec![classes_dir];
+        run_cp.extend(classpath.iter().cloned());
+        let exec = work_dir.join("jacoco.exec");
+        let scratch = work_dir.join("cwd");
+        std::fs::create_dir_all(&scratch).map_err(io(format!("cannot create {}", scratch.display())))?;
+        let mut reports = Vec::new();
+        for i in 0..self.runs.max(1) {
+            let mut options = RunOptions::new(self.timeout);
+            options.working_dir = Some(scratch.clone());
+            options.jvm_args = self.jvm_args.clone();
+            if i == 0 {
+                options.coverage = Some(self.jacoco.agent(&exec).map_err(err)?);
+            }
+            reports.push(run_tests(&self.java, &test_classes, &run_cp, &jars, junit, &options).map_err(err)?);
+        }
+        let summary = summarize(&reports);
+        out.tests_run = summary.len();
+        out.tests_flaky = summary.iter().filter(|s| s.is_flaky()).count();
+        out.tests_failing =
+            summary.iter().filter(|s| !s.always_passed() && !s.is_flaky()).count();
+
+        // The first run was killed before JaCoCo wrote its file: no coverage to report.
+        if !exec.is_file() {
+            return Ok(out);
+        }
+        let mut classes = nested_classes(classpath, class).map_err(err)?;
+        if classes.first().map(String::as_str) != Some(class) {
+            classes.insert(0, class.to_string());
+        }
+        let cov = jacoco_coverage(&self.java, &self.jacoco, &[exec], classpath, &classes).map_err(err)?;
+        if let Some(top) = cov.first() {
+            out.lines = Some(top.lines);
+            out.branches = Some(top.branches);
+        }
+        let sum = cov.iter().fold((0, 0), |(c, t), k| (c + k.branches.0, t + k.branches.1));
+        out.branches_with_nested = Some(sum);
+        Ok(out)
+    }
+}
+
+/// Every `.java` file under `dir`, recursively.
+fn java_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            java_files(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "java") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}

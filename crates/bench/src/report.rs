@@ -1,0 +1,579 @@
+//! The results: one [`Row`] per class × configuration × repetition, written as CSV; the Markdown
+//! summary (per configuration mean and median coverage, and the ratio of each mean to the baseline
+//! configuration's mean from the same invocation; per class ours beside EvoSuite's published value);
+//! and a grouped bar chart as SVG, written by hand.
+//!
+//! A run whose generation or measurement failed keeps its row with the coverage cells empty; in the
+//! summary an empty coverage counts as 0 (a tool that writes no compiling tests covers nothing, as
+//! the competitions score it), and the number of such runs is shown.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::subjects::Subject;
+
+/// The criteria `generate` knows, in its order; each gets an `ours_<criterion>` column.
+pub const CRITERIA: &[&str] =
+    &["line", "branch", "exception", "weakmutation", "output", "method", "methodnoexception", "cbranch"];
+
+/// One class × configuration × repetition.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Row {
+    pub class: String,
+    pub config: String,
+    pub seed: u64,
+    pub budget_s: f64,
+    /// `generate`'s exit code; `None` when it was killed (see `timed_out`) or never ran.
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    pub wall_seconds: f64,
+    pub engine_peak_mib: f64,
+    pub workers_peak_mib: f64,
+    /// From report.json.
+    pub tests: Option<u64>,
+    pub statements: Option<u64>,
+    pub executions: Option<u64>,
+    pub search_seconds: Option<f64>,
+    /// Our coverage per criterion (fraction), for the criteria of [`CRITERIA`] the run had.
+    pub ours: BTreeMap<String, f64>,
+    /// The independent measurement.
+    pub test_files: usize,
+    pub files_failed_to_compile: usize,
+    pub tests_run: usize,
+    pub tests_flaky: usize,
+    pub tests_failing: usize,
+    pub jacoco_lines: Option<(u32, u32)>,
+    pub jacoco_branches: Option<(u32, u32)>,
+    pub jacoco_branches_with_nested: Option<(u32, u32)>,
+    /// Why a figure is missing (generation or measurement failed), one line.
+    pub error: String,
+}
+
+impl Row {
+    pub fn executions_per_second(&self) -> Option<f64> {
+        match (self.executions, self.search_seconds) {
+            (Some(e), Some(s)) if s > 0.0 => Some(e as f64 / s),
+            _ => None,
+        }
+    }
+
+    pub fn jacoco_line(&self) -> Option<f64> {
+        self.jacoco_lines.map(fraction)
+    }
+
+    pub fn jacoco_branch(&self) -> Option<f64> {
+        self.jacoco_branches.map(fraction)
+    }
+
+    pub fn ours_branch(&self) -> Option<f64> {
+        self.ours.get("branch").copied()
+    }
+}
+
+/// covered / total; a class with nothing to cover (no branches) counts as fully covered, as JaCoCo
+/// and EvoSuite report it.
+pub fn fraction((covered, total): (u32, u32)) -> f64 {
+    if total == 0 { 1.0 } else { f64::from(covered) / f64::from(total) }
+}
+
+/// The CSV header.
+pub fn csv_header() -> String {
+    let mut h: Vec<String> = [
+        "class",
+        "config",
+        "seed",
+        "budget_s",
+        "exit_code",
+        "timed_out",
+        "wall_s",
+        "engine_peak_mib",
+        "workers_peak_mib",
+        "tests",
+        "statements",
+        "executions",
+        "search_s",
+        "executions_per_s",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    h.extend(CRITERIA.iter().map(|c| format!("ours_{c}")));
+    h.extend(
+        [
+            "test_files",
+            "files_failed_to_compile",
+            "tests_run",
+            "tests_flaky",
+            "tests_failing",
+            "jacoco_line",
+            "jacoco_branch",
+            "jacoco_lines_covered",
+            "jacoco_lines_total",
+            "jacoco_branches_covered",
+            "jacoco_branches_total",
+            "jacoco_branch_with_nested",
+            "error",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    h.join(",")
+}
+
+/// One CSV line (no newline) in the order of [`csv_header`]; empty cells for missing figures.
+pub fn csv_line(r: &Row) -> String {
+    fn opt<T: ToString>(v: Option<T>) -> String {
+        v.map(|v| v.to_string()).unwrap_or_default()
+    }
+    let f4 = |v: Option<f64>| v.map(|v| format!("{v:.4}")).unwrap_or_default();
+    let mut cells: Vec<String> = vec![
+        quote(&r.class),
+        quote(&r.config),
+        r.seed.to_string(),
+        format!("{}", r.budget_s),
+        opt(r.exit_code),
+        r.timed_out.to_string(),
+        format!("{:.2}", r.wall_seconds),
+        format!("{:.1}", r.engine_peak_mib),
+        format!("{:.1}", r.workers_peak_mib),
+        opt(r.tests),
+        opt(r.statements),
+        opt(r.executions),
+        r.search_seconds.map(|v| format!("{v:.2}")).unwrap_or_default(),
+        r.executions_per_second().map(|v| format!("{v:.1}")).unwrap_or_default(),
+    ];
+    cells.extend(CRITERIA.iter().map(|c| f4(r.ours.get(*c).copied())));
+    cells.extend([
+        r.test_files.to_string(),
+        r.files_failed_to_compile.to_string(),
+        r.tests_run.to_string(),
+        r.tests_flaky.to_string(),
+        r.tests_failing.to_string(),
+        f4(r.jacoco_line()),
+        f4(r.jacoco_branch()),
+        opt(r.jacoco_lines.map(|p| p.0)),
+        opt(r.jacoco_lines.map(|p| p.1)),
+        opt(r.jacoco_branches.map(|p| p.0)),
+        opt(r.jacoco_branches.map(|p| p.1)),
+        f4(r.jacoco_branches_with_nested.map(fraction)),
+        quote(&r.error),
+    ]);
+    cells.join(",")
+}
+
+/// RFC 4180 quoting when needed.
+fn quote(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+}
+
+pub fn mean(v: &[f64]) -> Option<f64> {
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+pub fn median(v: &[f64]) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len();
+    Some(if n % 2 == 1 { s[n / 2] } else { (s[n / 2 - 1] + s[n / 2]) / 2.0 })
+}
+
+/// `value / baseline`, undefined when the baseline is 0.
+pub fn ratio(value: f64, baseline: f64) -> Option<f64> {
+    (baseline > 0.0).then(|| value / baseline)
+}
+
+/// One configuration's aggregate over all its rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigSummary {
+    pub config: String,
+    pub runs: usize,
+    /// Runs with no JaCoCo figure (generation failed, nothing compiled, measurement failed).
+    pub runs_without_coverage: usize,
+    pub line_mean: f64,
+    pub line_median: f64,
+    pub branch_mean: f64,
+    pub branch_median: f64,
+    pub ours_branch_mean: f64,
+    pub ours_branch_median: f64,
+    pub files_failed_to_compile: usize,
+    pub tests_flaky: usize,
+    pub tests_failing: usize,
+    pub tests: u64,
+    pub executions_per_second_mean: Option<f64>,
+    pub wall_mean: f64,
+    pub engine_peak_mib_max: f64,
+    pub workers_peak_mib_max: f64,
+}
+
+/// Aggregates per configuration, in the order of `configs`; missing coverage counts as 0.
+pub fn summarize_configs(rows: &[Row], configs: &[String]) -> Vec<ConfigSummary> {
+    configs
+        .iter()
+        .map(|c| {
+            let rs: Vec<&Row> = rows.iter().filter(|r| &r.config == c).collect();
+            let col = |f: &dyn Fn(&Row) -> Option<f64>| -> Vec<f64> { rs.iter().map(|r| f(r).unwrap_or(0.0)).collect() };
+            let line = col(&Row::jacoco_line);
+            let branch = col(&Row::jacoco_branch);
+            let ours = col(&Row::ours_branch);
+            let eps: Vec<f64> = rs.iter().filter_map(|r| r.executions_per_second()).collect();
+            let wall: Vec<f64> = rs.iter().map(|r| r.wall_seconds).collect();
+            ConfigSummary {
+                config: c.clone(),
+                runs: rs.len(),
+                runs_without_coverage: rs.iter().filter(|r| r.jacoco_branches.is_none()).count(),
+                line_mean: mean(&line).unwrap_or(0.0),
+                line_median: median(&line).unwrap_or(0.0),
+                branch_mean: mean(&branch).unwrap_or(0.0),
+                branch_median: median(&branch).unwrap_or(0.0),
+                ours_branch_mean: mean(&ours).unwrap_or(0.0),
+                ours_branch_median: median(&ours).unwrap_or(0.0),
+                files_failed_to_compile: rs.iter().map(|r| r.files_failed_to_compile).sum(),
+                tests_flaky: rs.iter().map(|r| r.tests_flaky).sum(),
+                tests_failing: rs.iter().map(|r| r.tests_failing).sum(),
+                tests: rs.iter().filter_map(|r| r.tests).sum(),
+                executions_per_second_mean: mean(&eps),
+                wall_mean: mean(&wall).unwrap_or(0.0),
+                engine_peak_mib_max: rs.iter().map(|r| r.engine_peak_mib).fold(0.0, f64::max),
+                workers_peak_mib_max: rs.iter().map(|r| r.workers_peak_mib).fold(0.0, f64::max),
+            }
+        })
+        .collect()
+}
+
+/// The mean over repetitions of a figure of one class × configuration (missing counts as 0).
+fn class_mean(rows: &[Row], class: &str, config: &str, f: impl Fn(&Row) -> Option<f64>) -> Option<f64> {
+    let v: Vec<f64> =
+        rows.iter().filter(|r| r.class == class && r.config == config).map(|r| f(r).unwrap_or(0.0)).collect();
+    mean(&v)
+}
+
+fn pct(v: f64) -> String {
+    format!("{:.1}", v * 100.0)
+}
+
+fn ratio_text(v: f64, base: f64) -> String {
+    ratio(v, base).map(|r| format!("{r:.2}")).unwrap_or_else(|| "n/a".into())
+}
+
+/// What the summary is about (for its heading).
+#[derive(Debug, Clone)]
+pub struct SummaryContext<'a> {
+    pub subjects_name: &'a str,
+    pub budget_s: u64,
+    pub seeds: &'a [u64],
+    pub baseline: &'a str,
+    pub flaky_runs: usize,
+}
+
+/// The Markdown summary.
+pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &SummaryContext<'_>) -> String {
+    let sums = summarize_configs(rows, configs);
+    let base = sums.iter().find(|s| s.config == ctx.baseline);
+    let mut md = String::new();
+    let seeds: Vec<String> = ctx.seeds.iter().map(u64::to_string).collect();
+    let _ = writeln!(
+        md,
+        "# Benchmark: {} ({} classes), budget {} s, seeds {}, baseline `{}`\n",
+        ctx.subjects_name,
+        subjects.len(),
+        ctx.budget_s,
+        seeds.join(","),
+        ctx.baseline
+    );
+    let _ = writeln!(
+        md,
+        "Coverage in %. JaCoCo: the written tests compiled and run by the benchmark (first of {} fresh-JVM \
+         runs), on the class under test alone. Ours: the engine's own branch coverage from report.json. \
+         Ratios: this configuration's mean over the baseline's mean, same invocation. A run without a \
+         figure counts as 0.\n",
+        ctx.flaky_runs
+    );
+    md.push_str(
+        "| configuration | runs | JaCoCo line mean | line median | JaCoCo branch mean | branch median | ours branch mean | ours median | line ratio | branch ratio | ours branch ratio | files not compiling | flaky tests | failing tests | tests | executions/s | wall s (mean) | engine MiB (max) | workers MiB (max) |\n",
+    );
+    md.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for s in &sums {
+        let (lr, br, or) = match base {
+            Some(b) => (
+                ratio_text(s.line_mean, b.line_mean),
+                ratio_text(s.branch_mean, b.branch_mean),
+                ratio_text(s.ours_branch_mean, b.ours_branch_mean),
+            ),
+            None => ("n/a".into(), "n/a".into(), "n/a".into()),
+        };
+        let runs = if s.runs_without_coverage > 0 {
+            format!("{} ({} without coverage)", s.runs, s.runs_without_coverage)
+        } else {
+            s.runs.to_string()
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.0} | {:.0} |",
+            s.config,
+            runs,
+            pct(s.line_mean),
+            pct(s.line_median),
+            pct(s.branch_mean),
+            pct(s.branch_median),
+            pct(s.ours_branch_mean),
+            pct(s.ours_branch_median),
+            lr,
+            br,
+            or,
+            s.files_failed_to_compile,
+            s.tests_flaky,
+            s.tests_failing,
+            s.tests,
+            s.executions_per_second_mean.map(|v| format!("{v:.0}")).unwrap_or_else(|| "n/a".into()),
+            s.wall_mean,
+            s.engine_peak_mib_max,
+            s.workers_peak_mib_max,
+        );
+    }
+    md.push('\n');
+    let ratios: Vec<String> = sums
+        .iter()
+        .map(|s| format!("{} {}", s.config, base.map(|b| ratio_text(s.branch_mean, b.branch_mean)).unwrap_or("n/a".into())))
+        .collect();
+    let _ = writeln!(
+        md,
+        "Ratio to baseline `{}` (mean JaCoCo branch coverage): {}\n",
+        ctx.baseline,
+        ratios.join(", ")
+    );
+
+    // Per class: each configuration's JaCoCo branch coverage (mean over seeds), ours, and EvoSuite's.
+    let with_evosuite = subjects.iter().any(|s| s.evosuite_mean_at(ctx.budget_s).is_some());
+    md.push_str("## Per class: JaCoCo branch coverage (ours from report.json in parentheses)\n\n| class |");
+    for c in configs {
+        let _ = write!(md, " {c} |");
+    }
+    if with_evosuite {
+        let _ = write!(md, " EvoSuite published @{} s |", ctx.budget_s);
+    }
+    md.push_str("\n|---|");
+    for _ in configs {
+        md.push_str("---|");
+    }
+    if with_evosuite {
+        md.push_str("---|");
+    }
+    md.push('\n');
+    for s in subjects {
+        let _ = write!(md, "| {} |", s.class);
+        for c in configs {
+            let j = class_mean(rows, &s.class, c, Row::jacoco_branch);
+            let o = class_mean(rows, &s.class, c, Row::ours_branch);
+            match (j, o) {
+                (Some(j), Some(o)) => {
+                    let _ = write!(md, " {} ({}) |", pct(j), pct(o));
+                }
+                _ => md.push_str(" – |"),
+            }
+        }
+        if with_evosuite {
+            let refs: Vec<String> = s
+                .evosuite_at(ctx.budget_s)
+                .iter()
+                .map(|(r, v)| format!("{v:.1} ({} {})", r.edition, r.benchmark).replace(" ()", ""))
+                .collect();
+            let _ = write!(md, " {} |", if refs.is_empty() { "–".to_string() } else { refs.join("; ") });
+        }
+        md.push('\n');
+    }
+    if with_evosuite {
+        let with: Vec<&Subject> = subjects.iter().filter(|s| s.evosuite_mean_at(ctx.budget_s).is_some()).collect();
+        let evo: Vec<f64> = with.iter().filter_map(|s| s.evosuite_mean_at(ctx.budget_s)).collect();
+        let _ = write!(
+            md,
+            "\nOn the {} classes with a published EvoSuite value at {} s (the mean over editions where a class has several): \
+             EvoSuite {:.1} %",
+            with.len(),
+            ctx.budget_s,
+            mean(&evo).unwrap_or(0.0)
+        );
+        for c in configs {
+            let ours: Vec<f64> =
+                with.iter().map(|s| class_mean(rows, &s.class, c, Row::jacoco_branch).unwrap_or(0.0)).collect();
+            let m = mean(&ours).unwrap_or(0.0);
+            let _ = write!(md, ", {c} {} % (ratio {})", pct(m), ratio_text(m * 100.0, mean(&evo).unwrap_or(0.0)));
+        }
+        md.push_str(
+            ".\nEvoSuite's numbers were measured by the SBST/SBFT competitions on another machine and on other \
+             versions of the libraries (Guava 28.2/29.0/26.0 against Debian's 31.1 here): reference points, not \
+             measurements of this run.\n",
+        );
+    }
+    md
+}
+
+/// A grouped bar chart: per class, one bar per configuration (JaCoCo branch coverage, mean over
+/// seeds), and EvoSuite's published value as a black tick where there is one.
+pub fn svg(rows: &[Row], configs: &[String], subjects: &[Subject], budget_s: u64) -> String {
+    const COLORS: &[&str] = &["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f"];
+    let (bar, gap, left, top, plot_h, bottom) = (14.0, 18.0, 50.0, 40.0, 300.0, 170.0);
+    let group = bar * configs.len().max(1) as f64 + gap;
+    let width = left + group * subjects.len().max(1) as f64 + 20.0;
+    let height = top + plot_h + bottom;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" font-family="sans-serif" font-size="11">"#
+    );
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="{left}" y="20" font-size="13">JaCoCo branch coverage per class, budget {budget_s} s (black tick: EvoSuite published)</text>"#
+    );
+    for i in 0..=4 {
+        let y = top + plot_h - plot_h * f64::from(i) / 4.0;
+        let _ = writeln!(
+            s,
+            r##"<line x1="{left}" x2="{:.1}" y1="{y:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}%</text>"##,
+            width - 20.0,
+            left - 4.0,
+            y + 4.0,
+            i * 25
+        );
+    }
+    for (k, sub) in subjects.iter().enumerate() {
+        let x0 = left + gap / 2.0 + group * k as f64;
+        for (j, c) in configs.iter().enumerate() {
+            let v = class_mean(rows, &sub.class, c, Row::jacoco_branch).unwrap_or(0.0);
+            let h = plot_h * v.clamp(0.0, 1.0);
+            let _ = writeln!(
+                s,
+                r#"<rect x="{:.1}" y="{:.1}" width="{bar}" height="{h:.1}" fill="{}"><title>{} {}: {} %</title></rect>"#,
+                x0 + bar * j as f64,
+                top + plot_h - h,
+                COLORS[j % COLORS.len()],
+                escape(&sub.class),
+                escape(c),
+                pct(v)
+            );
+        }
+        if let Some(e) = sub.evosuite_mean_at(budget_s) {
+            let y = top + plot_h - plot_h * (e / 100.0).clamp(0.0, 1.0);
+            let _ = writeln!(
+                s,
+                r#"<line x1="{:.1}" x2="{:.1}" y1="{y:.1}" y2="{y:.1}" stroke="black" stroke-width="2"><title>EvoSuite {e:.1} %</title></line>"#,
+                x0 - 2.0,
+                x0 + bar * configs.len() as f64 + 2.0
+            );
+        }
+        let lx = x0 + bar * configs.len() as f64 / 2.0;
+        let ly = top + plot_h + 8.0;
+        let _ = writeln!(
+            s,
+            r#"<text x="{lx:.1}" y="{ly:.1}" transform="rotate(60 {lx:.1} {ly:.1})">{}</text>"#,
+            escape(sub.simple_name())
+        );
+    }
+    for (j, c) in configs.iter().enumerate() {
+        let x = left + 120.0 * j as f64;
+        let y = height - 14.0;
+        let _ = writeln!(
+            s,
+            r#"<rect x="{x:.1}" y="{:.1}" width="10" height="10" fill="{}"/><text x="{:.1}" y="{y:.1}">{}</text>"#,
+            y - 9.0,
+            COLORS[j % COLORS.len()],
+            x + 14.0,
+            escape(c)
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::subjects::parse_subjects;
+
+    fn row(class: &str, config: &str, seed: u64, branches: Option<(u32, u32)>, ours: f64) -> Row {
+        Row {
+            class: class.into(),
+            config: config.into(),
+            seed,
+            jacoco_lines: branches,
+            jacoco_branches: branches,
+            ours: [("branch".to_string(), ours)].into_iter().collect(),
+            executions: Some(1000),
+            search_seconds: Some(2.0),
+            ..Row::default()
+        }
+    }
+
+    #[test]
+    fn mean_median_ratio() {
+        assert_eq!(mean(&[]), None);
+        assert_eq!(mean(&[1.0, 2.0, 6.0]), Some(3.0));
+        assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+        assert_eq!(ratio(0.6, 0.4), Some(1.4999999999999998));
+        assert_eq!(ratio(0.6, 0.0), None);
+        assert_eq!(fraction((3, 4)), 0.75);
+        assert_eq!(fraction((0, 0)), 1.0);
+    }
+
+    #[test]
+    fn per_configuration_summary_counts_missing_as_zero() {
+        let rows = vec![
+            row("a.A", "dyn", 0, Some((8, 10)), 0.9),
+            row("a.B", "dyn", 0, Some((4, 10)), 0.5),
+            row("a.A", "rnd", 0, Some((4, 10)), 0.5),
+            row("a.B", "rnd", 0, None, 0.0),
+        ];
+        let s = summarize_configs(&rows, &["dyn".into(), "rnd".into()]);
+        assert_eq!(s[0].branch_mean, 0.6);
+        assert_eq!(s[0].branch_median, 0.6);
+        assert_eq!(s[1].branch_mean, 0.2);
+        assert_eq!(s[1].runs_without_coverage, 1);
+        assert_eq!(s[0].executions_per_second_mean, Some(500.0));
+        assert_eq!(ratio(s[0].branch_mean, s[1].branch_mean).map(|r| (r * 100.0).round()), Some(300.0));
+    }
+
+    #[test]
+    fn csv_has_one_cell_per_column() {
+        let mut r = row("a.A", "dyn", 7, Some((1, 4)), 0.25);
+        r.error = "javac: \"x\", y".into();
+        let line = csv_line(&r);
+        assert!(line.starts_with("a.A,dyn,7,"), "{line}");
+        assert!(line.ends_with(",\"javac: \"\"x\"\", y\""), "{line}");
+        let unquoted = line.replace("\"javac: \"\"x\"\", y\"", "E");
+        assert_eq!(unquoted.split(',').count(), csv_header().split(',').count());
+        assert!(line.contains(",0.2500,0.2500,1,4,1,4,,"), "{line}");
+    }
+
+    #[test]
+    fn markdown_and_svg() {
+        let text = "class\tclasspath\tedition\tbenchmark\tevosuite_branch\na.A\tx.jar\t2021\tG-1\t60=50\na.B\tx.jar\t\t\t\n";
+        let subjects = parse_subjects(text, Path::new("/")).expect("subjects");
+        let rows = vec![
+            row("a.A", "dyn", 0, Some((8, 10)), 0.9),
+            row("a.B", "dyn", 0, Some((4, 10)), 0.5),
+            row("a.A", "rnd", 0, Some((4, 10)), 0.5),
+            row("a.B", "rnd", 0, Some((2, 10)), 0.2),
+        ];
+        let configs = ["dyn".to_string(), "rnd".to_string()];
+        let ctx = SummaryContext { subjects_name: "t", budget_s: 60, seeds: &[0], baseline: "rnd", flaky_runs: 3 };
+        let md = markdown(&rows, &configs, &subjects, &ctx);
+        assert!(md.contains("Ratio to baseline `rnd` (mean JaCoCo branch coverage): dyn 2.00, rnd 1.00"), "{md}");
+        assert!(md.contains("| a.A | 80.0 (90.0) | 40.0 (50.0) | 50.0 (2021 G-1) |"), "{md}");
+        assert!(md.contains("| a.B | 40.0 (50.0) | 20.0 (20.0) | – |"), "{md}");
+        assert!(md.contains("EvoSuite 50.0 %, dyn 80.0 % (ratio 1.60), rnd 40.0 % (ratio 0.80)"), "{md}");
+        let svg = svg(&rows, &configs, &subjects, 60);
+        assert!(svg.starts_with("<svg"));
+        assert_eq!(svg.matches("<rect x=").count(), 4 + 2, "4 bars and 2 legend boxes");
+        assert!(svg.contains("EvoSuite 50.0 %"));
+    }
+}

@@ -1,0 +1,335 @@
+//! The benchmark loop: for each class, seed and configuration (configurations innermost, so a partial
+//! run still compares them on the same classes), generate into a fresh directory, read report.json,
+//! check the written tests, and append the row to the CSV at once (a long run that is stopped keeps
+//! what it measured). At the end the Markdown summary and the SVG are written.
+//!
+//! Layout of the output directory: `results.csv`, `summary.md`, `coverage.svg`, and per run
+//! `runs/<config>/<class>/seed-<n>/` with `tests/` (what `generate` wrote), `engine.stdout`,
+//! `engine.stderr` and `check/` (the compiled tests, the JaCoCo exec file, the tests' working
+//! directory).
+
+// The benchmark starts `suitesmith` as a user would (tooling outside the engine, whose own processes
+// are started only by crate worker).
+#![allow(clippy::disallowed_methods)]
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use worker::verify::JUnitVersion;
+
+use crate::check::Checker;
+use crate::config::{Budget, Configuration};
+use crate::measure::{Measured, run_measured};
+use crate::report::{self, CRITERIA, Row, SummaryContext};
+use crate::subjects::Subject;
+use crate::BenchError;
+
+/// Everything one benchmark invocation does.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// For the summary's heading, e.g. `public`.
+    pub subjects_name: String,
+    pub subjects: Vec<Subject>,
+    pub configs: Vec<Configuration>,
+    /// The configuration the ratios divide by; one of `configs`.
+    pub baseline: String,
+    pub budget: Budget,
+    /// One repetition per seed.
+    pub seeds: Vec<u64>,
+    pub out: PathBuf,
+}
+
+/// One generation to run.
+#[derive(Debug, Clone, Copy)]
+pub struct GenerateRequest<'a> {
+    pub subject: &'a Subject,
+    pub config: &'a Configuration,
+    pub budget: &'a Budget,
+    pub seed: u64,
+    /// Where the tests, statistics.csv and report.json go (`generate --out`).
+    pub out_dir: &'a Path,
+    /// Where the engine's stdout and stderr go; also its working directory.
+    pub log_dir: &'a Path,
+}
+
+/// Something that writes tests for a class the way `suitesmith generate` does.
+pub trait Generator {
+    fn generate(&self, request: &GenerateRequest<'_>) -> Result<Measured, BenchError>;
+}
+
+/// The real engine: the `suitesmith` binary at `path`.
+#[derive(Debug, Clone)]
+pub struct Suitesmith {
+    pub path: PathBuf,
+}
+
+impl Suitesmith {
+    /// The arguments of one `generate` run.
+    pub fn args(request: &GenerateRequest<'_>) -> Result<Vec<String>, BenchError> {
+        let cp: Vec<String> = request.subject.classpath.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        let out = std::path::absolute(request.out_dir)
+            .map_err(|e| BenchError::Io { what: format!("cannot resolve {}", request.out_dir.display()), source: e })?;
+        let mut args: Vec<String> = vec![
+            "generate".into(),
+            "--classpath".into(),
+            cp.join(":"),
+            "--class".into(),
+            request.subject.class.clone(),
+            "--budget".into(),
+            request.budget.text.clone(),
+            "--seed".into(),
+            request.seed.to_string(),
+            "--out".into(),
+            out.to_string_lossy().into_owned(),
+        ];
+        args.extend(request.config.args());
+        Ok(args)
+    }
+}
+
+impl Generator for Suitesmith {
+    fn generate(&self, request: &GenerateRequest<'_>) -> Result<Measured, BenchError> {
+        let args = Suitesmith::args(request)?;
+        // The search budget, then minimisation, assertions and the engine's own verification; a run
+        // far past that is stuck.
+        let timeout = request.budget.duration * 4 + Duration::from_secs(900);
+        let budget = request.config.get("budget").and_then(|b| Budget::parse(b).ok());
+        let timeout = timeout.max(budget.map(|b| b.duration * 4 + Duration::from_secs(900)).unwrap_or_default());
+        run_measured(
+            &self.path,
+            &args,
+            request.log_dir,
+            &request.log_dir.join("engine.stdout"),
+            &request.log_dir.join("engine.stderr"),
+            timeout,
+        )
+    }
+}
+
+/// Where an invocation's results are.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub rows: Vec<Row>,
+    pub csv: PathBuf,
+    pub summary_path: PathBuf,
+    pub svg_path: PathBuf,
+    /// The Markdown summary's text.
+    pub summary: String,
+}
+
+/// Runs the plan. `progress` receives one line per finished run.
+pub fn run(
+    plan: &Plan,
+    generator: &dyn Generator,
+    checker: &Checker,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Outcome, BenchError> {
+    if plan.configs.is_empty() {
+        return Err(BenchError::BadInput("no configuration given (--config NAME:key=value...)".into()));
+    }
+    if !plan.configs.iter().any(|c| c.name == plan.baseline) {
+        return Err(BenchError::BadInput(format!("the baseline {} is not one of the configurations", plan.baseline)));
+    }
+    for (i, c) in plan.configs.iter().enumerate() {
+        if plan.configs[..i].iter().any(|d| d.name == c.name) {
+            return Err(BenchError::BadInput(format!("configuration {} is given twice", c.name)));
+        }
+    }
+    if plan.seeds.is_empty() {
+        return Err(BenchError::BadInput("no seed".into()));
+    }
+    let io = |what: String| move |e: std::io::Error| BenchError::Io { what, source: e };
+    std::fs::create_dir_all(&plan.out).map_err(io(format!("cannot create {}", plan.out.display())))?;
+    let csv_path = plan.out.join("results.csv");
+    let mut csv = std::fs::File::create(&csv_path).map_err(io(format!("cannot create {}", csv_path.display())))?;
+    writeln!(csv, "{}", report::csv_header()).map_err(io(format!("cannot write {}", csv_path.display())))?;
+
+    let total = plan.subjects.len() * plan.seeds.len() * plan.configs.len();
+    let mut rows = Vec::new();
+    for subject in &plan.subjects {
+        for &seed in &plan.seeds {
+            for config in &plan.configs {
+                let dir = plan.out.join("runs").join(&config.name).join(&subject.class).join(format!("seed-{seed}"));
+                if dir.exists() {
+                    std::fs::remove_dir_all(&dir).map_err(io(format!("cannot clear {}", dir.display())))?;
+                }
+                std::fs::create_dir_all(&dir).map_err(io(format!("cannot create {}", dir.display())))?;
+                let row = run_one(plan, subject, config, seed, &dir, generator, checker)?;
+                writeln!(csv, "{}", report::csv_line(&row))
+                    .and_then(|()| csv.flush())
+                    .map_err(io(format!("cannot write {}", csv_path.display())))?;
+                progress(&format!(
+                    "[{}/{total}] {} {} seed {}: exit {}, {:.1} s, JaCoCo line {} branch {}, ours branch {}{}",
+                    rows.len() + 1,
+                    subject.class,
+                    config.name,
+                    seed,
+                    row.exit_code.map(|c| c.to_string()).unwrap_or_else(|| "killed".into()),
+                    row.wall_seconds,
+                    pct(row.jacoco_line()),
+                    pct(row.jacoco_branch()),
+                    pct(row.ours_branch()),
+                    if row.error.is_empty() { String::new() } else { format!(" ({})", row.error) },
+                ));
+                rows.push(row);
+            }
+        }
+    }
+
+    let configs: Vec<String> = plan.configs.iter().map(|c| c.name.clone()).collect();
+    let ctx = SummaryContext {
+        subjects_name: &plan.subjects_name,
+        budget_s: plan.budget.seconds(),
+        seeds: &plan.seeds,
+        baseline: &plan.baseline,
+        flaky_runs: checker.runs,
+    };
+    let summary = report::markdown(&rows, &configs, &plan.subjects, &ctx);
+    let summary_path = plan.out.join("summary.md");
+    std::fs::write(&summary_path, &summary).map_err(io(format!("cannot write {}", summary_path.display())))?;
+    let svg_path = plan.out.join("coverage.svg");
+    std::fs::write(&svg_path, report::svg(&rows, &configs, &plan.subjects, plan.budget.seconds()))
+        .map_err(io(format!("cannot write {}", svg_path.display())))?;
+    Ok(Outcome { rows, csv: csv_path, summary_path, svg_path, summary })
+}
+
+fn pct(v: Option<f64>) -> String {
+    v.map(|v| format!("{:.1} %", v * 100.0)).unwrap_or_else(|| "–".into())
+}
+
+/// One class × configuration × seed.
+fn run_one(
+    plan: &Plan,
+    subject: &Subject,
+    config: &Configuration,
+    seed: u64,
+    dir: &Path,
+    generator: &dyn Generator,
+    checker: &Checker,
+) -> Result<Row, BenchError> {
+    let tests_dir = dir.join("tests");
+    let request =
+        GenerateRequest { subject, config, budget: &plan.budget, seed, out_dir: &tests_dir, log_dir: dir };
+    let measured = generator.generate(&request)?;
+    let mut row = Row {
+        class: subject.class.clone(),
+        config: config.name.clone(),
+        seed,
+        budget_s: config
+            .get("budget")
+            .and_then(|b| Budget::parse(b).ok())
+            .unwrap_or_else(|| plan.budget.clone())
+            .duration
+            .as_secs_f64(),
+        exit_code: measured.exit_code,
+        timed_out: measured.timed_out,
+        wall_seconds: measured.wall.as_secs_f64(),
+        engine_peak_mib: measured.engine_peak_kib as f64 / 1024.0,
+        workers_peak_mib: measured.workers_peak_kib as f64 / 1024.0,
+        ..Row::default()
+    };
+    if measured.timed_out {
+        row.error = "generate was killed at its timeout".into();
+    } else if measured.exit_code != Some(0) {
+        let stderr = std::fs::read_to_string(dir.join("engine.stderr")).unwrap_or_default();
+        row.error = format!("generate failed: {}", stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or(""));
+    }
+    let junit = match read_report(&tests_dir.join("report.json"), &subject.class, &mut row) {
+        Ok(j) => j,
+        Err(e) => {
+            if row.error.is_empty() {
+                row.error = e;
+            }
+            JUnitVersion::Four
+        }
+    };
+    match checker.check(&tests_dir, &subject.class, &subject.classpath, junit, &dir.join("check")) {
+        Ok(c) => {
+            row.test_files = c.test_files;
+            row.files_failed_to_compile = c.files_failed_to_compile;
+            row.tests_run = c.tests_run;
+            row.tests_flaky = c.tests_flaky;
+            row.tests_failing = c.tests_failing;
+            row.jacoco_lines = c.lines;
+            row.jacoco_branches = c.branches;
+            row.jacoco_branches_with_nested = c.branches_with_nested;
+        }
+        Err(e) => {
+            if row.error.is_empty() {
+                row.error = e.to_string();
+            }
+        }
+    }
+    Ok(row)
+}
+
+/// Fills the row's engine figures from report.json; returns the JUnit version the tests are for.
+fn read_report(path: &Path, class: &str, row: &mut Row) -> Result<JUnitVersion, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("no report.json: {e}"))?;
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("bad report.json: {e}"))?;
+    let junit = match json["configuration"]["junit"].as_u64() {
+        Some(5) => JUnitVersion::Five,
+        _ => JUnitVersion::Four,
+    };
+    let Some(entry) = json["classes"].as_array().and_then(|a| a.iter().find(|c| c["class"] == class)) else {
+        return Err(format!("report.json has no entry for {class}"));
+    };
+    row.tests = entry["tests"].as_u64();
+    row.statements = entry["statements"].as_u64();
+    row.executions = entry["executions"].as_u64();
+    row.search_seconds = entry["search_seconds"].as_f64();
+    for c in CRITERIA {
+        if let Some(v) = entry["criteria"][c]["coverage"].as_f64() {
+            row.ours.insert((*c).to_string(), v);
+        }
+    }
+    Ok(junit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::subjects::parse_subjects;
+
+    #[test]
+    fn generate_arguments() {
+        let subjects =
+            parse_subjects("class\tclasspath\na.B\t/x/a.jar:/x/b.jar\n", Path::new("/")).expect("subjects");
+        let config = Configuration::parse("rnd:algorithm=random:workers=1").expect("config");
+        let budget = Budget::parse("5s").expect("budget");
+        let req = GenerateRequest {
+            subject: &subjects[0],
+            config: &config,
+            budget: &budget,
+            seed: 4,
+            out_dir: Path::new("/o/tests"),
+            log_dir: Path::new("/o"),
+        };
+        assert_eq!(
+            Suitesmith::args(&req).expect("args").join(" "),
+            "generate --classpath /x/a.jar:/x/b.jar --class a.B --budget 5s --seed 4 --out /o/tests \
+             --algorithm random --workers 1"
+        );
+    }
+
+    #[test]
+    fn report_json_fills_the_row() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let path = tmp.path().join("report.json");
+        std::fs::write(
+            &path,
+            r#"{"configuration":{"junit":5},"classes":[{"class":"a.B","tests":3,"statements":9,
+                "executions":100,"search_seconds":4.0,"criteria":{"branch":{"coverage":0.5},"line":{"coverage":1.0}}}]}"#,
+        )
+        .expect("write");
+        let mut row = Row::default();
+        assert_eq!(read_report(&path, "a.B", &mut row), Ok(JUnitVersion::Five));
+        assert_eq!(row.tests, Some(3));
+        assert_eq!(row.executions_per_second(), Some(25.0));
+        assert_eq!(row.ours_branch(), Some(0.5));
+        assert_eq!(row.ours.get("line"), Some(&1.0));
+        assert_eq!(row.ours.get("output"), None);
+        assert_eq!(read_report(&path, "a.C", &mut row), Err("report.json has no entry for a.C".into()));
+    }
+}
