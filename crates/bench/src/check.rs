@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use worker::Java;
 use worker::verify::{
-    JUnitJars, JUnitVersion, JacocoJars, RunOptions, compile, jacoco_coverage, nested_classes, run_tests, summarize,
+    JUnitJars, JUnitVersion, JacocoJars, RunOptions, compile, jacoco_coverage, nested_classes, run_tests,
+    summarize,
 };
 
 use crate::BenchError;
@@ -118,8 +119,7 @@ impl Checker {
         let summary = summarize(&reports);
         out.tests_run = summary.len();
         out.tests_flaky = summary.iter().filter(|s| s.is_flaky()).count();
-        out.tests_failing =
-            summary.iter().filter(|s| !s.always_passed() && !s.is_flaky()).count();
+        out.tests_failing = summary.iter().filter(|s| !s.always_passed() && !s.is_flaky()).count();
 
         // The first run was killed before JaCoCo wrote its file: no coverage to report.
         if !exec.is_file() {

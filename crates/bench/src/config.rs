@@ -33,7 +33,9 @@ impl Configuration {
                 Some((k, v)) => (k, Some(v.to_string())),
                 None => (part, None),
             };
-            if key.is_empty() || !key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+            if key.is_empty()
+                || !key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            {
                 return Err(format!("bad option {part:?} in configuration {name}"));
             }
             if RESERVED.contains(&key) {
@@ -98,7 +100,8 @@ mod tests {
 
     #[test]
     fn configuration_becomes_generate_arguments() {
-        let c = Configuration::parse("dyn-line:algorithm=dynamosa:criteria=line,branch:jacoco").expect("parse");
+        let c =
+            Configuration::parse("dyn-line:algorithm=dynamosa:criteria=line,branch:jacoco").expect("parse");
         assert_eq!(c.name, "dyn-line");
         assert_eq!(c.args(), ["--algorithm", "dynamosa", "--criteria", "line,branch", "--jacoco"]);
         assert_eq!(c.get("algorithm"), Some("dynamosa"));

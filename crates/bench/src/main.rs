@@ -55,15 +55,23 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("bench: {e}");
-            ExitCode::from(if matches!(e, BenchError::BadInput(_) | BenchError::Subjects { .. }) { 2 } else { 1 })
+            ExitCode::from(if matches!(e, BenchError::BadInput(_) | BenchError::Subjects { .. }) {
+                2
+            } else {
+                1
+            })
         }
     }
 }
 
 fn main_inner(args: Args) -> Result<(), BenchError> {
     let budget = Budget::parse(&args.budget).map_err(BenchError::BadInput)?;
-    let configs: Vec<Configuration> =
-        args.configs.iter().map(|c| Configuration::parse(c)).collect::<Result<_, _>>().map_err(BenchError::BadInput)?;
+    let configs: Vec<Configuration> = args
+        .configs
+        .iter()
+        .map(|c| Configuration::parse(c))
+        .collect::<Result<_, _>>()
+        .map_err(BenchError::BadInput)?;
     let baseline = args.baseline.clone().unwrap_or_else(|| configs[0].name.clone());
     let mut subjects = bench::read_subjects(&args.subjects)?;
     if !args.only.is_empty() {
@@ -72,8 +80,11 @@ fn main_inner(args: Args) -> Result<(), BenchError> {
             return Err(BenchError::BadInput("--only matches no class of the list".into()));
         }
     }
-    let subjects_name =
-        args.subjects.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "subjects".into());
+    let subjects_name = args
+        .subjects
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "subjects".into());
     let out = args.out.clone().unwrap_or_else(|| {
         Path::new("target").join("bench").join(format!("{subjects_name}-{}s", budget.seconds()))
     });
@@ -101,7 +112,8 @@ fn main_inner(args: Args) -> Result<(), BenchError> {
         seeds: (0..args.repetitions.max(1)).map(|i| args.seed + i).collect(),
         out,
     };
-    let outcome = bench::run(&plan, &Suitesmith { path: suitesmith }, &checker, &mut |line| eprintln!("{line}"))?;
+    let outcome =
+        bench::run(&plan, &Suitesmith { path: suitesmith }, &checker, &mut |line| eprintln!("{line}"))?;
     print!("{}", outcome.summary);
     eprintln!(
         "wrote {}, {} and {}",

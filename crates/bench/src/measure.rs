@@ -44,7 +44,8 @@ pub fn run_measured(
     timeout: Duration,
 ) -> Result<Measured, BenchError> {
     let file = |p: &Path| {
-        File::create(p).map_err(|e| BenchError::Io { what: format!("cannot create {}", p.display()), source: e })
+        File::create(p)
+            .map_err(|e| BenchError::Io { what: format!("cannot create {}", p.display()), source: e })
     };
     let start = Instant::now();
     let mut child = Command::new(program)
@@ -66,13 +67,19 @@ pub fn run_measured(
             engine_peak = engine_peak.max(kib);
         }
         let descendants = descendants_of(pid);
-        let sum: u64 = descendants.iter().filter_map(|p| read_status(*p).as_deref().and_then(vm_hwm_kib)).sum();
+        let sum: u64 =
+            descendants.iter().filter_map(|p| read_status(*p).as_deref().and_then(vm_hwm_kib)).sum();
         workers_peak = workers_peak.max(sum);
         seen.extend(descendants);
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
             Ok(None) => {}
-            Err(e) => return Err(BenchError::Io { what: format!("cannot wait for {}", program.display()), source: e }),
+            Err(e) => {
+                return Err(BenchError::Io {
+                    what: format!("cannot wait for {}", program.display()),
+                    source: e,
+                });
+            }
         }
         if start.elapsed() > timeout {
             timed_out = true;
@@ -166,14 +173,22 @@ mod tests {
         let (out, err) = (tmp.path().join("out"), tmp.path().join("err"));
         let sh = Path::new("/bin/sh");
         let script = "sleep 0.7 & x=$(head -c 20000000 /dev/zero | tr '\\0' a); wait; exit 3";
-        let m = run_measured(sh, &["-c".into(), script.into()], tmp.path(), &out, &err, Duration::from_secs(30))
-            .expect("run");
+        let m =
+            run_measured(sh, &["-c".into(), script.into()], tmp.path(), &out, &err, Duration::from_secs(30))
+                .expect("run");
         assert_eq!(m.exit_code, Some(3));
         assert!(!m.timed_out);
         assert!(m.engine_peak_kib > 1000, "{m:?}");
         assert!(m.workers_peak_kib > 0, "{m:?}");
-        let m = run_measured(sh, &["-c".into(), "sleep 30".into()], tmp.path(), &out, &err, Duration::from_millis(500))
-            .expect("run");
+        let m = run_measured(
+            sh,
+            &["-c".into(), "sleep 30".into()],
+            tmp.path(),
+            &out,
+            &err,
+            Duration::from_millis(500),
+        )
+        .expect("run");
         assert!(m.timed_out);
         assert_eq!(m.exit_code, None);
         assert!(m.wall < Duration::from_secs(10), "{m:?}");

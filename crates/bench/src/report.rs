@@ -214,7 +214,9 @@ pub fn summarize_configs(rows: &[Row], configs: &[String]) -> Vec<ConfigSummary>
         .iter()
         .map(|c| {
             let rs: Vec<&Row> = rows.iter().filter(|r| &r.config == c).collect();
-            let col = |f: &dyn Fn(&Row) -> Option<f64>| -> Vec<f64> { rs.iter().map(|r| f(r).unwrap_or(0.0)).collect() };
+            let col = |f: &dyn Fn(&Row) -> Option<f64>| -> Vec<f64> {
+                rs.iter().map(|r| f(r).unwrap_or(0.0)).collect()
+            };
             let line = col(&Row::jacoco_line);
             let branch = col(&Row::jacoco_branch);
             let ours = col(&Row::ours_branch);
@@ -336,7 +338,13 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
     md.push('\n');
     let ratios: Vec<String> = sums
         .iter()
-        .map(|s| format!("{} {}", s.config, base.map(|b| ratio_text(s.branch_mean, b.branch_mean)).unwrap_or("n/a".into())))
+        .map(|s| {
+            format!(
+                "{} {}",
+                s.config,
+                base.map(|b| ratio_text(s.branch_mean, b.branch_mean)).unwrap_or("n/a".into())
+            )
+        })
         .collect();
     let _ = writeln!(
         md,
@@ -385,7 +393,8 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
         md.push('\n');
     }
     if with_evosuite {
-        let with: Vec<&Subject> = subjects.iter().filter(|s| s.evosuite_mean_at(ctx.budget_s).is_some()).collect();
+        let with: Vec<&Subject> =
+            subjects.iter().filter(|s| s.evosuite_mean_at(ctx.budget_s).is_some()).collect();
         let evo: Vec<f64> = with.iter().filter_map(|s| s.evosuite_mean_at(ctx.budget_s)).collect();
         let _ = write!(
             md,
@@ -396,10 +405,13 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
             mean(&evo).unwrap_or(0.0)
         );
         for c in configs {
-            let ours: Vec<f64> =
-                with.iter().map(|s| class_mean(rows, &s.class, c, Row::jacoco_branch).unwrap_or(0.0)).collect();
+            let ours: Vec<f64> = with
+                .iter()
+                .map(|s| class_mean(rows, &s.class, c, Row::jacoco_branch).unwrap_or(0.0))
+                .collect();
             let m = mean(&ours).unwrap_or(0.0);
-            let _ = write!(md, ", {c} {} % (ratio {})", pct(m), ratio_text(m * 100.0, mean(&evo).unwrap_or(0.0)));
+            let _ =
+                write!(md, ", {c} {} % (ratio {})", pct(m), ratio_text(m * 100.0, mean(&evo).unwrap_or(0.0)));
         }
         md.push_str(
             ".\nEvoSuite's numbers were measured by the SBST/SBFT competitions on another machine and on other \
@@ -413,7 +425,8 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
 /// A grouped bar chart: per class, one bar per configuration (JaCoCo branch coverage, mean over
 /// seeds), and EvoSuite's published value as a black tick where there is one.
 pub fn svg(rows: &[Row], configs: &[String], subjects: &[Subject], budget_s: u64) -> String {
-    const COLORS: &[&str] = &["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f"];
+    const COLORS: &[&str] =
+        &["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f"];
     let (bar, gap, left, top, plot_h, bottom) = (14.0, 18.0, 50.0, 40.0, 300.0, 170.0);
     let group = bar * configs.len().max(1) as f64 + gap;
     let width = left + group * subjects.len().max(1) as f64 + 20.0;
@@ -519,7 +532,7 @@ mod tests {
         assert_eq!(mean(&[1.0, 2.0, 6.0]), Some(3.0));
         assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
-        assert_eq!(ratio(0.6, 0.4), Some(1.4999999999999998));
+        assert_eq!(ratio(0.75, 0.5), Some(1.5));
         assert_eq!(ratio(0.6, 0.0), None);
         assert_eq!(fraction((3, 4)), 0.75);
         assert_eq!(fraction((0, 0)), 1.0);
@@ -528,18 +541,19 @@ mod tests {
     #[test]
     fn per_configuration_summary_counts_missing_as_zero() {
         let rows = vec![
-            row("a.A", "dyn", 0, Some((8, 10)), 0.9),
-            row("a.B", "dyn", 0, Some((4, 10)), 0.5),
-            row("a.A", "rnd", 0, Some((4, 10)), 0.5),
+            row("a.A", "dyn", 0, Some((12, 16)), 0.875),
+            row("a.B", "dyn", 0, Some((4, 16)), 0.5),
+            row("a.A", "rnd", 0, Some((4, 16)), 0.5),
             row("a.B", "rnd", 0, None, 0.0),
         ];
         let s = summarize_configs(&rows, &["dyn".into(), "rnd".into()]);
-        assert_eq!(s[0].branch_mean, 0.6);
-        assert_eq!(s[0].branch_median, 0.6);
-        assert_eq!(s[1].branch_mean, 0.2);
+        assert_eq!(s[0].branch_mean, 0.5);
+        assert_eq!(s[0].branch_median, 0.5);
+        assert_eq!(s[0].ours_branch_mean, 0.6875);
+        assert_eq!(s[1].branch_mean, 0.125);
         assert_eq!(s[1].runs_without_coverage, 1);
         assert_eq!(s[0].executions_per_second_mean, Some(500.0));
-        assert_eq!(ratio(s[0].branch_mean, s[1].branch_mean).map(|r| (r * 100.0).round()), Some(300.0));
+        assert_eq!(ratio(s[0].branch_mean, s[1].branch_mean), Some(4.0));
     }
 
     #[test]
@@ -565,9 +579,13 @@ mod tests {
             row("a.B", "rnd", 0, Some((2, 10)), 0.2),
         ];
         let configs = ["dyn".to_string(), "rnd".to_string()];
-        let ctx = SummaryContext { subjects_name: "t", budget_s: 60, seeds: &[0], baseline: "rnd", flaky_runs: 3 };
+        let ctx =
+            SummaryContext { subjects_name: "t", budget_s: 60, seeds: &[0], baseline: "rnd", flaky_runs: 3 };
         let md = markdown(&rows, &configs, &subjects, &ctx);
-        assert!(md.contains("Ratio to baseline `rnd` (mean JaCoCo branch coverage): dyn 2.00, rnd 1.00"), "{md}");
+        assert!(
+            md.contains("Ratio to baseline `rnd` (mean JaCoCo branch coverage): dyn 2.00, rnd 1.00"),
+            "{md}"
+        );
         assert!(md.contains("| a.A | 80.0 (90.0) | 40.0 (50.0) | 50.0 (2021 G-1) |"), "{md}");
         assert!(md.contains("| a.B | 40.0 (50.0) | 20.0 (20.0) | – |"), "{md}");
         assert!(md.contains("EvoSuite 50.0 %, dyn 80.0 % (ratio 1.60), rnd 40.0 % (ratio 0.80)"), "{md}");

@@ -18,12 +18,12 @@ use std::time::Duration;
 
 use worker::verify::JUnitVersion;
 
+use crate::BenchError;
 use crate::check::Checker;
 use crate::config::{Budget, Configuration};
 use crate::measure::{Measured, run_measured};
 use crate::report::{self, CRITERIA, Row, SummaryContext};
 use crate::subjects::Subject;
-use crate::BenchError;
 
 /// Everything one benchmark invocation does.
 #[derive(Debug, Clone)]
@@ -67,9 +67,12 @@ pub struct Suitesmith {
 impl Suitesmith {
     /// The arguments of one `generate` run.
     pub fn args(request: &GenerateRequest<'_>) -> Result<Vec<String>, BenchError> {
-        let cp: Vec<String> = request.subject.classpath.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-        let out = std::path::absolute(request.out_dir)
-            .map_err(|e| BenchError::Io { what: format!("cannot resolve {}", request.out_dir.display()), source: e })?;
+        let cp: Vec<String> =
+            request.subject.classpath.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        let out = std::path::absolute(request.out_dir).map_err(|e| BenchError::Io {
+            what: format!("cannot resolve {}", request.out_dir.display()),
+            source: e,
+        })?;
         let mut args: Vec<String> = vec![
             "generate".into(),
             "--classpath".into(),
@@ -95,7 +98,8 @@ impl Generator for Suitesmith {
         // far past that is stuck.
         let timeout = request.budget.duration * 4 + Duration::from_secs(900);
         let budget = request.config.get("budget").and_then(|b| Budget::parse(b).ok());
-        let timeout = timeout.max(budget.map(|b| b.duration * 4 + Duration::from_secs(900)).unwrap_or_default());
+        let timeout =
+            timeout.max(budget.map(|b| b.duration * 4 + Duration::from_secs(900)).unwrap_or_default());
         run_measured(
             &self.path,
             &args,
@@ -129,7 +133,10 @@ pub fn run(
         return Err(BenchError::BadInput("no configuration given (--config NAME:key=value...)".into()));
     }
     if !plan.configs.iter().any(|c| c.name == plan.baseline) {
-        return Err(BenchError::BadInput(format!("the baseline {} is not one of the configurations", plan.baseline)));
+        return Err(BenchError::BadInput(format!(
+            "the baseline {} is not one of the configurations",
+            plan.baseline
+        )));
     }
     for (i, c) in plan.configs.iter().enumerate() {
         if plan.configs[..i].iter().any(|d| d.name == c.name) {
@@ -142,7 +149,8 @@ pub fn run(
     let io = |what: String| move |e: std::io::Error| BenchError::Io { what, source: e };
     std::fs::create_dir_all(&plan.out).map_err(io(format!("cannot create {}", plan.out.display())))?;
     let csv_path = plan.out.join("results.csv");
-    let mut csv = std::fs::File::create(&csv_path).map_err(io(format!("cannot create {}", csv_path.display())))?;
+    let mut csv =
+        std::fs::File::create(&csv_path).map_err(io(format!("cannot create {}", csv_path.display())))?;
     writeln!(csv, "{}", report::csv_header()).map_err(io(format!("cannot write {}", csv_path.display())))?;
 
     let total = plan.subjects.len() * plan.seeds.len() * plan.configs.len();
@@ -150,7 +158,12 @@ pub fn run(
     for subject in &plan.subjects {
         for &seed in &plan.seeds {
             for config in &plan.configs {
-                let dir = plan.out.join("runs").join(&config.name).join(&subject.class).join(format!("seed-{seed}"));
+                let dir = plan
+                    .out
+                    .join("runs")
+                    .join(&config.name)
+                    .join(&subject.class)
+                    .join(format!("seed-{seed}"));
                 if dir.exists() {
                     std::fs::remove_dir_all(&dir).map_err(io(format!("cannot clear {}", dir.display())))?;
                 }
@@ -187,7 +200,8 @@ pub fn run(
     };
     let summary = report::markdown(&rows, &configs, &plan.subjects, &ctx);
     let summary_path = plan.out.join("summary.md");
-    std::fs::write(&summary_path, &summary).map_err(io(format!("cannot write {}", summary_path.display())))?;
+    std::fs::write(&summary_path, &summary)
+        .map_err(io(format!("cannot write {}", summary_path.display())))?;
     let svg_path = plan.out.join("coverage.svg");
     std::fs::write(&svg_path, report::svg(&rows, &configs, &plan.subjects, plan.budget.seconds()))
         .map_err(io(format!("cannot write {}", svg_path.display())))?;
@@ -233,7 +247,8 @@ fn run_one(
         row.error = "generate was killed at its timeout".into();
     } else if measured.exit_code != Some(0) {
         let stderr = std::fs::read_to_string(dir.join("engine.stderr")).unwrap_or_default();
-        row.error = format!("generate failed: {}", stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or(""));
+        row.error =
+            format!("generate failed: {}", stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or(""));
     }
     let junit = match read_report(&tests_dir.join("report.json"), &subject.class, &mut row) {
         Ok(j) => j,

@@ -61,8 +61,10 @@ impl Subject {
 pub fn read_subjects(path: &Path) -> Result<Vec<Subject>, BenchError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| BenchError::Io { what: format!("cannot read {}", path.display()), source: e })?;
-    let base = path.parent().unwrap_or(Path::new("."));
-    parse_subjects(&text, base).map_err(|detail| BenchError::Subjects { path: path.to_path_buf(), detail })
+    // Absolute, since `generate` runs in another directory.
+    let base = std::path::absolute(path.parent().unwrap_or(Path::new(".")))
+        .map_err(|e| BenchError::Io { what: format!("cannot resolve {}", path.display()), source: e })?;
+    parse_subjects(&text, &base).map_err(|detail| BenchError::Subjects { path: path.to_path_buf(), detail })
 }
 
 /// Parses the text of a subject list (see the module comment). Errors name the line.
@@ -100,7 +102,8 @@ pub fn parse_subjects(text: &str, base: &Path) -> Result<Vec<Subject>, String> {
             .filter(|e| !e.is_empty())
             .map(|e| if Path::new(e).is_absolute() { PathBuf::from(e) } else { base.join(e) })
             .collect();
-        let evosuite_branch = parse_published(get("evosuite_branch")).map_err(|e| format!("line {n}: {e}"))?;
+        let evosuite_branch =
+            parse_published(get("evosuite_branch")).map_err(|e| format!("line {n}: {e}"))?;
         let reference = Reference {
             edition: get("edition").to_string(),
             benchmark: get("benchmark").to_string(),
@@ -175,7 +178,10 @@ mod tests {
     #[test]
     fn bad_lists_name_the_line() {
         let base = Path::new("/");
-        assert_eq!(parse_subjects("class\tjar\n", base).unwrap_err(), "line 1: the header has no `classpath` column");
+        assert_eq!(
+            parse_subjects("class\tjar\n", base).unwrap_err(),
+            "line 1: the header has no `classpath` column"
+        );
         assert_eq!(parse_subjects("# only\n", base).unwrap_err(), "no header line");
         assert_eq!(
             parse_subjects("class\tclasspath\tevosuite_branch\na.B\tx.jar\t60:7\n", base).unwrap_err(),

@@ -47,7 +47,8 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
         v
     };
     let no_jdk = [("JAVA_HOME", "/nonexistent-jdk"), ("PATH", "/nonexistent-bin")];
-    let cases: Vec<(Vec<String>, &[(&str, &str)], &str)> = vec![
+    type Case<'a> = (Vec<String>, &'a [(&'a str, &'a str)], &'a str);
+    let cases: Vec<Case> = vec![
         (args_for("examples/classes", "example.Nope", &[]), &[], "not on the classpath"),
         (args_for("", "example.Stack", &[]), &[], "the classpath is empty"),
         (args_for("examples/classes::x", "example.Stack", &[]), &[], "empty entry"),

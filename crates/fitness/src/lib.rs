@@ -14,7 +14,9 @@ mod model;
 mod suite;
 
 pub use direct::{DirectCalls, direct_calls};
-pub use eval::{GoalFitness, UNREACHABLE, goal_fitness, goal_fitness_reference, output_bits, switch_distance};
+pub use eval::{
+    GoalFitness, UNREACHABLE, goal_fitness, goal_fitness_reference, output_bits, switch_distance,
+};
 pub use goals::goal_text;
 pub use infection::{cond_infection, operator_infection, unary_infection};
 pub use model::{BranchlessMethod, GoalInfo, GoalModel, ModelError, Site};

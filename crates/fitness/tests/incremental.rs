@@ -81,7 +81,7 @@ fn random_test(rng: &mut Rng, calls: &[Callable], ctors: &[Callable]) -> TestCas
         let receiver = if c.is_static {
             None
         } else {
-            let Some(k) = ctors.iter().filter(|k| k.class == c.class).nth(0) else { continue };
+            let Some(k) = ctors.iter().find(|k| k.class == c.class) else { continue };
             let args = k.params.iter().map(|&p| push(&mut t, arg(rng, p))).collect();
             Some(push(
                 &mut t,

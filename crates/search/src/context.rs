@@ -250,10 +250,10 @@ impl<'a> Search<'a> {
                 });
             }
         }
-        if let (Some(r), Some(first)) = (&mut self.reference, evals.first()) {
-            if first.fitness.len() > r.len() {
-                r.extend_from_slice(&first.fitness[r.len()..]);
-            }
+        if let (Some(r), Some(first)) = (&mut self.reference, evals.first())
+            && first.fitness.len() > r.len()
+        {
+            r.extend_from_slice(&first.fitness[r.len()..]);
         }
         let mut out = Vec::with_capacity(tests.len());
         for (test, eval) in tests.into_iter().zip(evals) {

@@ -154,19 +154,19 @@ pub fn preference_sort_dense(
     let v = obj.v;
     let mut best: Vec<(f64, usize)> =
         if n > 0 { obj.test(0).iter().map(|&x| (x, lens[0])).collect() } else { Vec::new() };
-    for i in 1..n {
+    for (i, &len) in lens.iter().enumerate().skip(1) {
         for (b, &x) in best.iter_mut().zip(obj.test(i)) {
-            if x.total_cmp(&b.0).then(lens[i].cmp(&b.1)) == Ordering::Less {
-                *b = (x, lens[i]);
+            if x.total_cmp(&b.0).then(len.cmp(&b.1)) == Ordering::Less {
+                *b = (x, len);
             }
         }
     }
     let same =
         |b: &(f64, usize), x: f64, len: usize| x.total_cmp(&b.0).then(len.cmp(&b.1)) == Ordering::Equal;
     let mut count = vec![0usize; v];
-    for i in 0..n {
+    for (i, &len) in lens.iter().enumerate() {
         for ((c, b), &x) in count.iter_mut().zip(&best).zip(obj.test(i)) {
-            *c += usize::from(same(b, x, lens[i]));
+            *c += usize::from(same(b, x, len));
         }
     }
     // The draws, in target order; then the drawn tie of each varying target, in one more pass.

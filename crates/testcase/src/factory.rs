@@ -148,7 +148,7 @@ impl<'a> TestFactory<'a> {
 
     /// Calls a modifier of a random existing object (non-null, of a class with modifiers).
     fn insert_call_on_object(&self, test: &mut TestCase, rng: &mut TestRng) -> Result<VarId, Failed> {
-        let objects: Vec<(VarId, JType, Arc<Vec<Arc<GenericCallable>>>)> = (0..test.len())
+        let objects: Vec<(VarId, JType, crate::cluster::Modifiers)> = (0..test.len())
             .filter(|&i| !matches!(test.statements[i], Statement::Null(_)))
             .filter_map(|i| {
                 let t = test.var_type(VarId(i as u32))?;

@@ -205,11 +205,14 @@ impl Clone for CreationCache {
     }
 }
 
+/// The modifiers of a class (`TestCluster::modifiers`), shared with the memo.
+pub type Modifiers = Arc<Vec<Arc<GenericCallable>>>;
+
 /// Memoised `TestCluster::modifiers` per class: mutation and insertion ask for the modifiers of
 /// every variable's class on every call, and the answer walks all classes with modifiers (about 8 %
 /// of the engine's time on classes with many object variables). A clone starts empty.
 #[derive(Debug, Default)]
-struct ModifierCache(std::sync::Mutex<BTreeMap<String, Arc<Vec<Arc<GenericCallable>>>>>);
+struct ModifierCache(std::sync::Mutex<BTreeMap<String, Modifiers>>);
 
 impl Clone for ModifierCache {
     fn clone(&self) -> ModifierCache {
@@ -426,7 +429,7 @@ impl TestCluster {
     /// Instance methods (and field writes) that change an object of class `class` or its
     /// superclasses, for inserting calls on existing variables (memoised per class; a poisoned
     /// lock only costs the memo).
-    pub fn modifiers(&self, class: &str) -> Arc<Vec<Arc<GenericCallable>>> {
+    pub fn modifiers(&self, class: &str) -> Modifiers {
         if let Some(ms) = self.modifier_cache.0.lock().ok().and_then(|m| m.get(class).cloned()) {
             return ms;
         }
