@@ -259,11 +259,13 @@ pub fn generate_tests(
     };
     let mut log = Vec::new();
     let package_classes = package_classes(&cp, &config.class);
+    let static_nested = static_nested(&cp, &minimised.suite);
     let render_config = |name: String| {
         let mut rc = RenderConfig::new(write.style, config.seed);
         rc.class_name = Some(name);
         rc.timeout_ms = write.test_timeout_ms;
         rc.package_classes = package_classes.clone();
+        rc.static_nested = static_nested.clone();
         rc
     };
     let tests: Vec<JUnitTest> =
@@ -333,6 +335,23 @@ fn class_init_goals(problem: &JvmProblem, criteria: &[Criterion]) -> Vec<(Criter
         }
     }
     per.into_iter().collect()
+}
+
+/// The nested classes the tests construct that are declared `static`, which the renderer must
+/// know: their constructors may take an instance of the enclosing class as a plain argument.
+fn static_nested(cp: &classfile::ClassPath, suite: &[TestCase]) -> Vec<String> {
+    let mut out = BTreeSet::new();
+    for t in suite {
+        for st in &t.statements {
+            if let testcase::Statement::Constructor { ctor, .. } = st
+                && ctor.class.contains('$')
+                && testcase::cluster::is_static_nested(cp, &ctor.class)
+            {
+                out.insert(ctor.class.clone());
+            }
+        }
+    }
+    out.into_iter().collect()
 }
 
 /// The other classes of the CUT's package on the classpath (binary names), which the renderer

@@ -16,6 +16,13 @@ use crate::pipeline::{CompileError, JacocoFigures, TestFailure, Verifier};
 /// Wall-clock limit of one JUnit run: generous, since every test already has its own timeout.
 const RUN_TIMEOUT: Duration = Duration::from_secs(300);
 
+/// The default time zone of each verification run. The tests run wherever the user runs them, and
+/// the clock of JDK code (`new Date()`, `LocalTime.now()`) is the real one: an assertion on the hour,
+/// minute or date of "now", or on anything that depends on the zone, fails in one of these runs and
+/// is removed. Offsets +0, +14, -11, +5:45 and +12:45 differ in the hour, the date and the minute.
+const TIME_ZONES: [&str; 5] =
+    ["UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago", "Asia/Kathmandu", "Pacific/Chatham"];
+
 /// Compiles and runs test classes in a scratch directory that lives as long as the value.
 #[derive(Debug)]
 pub struct JvmVerifier {
@@ -96,8 +103,11 @@ impl Verifier for JvmVerifier {
         cp.extend(self.classpath.iter().cloned());
         let mut options = RunOptions::new(RUN_TIMEOUT);
         options.working_dir = Some(self.work_dir()?);
-        let reports =
-            verify::run_repeatedly(&self.java, &classes, &cp, &self.jars, self.version, &options, runs)?;
+        let mut reports = Vec::with_capacity(runs);
+        for run in 0..runs {
+            options.jvm_args = vec![format!("-Duser.timezone={}", TIME_ZONES[run % TIME_ZONES.len()])];
+            reports.push(verify::run_tests(&self.java, &classes, &cp, &self.jars, self.version, &options)?);
+        }
         let mut failures = Vec::new();
         for report in &reports {
             for t in &report.tests {

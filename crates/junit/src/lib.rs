@@ -110,6 +110,10 @@ pub struct RenderConfig {
     /// classpath). A package class shadows a `java.lang` class of the same simple name (JLS §6.4.1),
     /// so such `java.lang` classes are then written fully qualified. Empty: none are assumed.
     pub package_classes: Vec<String>,
+    /// Binary names of nested classes declared `static`: a constructor of one of them whose first
+    /// parameter is the enclosing class takes it as an ordinary argument (`new Outer.Inner(outer0)`)
+    /// rather than as the enclosing instance (`outer0.new Inner()`). Empty: none are assumed.
+    pub static_nested: Vec<String>,
 }
 
 impl RenderConfig {
@@ -123,6 +127,7 @@ impl RenderConfig {
             timeout_ms: 4000,
             inline_constants: true,
             package_classes: Vec::new(),
+            static_nested: Vec::new(),
         }
     }
 }

@@ -95,6 +95,7 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
             inline_constants: config.inline_constants,
             inline: Vec::new(),
             lines: BodyLines::default(),
+            static_nested: &config.static_nested,
         };
         let body = ctx.test_body(t)?;
         let test_ann = ctx.names.class(jn.test);
@@ -271,6 +272,8 @@ struct Ctx<'a> {
     inline: Vec<bool>,
     /// Where the current test's assertions and `fail` call are, as line offsets in its body.
     lines: BodyLines,
+    /// `RenderConfig::static_nested`.
+    static_nested: &'a [String],
 }
 
 /// Line offsets (0-based, in the test body) of a test's assertions and of its `fail` call.
@@ -311,7 +314,8 @@ impl Ctx<'_> {
 
     fn test_body(&mut self, t: &JUnitTest) -> Result<String, RenderError> {
         let case = &t.case;
-        self.inline = if self.inline_constants { inlinable(t) } else { vec![false; case.len()] };
+        self.inline =
+            if self.inline_constants { inlinable(t, self.static_nested) } else { vec![false; case.len()] };
         let mut var_names = VarNames::default();
         let names: Vec<Option<String>> = case
             .statements
@@ -548,7 +552,9 @@ impl Ctx<'_> {
                 };
                 let enclosing = enclosing_class(&ctor.class);
                 let inner = match (&enclosing, ctor.params.first(), args.first()) {
-                    (Some(enc), Some(p0), Some(_)) => p0.erasure() == JType::class(enc),
+                    (Some(enc), Some(p0), Some(_)) => {
+                        p0.erasure() == JType::class(enc) && !self.static_nested.contains(&ctor.class)
+                    }
                     _ => false,
                 };
                 let e = if inner {
@@ -774,7 +780,7 @@ impl Ctx<'_> {
 /// as variables, as EvoSuite's `ConstantInliner` does: those used at least once, only in argument
 /// or stored-value positions (never as a receiver, an array, or an inner class's outer instance),
 /// and named by no assertion.
-fn inlinable(t: &JUnitTest) -> Vec<bool> {
+fn inlinable(t: &JUnitTest, static_nested: &[String]) -> Vec<bool> {
     let sts = &t.case.statements;
     let mut uses = vec![0usize; sts.len()];
     let mut blocked = vec![false; sts.len()];
@@ -788,9 +794,10 @@ fn inlinable(t: &JUnitTest) -> Vec<bool> {
     for st in sts {
         let (inlinable_slots, other): (Vec<VarId>, Vec<VarId>) = match st {
             Statement::Constructor { ctor, args } => {
-                let inner = enclosing_class(&ctor.class).is_some_and(|enc| {
-                    ctor.params.first().is_some_and(|p| p.erasure() == JType::class(&enc))
-                });
+                let inner = !static_nested.contains(&ctor.class)
+                    && enclosing_class(&ctor.class).is_some_and(|enc| {
+                        ctor.params.first().is_some_and(|p| p.erasure() == JType::class(&enc))
+                    });
                 if inner && !args.is_empty() {
                     (args[1..].to_vec(), vec![args[0]])
                 } else {

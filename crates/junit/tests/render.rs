@@ -22,6 +22,7 @@ use testcase::{FactoryConfig, Statement, TestCluster, TestFactory, ValuePool, Va
 fn config_for(style: Style, seed: u64) -> RenderConfig {
     let mut config = RenderConfig::new(style, seed);
     config.inline_constants = style == Style::JUnit4;
+    config.static_nested = vec!["junit.Outer$Nested".to_string()];
     config
 }
 

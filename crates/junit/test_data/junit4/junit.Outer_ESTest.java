@@ -38,6 +38,9 @@ public class Outer_ESTest {
     Outer.Inner outer_Inner0 = outer0.new Inner("x");
     String string0 = outer_Inner0.describe();
     assertEquals("o/x", string0);
+    Outer.Nested outer_Nested0 = new Outer.Nested(outer0);
+    int int0 = outer_Nested0.value;
+    assertEquals(1, int0);
   }
 
   @Test(timeout = 4000)

@@ -47,6 +47,9 @@ public class Outer_ESTest {
     Outer.Inner outer_Inner0 = outer0.new Inner(string1);
     String string2 = outer_Inner0.describe();
     assertEquals("o/x", string2);
+    Outer.Nested outer_Nested0 = new Outer.Nested(outer0);
+    int int0 = outer_Nested0.value;
+    assertEquals(1, int0);
   }
 
   @Test

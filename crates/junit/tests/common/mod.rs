@@ -389,6 +389,10 @@ fn outer(cl: &Clusters) -> Vec<JUnitTest> {
     let inner = b.call("junit.Outer$Inner", "<init>", "(Ljunit/Outer;Ljava/lang/String;)V", None, &[o, x]);
     let d = b.call("junit.Outer$Inner", "describe", "()Ljava/lang/String;", Some(inner), &[]);
     b.eq_str(d, "o/x");
+    // Static nested, with the enclosing class as its first parameter: `new Outer.Nested(outer0)`.
+    let from = b.call("junit.Outer$Nested", "<init>", "(Ljunit/Outer;)V", None, &[o]);
+    let v = b.get("junit.Outer$Nested", "value", "I", Some(from));
+    b.eq(v, int(1));
     tests.push(b.done());
 
     let mut b = B::new(cl);

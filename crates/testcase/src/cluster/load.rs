@@ -99,7 +99,7 @@ fn signature_text(cp: &ConstantPool, attrs_owner: Option<&Member>, cf: &ClassFil
 
 /// The flags of the class itself in its `InnerClasses` attribute, and whether it is local or
 /// anonymous (no outer class or no simple name there).
-fn inner_class_flags(cf: &ClassFile, own: &str) -> Option<(u16, bool)> {
+pub(crate) fn inner_class_flags(cf: &ClassFile, own: &str) -> Option<(u16, bool)> {
     let attr = cf.attribute("InnerClasses")?;
     let info = &attr.info;
     let n = u16::from_be_bytes([*info.first()?, *info.get(1)?]) as usize;

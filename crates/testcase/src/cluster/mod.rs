@@ -24,6 +24,16 @@ use crate::types::{JType, OBJECT, SubtypeOracle, TypeArg, TypeParam};
 pub(crate) use load::PoolConstants;
 use load::{ClassInfo, ClassTable};
 
+/// Whether `binary` (`a.B$C`) is a nested class declared `static` (its own `InnerClasses` entry has
+/// `ACC_STATIC`, JVMS §4.7.6): its constructor's first parameter is then an ordinary argument, not
+/// the enclosing instance. False when the class cannot be read.
+pub fn is_static_nested(cp: &ClassPath, binary: &str) -> bool {
+    let internal = binary.replace('.', "/");
+    let Ok(Some(bytes)) = cp.class_bytes(&internal) else { return false };
+    let Ok(cf) = classfile::ClassFile::parse(&bytes) else { return false };
+    load::inner_class_flags(&cf, &internal).is_some_and(|(flags, _)| flags & access::STATIC != 0)
+}
+
 /// Errors building a cluster: only the CUT itself must load; dependencies that fail are reported
 /// in `TestCluster::problems` and left out.
 #[derive(Debug, thiserror::Error)]
