@@ -5,22 +5,12 @@
 // Tests run the binary and `java` as a user would; only the worker crate spawns processes in the engine.
 #![allow(clippy::disallowed_methods)]
 
+mod common;
+
+use common::{stderr_line, suitesmith};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn suitesmith(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_suitesmith"))
-        .args(args)
-        .current_dir(test_support::workspace_root())
-        .output()
-        .expect("run suitesmith")
-}
-
-fn stderr_line(out: &Output) -> String {
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(err.lines().count(), 1, "expected one line on stderr, got {err:?}");
-    err
-}
 
 /// Each bad input: exit 2, one line on stderr, and the output directory not created.
 #[test]
@@ -70,7 +60,7 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
         ),
     ];
     for (args, expected) in cases {
-        let res = suitesmith(&args);
+        let res = suitesmith(&args, &[]);
         assert_eq!(res.status.code(), Some(2), "{args:?}: {res:?}");
         let line = stderr_line(&res);
         assert!(line.starts_with("suitesmith: error: ") && line.contains(expected), "{args:?}: {line:?}");
@@ -79,7 +69,7 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
     // A non-empty output directory is refused and left as it was.
     std::fs::create_dir_all(&out).expect("mkdir");
     std::fs::write(out.join("keep.txt"), "mine").expect("write");
-    let res = suitesmith(&["instrument", "--classpath", "examples/classes", "--out", &out_s]);
+    let res = suitesmith(&["instrument", "--classpath", "examples/classes", "--out", &out_s], &[]);
     assert_eq!(res.status.code(), Some(2));
     assert!(stderr_line(&res).contains("is not empty"));
     assert_eq!(std::fs::read_dir(&out).expect("read").count(), 1);
@@ -102,15 +92,18 @@ fn instrumented_programs_run_unchanged() {
     for probes in ["all", "none"] {
         let tmp = tempfile::tempdir().expect("tempdir");
         let out: PathBuf = tmp.path().join("out");
-        let res = suitesmith(&[
-            "instrument",
-            "--classpath",
-            &classes.display().to_string(),
-            "--out",
-            &out.display().to_string(),
-            "--probes",
-            probes,
-        ]);
+        let res = suitesmith(
+            &[
+                "instrument",
+                "--classpath",
+                &classes.display().to_string(),
+                "--out",
+                &out.display().to_string(),
+                "--probes",
+                probes,
+            ],
+            &[],
+        );
         assert_eq!(res.status.code(), Some(0), "{res:?}");
         let stdout = String::from_utf8_lossy(&res.stdout);
         assert!(stdout.contains("0 classes and 0 methods left unchanged"), "{stdout}");
@@ -127,7 +120,7 @@ fn instrumented_programs_run_unchanged() {
 
 #[test]
 fn analyze_reports_the_bundled_example() {
-    let res = suitesmith(&["analyze", "--classpath", "examples/classes", "--class", "example.Triangle"]);
+    let res = suitesmith(&["analyze", "--classpath", "examples/classes", "--class", "example.Triangle"], &[]);
     assert_eq!(res.status.code(), Some(0), "{res:?}");
     expect_test::expect_file!["../test_data/analyze_Triangle.txt"]
         .assert_eq(&String::from_utf8_lossy(&res.stdout));

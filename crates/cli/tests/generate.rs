@@ -7,23 +7,12 @@
 // Tests run the binary, javac and java as a user would.
 #![allow(clippy::disallowed_methods)]
 
+mod common;
+
+use common::{stderr_line, suitesmith};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn suitesmith(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_suitesmith"));
-    c.args(args).current_dir(test_support::workspace_root());
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("run suitesmith")
-}
-
-fn stderr_line(out: &Output) -> String {
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(err.lines().count(), 1, "expected one line on stderr, got {err:?}");
-    err
-}
 
 /// Each bad input of issue 5 (unknown class, empty or missing classpath entry, corrupt jar, no JDK,
 /// budget `0s`, unwritable output directory) and a few more: exit 2, one line, nothing written.

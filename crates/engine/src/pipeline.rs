@@ -287,7 +287,7 @@ pub fn generate_tests(
     let results = problem.execute(&cases)?;
     let traces: Vec<&protocol::Trace> = results.iter().map(|r| &r.trace).collect();
     let mut coverage = problem.coverage(&traces);
-    for (criterion, n) in class_init_goals(&problem, &config.criteria) {
+    for (criterion, n) in problem.class_init_goals(&config.criteria) {
         match coverage.iter_mut().find(|c| c.criterion == criterion) {
             Some(c) => {
                 c.covered += n;
@@ -313,28 +313,6 @@ pub fn generate_tests(
         tests,
         log,
     })
-}
-
-/// Per selected criterion, the goals whose every probe sits in a static initialiser: the search
-/// leaves them out (the worker runs `<clinit>` before any test), and the written tests cover them
-/// as soon as they load the class.
-fn class_init_goals(problem: &JvmProblem, criteria: &[Criterion]) -> Vec<(Criterion, usize)> {
-    let model = problem.model();
-    let plan = model.plan();
-    let mut per: std::collections::BTreeMap<Criterion, usize> = Default::default();
-    for g in model.goal_ids() {
-        let criterion = model.goal(g).criterion();
-        if !criteria.contains(&criterion) {
-            continue;
-        }
-        let probes = plan.probes_of_goal(g);
-        if !probes.is_empty()
-            && probes.iter().all(|&p| plan.method_of(p).is_none_or(|m| m.name == "<clinit>"))
-        {
-            *per.entry(criterion).or_default() += 1;
-        }
-    }
-    per.into_iter().collect()
 }
 
 /// The nested classes the tests construct that are declared `static`, which the renderer must

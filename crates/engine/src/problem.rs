@@ -203,6 +203,20 @@ impl JvmProblem {
         format!("context-branch {site} {}", self.static_text(cg.goal))
     }
 
+    /// Per criterion of `criteria`, the goals left out of the search because their every probe sits
+    /// in a static initialiser (`only_in_class_init`): written tests cover them as soon as they
+    /// load the class, so reports count them covered.
+    pub fn class_init_goals(&self, criteria: &[Criterion]) -> Vec<(Criterion, usize)> {
+        let mut per: BTreeMap<Criterion, usize> = BTreeMap::new();
+        for g in self.model.goal_ids() {
+            let criterion = self.model.goal(g).criterion();
+            if criteria.contains(&criterion) && only_in_class_init(self.model.plan(), g) {
+                *per.entry(criterion).or_default() += 1;
+            }
+        }
+        per.into_iter().collect()
+    }
+
     /// The fitness of every goal for one trace, indexed by `GoalIdx` (`n_goals()` values).
     pub fn fitness(&self, trace: &Trace) -> Vec<f64> {
         let all = goal_fitness(&self.model, trace);

@@ -16,16 +16,22 @@ pub const RUNTIME_HASH: &str = env!("SUITESMITH_RUNTIME_HASH");
 
 /// Writes the embedded runtime jar to the cache directory if it is not there yet and returns its path.
 pub fn runtime_jar() -> Result<PathBuf, WorkerError> {
+    install_cached(&format!("runtime-{RUNTIME_HASH}.jar"), RUNTIME_JAR)
+        .map_err(|(dir, e)| WorkerError::RuntimeJar { path: dir, source: e })
+}
+
+/// Writes `bytes` as `name` into the first cache directory that takes it (unless a file of that
+/// name and size is there already) and returns its path; else the last directory tried and its
+/// error. Names carry a content hash, so an existing file of the right size is that content.
+pub(crate) fn install_cached(name: &str, bytes: &[u8]) -> Result<PathBuf, (PathBuf, std::io::Error)> {
     let mut last = None;
     for dir in cache_dirs() {
-        match install_in(&dir) {
+        match install_in(&dir, name, bytes) {
             Ok(path) => return Ok(path),
             Err(e) => last = Some((dir, e)),
         }
     }
-    let (dir, e) =
-        last.unwrap_or_else(|| (std::env::temp_dir(), std::io::Error::other("no cache directory")));
-    Err(WorkerError::RuntimeJar { path: dir, source: e })
+    Err(last.unwrap_or_else(|| (std::env::temp_dir(), std::io::Error::other("no cache directory"))))
 }
 
 fn cache_dirs() -> Vec<PathBuf> {
@@ -40,14 +46,14 @@ fn cache_dirs() -> Vec<PathBuf> {
     dirs
 }
 
-fn install_in(dir: &Path) -> std::io::Result<PathBuf> {
-    let path = dir.join(format!("runtime-{RUNTIME_HASH}.jar"));
-    if std::fs::metadata(&path).is_ok_and(|m| m.len() == RUNTIME_JAR.len() as u64) {
+fn install_in(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    let path = dir.join(name);
+    if std::fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64) {
         return Ok(path);
     }
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(RUNTIME_JAR)?;
+    tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(&path).map_err(|e| e.error)?;
     Ok(path)

@@ -3,7 +3,7 @@
 //! the JaCoCo agent, which Debian ships only *inside* `org.jacoco.agent.jar` (reference/feasibility.md
 //! §6) and which is therefore extracted once into the cache directory.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::VerifyError;
@@ -120,19 +120,9 @@ impl JacocoJars {
             detail: "no jacocoagent.jar inside".into(),
         })?;
         let name = format!("jacocoagent-{:016x}.jar", fnv1a(&bytes));
-        let mut last = None;
-        for dir in cache_dirs() {
-            match install(&dir, &name, &bytes) {
-                Ok(path) => return Ok(path),
-                Err(e) => {
-                    last = Some(VerifyError::io(
-                        format!("cannot write the JaCoCo agent under {}", dir.display()),
-                        e,
-                    ))
-                }
-            }
-        }
-        Err(last.unwrap_or_else(|| VerifyError::io("no cache directory", std::io::Error::other("none"))))
+        crate::runtime::install_cached(&name, &bytes).map_err(|(dir, e)| {
+            VerifyError::io(format!("cannot write the JaCoCo agent under {}", dir.display()), e)
+        })
     }
 }
 
@@ -156,32 +146,6 @@ pub(crate) fn read_entry(jar: &Path, name: &str) -> Result<Option<Vec<u8>>, Veri
     let mut bytes = Vec::new();
     entry.read_to_end(&mut bytes).map_err(|e| bad(format!("{name}: {e}")))?;
     Ok(Some(bytes))
-}
-
-// The same cache directories as `crate::runtime` (the runtime jar's), in the same order.
-fn cache_dirs() -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
-        dirs.push(PathBuf::from(x).join("suitesmith"));
-    }
-    if let Some(home) = std::env::var_os("HOME").filter(|x| !x.is_empty()) {
-        dirs.push(PathBuf::from(home).join(".cache/suitesmith"));
-    }
-    dirs.push(std::env::temp_dir().join("suitesmith"));
-    dirs
-}
-
-fn install(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
-    let path = dir.join(name);
-    if std::fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64) {
-        return Ok(path);
-    }
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(&path).map_err(|e| e.error)?;
-    Ok(path)
 }
 
 /// FNV-1a, 64 bits, as build.rs names the runtime jar.
