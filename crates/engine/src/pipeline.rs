@@ -282,22 +282,24 @@ pub fn generate_tests(
         None
     };
 
-    // Coverage of the tests as written, with the goals of static initialisers as covered.
+    // Coverage of the tests as written, with the goals the class initialisers cover (`class_init_goals`).
     let cases: Vec<TestCase> = tests.iter().map(|t| t.case.clone()).collect();
     let results = problem.execute(&cases)?;
     let traces: Vec<&protocol::Trace> = results.iter().map(|r| &r.trace).collect();
     let mut coverage = problem.coverage(&traces);
-    for (criterion, n) in problem.class_init_goals(&config.criteria) {
+    let (init, init_uncovered) = problem.class_init_goals(&config.criteria, &results);
+    for (criterion, covered, total) in init {
         match coverage.iter_mut().find(|c| c.criterion == criterion) {
             Some(c) => {
-                c.covered += n;
-                c.total += n;
+                c.covered += covered;
+                c.total += total;
             }
-            None => coverage.push(CriterionCoverage { criterion, covered: n, total: n }),
+            None => coverage.push(CriterionCoverage { criterion, covered, total }),
         }
     }
     coverage.sort_by_key(|c| c.criterion);
-    let uncovered = problem.uncovered(&traces);
+    let mut uncovered = problem.uncovered(&traces);
+    uncovered.extend(init_uncovered);
     Ok(ClassTests {
         class: config.class.clone(),
         files,

@@ -47,6 +47,12 @@ pub struct JvmProblem {
     released: Vec<Vec<GoalIdx>>,
     /// Classes instrumented (internal names): the CUT first, then its nested classes, sorted.
     classes: Vec<String>,
+    /// Goals of the model no test can cover because the worker's set-up already ran them
+    /// (`init_goals`), in model order; left out of the search, counted by `class_init_goals`.
+    init_goals: Vec<GoalId>,
+    /// Superclass of each instrumented class (internal names), for `class_init_goals`: initialising
+    /// a class initialises its superclasses first (JVMS §5.5).
+    supers: BTreeMap<String, String>,
     /// Lines of `exec::Subject::unchanged`: classes or methods left uninstrumented.
     unchanged: Vec<String>,
     /// Wall time spent inside the executor (sending batches to the pool and waiting for their
@@ -82,14 +88,21 @@ impl JvmProblem {
             let bytes = cp.class_bytes(&c.name)?.ok_or_else(|| EngineError::MissingClass(c.name.clone()))?;
             originals.push(bytes);
         }
+        let mut supers = BTreeMap::new();
+        for (c, bytes) in subject.plan.classes().iter().zip(&originals) {
+            if let Some(sup) = classfile::ClassFile::parse(bytes)?.super_name() {
+                supers.insert(c.name.clone(), sup.into_owned());
+            }
+        }
         let refs: Vec<&[u8]> = originals.iter().map(Vec::as_slice).collect();
         let model = GoalModel::build_from_bytes(&subject.plan, &refs)?;
 
         let java = Java::discover()?;
         let config = WorkerConfig::new(java, worker::runtime_jar()?, subject.setup);
         let pool = Pool::new(config, workers.max(1))?;
+        let init_goals = init_goals(&model, pool.init_trace());
         let executor = Cached::new(JvmExecutor::new(pool), CACHE_CAPACITY);
-        let (selected, roots, released) = select_goals(&model, criteria);
+        let (selected, roots, released) = select_goals(&model, criteria, &init_goals);
         let contexts = criteria.contains(&Criterion::ContextBranch).then(ContextGoals::default);
         Ok(JvmProblem {
             executor,
@@ -99,6 +112,8 @@ impl JvmProblem {
             roots,
             released,
             classes,
+            init_goals,
+            supers,
             unchanged: subject.unchanged,
             worker_time: Duration::ZERO,
         })
@@ -203,18 +218,60 @@ impl JvmProblem {
         format!("context-branch {site} {}", self.static_text(cg.goal))
     }
 
-    /// Per criterion of `criteria`, the goals left out of the search because their every probe sits
-    /// in a static initialiser (`only_in_class_init`): written tests cover them as soon as they
-    /// load the class, so reports count them covered.
-    pub fn class_init_goals(&self, criteria: &[Criterion]) -> Vec<(Criterion, usize)> {
-        let mut per: BTreeMap<Criterion, usize> = BTreeMap::new();
-        for g in self.model.goal_ids() {
-            let criterion = self.model.goal(g).criterion();
-            if criteria.contains(&criterion) && only_in_class_init(self.model.plan(), g) {
-                *per.entry(criterion).or_default() += 1;
+    /// Per criterion of `criteria`, the goals left out of the search because the worker's set-up
+    /// runs them (`init_goals`), as (criterion, covered, total). The written tests trigger those
+    /// initialisers themselves for every class they load, so a goal counts covered when its class
+    /// is loaded by the suite whose executions are `results`: the class under test, a class one of
+    /// them hits a probe of or holds an instance of (an object or enum value a statement gave), and
+    /// the superclasses of these. A nested class no test loads is never initialised by the tests:
+    /// its goals count uncovered, as JaCoCo sees them, and are listed (as `uncovered` lists goals)
+    /// in the second value.
+    pub fn class_init_goals(
+        &self,
+        criteria: &[Criterion],
+        results: &[ExecResult],
+    ) -> (Vec<(Criterion, usize, usize)>, Vec<String>) {
+        let plan = self.model.plan();
+        let mut loaded: BTreeSet<String> = BTreeSet::new();
+        loaded.insert(self.classes[0].clone());
+        for r in results {
+            for (p, _) in &r.trace.hits {
+                if (p.0 as usize) < plan.n_probes() {
+                    loaded.insert(plan.class(plan.probe(ProbeId(p.0)).class).name.clone());
+                }
+            }
+            for o in &r.outcomes {
+                if let Outcome::Value(
+                    protocol::Value::Object { class } | protocol::Value::Enum { class, .. },
+                ) = o
+                {
+                    loaded.insert(class.replace('.', "/"));
+                }
             }
         }
-        per.into_iter().collect()
+        for c in loaded.clone() {
+            let mut at = c.as_str();
+            while let Some(sup) = self.supers.get(at) {
+                loaded.insert(sup.clone());
+                at = sup;
+            }
+        }
+        let mut per: BTreeMap<Criterion, (usize, usize)> = BTreeMap::new();
+        let mut uncovered = Vec::new();
+        for &g in &self.init_goals {
+            let goal = self.model.goal(g);
+            if !criteria.contains(&goal.criterion()) {
+                continue;
+            }
+            let e = per.entry(goal.criterion()).or_default();
+            e.1 += 1;
+            if goal_location(plan, goal).is_some_and(|(class, _)| loaded.contains(class.as_str())) {
+                e.0 += 1;
+            } else {
+                uncovered.push(self.static_text(g));
+            }
+        }
+        (per.into_iter().map(|(c, (covered, total))| (c, covered, total)).collect(), uncovered)
     }
 
     /// The fitness of every goal for one trace, indexed by `GoalIdx` (`n_goals()` values).
@@ -422,15 +479,39 @@ fn only_in_class_init(plan: &goals::ProbePlan, g: GoalId) -> bool {
     !probes.is_empty() && probes.iter().all(|&p| plan.method_of(p).is_none_or(|m| m.name == "<clinit>"))
 }
 
-/// The goals of `criteria` (minus those only in static initialisers), their DynaMOSA roots and release lists. Control dependences in the model
+/// The goals a test can never cover because the worker runs them at set-up, before any test
+/// (`java/runtime/.../WorkerMain.initialiseAll`), in model order:
+/// - every goal whose probes all sit in a static initialiser (`only_in_class_init`);
+/// - the line and branch goals `init_trace` covers: code that runs while the classes initialise, as
+///   a singleton's private constructor or a helper filling a static table. Such code runs again
+///   under static reset, but reset is untraced, and the JVM initialises a class once. Only line and
+///   branch goals count: they are what the written tests execute and JaCoCo measures when they load
+///   the class, whereas method, output and mutation goals are about calls a test makes.
+fn init_goals(model: &GoalModel, init_trace: &Trace) -> Vec<GoalId> {
+    let at_init = goal_fitness(model, init_trace);
+    model
+        .goal_ids()
+        .filter(|&g| {
+            only_in_class_init(model.plan(), g)
+                || (matches!(model.goal(g).criterion(), Criterion::Line | Criterion::Branch)
+                    && at_init.of(g) == 0.0)
+        })
+        .collect()
+}
+
+/// The goals of `criteria` (minus `init_goals`), their DynaMOSA roots and release lists. Control dependences in the model
 /// point at branch goals; when those are not selected, releases pass through them to the selected
 /// goals they control (so restricting criteria never strands a goal), and a root that is not
 /// selected hands its role to the selected goals it releases.
-fn select_goals(model: &GoalModel, criteria: &[Criterion]) -> (Vec<GoalId>, Vec<GoalIdx>, Vec<Vec<GoalIdx>>) {
+fn select_goals(
+    model: &GoalModel,
+    criteria: &[Criterion],
+    init_goals: &[GoalId],
+) -> (Vec<GoalId>, Vec<GoalIdx>, Vec<Vec<GoalIdx>>) {
     let mut dense: Vec<Option<GoalIdx>> = vec![None; model.n_goals()];
     let mut selected = Vec::new();
     for g in model.goal_ids() {
-        if criteria.contains(&model.goal(g).criterion()) && !only_in_class_init(model.plan(), g) {
+        if criteria.contains(&model.goal(g).criterion()) && init_goals.binary_search(&g).is_err() {
             dense[g.index()] = Some(GoalIdx(selected.len() as u32));
             selected.push(g);
         }

@@ -1,8 +1,8 @@
 //! Data-driven tests of the JUnit renderer on the `junit` fixtures: hand-written suites with known
 //! outcomes are rendered for JUnit 4 and 5, compared with snapshots in `test_data/junit{4,5}/`
 //! (`UPDATE_EXPECT=1` to bless), compiled with javac against the Debian JUnit jars and run with JUnit's
-//! own runners (they must pass); suites from `testcase`'s random factory on the `junit` and `cluster`
-//! fixtures must compile; rendering twice gives identical bytes; bad input is a typed error.
+//! own runners (they must pass); suites from `testcase`'s random factory on the `junit`, `cluster`
+//! and `bounds` fixtures must compile; rendering twice gives identical bytes; bad input is a typed error.
 
 #![allow(clippy::disallowed_methods)]
 
@@ -149,10 +149,11 @@ fn junit5_suites_compile_and_pass() {
 
 /// Random tests of `testcase`'s factory (EvoSuite's insertion probabilities) on every fixture class of
 /// the `junit` and `cluster` areas, without assertions: whatever the factory builds must compile in
-/// both styles. They are not run: without execution results their outcomes are unknown.
+/// both styles, and so must those on the `bounds` fixtures, whose factories bound their type
+/// variables. They are not run: without execution results their outcomes are unknown.
 #[test]
 fn factory_suites_compile() {
-    let cp = classpath(&["junit", "cluster"]);
+    let cp = classpath(&["junit", "cluster", "bounds"]);
     let cuts = [
         "junit.Prims",
         "junit.Outer",
@@ -169,6 +170,11 @@ fn factory_suites_compile() {
         "cluster.Pizza",
         "cluster.Money",
         "cluster.ArrayOps",
+        // Factories bounding their variables more than the class does (`E extends Comparable<E>`,
+        // like Guava's MinMaxPriorityQueue): javac rejects instantiations outside the bounds.
+        "bounds.SortedBag",
+        "bounds.SpanMap",
+        "bounds.FrozenSpanMap",
     ];
     let config = FactoryConfig::evosuite();
     let mut rng = rng_from_seed(7);
@@ -196,7 +202,11 @@ fn factory_suites_compile() {
     let lines: usize = rendered.iter().map(|r| r.source.lines().count()).sum();
     eprintln!("factory suites: {} classes, {n_statements} statements, {lines} lines of Java", rendered.len());
     let tmp = tempfile::tempdir().expect("tempdir");
-    let mut jcp = vec![test_support::fixture_classes("junit"), test_support::fixture_classes("cluster")];
+    let mut jcp = vec![
+        test_support::fixture_classes("junit"),
+        test_support::fixture_classes("cluster"),
+        test_support::fixture_classes("bounds"),
+    ];
     jcp.extend(jars(JUNIT4_CP));
     jcp.push(PathBuf::from(JUNIT5_STANDALONE));
     if let Some(keep) = std::env::var_os("JUNIT_KEEP") {

@@ -309,9 +309,10 @@ pub fn encode_response(resp: &Response, out: &mut Vec<u8>) {
             put_i64(out, *pid);
             end_frame(out, at);
         }
-        Response::SetupDone { classes_defined } => {
+        Response::SetupDone { classes_defined, init_trace } => {
             let at = begin_frame(out, kind::SETUP_DONE);
             put_u32(out, *classes_defined);
+            put_trace(out, init_trace);
             end_frame(out, at);
         }
         Response::TestResult(r) => {
@@ -713,7 +714,9 @@ pub fn decode_response(frame: &[u8]) -> Result<Response, DecodeError> {
     let (k, mut r) = open(frame)?;
     let resp = match k {
         kind::READY => Response::Ready { version: r.u16()?, java_version: r.str()?, pid: r.i64()? },
-        kind::SETUP_DONE => Response::SetupDone { classes_defined: r.u32()? },
+        kind::SETUP_DONE => {
+            Response::SetupDone { classes_defined: r.u32()?, init_trace: read_trace(&mut r)? }
+        }
         kind::TEST_RESULT => Response::TestResult(read_test_result(&mut r)?),
         kind::BATCH_DONE => Response::BatchDone { tests: r.u32()? },
         kind::ERROR => Response::Error { message: r.str()? },

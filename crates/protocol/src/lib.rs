@@ -24,7 +24,7 @@ pub use codec::{
 pub use trace::{Branch, ContextBranch, Trace};
 
 /// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
-pub const VERSION: u16 = 2;
+pub const VERSION: u16 = 3;
 
 /// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -297,11 +297,23 @@ pub struct TestResult {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Response {
-    Ready { version: u16, java_version: String, pid: i64 },
-    SetupDone { classes_defined: u32 },
+    Ready {
+        version: u16,
+        java_version: String,
+        pid: i64,
+    },
+    /// `init_trace`: what the worker's initialisation of every instrumented class executed (v3).
+    SetupDone {
+        classes_defined: u32,
+        init_trace: Trace,
+    },
     TestResult(TestResult),
-    BatchDone { tests: u32 },
-    Error { message: String },
+    BatchDone {
+        tests: u32,
+    },
+    Error {
+        message: String,
+    },
 }
 
 /// Frame kinds (docs/protocol.md).

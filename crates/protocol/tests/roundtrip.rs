@@ -159,7 +159,8 @@ fn all_responses() -> Vec<Response> {
     ]);
     vec![
         Response::Ready { version: VERSION, java_version: "17.0.15".into(), pid: 4242 },
-        Response::SetupDone { classes_defined: 3 },
+        Response::SetupDone { classes_defined: 3, init_trace: full_trace() },
+        Response::SetupDone { classes_defined: 0, init_trace: Trace::default() },
         Response::TestResult(TestResult {
             test_id: 5,
             status: TestStatus::Normal,

@@ -6,7 +6,11 @@ use std::path::PathBuf;
 
 use classfile::ClassPath;
 use expect_test::expect_file;
-use testcase::{ClusterConfig, FactoryConfig, TestCluster, TestFactory, ValuePool, check, rng_from_seed};
+use testcase::cluster::Creation;
+use testcase::types::parse_field_type;
+use testcase::{
+    ClusterConfig, FactoryConfig, JType, TestCluster, TestFactory, ValuePool, check, rng_from_seed,
+};
 
 fn fixture_classpath() -> ClassPath {
     ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("cluster")])
@@ -68,4 +72,78 @@ fn real_library_clusters() {
         println!("{class}: 50 random tests, {statements} statements");
         assert!(statements > 50);
     }
+}
+
+/// One line per way of creating `want`: generators with the types they were instantiated to.
+fn creations_text(cluster: &TestCluster, want: &JType) -> String {
+    let mut s = format!("{want}:\n");
+    for c in cluster.creations(want).iter() {
+        let line = match c {
+            Creation::Call(inst) => {
+                let params: Vec<String> = inst.params.iter().map(JType::to_string).collect();
+                let ret = inst.ret.as_ref().map(JType::to_string).unwrap_or_default();
+                format!("{}  as ({}) -> {ret}", inst.callable.describe(), params.join(", "))
+            }
+            other => format!("{other:?}"),
+        };
+        s.push_str(&format!("  {line}\n"));
+    }
+    s
+}
+
+/// Generators are instantiated only within the bounds of their type variables (JLS §4.5), F-bounds
+/// included: `SortedBag<Object>` has no `create()` (`E extends Comparable<E>`); raw `Comparable`
+/// is within a method variable's bound by unchecked conversion, as javac's inference allows, but
+/// not within a class variable's (`FrozenSpanMap<Comparable, Object>`, ill-formed for `K extends
+/// Comparable<?>`, has no generator). Generic targets are tested as a parameterization their
+/// factories can produce (`SortedBag<String>`).
+#[test]
+fn generators_within_bounds() {
+    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("bounds")])
+        .expect("fixture classpath opens");
+    let parse = |s: &str| parse_field_type(s).expect("type parses");
+    let mut out = String::new();
+    for (cut, wants) in [
+        (
+            "bounds.SortedBag",
+            vec![
+                "Lbounds/SortedBag<Ljava/lang/Object;>;",
+                "Lbounds/SortedBag<Ljava/lang/String;>;",
+                "Lbounds/SortedBag<Ljava/lang/Integer;>;",
+                "Lbounds/SortedBag<Ljava/lang/Comparable;>;",
+            ],
+        ),
+        (
+            "bounds.SpanMap",
+            vec![
+                "Lbounds/SpanMap<Ljava/lang/Comparable;Ljava/lang/Object;>;",
+                "Lbounds/SpanMap<Ljava/lang/String;Ljava/lang/Object;>;",
+                "Lbounds/Span<Ljava/lang/String;>;",
+            ],
+        ),
+        (
+            "bounds.FrozenSpanMap",
+            vec![
+                "Lbounds/FrozenSpanMap<Ljava/lang/Comparable;Ljava/lang/Object;>;",
+                "Lbounds/FrozenSpanMap<Ljava/lang/Integer;Ljava/lang/Object;>;",
+            ],
+        ),
+    ] {
+        let cluster = TestCluster::build(&cp, cut, &ClusterConfig::evosuite()).expect("cluster builds");
+        out.push_str(&format!("== {cut}\n"));
+        for class in [cut.to_string(), format!("{cut}$Builder")] {
+            if let Some(t) = cluster.target_parameterization(&class) {
+                out.push_str(&format!("tested as {t}\n"));
+            }
+        }
+        for g in cluster.targets() {
+            let inst = cluster.instantiate(g, None);
+            let params: Vec<String> = inst.params.iter().map(JType::to_string).collect();
+            out.push_str(&format!("target {} as {} ({})\n", g.describe(), inst.owner, params.join(", ")));
+        }
+        for w in wants {
+            out.push_str(&creations_text(&cluster, &parse(w)));
+        }
+    }
+    expect_file!["../test_data/bounds/creations.txt"].assert_eq(&out);
 }

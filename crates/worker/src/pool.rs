@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use protocol::{Statement, TestRef};
+use protocol::{Statement, TestRef, Trace};
 
 use crate::{TestRun, Worker, WorkerConfig, WorkerError};
 
@@ -38,6 +38,9 @@ pub struct Pool {
     config: WorkerConfig,
     slots: Vec<Option<Worker>>,
     stats: PoolStats,
+    /// The first worker's `Worker::init_trace` (every worker initialises the same classes in the
+    /// same order, so one stands for all).
+    init_trace: Trace,
 }
 
 impl std::fmt::Debug for Pool {
@@ -69,7 +72,9 @@ impl Pool {
         for w in started {
             slots.push(Some(w?));
         }
-        Ok(Pool { config, slots, stats: PoolStats { spawned: n as u64, ..PoolStats::default() } })
+        let init_trace =
+            slots.first().and_then(Option::as_ref).map(|w| w.init_trace().clone()).unwrap_or_default();
+        Ok(Pool { config, slots, stats: PoolStats { spawned: n as u64, ..PoolStats::default() }, init_trace })
     }
 
     pub fn workers(&self) -> usize {
@@ -78,6 +83,11 @@ impl Pool {
 
     pub fn stats(&self) -> PoolStats {
         self.stats
+    }
+
+    /// What the class initialisers executed when the first worker started ([`Worker::init_trace`]).
+    pub fn init_trace(&self) -> &Trace {
+        &self.init_trace
     }
 
     pub fn config(&self) -> &WorkerConfig {

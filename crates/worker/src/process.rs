@@ -13,7 +13,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use protocol::{Outcome, Request, Response, Setup, TestRef, TestResult, TestStatus};
+use protocol::{Outcome, Request, Response, Setup, TestRef, TestResult, TestStatus, Trace};
 
 use crate::{Java, WorkerError};
 
@@ -132,6 +132,8 @@ pub struct Worker {
     /// Set once the process is known to be gone or about to go (crash, timeout, OOM).
     retiring: bool,
     out: Vec<u8>,
+    /// What the class initialisers executed at setup (`SetupDone`, protocol v3).
+    init_trace: Trace,
 }
 
 impl std::fmt::Debug for Worker {
@@ -198,6 +200,7 @@ impl Worker {
             startup: Duration::ZERO,
             retiring: false,
             out: Vec::new(),
+            init_trace: Trace::default(),
         };
         let startup_timeout = Duration::from_millis(u64::from(config.startup_timeout_ms));
 
@@ -215,7 +218,10 @@ impl Worker {
         setup.scratch_dir = w.scratch.path().display().to_string();
         w.send(&Request::Setup(setup)).map_err(|e| w.handshake_error("setup", e))?;
         match w.wait_event(startup_timeout) {
-            Some(Event::Frame(Response::SetupDone { .. })) => Ok(w),
+            Some(Event::Frame(Response::SetupDone { init_trace, .. })) => {
+                w.init_trace = init_trace;
+                Ok(w)
+            }
             other => Err(w.unexpected("setup", other)),
         }
     }
@@ -286,6 +292,12 @@ impl Worker {
     /// `OutOfMemoryError`, or exited).
     pub fn needs_restart(&mut self) -> bool {
         self.retiring || !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// The trace of the class initialisers the worker ran at setup, before any test: code no test
+    /// trace can show, since every class is initialised once per JVM.
+    pub fn init_trace(&self) -> &Trace {
+        &self.init_trace
     }
 
     pub fn java_version(&self) -> &str {

@@ -253,6 +253,8 @@ pub struct TestCluster {
     ancestors: BTreeMap<String, Vec<String>>,
     /// `creations` per wanted type, computed on first request.
     creations: CreationCache,
+    /// `target_type` of each generic target class (the CUT and its member classes).
+    target_types: BTreeMap<String, JType>,
     /// `modifiers` per class, computed on first request.
     modifier_cache: ModifierCache,
     constants: ConstantValues,
@@ -361,19 +363,29 @@ fn limit_depth(t: &JType, depth: u32) -> JType {
     }
 }
 
-/// Replaces the remaining type variables by their erased bounds, then any variable left (from an
-/// enclosing scope we do not track) by Object.
-fn close(t: &JType, params: &[&TypeParam], max_depth: u32) -> JType {
-    let mut map = BTreeMap::new();
-    for p in params {
-        map.insert(p.name.clone(), p.erased_bound());
-    }
-    let mut res = t.subst(&map);
-    if res.has_vars() {
-        res = erase_vars(&res);
-    }
+/// Replaces the remaining type variables (those `finish` could not bind, from an enclosing scope
+/// we do not track) by Object, then cuts type arguments nested deeper than `max_depth`.
+fn close(t: &JType, max_depth: u32) -> JType {
+    let res = if t.has_vars() { erase_vars(t) } else { t.clone() };
     limit_depth(&res, max_depth)
 }
+
+/// How a raw type is judged against a parameterized bound (`Comparable` against `Comparable<?>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Raw {
+    /// Not within it: the variable is a class's, and the type argument appears in a declared type
+    /// (javac: "type argument Comparable is not within bounds of type-variable K", JLS §4.5).
+    Rejected,
+    /// Within it by unchecked conversion: the variable is a method's, inferred by javac, which
+    /// accepts `Range<Comparable> r = Range.closed(a, b)` for `<C extends Comparable<?>>` with a
+    /// warning (JLS §18.2.2), as it did before bounds were checked.
+    Unchecked,
+}
+
+/// The types tried, after a variable's erased bound, for a type variable that nothing binds and
+/// whose erased bound is not within its bounds (`E extends Comparable<E>`): EvoSuite's default cast
+/// classes (`CastClassManager`), which the factory can create as constants.
+const CAST_CLASSES: [&str; 2] = ["java.lang.String", "java.lang.Integer"];
 
 fn erase_vars(t: &JType) -> JType {
     match t {
@@ -472,7 +484,9 @@ impl TestCluster {
             }
             let Some(h) = self.hierarchy.get(name) else { continue };
             let mut map = BTreeMap::new();
-            let raw = args.is_empty() || args.len() != h.type_params.len();
+            // A non-generic class (`String`) is not raw: its supertypes keep their arguments
+            // (`Comparable<String>`), which bound checks compare.
+            let raw = !h.type_params.is_empty() && (args.is_empty() || args.len() != h.type_params.len());
             if !raw {
                 for (p, a) in h.type_params.iter().zip(args) {
                     let a = match a {
@@ -492,7 +506,19 @@ impl TestCluster {
     /// Resolves a callable for a receiver of type `recv` (or, for static members and
     /// constructors, with no receiver): class variables from the receiver's type arguments,
     /// method variables and the rest by their bounds.
+    ///
+    /// Without a receiver, a member of a target class (the CUT or a member class of it) that needs
+    /// one, and a target class's constructor, use the target type `target_type` chose, so that the
+    /// receiver a test creates has a generator within bounds.
     pub fn instantiate(&self, g: &Arc<GenericCallable>, recv: Option<&JType>) -> Instantiated {
+        let chosen;
+        let recv = match recv {
+            None if g.needs_receiver() || g.kind == CallableKind::Constructor => {
+                chosen = g.receiver.class_name().and_then(|c| self.target_types.get(c)).cloned();
+                chosen.as_ref()
+            }
+            r => r,
+        };
         let mut map = BTreeMap::new();
         if let Some(r) = recv {
             if let Some(view) = self.as_super(r, &g.class) {
@@ -503,16 +529,205 @@ impl TestCluster {
         self.finish(g, map)
     }
 
+    /// Binds the variables `map` leaves free (`choose_unbound`) and substitutes. A method variable
+    /// first gets its erased bound even where only unchecked conversion makes it fit (as before
+    /// bounds were checked); if that makes a parameter or the result ill-formed (a raw
+    /// `Comparable` for `FrozenSpanMap<K extends Comparable<?>, V>`), it is chosen strictly.
     fn finish(&self, g: &Arc<GenericCallable>, map: BTreeMap<String, JType>) -> Instantiated {
+        let mut lax = map.clone();
+        self.choose_unbound(&g.class_params, Raw::Rejected, &mut lax);
+        let mut strict = lax.clone();
+        self.choose_unbound(&g.type_params, Raw::Unchecked, &mut lax);
+        let inst = self.substitute(g, &lax);
+        if g.type_params.is_empty() || inst.ret.iter().chain(&inst.params).all(|t| self.well_formed(t)) {
+            return inst;
+        }
+        self.choose_unbound(&g.type_params, Raw::Rejected, &mut strict);
+        self.substitute(g, &strict)
+    }
+
+    fn substitute(&self, g: &Arc<GenericCallable>, map: &BTreeMap<String, JType>) -> Instantiated {
         let d = self.config.max_generic_depth;
-        let params: Vec<&TypeParam> = g.class_params.iter().chain(&g.type_params).collect();
-        let sub = |t: &JType| close(&t.subst(&map), &params, d);
+        let sub = |t: &JType| close(&t.subst(map), d);
         Instantiated {
             callable: g.clone(),
             owner: if g.needs_receiver() { sub(&g.receiver) } else { sub(&g.owner) },
             params: g.params.iter().map(sub).collect(),
             ret: g.ret.as_ref().map(sub),
         }
+    }
+
+    /// Whether the bindings of `g`'s variables in `map` are within their bounds: the class's
+    /// strictly (they become declared types), the method's as javac's inference checks them.
+    fn callable_within_bounds(&self, g: &GenericCallable, map: &BTreeMap<String, JType>) -> bool {
+        self.within_bounds(&g.class_params, Raw::Rejected, map)
+            && self.within_bounds(&g.type_params, Raw::Unchecked, map)
+    }
+
+    /// Binds every variable of `params` that `map` leaves free, in declaration order, to the first
+    /// of its erased bound, `String` and `Integer` that keeps all bounds satisfied (JLS §4.5: the
+    /// erased bound fails F-bounds such as `E extends Comparable<E>` in a declared type, where
+    /// `String` fits), or to its erased bound when none does. Variables bound later are read as
+    /// Object by the check of earlier ones.
+    fn choose_unbound(&self, params: &[TypeParam], raw: Raw, map: &mut BTreeMap<String, JType>) {
+        for p in params {
+            if map.contains_key(&p.name) {
+                continue;
+            }
+            let erased = p.erased_bound();
+            let mut cands = vec![erased.clone()];
+            cands.extend(CAST_CLASSES.iter().map(|c| JType::class(c)).filter(|c| *c != erased));
+            let fits = |c: &JType| {
+                let mut m = map.clone();
+                m.insert(p.name.clone(), c.clone());
+                self.param_within_bounds(p, raw, &m)
+            };
+            let chosen = cands.iter().find(|c| fits(c)).cloned().unwrap_or(erased);
+            map.insert(p.name.clone(), chosen);
+        }
+    }
+
+    /// Whether the binding of `p` in `map` is within `p`'s bounds, each bound read with `map`
+    /// (JLS §4.5: `T <: B[A1:=T1, ..., An:=Tn]`). An unbound variable passes.
+    fn param_within_bounds(&self, p: &TypeParam, raw: Raw, map: &BTreeMap<String, JType>) -> bool {
+        let Some(t) = map.get(&p.name) else { return true };
+        let t = close(t, u32::MAX);
+        p.bounds.iter().all(|b| self.within_bound(&t, &close(&b.subst(map), u32::MAX), raw))
+    }
+
+    /// Whether every variable of `params` bound in `map` is within its bounds.
+    fn within_bounds(&self, params: &[TypeParam], raw: Raw, map: &BTreeMap<String, JType>) -> bool {
+        params.iter().all(|p| self.param_within_bounds(p, raw, map))
+    }
+
+    /// Whether `t` is a well-formed type (JLS §4.5): each type argument of each parameterized class
+    /// in it is within the bounds of the class's type parameter. javac rejects a declaration of
+    /// `ImmutableRangeMap<Comparable, V>` for `K extends Comparable<?>` however the value was made.
+    fn well_formed(&self, t: &JType) -> bool {
+        match t {
+            JType::Prim(_) | JType::Var(_) => true,
+            JType::Array(c) => self.well_formed(c),
+            JType::Class { name, args } => {
+                let inner_ok = args.iter().all(|a| match a {
+                    TypeArg::Any => true,
+                    TypeArg::Exact(x) | TypeArg::Extends(x) | TypeArg::Super(x) => self.well_formed(x),
+                });
+                let Some(h) = self.hierarchy.get(name) else { return inner_ok };
+                if !inner_ok || args.len() != h.type_params.len() {
+                    return inner_ok;
+                }
+                // Only exact arguments are checked: a wildcard's capture is within bounds by
+                // construction (JLS §5.1.10).
+                let map: BTreeMap<String, JType> = h
+                    .type_params
+                    .iter()
+                    .zip(args)
+                    .filter_map(|(p, a)| match a {
+                        TypeArg::Exact(x) => Some((p.name.clone(), x.clone())),
+                        _ => None,
+                    })
+                    .collect();
+                self.within_bounds(&h.type_params, Raw::Rejected, &map)
+            }
+        }
+    }
+
+    /// Subtyping of a type argument against a bound (JLS §4.10.2), stricter than
+    /// `types::is_assignable`: type arguments are compared through the supertype of `t` whose
+    /// class is the bound's (`String` as `Comparable` is `Comparable<String>`). What a raw
+    /// supertype against a parameterized bound gives is `raw`'s to say.
+    fn within_bound(&self, t: &JType, bound: &JType, raw: Raw) -> bool {
+        match (t, bound) {
+            (_, JType::Var(_)) => true,
+            (JType::Prim(_), _) | (_, JType::Prim(_)) => false,
+            (JType::Var(_), JType::Class { name, .. }) => name == OBJECT,
+            (JType::Array(_), JType::Class { name, .. }) => {
+                name == OBJECT || name == "java.lang.Cloneable" || name == "java.io.Serializable"
+            }
+            (JType::Array(a), JType::Array(b)) => match (a.as_ref(), b.as_ref()) {
+                (JType::Prim(x), JType::Prim(y)) => x == y,
+                (x, y) => self.within_bound(x, y, raw),
+            },
+            (JType::Class { .. } | JType::Var(_), JType::Array(_)) => false,
+            (JType::Class { name: tname, .. }, JType::Class { name, args }) => {
+                // A class whose hierarchy was never loaded cannot be judged: accepted, as before
+                // bounds were checked.
+                if name == OBJECT || !self.hierarchy.contains_key(tname) {
+                    return true;
+                }
+                let Some(JType::Class { args: targs, .. }) = self.as_super(t, name) else { return false };
+                if args.is_empty() {
+                    return true;
+                }
+                if targs.is_empty() || targs.len() != args.len() {
+                    return raw == Raw::Unchecked;
+                }
+                targs.iter().zip(args).all(|(ta, ba)| self.arg_within(ta, ba, raw))
+            }
+        }
+    }
+
+    /// Type-argument containment (JLS §4.5.1) of a supertype's argument `ta` in a bound's `ba`.
+    fn arg_within(&self, ta: &TypeArg, ba: &TypeArg, raw: Raw) -> bool {
+        match (ta, ba) {
+            (_, TypeArg::Any) => true,
+            (TypeArg::Exact(x), TypeArg::Exact(y)) => x == y,
+            (TypeArg::Exact(x) | TypeArg::Extends(x), TypeArg::Extends(y)) => self.within_bound(x, y, raw),
+            (TypeArg::Any, TypeArg::Extends(y)) => y.class_name() == Some(OBJECT),
+            (TypeArg::Exact(x) | TypeArg::Super(x), TypeArg::Super(y)) => self.within_bound(y, x, raw),
+            _ => false,
+        }
+    }
+
+    /// The parameterization a target class with type parameters is tested as (`MinMaxPriorityQueue`
+    /// as `MinMaxPriorityQueue<String>`). EvoSuite draws a type argument for each variable from its
+    /// cast classes (Object, String, Integer) within the variable's bounds; here each combination
+    /// of the erased bound, `String` and `Integer` within bounds is scored by how many generators
+    /// can produce it within their own bounds, and the best one kept (ties: the earliest, which is
+    /// the erased bounds, i.e. the type as before). An unbounded class parameter can be Object for
+    /// the class itself while its static factories need `E extends Comparable<E>`; Object would
+    /// leave the tests without a receiver javac accepts.
+    fn target_type(&self, class: &str) -> Option<JType> {
+        let params = &self.hierarchy.get(class)?.type_params;
+        if params.is_empty() {
+            return None;
+        }
+        // Up to three candidates per variable; classes with many variables try the erased bounds
+        // only beyond 27 combinations.
+        let per_var: Vec<Vec<JType>> = params
+            .iter()
+            .map(|p| {
+                let erased = p.erased_bound();
+                let mut cands = vec![erased.clone()];
+                cands.extend(CAST_CLASSES.iter().map(|c| JType::class(c)).filter(|c| *c != erased));
+                cands
+            })
+            .collect();
+        let combos: usize = per_var.iter().map(Vec::len).product();
+        let mut best: Option<(usize, JType)> = None;
+        for k in 0..combos.min(27) {
+            let mut rest = k;
+            let mut map = BTreeMap::new();
+            for (p, cands) in params.iter().zip(&per_var) {
+                map.insert(p.name.clone(), cands[rest % cands.len()].clone());
+                rest /= cands.len();
+            }
+            if !self.within_bounds(params, Raw::Rejected, &map) {
+                continue;
+            }
+            let args = params.iter().map(|p| TypeArg::Exact(map[&p.name].clone())).collect();
+            let ty = JType::Class { name: class.to_string(), args };
+            let score = self.creations(&ty).iter().filter(|c| matches!(c, Creation::Call(_))).count();
+            if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                best = Some((score, ty));
+            }
+        }
+        best.map(|(_, t)| t)
+    }
+
+    /// The parameterization chosen for a target class by `target_type`, if it is generic.
+    pub fn target_parameterization(&self, class: &str) -> Option<&JType> {
+        self.target_types.get(class)
     }
 
     /// Every way to obtain a value assignable to `want`, in a fixed order: constants for
@@ -586,9 +801,19 @@ impl TestCluster {
         let view = self.as_super(ret, name)?;
         let mut map = BTreeMap::new();
         unify(&view, want, &mut map);
+        // The bindings `want` forces must be within the variables' bounds (JLS §18.1.3: javac
+        // rejects `MinMaxPriorityQueue<Object> q = MinMaxPriorityQueue.create()` for
+        // `<E extends Comparable<E>>`), and so must those `finish` chooses.
+        let mut full = map.clone();
+        self.choose_unbound(&g.class_params, Raw::Rejected, &mut full);
+        self.choose_unbound(&g.type_params, Raw::Unchecked, &mut full);
+        if !self.callable_within_bounds(g, &full) {
+            return None;
+        }
         let inst = self.finish(g, map);
         let produced = inst.ret.as_ref()?;
-        crate::types::is_assignable(self, produced, want).then_some(inst)
+        // The value is declared with the produced type, which must be well-formed too.
+        (self.well_formed(produced) && crate::types::is_assignable(self, produced, want)).then_some(inst)
     }
 
     /// The cluster as text, for snapshot tests and debugging.
@@ -598,6 +823,12 @@ impl TestCluster {
         let _ = writeln!(s, "targets ({}):", self.targets.len());
         for t in &self.targets {
             let _ = writeln!(s, "  {}", t.describe());
+        }
+        if !self.target_types.is_empty() {
+            let _ = writeln!(s, "tested as:");
+            for t in self.target_types.values() {
+                let _ = writeln!(s, "  {t}");
+            }
         }
         let _ = writeln!(s, "generators:");
         for (c, gs) in &self.generators {
@@ -700,6 +931,26 @@ impl<'a> Builder<'a> {
 
     fn cut_package(&self) -> &str {
         self.cut.package()
+    }
+
+    /// `class_accessible` of the class and of every class enclosing it: a package-private member
+    /// of a private nested class (Guava's `TreeRangeMap.SubRangeMap.SubRangeMapAsMap`) cannot be
+    /// named from a test (JLS §6.6.1).
+    fn class_and_outers_accessible(&mut self, c: &ClassInfo) -> bool {
+        if !self.class_accessible(c) {
+            return false;
+        }
+        let mut name = c.name.clone();
+        while let Some(i) = name.rfind('$') {
+            name.truncate(i);
+            match self.table.get(&name) {
+                Some(outer) if !self.class_accessible(&outer) => return false,
+                Some(_) => {}
+                // Not a nested class after all (a `$` in a top-level name), or unreadable.
+                None => break,
+            }
+        }
+        true
     }
 
     fn class_accessible(&self, c: &ClassInfo) -> bool {
@@ -930,7 +1181,7 @@ impl<'a> Builder<'a> {
             return;
         }
         let Some(info) = self.table.get(&name) else { return };
-        if !self.class_accessible(&info) {
+        if !self.class_and_outers_accessible(&info) {
             return;
         }
         let is_jdk = jdk::is_jdk(&name);
@@ -1001,7 +1252,7 @@ impl<'a> Builder<'a> {
             .collect();
         for n in nested {
             let Some(info) = self.table.get(&n) else { continue };
-            if self.class_accessible(&info) && !info.is_local {
+            if self.class_and_outers_accessible(&info) && !info.is_local {
                 self.nested.insert(n.clone());
                 self.queue.push_back((n, 0));
             }
@@ -1054,7 +1305,9 @@ impl<'a> Builder<'a> {
         let mut problems = self.table.problems.clone();
         // Classes the walk never needed are not problems of this cluster.
         problems.retain(|k, _| self.done.contains_key(k));
-        Ok(TestCluster {
+        let target_classes: BTreeSet<String> =
+            self.targets.iter().filter_map(|g| g.receiver.class_name().map(str::to_string)).collect();
+        let mut cluster = TestCluster {
             cut: self.cut.name.clone(),
             config: self.config.clone(),
             targets: self.targets,
@@ -1068,7 +1321,14 @@ impl<'a> Builder<'a> {
             hierarchy,
             constants: self.constants,
             problems,
-        })
+            target_types: BTreeMap::new(),
+        };
+        for c in target_classes {
+            if let Some(t) = cluster.target_type(&c) {
+                cluster.target_types.insert(c, t);
+            }
+        }
+        Ok(cluster)
     }
 }
 

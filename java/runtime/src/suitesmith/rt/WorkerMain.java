@@ -13,6 +13,7 @@ package suitesmith.rt;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.File;
@@ -34,6 +35,8 @@ public final class WorkerMain {
     private final Capture stdout = new Capture();
     private final Capture stderr = new Capture();
     private Executor executor;
+    /** The class initialisers' trace, from `setup` until SetupDone carries it. */
+    private byte[] initTrace;
 
     private WorkerMain(DataInputStream in, DataOutputStream out) {
         this.in = in;
@@ -96,7 +99,10 @@ public final class WorkerMain {
                             break;
                         }
                         int defined = setup(f.payload);
-                        buf.begin(Protocol.SETUP_DONE).data.writeInt(defined);
+                        DataOutputStream d = buf.begin(Protocol.SETUP_DONE).data;
+                        d.writeInt(defined);
+                        d.write(initTrace);
+                        initTrace = null;
                         send(buf);
                         break;
                     }
@@ -182,7 +188,7 @@ public final class WorkerMain {
                 diag("cannot define " + name + ": " + t);
             }
         }
-        initialiseAll(loader, byId, timeoutMs);
+        initTrace = initialiseAll(loader, byId, timeoutMs);
         executor = new Executor(loader, byId, timeoutMs, stdout, stderr, out);
         return defined;
     }
@@ -196,7 +202,7 @@ public final class WorkerMain {
      * that throws leaves its class erroneous (every test then sees `NoClassDefFoundError`); one that
      * does not finish within the test timeout is abandoned on its daemon thread and reported.
      */
-    private static void initialiseAll(final Loader loader, final String[] byId, int timeoutMs) {
+    private static byte[] initialiseAll(final Loader loader, final String[] byId, int timeoutMs) throws IOException {
         Thread t = new Thread(new Runnable() {
             @Override
             public void run() {
@@ -218,9 +224,22 @@ public final class WorkerMain {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (t.isAlive()) diag("class initialisation did not finish within " + timeoutMs + " ms");
+        // The trace of the initialisers goes to the engine (SetupDone, protocol v3): code that only
+        // runs there (a singleton's private constructor, a helper filling a static table) is covered
+        // for the written tests, which trigger these initialisers themselves, yet no test trace can
+        // show it. An initialiser still running owns the tables, so it gets an empty trace.
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream trace = new DataOutputStream(bytes);
+        if (t.isAlive()) {
+            diag("class initialisation did not finish within " + timeoutMs + " ms");
+            Tracer.writeEmpty(trace);
+        } else {
+            Tracer.write(trace);
+        }
+        trace.flush();
         Tracer.reset();
         Guards.beginTest();
+        return bytes.toByteArray();
     }
 
     /** The process id: ProcessHandle on Java 9+ (reflectively, for --release 8), /proc on Linux, else -1. */
