@@ -142,9 +142,7 @@ pub fn generate(config: &GenerateConfig) -> Result<Generation, EngineError> {
     let search_worker_time = problem.worker_time();
     let suite = result.suite();
     let results = problem.execute(&suite)?;
-    let traces: Vec<&protocol::Trace> = results.iter().map(|r| &r.trace).collect();
-    let coverage = problem.coverage(&traces);
-    let uncovered = problem.uncovered(&traces);
+    let (coverage, uncovered) = problem.final_coverage(&config.criteria, &results);
     let mut suite_text = String::new();
     for (i, t) in suite.iter().enumerate() {
         suite_text.push_str(&format!("// test {i}\n{t}"));

@@ -285,21 +285,7 @@ pub fn generate_tests(
     // Coverage of the tests as written, with the goals the class initialisers cover (`class_init_goals`).
     let cases: Vec<TestCase> = tests.iter().map(|t| t.case.clone()).collect();
     let results = problem.execute(&cases)?;
-    let traces: Vec<&protocol::Trace> = results.iter().map(|r| &r.trace).collect();
-    let mut coverage = problem.coverage(&traces);
-    let (init, init_uncovered) = problem.class_init_goals(&config.criteria, &results);
-    for (criterion, covered, total) in init {
-        match coverage.iter_mut().find(|c| c.criterion == criterion) {
-            Some(c) => {
-                c.covered += covered;
-                c.total += total;
-            }
-            None => coverage.push(CriterionCoverage { criterion, covered, total }),
-        }
-    }
-    coverage.sort_by_key(|c| c.criterion);
-    let mut uncovered = problem.uncovered(&traces);
-    uncovered.extend(init_uncovered);
+    let (coverage, uncovered) = problem.final_coverage(&config.criteria, &results);
     Ok(ClassTests {
         class: config.class.clone(),
         files,

@@ -53,6 +53,10 @@ pub struct JvmProblem {
     /// Superclass of each instrumented class (internal names), for `class_init_goals`: initialising
     /// a class initialises its superclasses first (JVMS §5.5).
     supers: BTreeMap<String, String>,
+    /// Instrumented classes the compiler generated (`ACC_SYNTHETIC`, e.g. javac's `$SwitchMap$`
+    /// holders): their goals count in no criterion, as JaCoCo filters them too, since no source line
+    /// of the user's is in them and when they load depends on the compiler, not on the tests.
+    synthetic: BTreeSet<String>,
     /// Lines of `exec::Subject::unchanged`: classes or methods left uninstrumented.
     unchanged: Vec<String>,
     /// Wall time spent inside the executor (sending batches to the pool and waiting for their
@@ -89,9 +93,14 @@ impl JvmProblem {
             originals.push(bytes);
         }
         let mut supers = BTreeMap::new();
+        let mut synthetic = BTreeSet::new();
         for (c, bytes) in subject.plan.classes().iter().zip(&originals) {
-            if let Some(sup) = classfile::ClassFile::parse(bytes)?.super_name() {
+            let file = classfile::ClassFile::parse(bytes)?;
+            if let Some(sup) = file.super_name() {
                 supers.insert(c.name.clone(), sup.into_owned());
+            }
+            if file.access_flags & classfile::access::SYNTHETIC != 0 {
+                synthetic.insert(c.name.clone());
             }
         }
         let refs: Vec<&[u8]> = originals.iter().map(Vec::as_slice).collect();
@@ -114,6 +123,7 @@ impl JvmProblem {
             classes,
             init_goals,
             supers,
+            synthetic,
             unchanged: subject.unchanged,
             worker_time: Duration::ZERO,
         })
@@ -260,18 +270,46 @@ impl JvmProblem {
         let mut uncovered = Vec::new();
         for &g in &self.init_goals {
             let goal = self.model.goal(g);
-            if !criteria.contains(&goal.criterion()) {
+            let class = goal_class(plan, goal);
+            if !criteria.contains(&goal.criterion()) || self.synthetic.contains(class) {
                 continue;
             }
             let e = per.entry(goal.criterion()).or_default();
             e.1 += 1;
-            if goal_location(plan, goal).is_some_and(|(class, _)| loaded.contains(class.as_str())) {
+            if loaded.contains(class) {
                 e.0 += 1;
             } else {
                 uncovered.push(self.static_text(g));
             }
         }
         (per.into_iter().map(|(c, (covered, total))| (c, covered, total)).collect(), uncovered)
+    }
+
+    /// Coverage per criterion and the uncovered goals (as text) of a finished suite's results: the
+    /// searched goals from the traces (`coverage`, `uncovered`) plus the goals only class
+    /// initialisation reaches (`class_init_goals`), so totals are the whole plan's whatever the
+    /// set-up trace took out of the search.
+    pub fn final_coverage(
+        &self,
+        criteria: &[Criterion],
+        results: &[ExecResult],
+    ) -> (Vec<CriterionCoverage>, Vec<String>) {
+        let traces: Vec<&Trace> = results.iter().map(|r| &r.trace).collect();
+        let mut coverage = self.coverage(&traces);
+        let (init, init_uncovered) = self.class_init_goals(criteria, results);
+        for (criterion, covered, total) in init {
+            match coverage.iter_mut().find(|c| c.criterion == criterion) {
+                Some(c) => {
+                    c.covered += covered;
+                    c.total += total;
+                }
+                None => coverage.push(CriterionCoverage { criterion, covered, total }),
+            }
+        }
+        coverage.sort_by_key(|c| c.criterion);
+        let mut uncovered = self.uncovered(&traces);
+        uncovered.extend(init_uncovered);
+        (coverage, uncovered)
     }
 
     /// The fitness of every goal for one trace, indexed by `GoalIdx` (`n_goals()` values).
@@ -468,6 +506,22 @@ fn goal_location(plan: &goals::ProbePlan, goal: &goals::Goal) -> Option<(String,
     };
     let p = plan.probe(probe);
     Some((plan.class(p.class).name.clone(), p.line))
+}
+
+/// The class (internal name) a goal belongs to.
+fn goal_class<'p>(plan: &'p goals::ProbePlan, goal: &goals::Goal) -> &'p str {
+    use goals::Goal;
+    let class = match goal {
+        Goal::Branch { probe, .. }
+        | Goal::SwitchCase { probe, .. }
+        | Goal::Exception { probe }
+        | Goal::WeakMutation { probe, .. } => plan.probe(*probe).class,
+        Goal::Line { class, .. }
+        | Goal::MethodEntry { class, .. }
+        | Goal::MethodNormalExit { class, .. }
+        | Goal::Output { class, .. } => *class,
+    };
+    plan.class(class).name.as_str()
 }
 
 /// Whether every probe of a goal sits in a static initialiser (or outside any method). The worker
