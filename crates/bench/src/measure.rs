@@ -10,7 +10,7 @@
 // user would; the engine's own processes are still started only by crate worker.
 #![allow(clippy::disallowed_methods)]
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -59,7 +59,9 @@ pub fn run_measured(
     let pid = child.id();
     let mut engine_peak = 0;
     let mut workers_peak = 0;
-    let mut seen: BTreeSet<u32> = BTreeSet::new();
+    // Every descendant seen, with its start time: a descendant orphaned before the timeout is still
+    // killed, and a pid the system has since given to an unrelated process is not.
+    let mut seen: BTreeMap<u32, u64> = BTreeMap::new();
     let mut timed_out = false;
     let status = loop {
         // Sample before reaping: once waited for, the process's /proc entry is gone.
@@ -70,7 +72,7 @@ pub fn run_measured(
         let sum: u64 =
             descendants.iter().filter_map(|p| read_status(*p).as_deref().and_then(vm_hwm_kib)).sum();
         workers_peak = workers_peak.max(sum);
-        seen.extend(descendants);
+        seen.extend(descendants.into_iter().filter_map(|p| Some((p, start_time(p)?))));
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
             Ok(None) => {}
@@ -83,8 +85,10 @@ pub fn run_measured(
         }
         if start.elapsed() > timeout {
             timed_out = true;
-            kill_all(&seen);
+            // The engine first: killed after its children, it could see them die and exit with a
+            // code of its own before its own kill arrives. Its orphans are still in `seen`.
             let _ = child.kill();
+            kill_all(&seen);
             break child.wait().ok();
         }
         std::thread::sleep(POLL);
@@ -99,7 +103,9 @@ pub fn run_measured(
 }
 
 /// SIGKILL to the descendants we saw; those already gone are ignored.
-fn kill_all(pids: &BTreeSet<u32>) {
+/// Kills the processes of `seen` that are still the processes seen (same start time).
+fn kill_all(seen: &BTreeMap<u32, u64>) {
+    let pids: Vec<u32> = seen.iter().filter(|&(&p, &t)| start_time(p) == Some(t)).map(|(&p, _)| p).collect();
     if pids.is_empty() {
         return;
     }
@@ -138,6 +144,13 @@ pub fn descendants_of(root: u32) -> Vec<u32> {
     out
 }
 
+/// The start time of a live process (clock ticks after boot, field 22 of `/proc/PID/stat`).
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
 /// The parent pid from the text of `/proc/PID/stat` (`pid (comm) state ppid ...`; the command name
 /// may hold spaces and parentheses, so fields are counted after the last `)`).
 pub fn parent_pid(stat: &str) -> Option<u32> {
@@ -158,6 +171,10 @@ mod tests {
     #[test]
     fn proc_fields() {
         assert_eq!(parent_pid("1234 (java) S 77 1234 1 0"), Some(77));
+        // Our own start time is in the past and stays the same.
+        let me = std::process::id();
+        assert!(start_time(me).is_some());
+        assert_eq!(start_time(me), start_time(me));
         assert_eq!(parent_pid("9 (a) b) (c) R 5 9 9"), Some(5));
         assert_eq!(parent_pid("garbage"), None);
         let status = "Name:\tjava\nVmPeak:\t 9000 kB\nVmHWM:\t   51234 kB\nVmRSS:\t 100 kB\n";

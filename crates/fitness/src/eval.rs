@@ -208,11 +208,11 @@ fn branch_costs(
             Goal::SwitchCase { probe, case } => {
                 let keys = trace.switch_keys(pid(*probe));
                 if !keys.is_empty() {
-                    let cases = match &plan.probe(*probe).detail {
-                        Detail::Switch { keys } => keys.as_slice(),
-                        _ => &[],
+                    let (cases, targets) = match &plan.probe(*probe).detail {
+                        Detail::Switch { keys, target_key } => (keys.as_slice(), target_key.as_slice()),
+                        _ => (&[][..], &[][..]),
                     };
-                    f[gi] = norm(switch_distance(keys, cases, *case));
+                    f[gi] = norm(switch_distance(keys, cases, targets, *case));
                     fixed[gi] = true;
                 }
             }
@@ -317,13 +317,20 @@ fn entry_cost(hits: &Hits, trace: &Trace, s: &Site) -> f64 {
     }
 }
 
-/// Raw distance of a switch case from the keys seen (non-empty): `|key - case|` minimised (in
-/// `i64`, so no overflow); the default: 0 if some key is not a case, else 1.
-pub fn switch_distance(keys: &[i32], cases: &[i32], case: SwitchCase) -> f64 {
+/// Raw distance of a switch goal from the keys seen (non-empty): for the target of `Key(k)`,
+/// `|seen - case|` minimised over the seen keys and the cases jumping to that target (`targets`
+/// gives each case's target key; in `i64`, so no overflow); the default: 0 if some key is not a
+/// case, else 1.
+pub fn switch_distance(keys: &[i32], cases: &[i32], targets: &[i32], case: SwitchCase) -> f64 {
     match case {
-        SwitchCase::Key(k) => {
-            keys.iter().map(|&s| (s as i64 - k as i64).unsigned_abs()).min().map_or(1.0, |d| d as f64)
-        }
+        // The target of `k`: the closest any observed key came to any case key jumping there.
+        SwitchCase::Key(k) => cases
+            .iter()
+            .zip(targets)
+            .filter(|&(_, &t)| t == k)
+            .flat_map(|(&c, _)| keys.iter().map(move |&s| (s as i64 - c as i64).unsigned_abs()))
+            .min()
+            .map_or(1.0, |d| d as f64),
         SwitchCase::Default => {
             if keys.iter().any(|k| !cases.contains(k)) {
                 0.0

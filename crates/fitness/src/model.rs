@@ -419,7 +419,9 @@ fn map_branch_goal(plan: &ProbePlan, bg: &BranchGoal, probes: &[(ProbeId, &goals
             (Detail::Branch { .. }, Outcome::Taken | Outcome::NotTaken) => {
                 return find(p, &Goal::Branch { probe: id, taken: outcome == Outcome::Taken });
             }
-            (Detail::Switch { .. }, Outcome::Case(k)) => {
+            (Detail::Switch { keys, target_key }, Outcome::Case(k)) => {
+                // The goal of a case is its target's, named by the target's smallest key.
+                let k = keys.iter().position(|&c| c == k).map_or(k, |i| target_key[i]);
                 let key = Goal::SwitchCase { probe: id, case: SwitchCase::Key(k) };
                 return find(p, &key).or_else(|| find(p, &default));
             }

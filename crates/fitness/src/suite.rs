@@ -183,16 +183,16 @@ pub fn suite_fitness(model: &GoalModel, traces: &[&Trace]) -> SuiteFitness {
     for (probe, cases) in &model.switches {
         let n: u64 = traces.iter().map(|t| t.hit_count(pid(*probe)) as u64).sum();
         let keys_of = |t: &Trace| t.switch_keys(pid(*probe)).to_vec();
-        let case_keys = match &plan.probe(*probe).detail {
-            goals::Detail::Switch { keys } => keys.clone(),
-            _ => Vec::new(),
+        let (case_keys, targets) = match &plan.probe(*probe).detail {
+            goals::Detail::Switch { keys, target_key } => (keys.clone(), target_key.clone()),
+            _ => (Vec::new(), Vec::new()),
         };
         for &g in cases {
             let Goal::SwitchCase { case, .. } = *model.goal(g) else { continue };
             let d = traces
                 .iter()
                 .filter(|t| !t.switch_keys(pid(*probe)).is_empty())
-                .map(|t| crate::eval::switch_distance(&keys_of(t), &case_keys, case))
+                .map(|t| crate::eval::switch_distance(&keys_of(t), &case_keys, &targets, case))
                 .fold(f64::INFINITY, f64::min);
             res.branch += match n {
                 0 => 1.0,

@@ -50,8 +50,12 @@ fn probe_line(plan: &ProbePlan, id: ProbeId, out: &mut String) {
         Detail::Branch { cond } => {
             let _ = write!(out, " {}", cond_name(*cond));
         }
-        Detail::Switch { keys } => {
+        Detail::Switch { keys, target_key } => {
             let _ = write!(out, " keys {keys:?}");
+            // Only switches where keys share a target say so, to keep the common dump short.
+            if target_key != keys {
+                let _ = write!(out, " targets {target_key:?}");
+            }
         }
         Detail::Operator { op } => {
             let _ = write!(out, " {}", op.name());

@@ -126,9 +126,13 @@ pub enum Detail {
     Branch {
         cond: i32,
     },
-    /// A switch: the keys that lead somewhere else than the default, in key order.
+    /// A switch: the keys that lead somewhere else than the default, in key order, and for each
+    /// key the smallest key with the same jump target. A switch's branch goals are its distinct
+    /// targets, named by that smallest key (`SwitchCase::Key`), plus the default: `case 1: case 2:`
+    /// sharing one body is one branch of the control flow, as JaCoCo counts it.
     Switch {
         keys: Vec<i32>,
+        target_key: Vec<i32>,
     },
     /// A binary operator (weak mutation).
     Operator {
@@ -172,7 +176,8 @@ impl Probe {
     }
 }
 
-/// One case of a switch goal.
+/// One case of a switch goal: `Key(k)` is the jump target of key `k`, the smallest of the keys that
+/// share it (`Detail::Switch::target_key`).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum SwitchCase {
     Key(i32),

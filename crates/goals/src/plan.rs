@@ -492,25 +492,34 @@ impl Builder {
                 }
             }
             if opts.switches {
-                let mut keys: Vec<i32> = match insn {
-                    // Keys that lead to the default target are gaps javac filled in, not cases.
+                // (key, target) pairs; keys that lead to the default target are gaps javac filled
+                // in, not cases.
+                let mut pairs: Vec<(i32, InsnIdx)> = match insn {
                     Insn::TableSwitch { default, low, targets } => targets
                         .iter()
                         .enumerate()
                         .filter(|(_, t)| *t != default)
-                        .map(|(k, _)| low.wrapping_add(k as i32))
+                        .map(|(k, t)| (low.wrapping_add(k as i32), *t))
                         .collect(),
                     Insn::LookupSwitch { default, pairs } => {
-                        pairs.iter().filter(|(_, t)| t != default).map(|(k, _)| *k).collect()
+                        pairs.iter().filter(|(_, t)| t != default).copied().collect()
                     }
                     _ => Vec::new(),
                 };
                 if insn.is_switch() {
-                    keys.sort_unstable();
-                    keys.dedup();
-                    let p =
-                        self.push(ProbeKind::SwitchKey, m, at, line, Detail::Switch { keys: keys.clone() });
-                    for k in keys {
+                    pairs.sort_unstable_by_key(|&(k, _)| k);
+                    pairs.dedup_by_key(|&mut (k, _)| k);
+                    let keys: Vec<i32> = pairs.iter().map(|&(k, _)| k).collect();
+                    // Keys are sorted, so the first key seen for a target is its smallest.
+                    let target_key: Vec<i32> = pairs
+                        .iter()
+                        .map(|&(_, t)| pairs.iter().find(|&&(_, u)| u == t).map_or(0, |&(k, _)| k))
+                        .collect();
+                    let mut goal_keys = target_key.clone();
+                    goal_keys.sort_unstable();
+                    goal_keys.dedup();
+                    let p = self.push(ProbeKind::SwitchKey, m, at, line, Detail::Switch { keys, target_key });
+                    for k in goal_keys {
                         self.serve(p, None, || Goal::SwitchCase { probe: p, case: SwitchCase::Key(k) });
                     }
                     self.serve(p, None, || Goal::SwitchCase { probe: p, case: SwitchCase::Default });
