@@ -3,7 +3,7 @@
 //! the engine and its workers), its written tests checked independently of the engine's own
 //! verification (javac, fresh-JVM JUnit re-runs, JaCoCo), and the results written as one CSV row per
 //! class × configuration × seed, a Markdown summary with ratios to a baseline configuration and
-//! EvoSuite's published coverage, and an SVG bar chart. How to run it: bench/README.md.
+//! EvoSuite's published coverage, and an SVG bar chart. How to run it: docs/benchmarks.md.
 //!
 //! It runs the engine as a user does, through its command line ([`Generator`]); it links no engine
 //! crate, so it measures the binary a user gets.

@@ -1,6 +1,6 @@
 //! The `bench` command: arguments -> [`bench::Plan`] -> [`bench::run`]; prints one line per run on
 //! stderr and the Markdown summary on stdout. Exit 0 when every run was measured (whatever the
-//! coverage), 2 on bad input, 1 when the benchmark itself failed. Usage: bench/README.md.
+//! coverage), 2 on bad input, 1 when the benchmark itself failed. Usage: docs/benchmarks.md.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -317,8 +317,6 @@ impl Progress {
         let head = format!("[{}/{}] {}", self.index + 1, self.classes, self.class);
         let text = match *stage {
             Stage::Search { iteration, evaluations, covered, goals, elapsed } => {
-                // Context-branch goals appear while searching: the count known at the start grows.
-                let goals = goals.max(covered);
                 let rate = evaluations as f64 / elapsed.as_secs_f64().max(1e-3);
                 let left = budget
                     .map_or(String::new(), |b| format!(", {}s left", b.saturating_sub(elapsed).as_secs()));

@@ -137,7 +137,7 @@ fn cluster_classpath(user: &[PathBuf]) -> Vec<PathBuf> {
 /// prepares the problem, runs `config.algorithm`, then executes the archive's suite once more to
 /// compute its coverage per criterion.
 pub fn generate(config: &GenerateConfig) -> Result<Generation, EngineError> {
-    let (mut problem, result, _) = search_class(config, &mut |_, _| {})?;
+    let (mut problem, result, _) = search_class(config, &mut |_| {})?;
     // The final re-execution below is not part of the search.
     let search_worker_time = problem.worker_time();
     let suite = result.suite();
@@ -166,10 +166,10 @@ pub fn generate(config: &GenerateConfig) -> Result<Generation, EngineError> {
 
 /// The search part of a run: the problem (its workers stay up for post-processing), the search's
 /// result, and the classpath with `java.base` the cluster was built from. `on_event` sees the
-/// search's events with the number of goals known when it started.
+/// search's events.
 pub(crate) fn search_class(
     config: &GenerateConfig,
-    on_event: &mut dyn FnMut(&search::Event, usize),
+    on_event: &mut dyn FnMut(&search::Event),
 ) -> Result<(JvmProblem, search::SearchResult, classfile::ClassPath), EngineError> {
     let cp = classfile::ClassPath::open(&cluster_classpath(&config.classpath))?;
     let cluster = TestCluster::build(&cp, &config.class, &ClusterConfig::evosuite())?;
@@ -186,13 +186,9 @@ pub(crate) fn search_class(
     if let Some(filter) = &config.stop_when_covered {
         search_config.stop_goals = Some(stop_goals(&problem, filter)?);
     }
-    let n_goals = search::Problem::n_goals(&problem);
     let mut rng = rng_from_seed(config.seed);
     let clock = SystemClock::start();
-    let result =
-        search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, &mut |e| {
-            on_event(e, n_goals)
-        })?;
+    let result = search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
     Ok((problem, result, cp))
 }
 

@@ -19,7 +19,8 @@ pub enum Event {
     /// `by` was covered. Only DynaMOSA reports releases; the others target every goal.
     Released { goal: GoalIdx, by: Option<GoalIdx> },
     /// A generation (GA) or a batch (random, MIO) ended.
-    Iteration { iteration: u64, evaluations: u64, covered: usize, targets: usize },
+    /// `goals` is the number of goals known now (context goals appear while searching).
+    Iteration { iteration: u64, evaluations: u64, covered: usize, goals: usize, targets: usize },
 }
 
 /// One point of the coverage curve, recorded at the end of every iteration.
@@ -296,10 +297,12 @@ impl<'a> Search<'a> {
             covered: self.archive.n_covered(),
         };
         self.stats.history.push(p);
+        let goals = self.n_goals();
         (self.on_event)(&Event::Iteration {
             iteration: p.iteration,
             evaluations: p.evaluations,
             covered: p.covered,
+            goals,
             targets: self.n_targets,
         });
     }
