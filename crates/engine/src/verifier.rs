@@ -105,7 +105,12 @@ impl Verifier for JvmVerifier {
         options.working_dir = Some(self.work_dir()?);
         let mut reports = Vec::with_capacity(runs);
         for run in 0..runs {
-            options.jvm_args = vec![format!("-Duser.timezone={}", TIME_ZONES[run % TIME_ZONES.len()])];
+            // The workers' heap: a test that needs more fails here as it would in the search, instead
+            // of growing to the JVM's default (a quarter of the machine's memory) in each run.
+            options.jvm_args = vec![
+                format!("-Xmx{}m", worker::DEFAULT_MAX_HEAP_MB),
+                format!("-Duser.timezone={}", TIME_ZONES[run % TIME_ZONES.len()]),
+            ];
             reports.push(verify::run_tests(&self.java, &classes, &cp, &self.jars, self.version, &options)?);
         }
         let mut failures = Vec::new();

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 
 pub use jdk::{Java, MIN_JAVA_MAJOR};
 pub use pool::{Pool, PoolStats, default_workers};
-pub use process::{TestRun, Worker, WorkerConfig};
+pub use process::{DEFAULT_MAX_HEAP_MB, TestRun, Worker, WorkerConfig};
 pub use runtime::{RUNTIME_HASH, RUNTIME_JAR, runtime_jar};
 
 /// Everything that can go wrong with the worker machinery itself (never with the code under test).

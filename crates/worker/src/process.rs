@@ -39,6 +39,9 @@ pub struct WorkerConfig {
     pub stderr_limit: usize,
 }
 
+/// The heap of a worker JVM by default, in MiB (issue 3).
+pub const DEFAULT_MAX_HEAP_MB: u32 = 512;
+
 impl WorkerConfig {
     /// The defaults of issue 3: 512 MiB heap, 4 MiB stacks, 2 s grace.
     pub fn new(java: Java, runtime_jar: PathBuf, setup: Setup) -> WorkerConfig {
@@ -46,7 +49,7 @@ impl WorkerConfig {
             java,
             runtime_jar,
             setup,
-            max_heap_mb: 512,
+            max_heap_mb: DEFAULT_MAX_HEAP_MB,
             stack_kb: 4096,
             grace_ms: 2000,
             startup_timeout_ms: 30_000,
