@@ -57,6 +57,9 @@ pub struct JvmProblem {
     /// holders): their goals count in no criterion, as JaCoCo filters them too, since no source line
     /// of the user's is in them and when they load depends on the compiler, not on the tests.
     synthetic: BTreeSet<String>,
+    /// For each line of instrumented code (class, line), the other instrumented classes an
+    /// instruction on it initialises when it runs (`init_triggers`), for `class_init_goals`.
+    triggers: BTreeMap<(String, u16), BTreeSet<String>>,
     /// Lines of `exec::Subject::unchanged`: classes or methods left uninstrumented.
     unchanged: Vec<String>,
     /// Wall time spent inside the executor (sending batches to the pool and waiting for their
@@ -94,8 +97,11 @@ impl JvmProblem {
         }
         let mut supers = BTreeMap::new();
         let mut synthetic = BTreeSet::new();
+        let mut triggers = BTreeMap::new();
+        let planned: BTreeSet<&str> = subject.plan.classes().iter().map(|c| c.name.as_str()).collect();
         for (c, bytes) in subject.plan.classes().iter().zip(&originals) {
             let file = classfile::ClassFile::parse(bytes)?;
+            init_triggers(&c.name, &file, &planned, &mut triggers);
             if let Some(sup) = file.super_name() {
                 supers.insert(c.name.clone(), sup.into_owned());
             }
@@ -124,6 +130,7 @@ impl JvmProblem {
             init_goals,
             supers,
             synthetic,
+            triggers,
             unchanged: subject.unchanged,
             worker_time: Duration::ZERO,
         })
@@ -232,8 +239,9 @@ impl JvmProblem {
     /// runs them (`init_goals`), as (criterion, covered, total). The written tests trigger those
     /// initialisers themselves for every class they load, so a goal counts covered when its class
     /// is loaded by the suite whose executions are `results`: the class under test, a class one of
-    /// them hits a probe of or holds an instance of (an object or enum value a statement gave), and
-    /// the superclasses of these. A nested class no test loads is never initialised by the tests:
+    /// them hits a probe of or holds an instance of (an object or enum value a statement gave), a
+    /// class an executed line initialises (`triggers`: `new`, static field or static method of
+    /// it), and the superclasses of these. A nested class no test loads is never initialised by the tests:
     /// its goals count uncovered, as JaCoCo sees them, and are listed (as `uncovered` lists goals)
     /// in the second value.
     pub fn class_init_goals(
@@ -247,7 +255,14 @@ impl JvmProblem {
         for r in results {
             for (p, _) in &r.trace.hits {
                 if (p.0 as usize) < plan.n_probes() {
-                    loaded.insert(plan.class(plan.probe(ProbeId(p.0)).class).name.clone());
+                    let probe = plan.probe(ProbeId(p.0));
+                    let class = &plan.class(probe.class).name;
+                    if let Some(line) = probe.line
+                        && let Some(t) = self.triggers.get(&(class.clone(), line))
+                    {
+                        loaded.extend(t.iter().cloned());
+                    }
+                    loaded.insert(class.clone());
                 }
             }
             for o in &r.outcomes {
@@ -508,6 +523,43 @@ fn goal_location(plan: &goals::ProbePlan, goal: &goals::Goal) -> Option<(String,
     Some((plan.class(p.class).name.clone(), p.line))
 }
 
+/// Adds to `out`, for each source line of `class`'s methods, the classes of `planned` (other than
+/// `class`) that an instruction on that line initialises when it runs: the class of a `new`, of a
+/// `getstatic`/`putstatic`, of an `invokestatic` (JVMS §5.5). A method that does not decode (the goal
+/// model has decoded every instrumented one) adds nothing.
+fn init_triggers(
+    class: &str,
+    file: &classfile::ClassFile,
+    planned: &BTreeSet<&str>,
+    out: &mut BTreeMap<(String, u16), BTreeSet<String>>,
+) {
+    use bytecode::{Insn, Opcode};
+    let cp = &file.constant_pool;
+    for m in &file.methods {
+        let Some(Ok(code)) = m.code(cp) else { continue };
+        let Ok(body) = bytecode::decode(&code, cp) else { continue };
+        let mut lines: Vec<(usize, u16)> = body.lines().map(|e| (e.start.index(), e.line)).collect();
+        lines.sort_unstable();
+        for (i, insn) in body.insns.iter().enumerate() {
+            let target = match insn {
+                Insn::Type { op, index } if *op == Opcode::NEW => cp.class_name(*index),
+                Insn::Field { op, index } if *op == Opcode::GETSTATIC || *op == Opcode::PUTSTATIC => {
+                    cp.member_ref(*index).map(|r| r.class)
+                }
+                Insn::Invoke { op, index } if *op == Opcode::INVOKESTATIC => {
+                    cp.member_ref(*index).map(|r| r.class)
+                }
+                _ => None,
+            };
+            let Some(target) = target.filter(|t| t != class && planned.contains(t.as_ref())) else {
+                continue;
+            };
+            let Some(&(_, line)) = lines.iter().rev().find(|&&(start, _)| start <= i) else { continue };
+            out.entry((class.to_string(), line)).or_default().insert(target.into_owned());
+        }
+    }
+}
+
 /// The class (internal name) a goal belongs to.
 fn goal_class<'p>(plan: &'p goals::ProbePlan, goal: &goals::Goal) -> &'p str {
     use goals::Goal;
@@ -631,5 +683,27 @@ impl Problem for JvmProblem {
             out.push(Evaluation { fitness: self.fitness(&r.trace), exception_at });
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class_file(name: &str) -> classfile::ClassFile {
+        let path = test_support::fixture_classes("search").join(format!("{name}.class"));
+        classfile::ClassFile::parse(&std::fs::read(path).expect("fixture class")).expect("parses")
+    }
+
+    /// A switch on an enum reads javac's switch map (`getstatic Alarm$1.$SwitchMap$...`) on the
+    /// `switch` line: running that line initialises `Alarm$1`, and `Level` (not planned here)
+    /// and `Alarm` itself are never triggers.
+    #[test]
+    fn switch_map_is_initialised_by_the_switch_line() {
+        let planned: BTreeSet<&str> = ["search/Alarm", "search/Alarm$1"].into_iter().collect();
+        let mut out = BTreeMap::new();
+        init_triggers("search/Alarm", &class_file("search/Alarm"), &planned, &mut out);
+        let want: BTreeSet<String> = ["search/Alarm$1".to_string()].into_iter().collect();
+        assert_eq!(out, BTreeMap::from([(("search/Alarm".to_string(), 12), want)]));
     }
 }
