@@ -315,7 +315,7 @@ fn a_broken_problem_is_an_error() {
         evaluation 0 of a batch has fitness NaN for goal g1: not finite and non-negative
         evaluation 0 of a batch has 1 fitness values, expected 2 (one per goal)
         the problem's control dependence names goal g7, but it has only 2 goals
-        evaluating a batch of 314 tests failed: the workers are gone
+        evaluating a batch of 266 tests failed: the workers are gone
     "#]]
     .assert_eq(&messages);
 }

@@ -1007,8 +1007,11 @@ impl<'a> Builder<'a> {
     }
 
     /// The accessible constructors, methods and fields of `c` (inherited ones included, overridden
-    /// ones once). `object_methods` keeps Object's equals/hashCode/toString; `only` filters method
-    /// names (used for JDK modifiers).
+    /// ones once). `object_methods` keeps Object's own `equals`; `only` filters method names (used
+    /// for JDK modifiers). Object's own `hashCode` and `toString` are never members: their results
+    /// come from the identity hash, which differs between JVM runs, so a test feeding one into a
+    /// later call (`d.cumulativeProbability(d.hashCode())`) would cover different code in the
+    /// user's runs than in the workers (`-XX:hashCode=2`). Overrides of them are members as usual.
     fn members(
         &mut self,
         c: &Arc<ClassInfo>,
@@ -1022,7 +1025,7 @@ impl<'a> Builder<'a> {
         for decl in self.superclass_chain(c) {
             let is_object = decl.name == OBJECT;
             // Members a user class inherits from the JDK (`Enum.describeConstable`, ...) are left
-            // out, except Object's equals/hashCode/toString on the CUT.
+            // out, except Object's equals on the CUT.
             if user_class && !is_object && jdk::is_jdk(&decl.name) {
                 continue;
             }
@@ -1034,9 +1037,7 @@ impl<'a> Builder<'a> {
                 if is_ctor && (decl.name != c.name || !concrete) {
                     continue;
                 }
-                if is_object
-                    && !(object_methods && matches!(m.name.as_str(), "equals" | "hashCode" | "toString"))
-                {
+                if is_object && !(object_methods && m.name == "equals") {
                     continue;
                 }
                 if jdk_only_modifiers && !is_ctor && !jdk::is_jdk_modifier(&m.name) {
