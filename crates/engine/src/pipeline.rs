@@ -408,8 +408,13 @@ fn verify(
             tests = keep_except(tests, &drop);
             continue;
         }
-        if write.verify_runs == 0 || tests.is_empty() {
+        if tests.is_empty() {
+            // The empty class compiled (so the classpath and JDK are sound), but a test class
+            // without a test method is not written: JUnit 4 fails it ("No runnable methods").
             v.verified = write.verify_runs > 0;
+            return Ok((tests, Vec::new(), v));
+        }
+        if write.verify_runs == 0 {
             return Ok((tests, rendered, v));
         }
         let failures = verifier.run(&rendered, write.verify_runs)?;
@@ -605,6 +610,16 @@ mod tests {
         assert_eq!(files.len(), 1);
         assert_eq!(files[0].class_name, "CutTest");
         assert!(log.iter().any(|l| l.contains("renderer bug")), "{log:?}");
+    }
+
+    #[test]
+    fn a_class_left_without_tests_gets_no_file() {
+        let mut v = Scripted { uncompilable: 13, failing: 7, crashing: 9, calls: Vec::new() };
+        let (tests, files, ver, _) = run_loop(vec![test_of(13)], &mut v);
+        assert!(tests.is_empty());
+        assert!(files.is_empty(), "{files:?}");
+        assert_eq!(v.calls, ["compile", "compile"], "the empty class is still compiled once");
+        assert_eq!(ver.uncompilable_tests, 1);
     }
 
     #[test]
