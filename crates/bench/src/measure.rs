@@ -147,15 +147,19 @@ pub fn descendants_of(root: u32) -> Vec<u32> {
 /// The start time of a live process (clock ticks after boot, field 22 of `/proc/PID/stat`).
 fn start_time(pid: u32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(19)?.parse().ok()
+    stat_field(&stat, 22)
 }
 
 /// The parent pid from the text of `/proc/PID/stat` (`pid (comm) state ppid ...`; the command name
 /// may hold spaces and parentheses, so fields are counted after the last `)`).
 pub fn parent_pid(stat: &str) -> Option<u32> {
+    stat_field(stat, 4)
+}
+
+/// Field `n` (1-based, as proc(5) numbers them; `n` ≥ 3) of the text of `/proc/PID/stat`.
+fn stat_field<T: std::str::FromStr>(stat: &str, n: usize) -> Option<T> {
     let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(1)?.parse().ok()
+    rest.split_whitespace().nth(n.checked_sub(3)?)?.parse().ok()
 }
 
 /// `VmHWM` in KiB from the text of `/proc/PID/status` (absent for kernel threads and zombies).

@@ -59,7 +59,7 @@ pub struct JvmProblem {
     synthetic: BTreeSet<String>,
     /// For each line of instrumented code (class, line), the other instrumented classes an
     /// instruction on it initialises when it runs (`init_triggers`), for `class_init_goals`.
-    triggers: BTreeMap<(String, u16), BTreeSet<String>>,
+    triggers: BTreeMap<String, BTreeMap<u16, BTreeSet<String>>>,
     /// Lines of `exec::Subject::unchanged`: classes or methods left uninstrumented.
     unchanged: Vec<String>,
     /// Wall time spent inside the executor (sending batches to the pool and waiting for their
@@ -89,19 +89,18 @@ impl JvmProblem {
 
         let subject = exec::prepare(classpath, &classes, &instrument::Options::all(), timeout_ms)?;
         // The model is built from the original class files, in plan order (a class the plan refused
-        // is not in it).
+        // is not in it), each parsed once here.
         let mut originals = Vec::with_capacity(subject.plan.classes().len());
         for c in subject.plan.classes() {
             let bytes = cp.class_bytes(&c.name)?.ok_or_else(|| EngineError::MissingClass(c.name.clone()))?;
-            originals.push(bytes);
+            originals.push(classfile::ClassFile::parse(&bytes)?);
         }
         let mut supers = BTreeMap::new();
         let mut synthetic = BTreeSet::new();
         let mut triggers = BTreeMap::new();
         let planned: BTreeSet<&str> = subject.plan.classes().iter().map(|c| c.name.as_str()).collect();
-        for (c, bytes) in subject.plan.classes().iter().zip(&originals) {
-            let file = classfile::ClassFile::parse(bytes)?;
-            init_triggers(&c.name, &file, &planned, &mut triggers);
+        for (c, file) in subject.plan.classes().iter().zip(&originals) {
+            init_triggers(&c.name, file, &planned, &mut triggers);
             if let Some(sup) = file.super_name() {
                 supers.insert(c.name.clone(), sup.into_owned());
             }
@@ -109,8 +108,7 @@ impl JvmProblem {
                 synthetic.insert(c.name.clone());
             }
         }
-        let refs: Vec<&[u8]> = originals.iter().map(Vec::as_slice).collect();
-        let model = GoalModel::build_from_bytes(&subject.plan, &refs)?;
+        let model = GoalModel::build(&subject.plan, &originals)?;
 
         let java = Java::discover()?;
         let config = WorkerConfig::new(java, worker::runtime_jar()?, subject.setup);
@@ -250,21 +248,11 @@ impl JvmProblem {
         results: &[ExecResult],
     ) -> (Vec<(Criterion, usize, usize)>, Vec<String>) {
         let plan = self.model.plan();
+        let mut hit: BTreeSet<u32> = BTreeSet::new();
         let mut loaded: BTreeSet<String> = BTreeSet::new();
         loaded.insert(self.classes[0].clone());
         for r in results {
-            for (p, _) in &r.trace.hits {
-                if (p.0 as usize) < plan.n_probes() {
-                    let probe = plan.probe(ProbeId(p.0));
-                    let class = &plan.class(probe.class).name;
-                    if let Some(line) = probe.line
-                        && let Some(t) = self.triggers.get(&(class.clone(), line))
-                    {
-                        loaded.extend(t.iter().cloned());
-                    }
-                    loaded.insert(class.clone());
-                }
-            }
+            hit.extend(r.trace.hits.iter().map(|(p, _)| p.0).filter(|&p| (p as usize) < plan.n_probes()));
             for o in &r.outcomes {
                 if let Outcome::Value(
                     protocol::Value::Object { class } | protocol::Value::Enum { class, .. },
@@ -273,6 +261,15 @@ impl JvmProblem {
                     loaded.insert(class.replace('.', "/"));
                 }
             }
+        }
+        // Each probe hit at least once, once: its class, and what its line initialises.
+        for p in hit {
+            let probe = plan.probe(ProbeId(p));
+            let class = &plan.class(probe.class).name;
+            if let Some(t) = probe.line.and_then(|l| self.triggers.get(class)?.get(&l)) {
+                loaded.extend(t.iter().cloned());
+            }
+            loaded.insert(class.clone());
         }
         for c in loaded.clone() {
             let mut at = c.as_str();
@@ -531,7 +528,7 @@ fn init_triggers(
     class: &str,
     file: &classfile::ClassFile,
     planned: &BTreeSet<&str>,
-    out: &mut BTreeMap<(String, u16), BTreeSet<String>>,
+    out: &mut BTreeMap<String, BTreeMap<u16, BTreeSet<String>>>,
 ) {
     use bytecode::{Insn, Opcode};
     let cp = &file.constant_pool;
@@ -555,7 +552,7 @@ fn init_triggers(
                 continue;
             };
             let Some(&(_, line)) = lines.iter().rev().find(|&&(start, _)| start <= i) else { continue };
-            out.entry((class.to_string(), line)).or_default().insert(target.into_owned());
+            out.entry(class.to_string()).or_default().entry(line).or_default().insert(target.into_owned());
         }
     }
 }
@@ -704,6 +701,6 @@ mod tests {
         let mut out = BTreeMap::new();
         init_triggers("search/Alarm", &class_file("search/Alarm"), &planned, &mut out);
         let want: BTreeSet<String> = ["search/Alarm$1".to_string()].into_iter().collect();
-        assert_eq!(out, BTreeMap::from([(("search/Alarm".to_string(), 12), want)]));
+        assert_eq!(out, BTreeMap::from([("search/Alarm".to_string(), BTreeMap::from([(12, want)]))]));
     }
 }
