@@ -271,11 +271,25 @@ impl JvmProblem {
             }
             loaded.insert(class.clone());
         }
-        for c in loaded.clone() {
-            let mut at = c.as_str();
-            while let Some(sup) = self.supers.get(at) {
-                loaded.insert(sup.clone());
-                at = sup;
+        // A loaded class has loaded its superclasses, and ran its initialiser: what the lines
+        // initialisation ran (the line goals of `init_goals`) initialise is loaded too (an
+        // anonymous class a static field holds).
+        let mut init_lines: BTreeMap<&str, Vec<u16>> = BTreeMap::new();
+        for &g in &self.init_goals {
+            if let goals::Goal::Line { class, line } = self.model.goal(g) {
+                init_lines.entry(plan.class(*class).name.as_str()).or_default().push(*line);
+            }
+        }
+        let mut work: Vec<String> = loaded.iter().cloned().collect();
+        while let Some(c) = work.pop() {
+            let mut next: Vec<&String> = self.supers.get(&c).into_iter().collect();
+            if let (Some(lines), Some(by_line)) = (init_lines.get(c.as_str()), self.triggers.get(&c)) {
+                next.extend(lines.iter().filter_map(|l| by_line.get(l)).flatten());
+            }
+            for n in next {
+                if loaded.insert(n.clone()) {
+                    work.push(n.clone());
+                }
             }
         }
         let mut per: BTreeMap<Criterion, (usize, usize)> = BTreeMap::new();
@@ -307,7 +321,25 @@ impl JvmProblem {
         results: &[ExecResult],
     ) -> (Vec<CriterionCoverage>, Vec<String>) {
         let traces: Vec<&Trace> = results.iter().map(|r| &r.trace).collect();
-        let mut coverage = self.coverage(&traces);
+        let (mut covered, contexts) = self.covered(&traces);
+        // Lines and jumps' fall-through branches count as JaCoCo counts them: when an instruction
+        // of the line, or the instruction after the jump, ran to its end
+        // (`ProbePlan::completion_witnesses`); the search's goals only ask that it starts. Goals
+        // reached whose every run ended in an exception thrown on the way are reported apart.
+        let plan = self.model.plan();
+        let mut never_completed = BTreeSet::new();
+        for (i, &g) in self.selected.iter().enumerate() {
+            let witnesses = plan.completion_witnesses(g);
+            if witnesses.is_empty() {
+                continue;
+            }
+            let completed = witnesses.iter().any(|p| traces.iter().any(|t| t.is_hit(protocol::ProbeId(p.0))));
+            if covered[i] && !completed {
+                never_completed.insert(i);
+            }
+            covered[i] = completed;
+        }
+        let mut coverage = self.tally(&covered, contexts.as_ref());
         let (init, init_uncovered) = self.class_init_goals(criteria, results);
         for (criterion, covered, total) in init {
             match coverage.iter_mut().find(|c| c.criterion == criterion) {
@@ -319,7 +351,7 @@ impl JvmProblem {
             }
         }
         coverage.sort_by_key(|c| c.criterion);
-        let mut uncovered = self.uncovered(&traces);
+        let mut uncovered = self.uncovered_text(&covered, contexts.as_ref(), &never_completed);
         uncovered.extend(init_uncovered);
         (coverage, uncovered)
     }
@@ -365,13 +397,18 @@ impl JvmProblem {
     /// reveal: its total grows with what the tests reach, as EvoSuite's exception goals do.
     pub fn coverage(&self, traces: &[&Trace]) -> Vec<CriterionCoverage> {
         let (covered, contexts) = self.covered(traces);
+        self.tally(&covered, contexts.as_ref())
+    }
+
+    /// Covered/total per criterion of a `covered` vector from `covered`.
+    fn tally(&self, covered: &[bool], contexts: Option<&ContextGoals>) -> Vec<CriterionCoverage> {
         let mut per: BTreeMap<Criterion, (usize, usize)> = BTreeMap::new();
         for (i, &g) in self.selected.iter().enumerate() {
             let e = per.entry(self.model.goal(g).criterion()).or_default();
             e.1 += 1;
             e.0 += usize::from(covered[i]);
         }
-        if contexts.as_ref().is_some_and(|c| !c.is_empty()) {
+        if contexts.is_some_and(|c| !c.is_empty()) {
             let ctx = &covered[self.selected.len()..];
             per.insert(Criterion::ContextBranch, (ctx.iter().filter(|c| **c).count(), ctx.len()));
         }
@@ -384,13 +421,30 @@ impl JvmProblem {
     /// reveal included, as in `coverage`).
     pub fn uncovered(&self, traces: &[&Trace]) -> Vec<String> {
         let (covered, contexts) = self.covered(traces);
+        self.uncovered_text(&covered, contexts.as_ref(), &BTreeSet::new())
+    }
+
+    /// The text of every goal `covered` leaves out; those in `never_completed` (reached, but never
+    /// completed as `completion_witnesses` asks) say so.
+    fn uncovered_text(
+        &self,
+        covered: &[bool],
+        contexts: Option<&ContextGoals>,
+        never_completed: &BTreeSet<usize>,
+    ) -> Vec<String> {
         let n = self.selected.len();
         covered
             .iter()
             .enumerate()
             .filter(|(_, c)| !**c)
-            .map(|(i, _)| match i.checked_sub(n).and_then(|j| contexts.as_ref()?.goals.get(j)) {
+            .map(|(i, _)| match i.checked_sub(n).and_then(|j| contexts?.goals.get(j)) {
                 Some(&cg) => self.context_text(cg),
+                None if never_completed.contains(&i) => {
+                    format!(
+                        "{} reached, never completed (each run threw on the way)",
+                        self.static_text(self.selected[i])
+                    )
+                }
                 None => self.static_text(self.selected[i]),
             })
             .collect()

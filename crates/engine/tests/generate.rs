@@ -59,19 +59,17 @@ fn assert_full(g: &Generation, c: Criterion) {
     );
 }
 
-/// One line goal of `example.Triangle` is out of reach of any test: line 7 is the private
-/// constructor. Line 5 of the nested enum `Triangle$Kind` runs in its `values()`/`valueOf()`, which
-/// tests call since the CUT's member classes are targets too. Every other line, and every branch,
-/// is covered.
+/// Every line and branch of `example.Triangle` is covered. Its private empty constructor (line 7),
+/// which no test can call, has no line goal, as JaCoCo filters it. Line 5 of the nested enum
+/// `Triangle$Kind` runs in its `values()`/`valueOf()`, which tests call since the CUT's member
+/// classes are targets too.
 #[test]
 fn dynamosa_covers_every_feasible_branch_and_line_of_triangle() {
     let g = run(&config("example.Triangle", 5_000, 1, 2));
     assert_full(&g, Criterion::Branch);
-    let lines: Vec<&str> =
-        g.uncovered.iter().filter(|u| u.starts_with("line ")).map(String::as_str).collect();
-    assert_eq!(lines, ["line c0 L7 (example/Triangle:7)"]);
+    assert_full(&g, Criterion::Line);
     let line = g.criterion(Criterion::Line).expect("line goals");
-    assert_eq!((line.covered, line.total), (10, 11));
+    assert_eq!((line.covered, line.total), (10, 10));
 }
 
 #[test]

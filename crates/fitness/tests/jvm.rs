@@ -82,7 +82,7 @@ fn triangle_in_a_real_jvm_scores_like_the_hand_written_traces() {
     }
     let traces: Vec<&Trace> = results.iter().map(|r| &r.trace).collect();
     expect![[r#"
-        Line: 7/10
+        Line: 7/9
         Branch: 13/22
         WeakMutation: 46/73
         Output: 1/2

@@ -32,9 +32,15 @@ pub(crate) fn dump(plan: &ProbePlan) -> String {
         }
     }
     for (gi, g) in plan.goals().iter().enumerate() {
-        let probes: Vec<String> =
-            plan.probes_of_goal(crate::GoalId(gi as u32)).iter().map(ToString::to_string).collect();
-        let _ = writeln!(out, "g{gi} {} <- {}", goal_text(g), probes.join(" "));
+        let id = crate::GoalId(gi as u32);
+        let probes: Vec<String> = plan.probes_of_goal(id).iter().map(ToString::to_string).collect();
+        let _ = write!(out, "g{gi} {} <- {}", goal_text(g), probes.join(" "));
+        let witnesses = plan.completion_witnesses(id);
+        if !witnesses.is_empty() {
+            let w: Vec<String> = witnesses.iter().map(ToString::to_string).collect();
+            let _ = write!(out, " | completed <- {}", w.join(" "));
+        }
+        out.push('\n');
     }
     out
 }
@@ -66,6 +72,7 @@ fn probe_line(plan: &ProbePlan, id: ProbeId, out: &mut String) {
         Detail::Call { callee } => {
             let _ = write!(out, " {callee}");
         }
+        Detail::FallThrough => out.push_str(" fall-through"),
     }
     if !p.goals.is_empty() {
         let goals: Vec<String> = p.goals.iter().map(ToString::to_string).collect();

@@ -12,6 +12,7 @@ mod plan;
 
 pub use dump::goal_text;
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 pub use bytecode::InsnIdx;
@@ -146,6 +147,11 @@ pub enum Detail {
     Call {
         callee: String,
     },
+    /// A hit-only probe on the fall-through edge into `insn` (a jump target or handler entry):
+    /// it runs when the instruction before `insn` completes and falls through, not when a jump
+    /// arrives. The instrumenter inserts its code first at `insn` and moves the jumps, handler
+    /// entries and the stack-map frame past it. It witnesses completed lines (`completion_witnesses`).
+    FallThrough,
 }
 
 /// One probe of the plan.
@@ -415,6 +421,9 @@ pub struct ProbePlan {
     goals: Vec<Goal>,
     /// `goal_probes[g]`: the probes that serve goal `g`, in id order.
     goal_probes: Vec<Vec<ProbeId>>,
+    /// The completion witnesses of line goals and jumps' fall-through goals
+    /// (see `completion_witnesses`).
+    completion_witnesses: BTreeMap<GoalId, Vec<ProbeId>>,
 }
 
 impl ProbePlan {
@@ -458,6 +467,21 @@ impl ProbePlan {
     /// The probes that serve a goal, in id order.
     pub fn probes_of_goal(&self, id: GoalId) -> &[ProbeId] {
         &self.goal_probes[id.index()]
+    }
+
+    /// The probes whose hit shows that goal `id` is covered as JaCoCo counts it (empty for goals
+    /// JaCoCo counts as we do). For a line goal: some instruction of the line ran to its end. Our
+    /// line goal (EvoSuite's) is covered when the line starts, so a line whose every execution
+    /// ends in an exception thrown by a call on it is covered for us, not for JaCoCo. For the
+    /// fall-through goal of a conditional jump: the instruction after the jump completed. Each
+    /// instruction's witness is the first probe that runs only after it completed without a jump
+    /// in between: a probe at the next conditional jump, switch, `goto`, return or `athrow` of its
+    /// straight-line run, the `FallThrough` probe where the run falls into a jump target, or the
+    /// probe at the start of a line-table entry holding a call where the run falls into it; these
+    /// are JaCoCo's probe positions (JaCoCo 0.8, "Control flow analysis for Java methods", and its
+    /// `LabelFlowAnalyzer`), so the two agree line by line.
+    pub fn completion_witnesses(&self, id: GoalId) -> &[ProbeId] {
+        self.completion_witnesses.get(&id).map_or(&[], Vec::as_slice)
     }
 
     /// The probes of one method of a class, as `(id, probe)` in id (= emission) order.

@@ -257,6 +257,34 @@ pub fn constant_replacements(c: Constant) -> Vec<Constant> {
     out
 }
 
+/// A private `()V` constructor whose code is `aload_0; invokespecial <super>.<init>()V; return`,
+/// as JaCoCo's `PrivateEmptyNoArgConstructorFilter` matches it.
+fn is_private_empty_constructor(
+    class: &ClassFile,
+    access: u16,
+    name: &str,
+    descriptor: &str,
+    body: &MethodBody,
+) -> bool {
+    if access & classfile::access::PRIVATE == 0 || name != "<init>" || descriptor != "()V" {
+        return false;
+    }
+    let cp = &class.constant_pool;
+    match body.insns.as_slice() {
+        [Insn::Local { var: 0, .. }, Insn::Invoke { op, index }, Insn::Simple(Opcode::RETURN)]
+            if matches!(body.insns[0].op(), Opcode::ALOAD_0 | Opcode::ALOAD)
+                && *op == Opcode::INVOKESPECIAL =>
+        {
+            cp.member_ref(*index).is_some_and(|r| {
+                r.name == "<init>"
+                    && r.descriptor == "()V"
+                    && class.super_name().is_some_and(|s| r.class == s)
+            })
+        }
+        _ => false,
+    }
+}
+
 /// The output goals of a method returning the type `ret` (a field descriptor, or `V`).
 fn output_values(ret: &str) -> &'static [OutputValue] {
     use OutputValue::*;
@@ -288,6 +316,7 @@ impl ProbePlan {
                 probes: std::mem::take(&mut self.probes),
                 goals: std::mem::take(&mut self.goals),
                 goal_probes: std::mem::take(&mut self.goal_probes),
+                completion_witnesses: std::mem::take(&mut self.completion_witnesses),
             },
             class: id,
             lines: BTreeMap::new(),
@@ -300,6 +329,7 @@ impl ProbePlan {
                 self.probes = b.plan.probes;
                 self.goals = b.plan.goals;
                 self.goal_probes = b.plan.goal_probes;
+                self.completion_witnesses = b.plan.completion_witnesses;
                 let what = format!("method #{mi} has a bad name or descriptor index");
                 return Err(PlanError::Malformed { class: name, what });
             };
@@ -322,7 +352,13 @@ impl ProbePlan {
                     if is_clinit && opts.class_init {
                         class_init = Some(ProbeId(b.plan.probes.len() as u32));
                     }
-                    b.plan_method(class, index, &mdesc, &body, is_clinit, opts);
+                    // JaCoCo leaves out a private empty no-argument constructor (the idiom that
+                    // keeps a utility class from being instantiated): no test can call it, and
+                    // its line is not code anyone wrote. Its other goals stay.
+                    let mut method_opts = *opts;
+                    method_opts.lines &=
+                        !is_private_empty_constructor(class, m.access_flags, &mname, &mdesc, &body);
+                    b.plan_method(class, index, &mdesc, &body, is_clinit, &method_opts);
                     None
                 }
                 Err(e) => Some(e),
@@ -343,6 +379,7 @@ impl ProbePlan {
         self.probes = b.plan.probes;
         self.goals = b.plan.goals;
         self.goal_probes = b.plan.goal_probes;
+        self.completion_witnesses = b.plan.completion_witnesses;
         self.classes.push(ClassPlan { name, methods, class_init, probes: first_probe..end });
         Ok(id)
     }
@@ -433,9 +470,30 @@ impl Builder {
         let (values, constants) = (opts.values && !is_clinit, opts.constants && !is_clinit);
         // RC constants of the current straight run still waiting for a probe that tells they ran.
         let mut pending_rc: Vec<(InsnIdx, Constant)> = Vec::new();
+        // Goals waiting for the probe that tells an instruction completed
+        // (`ProbePlan::completion_witnesses`): the lines of the instructions run since the last
+        // witness position, and the fall-through goal of a conditional jump just passed.
+        let mut unwitnessed: Vec<GoalId> = Vec::new();
+        // Line-table entries (their first instruction) whose instructions include a call: JaCoCo
+        // also puts a probe where control falls into one of those, so that the lines before a
+        // call that throws still count.
+        let mut call_lines: BTreeSet<InsnIdx> = BTreeSet::new();
+        for (i, insn) in body.insns.iter().enumerate() {
+            if matches!(insn, Insn::Invoke { .. } | Insn::InvokeInterface { .. } | Insn::InvokeDynamic { .. })
+                && let Some((&start, _)) = line_starts.range(..=InsnIdx::new(i)).next_back()
+            {
+                call_lines.insert(start);
+            }
+        }
         for (i, insn) in body.insns.iter().enumerate().take(n) {
             let at = InsnIdx::new(i);
             let line = line_at(at);
+            if !unwitnessed.is_empty() && targets.contains(&at) {
+                // The run before falls into a jump target: only a probe on that edge tells that
+                // it completed (a probe at the target also runs when a jump arrives).
+                let p = self.push(ProbeKind::Line, m, at, line, Detail::FallThrough);
+                self.witness(p, &mut unwitnessed);
+            }
             if i == 0 {
                 if is_clinit && opts.class_init {
                     self.push(ProbeKind::ClassInit, m, at, line, Detail::None);
@@ -454,6 +512,20 @@ impl Builder {
                 let class = self.class;
                 let g = self.serve(p, existing, || Goal::Line { class, line: l });
                 self.lines.insert(l, g);
+            }
+            if !unwitnessed.is_empty() && call_lines.contains(&at) {
+                // Not a jump target (the fall-through probe above took those): any probe here runs
+                // only after the instruction before it completed.
+                let p = self
+                    .probe_at(method_start, at)
+                    .unwrap_or_else(|| self.push(ProbeKind::Line, m, at, line, Detail::None));
+                self.witness(p, &mut unwitnessed);
+            }
+            if opts.lines
+                && let Some(g) = line.and_then(|l| self.lines.get(&l).copied())
+                && unwitnessed.last() != Some(&g)
+            {
+                unwitnessed.push(g);
             }
             if opts.exceptions
                 && let Some(&ct) = handlers.get(&at)
@@ -562,20 +634,37 @@ impl Builder {
                     exit_goal = Some(self.serve(p, exit_goal, || Goal::MethodNormalExit { class, method }));
                 }
             }
+            // A conditional jump, switch, `goto`, return or `athrow` (JaCoCo's probe positions)
+            // ends the straight run so far: a probe before it runs only when everything since the
+            // last witness completed, and the instruction itself cannot fail to complete.
+            let is_jump = matches!(insn, Insn::Branch { .. });
+            if !unwitnessed.is_empty() && (!insn.falls_through() || is_jump) {
+                // A paired `if` has no probe of its own: its compare's probe tells as much.
+                let pos = if paired_if == Some(i) { InsnIdx::new(i - 1) } else { at };
+                let p = self
+                    .probe_at(method_start, pos)
+                    .unwrap_or_else(|| self.push(ProbeKind::Line, m, at, line, Detail::None));
+                self.witness(p, &mut unwitnessed);
+            }
+            if is_jump && insn.falls_through() {
+                // JaCoCo counts a jump's fall-through branch when the instruction after the jump
+                // completes; the jump's own branch when the jump is taken, as our goal does.
+                let pos = if paired_if == Some(i) { InsnIdx::new(i - 1) } else { at };
+                let fall =
+                    self.probe_at(method_start, pos).and_then(|p| {
+                        self.plan.probes[p.index()].goals.iter().copied().find(|&g| {
+                            matches!(self.plan.goals[g.index()], Goal::Branch { taken: false, .. })
+                        })
+                    });
+                unwitnessed.extend(fall);
+            }
             let next = InsnIdx::new(i + 1);
             let straight_on = i + 1 < n && insn.falls_through() && !targets.contains(&next);
             if constants && let Some(c) = constant_of(insn, cp) {
                 pending_rc.push((at, c));
             }
             if !pending_rc.is_empty() {
-                // Probes are in instruction order: those at `at` end the method's list so far.
-                let here = (method_start..self.plan.probes.len())
-                    .rev()
-                    .take_while(|&k| self.plan.probes[k].insn >= at)
-                    .filter(|&k| self.plan.probes[k].insn == at)
-                    .last()
-                    .map(|k| ProbeId(k as u32));
-                let server = match here {
+                let server = match self.probe_at(method_start, at) {
                     Some(p) => Some(p),
                     None if !straight_on => Some(self.push(ProbeKind::Line, m, at, line, Detail::None)),
                     None => None,
@@ -597,6 +686,28 @@ impl Builder {
                 for u in UnaryOp::ALL {
                     self.serve(p, None, || Goal::WeakMutation { probe: p, mutant: Mutant::InsertUnary(u) });
                 }
+            }
+        }
+    }
+
+    /// The first probe planned at `at` in the method whose probes start at `method_start` that
+    /// runs whenever `at` runs (a `FallThrough` probe does not when a jump arrives). Probes are in
+    /// instruction order, so those at `at` end the method's list so far.
+    fn probe_at(&self, method_start: usize, at: InsnIdx) -> Option<ProbeId> {
+        (method_start..self.plan.probes.len())
+            .rev()
+            .take_while(|&k| self.plan.probes[k].insn >= at)
+            .filter(|&k| self.plan.probes[k].insn == at && self.plan.probes[k].detail != Detail::FallThrough)
+            .last()
+            .map(|k| ProbeId(k as u32))
+    }
+
+    /// Records `p` as a completion witness of the `goals`, and empties `goals`.
+    fn witness(&mut self, p: ProbeId, goals: &mut Vec<GoalId>) {
+        for g in goals.drain(..) {
+            let w = self.plan.completion_witnesses.entry(g).or_default();
+            if !w.contains(&p) {
+                w.push(p);
             }
         }
     }

@@ -17,7 +17,7 @@ mod reset;
 
 use bytecode::{Insn, InsnIdx, MethodBody, Opcode};
 use classfile::{Attribute, ClassFile, ConstantPool};
-use goals::{ClassId, MethodIdx, PlanError, PlanOptions, Probe, ProbeId, ProbeKind, ProbePlan};
+use goals::{ClassId, Detail, MethodIdx, PlanError, PlanOptions, Probe, ProbeId, ProbeKind, ProbePlan};
 use rt_abi::{GUARDS_CLASS, RedirectAction};
 
 /// What to do to a class. Built with `all()` or `none()`; there is deliberately no `Default`.
@@ -215,6 +215,8 @@ pub(crate) fn rewrite(
     let mut extra: u16 = 0;
     // Probes at instruction 0 that must run once per call, not again when a loop jumps back to 0.
     let mut prelude_len = 0usize;
+    // Fall-through probes: (instruction, code length); the plan puts each first at its instruction.
+    let mut edges: Vec<(InsnIdx, usize)> = Vec::new();
     for (id, p) in probes {
         if p.insn.index() >= n {
             return Err(format!("the plan's probe {id} is at {}, past the {n} instructions", p.insn));
@@ -222,6 +224,12 @@ pub(crate) fn rewrite(
         let (code, need) = probes::probe_code(p.kind, p.arg(*id), scratch, refs, cp)?;
         if p.insn.index() == 0 && matches!(p.kind, ProbeKind::ClassInit | ProbeKind::MethodEnter) {
             prelude_len += code.len();
+        }
+        if p.detail == Detail::FallThrough {
+            if p.insn.index() == 0 || insertions.last().is_some_and(|(at, _)| *at == p.insn) {
+                return Err(format!("the plan's fall-through probe {id} is not first at {}", p.insn));
+            }
+            edges.push((p.insn, code.len()));
         }
         extra = extra.max(need);
         insertions.push((p.insn, code));
@@ -268,9 +276,15 @@ pub(crate) fn rewrite(
         return Ok(body);
     }
     body.max_stack = body.max_stack.checked_add(extra).ok_or("max_stack would exceed 65535")?;
-    body.insert_before(insertions).map_err(|e| e.to_string())?;
+    let reloc = body.insert_before(insertions).map_err(|e| e.to_string())?;
     if prelude_len > 0 {
         skip_prelude_on_jumps(&mut body, prelude_len);
+    }
+    // A fall-through probe's code must run only when the instruction before it falls through:
+    // jumps and handlers that arrived at its code now land just past it.
+    for (at, len) in edges {
+        let from = reloc.entry(at);
+        move_arrivals(&mut body, from, InsnIdx::new(from.index() + len));
     }
     Ok(body)
 }
@@ -280,20 +294,26 @@ pub(crate) fn rewrite(
 /// its entry probes on every iteration: move those jumps (and the frame, JVMS §4.7.4) past the
 /// `len` prelude instructions. Line entries and handler ranges keep pointing at 0.
 pub(crate) fn skip_prelude_on_jumps(body: &mut MethodBody, len: usize) {
-    let past = InsnIdx::new(len);
+    move_arrivals(body, InsnIdx(0), InsnIdx::new(len));
+}
+
+/// Makes every jump, handler entry and stack-map frame at `from` point at `to` instead, so the
+/// straight-line code in between runs only when control falls into it. Line entries and handler
+/// ranges stay.
+fn move_arrivals(body: &mut MethodBody, from: InsnIdx, to: InsnIdx) {
     for insn in &mut body.insns {
-        insn.map_targets(|t| if t == InsnIdx(0) { past } else { t });
+        insn.map_targets(|t| if t == from { to } else { t });
     }
     for h in &mut body.handlers {
-        if h.handler == InsnIdx(0) {
-            h.handler = past;
+        if h.handler == from {
+            h.handler = to;
         }
     }
     for a in &mut body.attributes {
         if let bytecode::CodeAttribute::StackMapTable { frames, .. } = a {
             for f in frames {
-                if f.at == InsnIdx(0) {
-                    f.at = past;
+                if f.at == from {
+                    f.at = to;
                 }
             }
         }

@@ -38,6 +38,22 @@ fn missing_class_is_an_error() {
     assert_eq!(err.to_string(), "class cluster.DoesNotExist is not on the classpath");
 }
 
+/// A JDK method overridden with a narrower return type is a member once, as the override: the
+/// package-private `AbstractStringBuilder.append` returns a type no test can name (it made an
+/// uncompilable test on joda-time's `PeriodFormatterBuilder`, whose methods take a `StringBuffer`).
+#[test]
+fn overrides_with_narrower_returns_hide_inaccessible_ones() {
+    let cp =
+        ClassPath::open(&[test_support::java_base_jmod(), PathBuf::from("/usr/share/java/joda-time.jar")])
+            .expect("classpath opens");
+    let cluster =
+        TestCluster::build(&cp, "org.joda.time.format.PeriodFormatterBuilder", &ClusterConfig::evosuite())
+            .expect("cluster builds");
+    let dump = cluster.dump();
+    assert!(dump.contains("java.lang.StringBuffer"), "StringBuffer is in the cluster:\n{dump}");
+    assert!(!dump.contains("AbstractStringBuilder"), "{dump}");
+}
+
 #[test]
 fn real_library_clusters() {
     let jars = PathBuf::from("/usr/share/java");
