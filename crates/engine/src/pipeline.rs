@@ -283,7 +283,7 @@ pub fn generate_tests(
     };
 
     // Coverage of the tests as written, with the goals the class initialisers cover (`class_init_goals`).
-    let cases: Vec<TestCase> = tests.iter().map(|t| t.case.clone()).collect();
+    let cases: Vec<TestCase> = tests.iter().map(postprocess::as_written).collect();
     let results = problem.execute(&cases)?;
     let (coverage, uncovered) = problem.final_coverage(&config.criteria, &results);
     Ok(ClassTests {

@@ -333,7 +333,7 @@ impl JvmProblem {
             if witnesses.is_empty() {
                 continue;
             }
-            let completed = witnesses.iter().any(|p| traces.iter().any(|t| t.is_hit(protocol::ProbeId(p.0))));
+            let completed = witnesses.iter().any(|&w| traces.iter().any(|t| witnessed(plan, w, t)));
             if covered[i] && !completed {
                 never_completed.insert(i);
             }
@@ -607,6 +607,24 @@ fn init_triggers(
             };
             let Some(&(_, line)) = lines.iter().rev().find(|&&(start, _)| start <= i) else { continue };
             out.entry(class.to_string()).or_default().entry(line).or_default().insert(target.into_owned());
+        }
+    }
+}
+
+/// Whether `trace` meets a completion witness (`ProbePlan::completion_witnesses`).
+fn witnessed(plan: &goals::ProbePlan, w: goals::Witness, trace: &Trace) -> bool {
+    use goals::{Detail, SwitchCase, Witness};
+    let pid = |p: ProbeId| protocol::ProbeId(p.0);
+    match w {
+        Witness::Hit(p) => trace.is_hit(pid(p)),
+        Witness::Jumped(p) => trace.branch(pid(p)).is_some_and(|b| b.to_true == 0.0),
+        Witness::SwitchTo(p, case) => {
+            let Detail::Switch { keys, target_key } = &plan.probe(p).detail else { return false };
+            trace.switch_keys(pid(p)).iter().any(|k| match (keys.binary_search(k), case) {
+                (Ok(i), SwitchCase::Key(want)) => target_key.get(i) == Some(&want),
+                (Err(_), SwitchCase::Default) => true,
+                _ => false,
+            })
         }
     }
 }

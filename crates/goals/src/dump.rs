@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::{Detail, Goal, Mutant, ProbeId, ProbePlan, SwitchCase};
+use crate::{Detail, Goal, Mutant, ProbeId, ProbePlan, SwitchCase, Witness};
 
 fn cond_name(c: i32) -> String {
     let base = ["eq", "ne", "lt", "ge", "gt", "le"].get((c & 7) as usize).copied().unwrap_or("?");
@@ -37,7 +37,15 @@ pub(crate) fn dump(plan: &ProbePlan) -> String {
         let _ = write!(out, "g{gi} {} <- {}", goal_text(g), probes.join(" "));
         let witnesses = plan.completion_witnesses(id);
         if !witnesses.is_empty() {
-            let w: Vec<String> = witnesses.iter().map(ToString::to_string).collect();
+            let w: Vec<String> = witnesses
+                .iter()
+                .map(|w| match w {
+                    Witness::Hit(p) => p.to_string(),
+                    Witness::Jumped(p) => format!("{p}:jumped"),
+                    Witness::SwitchTo(p, SwitchCase::Key(k)) => format!("{p}:case {k}"),
+                    Witness::SwitchTo(p, SwitchCase::Default) => format!("{p}:default"),
+                })
+                .collect();
             let _ = write!(out, " | completed <- {}", w.join(" "));
         }
         out.push('\n');

@@ -8,6 +8,7 @@
 //! (that is `instrument`) and does not compute fitness (that is `fitness`).
 
 mod dump;
+mod jacoco;
 mod plan;
 
 pub use dump::goal_text;
@@ -152,6 +153,18 @@ pub enum Detail {
     /// arrives. The instrumenter inserts its code first at `insn` and moves the jumps, handler
     /// entries and the stack-map frame past it. It witnesses completed lines (`completion_witnesses`).
     FallThrough,
+}
+
+/// A condition on a suite's traces standing for one of JaCoCo's probes
+/// (`ProbePlan::completion_witnesses`).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Witness {
+    /// The probe was hit.
+    Hit(ProbeId),
+    /// The conditional jump of this branch probe was taken.
+    Jumped(ProbeId),
+    /// The switch of this probe jumped to the target of this case.
+    SwitchTo(ProbeId, SwitchCase),
 }
 
 /// One probe of the plan.
@@ -423,7 +436,7 @@ pub struct ProbePlan {
     goal_probes: Vec<Vec<ProbeId>>,
     /// The completion witnesses of line goals and jumps' fall-through goals
     /// (see `completion_witnesses`).
-    completion_witnesses: BTreeMap<GoalId, Vec<ProbeId>>,
+    completion_witnesses: BTreeMap<GoalId, Vec<Witness>>,
 }
 
 impl ProbePlan {
@@ -469,18 +482,14 @@ impl ProbePlan {
         &self.goal_probes[id.index()]
     }
 
-    /// The probes whose hit shows that goal `id` is covered as JaCoCo counts it (empty for goals
-    /// JaCoCo counts as we do). For a line goal: some instruction of the line ran to its end. Our
-    /// line goal (EvoSuite's) is covered when the line starts, so a line whose every execution
-    /// ends in an exception thrown by a call on it is covered for us, not for JaCoCo. For the
-    /// fall-through goal of a conditional jump: the instruction after the jump completed. Each
-    /// instruction's witness is the first probe that runs only after it completed without a jump
-    /// in between: a probe at the next conditional jump, switch, `goto`, return or `athrow` of its
-    /// straight-line run, the `FallThrough` probe where the run falls into a jump target, or the
-    /// probe at the start of a line-table entry holding a call where the run falls into it; these
-    /// are JaCoCo's probe positions (JaCoCo 0.8, "Control flow analysis for Java methods", and its
-    /// `LabelFlowAnalyzer`), so the two agree line by line.
-    pub fn completion_witnesses(&self, id: GoalId) -> &[ProbeId] {
+    /// The conditions on a suite's traces of which any one shows that goal `id` is covered as
+    /// JaCoCo counts it (empty for goals JaCoCo does not count, or counts as we do). For a line
+    /// goal: an instruction of the line completed, where our line goal (EvoSuite's) only asks that
+    /// the line started, so that a line whose every run ends in an exception thrown by a call on it
+    /// is covered for us and not for JaCoCo. For a branch or switch goal: JaCoCo's probe on that
+    /// edge ran, or, where it has none, the instruction the edge leads to completed. The
+    /// conditions stand for JaCoCo's probes, placed as JaCoCo places them (`jacoco.rs`).
+    pub fn completion_witnesses(&self, id: GoalId) -> &[Witness] {
         self.completion_witnesses.get(&id).map_or(&[], Vec::as_slice)
     }
 

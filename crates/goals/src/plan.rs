@@ -27,7 +27,7 @@ use rt_abi::{ProbeKind, cond};
 
 use crate::{
     BinOp, ClassId, ClassPlan, Constant, Detail, Goal, GoalId, MethodIdx, MethodPlan, Mutant, OutputValue,
-    Probe, ProbeId, ProbePlan, SwitchCase, UnaryOp,
+    Probe, ProbeId, ProbePlan, SwitchCase, UnaryOp, Witness, jacoco,
 };
 
 /// Which probe families to plan (and so to emit). Built with `all()` or `none()` and adjusted
@@ -470,13 +470,10 @@ impl Builder {
         let (values, constants) = (opts.values && !is_clinit, opts.constants && !is_clinit);
         // RC constants of the current straight run still waiting for a probe that tells they ran.
         let mut pending_rc: Vec<(InsnIdx, Constant)> = Vec::new();
-        // Goals waiting for the probe that tells an instruction completed
-        // (`ProbePlan::completion_witnesses`): the lines of the instructions run since the last
-        // witness position, and the fall-through goal of a conditional jump just passed.
-        let mut unwitnessed: Vec<GoalId> = Vec::new();
-        // Line-table entries (their first instruction) whose instructions include a call: JaCoCo
-        // also puts a probe where control falls into one of those, so that the lines before a
-        // call that throws still count.
+        // JaCoCo's probe positions (`jacoco::Flow`), for the completion witnesses of line and
+        // branch goals (`ProbePlan::completion_witnesses`). JaCoCo marks a line-table entry holding
+        // a call, so that the lines before a call that throws still count.
+        let witnesses = opts.lines || opts.branches || opts.switches;
         let mut call_lines: BTreeSet<InsnIdx> = BTreeSet::new();
         for (i, insn) in body.insns.iter().enumerate() {
             if matches!(insn, Insn::Invoke { .. } | Insn::InvokeInterface { .. } | Insn::InvokeDynamic { .. })
@@ -485,14 +482,21 @@ impl Builder {
                 call_lines.insert(start);
             }
         }
+        let flow = jacoco::Flow::new(body, &call_lines);
+        let mut jumps = jacoco::MethodProbes {
+            at: BTreeMap::new(),
+            fall_through: BTreeMap::new(),
+            branch: BTreeMap::new(),
+            switch: BTreeMap::new(),
+        };
         for (i, insn) in body.insns.iter().enumerate().take(n) {
             let at = InsnIdx::new(i);
             let line = line_at(at);
-            if !unwitnessed.is_empty() && targets.contains(&at) {
-                // The run before falls into a jump target: only a probe on that edge tells that
-                // it completed (a probe at the target also runs when a jump arrives).
+            if witnesses && flow.needs_fall_through_probe(i) {
+                // JaCoCo's probe on the fall-through edge into a jump target: ours must come first
+                // here, so that the instrumenter can move the jumps past it.
                 let p = self.push(ProbeKind::Line, m, at, line, Detail::FallThrough);
-                self.witness(p, &mut unwitnessed);
+                jumps.fall_through.insert(i, p);
             }
             if i == 0 {
                 if is_clinit && opts.class_init {
@@ -512,20 +516,6 @@ impl Builder {
                 let class = self.class;
                 let g = self.serve(p, existing, || Goal::Line { class, line: l });
                 self.lines.insert(l, g);
-            }
-            if !unwitnessed.is_empty() && call_lines.contains(&at) {
-                // Not a jump target (the fall-through probe above took those): any probe here runs
-                // only after the instruction before it completed.
-                let p = self
-                    .probe_at(method_start, at)
-                    .unwrap_or_else(|| self.push(ProbeKind::Line, m, at, line, Detail::None));
-                self.witness(p, &mut unwitnessed);
-            }
-            if opts.lines
-                && let Some(g) = line.and_then(|l| self.lines.get(&l).copied())
-                && unwitnessed.last() != Some(&g)
-            {
-                unwitnessed.push(g);
             }
             if opts.exceptions
                 && let Some(&ct) = handlers.get(&at)
@@ -637,26 +627,43 @@ impl Builder {
             // A conditional jump, switch, `goto`, return or `athrow` (JaCoCo's probe positions)
             // ends the straight run so far: a probe before it runs only when everything since the
             // last witness completed, and the instruction itself cannot fail to complete.
-            let is_jump = matches!(insn, Insn::Branch { .. });
-            if !unwitnessed.is_empty() && (!insn.falls_through() || is_jump) {
-                // A paired `if` has no probe of its own: its compare's probe tells as much.
-                let pos = if paired_if == Some(i) { InsnIdx::new(i - 1) } else { at };
+            if witnesses && flow.needs_probe_at(i, insn) {
+                // JaCoCo's probe runs whenever this instruction does: so does any of ours here.
                 let p = self
-                    .probe_at(method_start, pos)
+                    .probe_at(method_start, at)
                     .unwrap_or_else(|| self.push(ProbeKind::Line, m, at, line, Detail::None));
-                self.witness(p, &mut unwitnessed);
+                jumps.at.insert(i, p);
             }
-            if is_jump && insn.falls_through() {
-                // JaCoCo counts a jump's fall-through branch when the instruction after the jump
-                // completes; the jump's own branch when the jump is taken, as our goal does.
+            if witnesses && matches!(insn, Insn::Branch { .. }) && insn.falls_through() {
+                // A paired `if` has no probe of its own: its compare's records the jump.
                 let pos = if paired_if == Some(i) { InsnIdx::new(i - 1) } else { at };
-                let fall =
-                    self.probe_at(method_start, pos).and_then(|p| {
-                        self.plan.probes[p.index()].goals.iter().copied().find(|&g| {
-                            matches!(self.plan.goals[g.index()], Goal::Branch { taken: false, .. })
-                        })
-                    });
-                unwitnessed.extend(fall);
+                if let Some(p) = self.probe_at_with(method_start, pos, |d| matches!(d, Detail::Branch { .. }))
+                {
+                    jumps.branch.insert(i, p);
+                }
+            }
+            if witnesses
+                && insn.is_switch()
+                && let Some(p) = self.probe_at_with(method_start, at, |d| matches!(d, Detail::Switch { .. }))
+            {
+                let mut cases: Vec<(InsnIdx, SwitchCase)> = Vec::new();
+                match insn {
+                    Insn::TableSwitch { default, low, targets } => {
+                        cases.push((*default, SwitchCase::Default));
+                        for (k, t) in targets.iter().enumerate() {
+                            cases.push((*t, SwitchCase::Key(low.wrapping_add(k as i32))));
+                        }
+                    }
+                    Insn::LookupSwitch { default, pairs } => {
+                        cases.push((*default, SwitchCase::Default));
+                        cases.extend(pairs.iter().map(|&(k, t)| (t, SwitchCase::Key(k))));
+                    }
+                    _ => {}
+                }
+                // The goal of a target is the default's, or its smallest key's (`Detail::Switch`).
+                cases.sort_by_key(|&(t, c)| (t, c != SwitchCase::Default, c));
+                cases.dedup_by_key(|&mut (t, _)| t);
+                jumps.switch.insert(i, (p, cases));
             }
             let next = InsnIdx::new(i + 1);
             let straight_on = i + 1 < n && insn.falls_through() && !targets.contains(&next);
@@ -688,28 +695,96 @@ impl Builder {
                 }
             }
         }
+        if witnesses {
+            self.completion_witnesses(body, &flow, &jumps, |i| line_at(InsnIdx::new(i)), opts.lines);
+        }
+    }
+
+    /// Records the witnesses of this method's line goals (each instruction's, on its line) and of
+    /// its branch and switch goals (`ProbePlan::completion_witnesses`).
+    fn completion_witnesses(
+        &mut self,
+        body: &MethodBody,
+        flow: &jacoco::Flow,
+        jumps: &jacoco::MethodProbes,
+        line_at: impl Fn(usize) -> Option<u16>,
+        lines: bool,
+    ) {
+        let per_insn = jacoco::instruction_witnesses(flow, body, jumps);
+        let mut found: BTreeMap<GoalId, BTreeSet<Witness>> = BTreeMap::new();
+        if lines {
+            for (i, w) in per_insn.iter().enumerate() {
+                if let Some(&g) = line_at(i).and_then(|l| self.lines.get(&l)) {
+                    found.entry(g).or_default().extend(w.iter().copied());
+                }
+            }
+        }
+        for (&i, &p) in &jumps.branch {
+            let Some(target) = body.insns[i].targets().next() else { continue };
+            for &g in &self.plan.probes[p.index()].goals {
+                let w = match self.plan.goals[g.index()] {
+                    Goal::Branch { taken: true, .. } => jacoco::edge_witnesses(
+                        flow,
+                        &per_insn,
+                        jumps,
+                        false,
+                        target.index(),
+                        Some(Witness::Jumped(p)),
+                    ),
+                    Goal::Branch { taken: false, .. } => {
+                        jacoco::edge_witnesses(flow, &per_insn, jumps, true, i + 1, None)
+                    }
+                    _ => continue,
+                };
+                found.entry(g).or_default().extend(w);
+            }
+        }
+        for (p, cases) in jumps.switch.values() {
+            for &(t, case) in cases {
+                let goal = self.plan.probes[p.index()].goals.iter().copied().find(
+                    |g| matches!(self.plan.goals[g.index()], Goal::SwitchCase { case: c, .. } if c == case),
+                );
+                if let Some(g) = goal {
+                    let on_edge = Some(Witness::SwitchTo(*p, case));
+                    found.entry(g).or_default().extend(jacoco::edge_witnesses(
+                        flow,
+                        &per_insn,
+                        jumps,
+                        false,
+                        t.index(),
+                        on_edge,
+                    ));
+                }
+            }
+        }
+        for (g, w) in found {
+            let all = self.plan.completion_witnesses.entry(g).or_default();
+            all.extend(w);
+            all.sort_unstable();
+            all.dedup();
+        }
     }
 
     /// The first probe planned at `at` in the method whose probes start at `method_start` that
-    /// runs whenever `at` runs (a `FallThrough` probe does not when a jump arrives). Probes are in
-    /// instruction order, so those at `at` end the method's list so far.
+    /// runs whenever `at` runs (a `FallThrough` probe does not when a jump arrives).
     fn probe_at(&self, method_start: usize, at: InsnIdx) -> Option<ProbeId> {
+        self.probe_at_with(method_start, at, |d| *d != Detail::FallThrough)
+    }
+
+    /// The first probe planned at `at` whose detail passes `want`. Probes are in instruction
+    /// order, so those at `at` end the method's list so far.
+    fn probe_at_with(
+        &self,
+        method_start: usize,
+        at: InsnIdx,
+        want: impl Fn(&Detail) -> bool,
+    ) -> Option<ProbeId> {
         (method_start..self.plan.probes.len())
             .rev()
             .take_while(|&k| self.plan.probes[k].insn >= at)
-            .filter(|&k| self.plan.probes[k].insn == at && self.plan.probes[k].detail != Detail::FallThrough)
+            .filter(|&k| self.plan.probes[k].insn == at && want(&self.plan.probes[k].detail))
             .last()
             .map(|k| ProbeId(k as u32))
-    }
-
-    /// Records `p` as a completion witness of the `goals`, and empties `goals`.
-    fn witness(&mut self, p: ProbeId, goals: &mut Vec<GoalId>) {
-        for g in goals.drain(..) {
-            let w = self.plan.completion_witnesses.entry(g).or_default();
-            if !w.contains(&p) {
-                w.push(p);
-            }
-        }
     }
 
     fn branch(&mut self, kind: ProbeKind, m: Option<MethodIdx>, at: InsnIdx, line: Option<u16>, c: i32) {

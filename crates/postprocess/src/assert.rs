@@ -86,12 +86,14 @@ pub struct AssertedTest {
     pub stats: AssertionStats,
 }
 
-/// One inspector call inserted after statement `after`, on variable `var` (original numbering).
+/// One inspector call inserted after statement `after`, on variable `var` (original numbering),
+/// with `arg` as its one argument (an `equals` check) or none.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Probe {
     after: usize,
     var: VarId,
     inspector: Inspector,
+    arg: Option<VarId>,
 }
 
 /// An observation that may become an assertion: `priority` orders the cap (0 first).
@@ -138,13 +140,50 @@ fn augment(test: &TestCase, probes: &[Probe]) -> (TestCase, Vec<usize>, Vec<usiz
                 ret: Some(p.inspector.ret.clone()),
             };
             let receiver = Some(VarId(pos[p.var.index()] as u32));
-            probe_pos.push(
-                out.push(Statement::Method { method: Arc::new(method), receiver, args: Vec::new() }).index(),
-            );
+            let args: Vec<VarId> = p.arg.iter().map(|a| VarId(pos[a.index()] as u32)).collect();
+            let method = MethodRef { params: args.iter().map(|_| JType::object()).collect(), ..method };
+            probe_pos.push(out.push(Statement::Method { method: Arc::new(method), receiver, args }).index());
             next += 1;
         }
     }
     (out, pos, probe_pos)
+}
+
+/// The statements a written test runs: its case with the call each assertion makes
+/// (`assertEquals(3, stack0.size())`, `assertTrue(a.equals((Object) b))`) inserted after the
+/// statement the assertion follows. The
+/// coverage of written tests is measured on these, as JaCoCo sees the inspectors run too.
+pub fn as_written(test: &JUnitTest) -> TestCase {
+    let mut probes: Vec<Probe> = test
+        .assertions
+        .iter()
+        .filter_map(|a| match &a.check {
+            Check::Equals { subject: Subject::Call { var, method, ret }, .. } => Some(Probe {
+                after: a.after,
+                var: *var,
+                inspector: Inspector {
+                    name: method.clone(),
+                    descriptor: format!("(){}", ret.descriptor()),
+                    ret: ret.clone(),
+                },
+                arg: None,
+            }),
+            Check::ObjectsEqual { a: var, b, .. } => Some(Probe {
+                after: a.after,
+                var: *var,
+                inspector: Inspector {
+                    name: "equals".into(),
+                    descriptor: "(Ljava/lang/Object;)Z".into(),
+                    ret: JType::Prim(PrimType::Boolean),
+                },
+                arg: Some(*b),
+            }),
+            _ => None,
+        })
+        .collect();
+    // Stable: the calls after one statement keep their written order.
+    probes.sort_by_key(|p| p.after);
+    augment(&test.case, &probes).0
 }
 
 /// Outcomes of a `distinct` copy, aligned with the original's statements.
@@ -349,7 +388,7 @@ pub fn assertions(
                     }
                     for ins in inspectors.of(&class) {
                         if out.len() < MAX_INSPECTOR_CALLS {
-                            out.push(Probe { after: i, var: v, inspector: ins.clone() });
+                            out.push(Probe { after: i, var: v, inspector: ins.clone(), arg: None });
                         }
                     }
                 }

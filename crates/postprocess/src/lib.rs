@@ -20,7 +20,7 @@ mod assert;
 mod inspect;
 mod minimise;
 
-pub use assert::{AssertedTest, AssertionConfig, AssertionStats, assertions};
+pub use assert::{AssertedTest, AssertionConfig, AssertionStats, as_written, assertions};
 pub use inspect::{Inspector, Inspectors};
 pub use minimise::{Minimised, minimise, remove_with_dependents};
 
