@@ -685,8 +685,11 @@ impl Builder {
                     }
                 }
             }
+            // (Not before a try block's start that JaCoCo probes on the fall-through edge: that
+            // edge probe must be the first at its instruction.)
             if values
                 && straight_on
+                && !(witnesses && flow.needs_fall_through_probe(i + 1))
                 && let Some(kind) = load_value_kind(insn, cp)
             {
                 let p = self.push(kind, m, next, line_at(next), Detail::None);
