@@ -236,22 +236,20 @@ fn writes_verified_reproducible_tests_for_the_examples() {
     assert!(run.status.success() && text.contains(" 0 tests failed"), "{text}");
 }
 
-/// `fixtures/java/lines`: lines that start but never complete (a call on them throws) and jumps
-/// whose fall-through side throws. report.json counts lines and branches as JaCoCo does (an
-/// instruction completed), so its figures equal JaCoCo's on the written tests; the search's own
-/// line goals (EvoSuite's: the line started) are reported "reached, never completed". The private
-/// empty constructor has no line goal, as JaCoCo filters it.
-#[test]
-fn report_counts_lines_and_branches_as_jacoco() {
+/// Runs `generate --jacoco` on one class and returns its report.json entry, checked to be verified
+/// and to give exactly JaCoCo's covered/total counts of lines and branches: report.json counts them as
+/// JaCoCo does (an instruction completed, JaCoCo's probe positions), on the written tests with the
+/// calls their assertions make.
+fn report_matching_jacoco(classpath: &str, class: &str) -> serde_json::Value {
     let tmp = tempfile::tempdir().expect("tempdir");
     let out = tmp.path().join("out");
     let res = suitesmith(
         &[
             "generate",
             "--classpath",
-            "fixtures/classes/lines",
+            classpath,
             "--class",
-            "lines.Completion",
+            class,
             "--evaluations",
             "2000",
             "--budget",
@@ -268,16 +266,27 @@ fn report_counts_lines_and_branches_as_jacoco() {
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report.json"))
             .expect("json");
-    let cl = &report["classes"][0];
+    let cl = report["classes"][0].clone();
     assert_eq!(cl["verification"]["verified"], true, "{cl}");
     let n = |v: &serde_json::Value| v.as_u64().unwrap_or(u64::MAX);
     for (ours, jacoco) in [("line", "lines"), ("branch", "branches")] {
         let (covered, total) = (n(&cl["criteria"][ours]["covered"]), n(&cl["criteria"][ours]["goals"]));
         let (j_covered, j_total) = (n(&cl["jacoco"][jacoco]["covered"]), n(&cl["jacoco"][jacoco]["total"]));
-        assert_eq!((covered, total), (j_covered, j_total), "{ours}: ours vs JaCoCo\n{cl}");
+        assert_eq!((covered, total), (j_covered, j_total), "{class} {ours}: ours vs JaCoCo\n{cl}");
     }
+    cl
+}
+
+/// `fixtures/java/lines`: lines that start but never complete (a call on them throws) and jumps
+/// whose fall-through side throws; the search's own line goals (EvoSuite's: the line started) are
+/// reported "reached, never completed". The private empty constructor has no line goal, as JaCoCo
+/// filters it. Two search fixtures add int switches (dense, sparse, with shared cases) and
+/// try/catch. (A switch on strings would not do: JaCoCo filters the hashCode switch javac writes.)
+#[test]
+fn report_counts_lines_and_branches_as_jacoco() {
+    let cl = report_matching_jacoco("fixtures/classes/lines", "lines.Completion");
     // 19 lines with code, the constructor's left out; `reject(y)` and `return y` never complete.
-    assert_eq!(n(&cl["criteria"]["line"]["goals"]), 19, "{cl}");
+    assert_eq!(cl["criteria"]["line"]["goals"].as_u64(), Some(19), "{cl}");
     let uncovered: Vec<&str> =
         cl["uncovered"].as_array().expect("uncovered").iter().filter_map(|u| u.as_str()).collect();
     assert!(
@@ -287,4 +296,7 @@ fn report_counts_lines_and_branches_as_jacoco() {
         "{uncovered:#?}"
     );
     assert!(uncovered.contains(&"line c0 L13 (lines/Completion:13)"), "{uncovered:#?}");
+    for class in ["search.IntSwitch", "search.Validator"] {
+        report_matching_jacoco("fixtures/classes/search", class);
+    }
 }
