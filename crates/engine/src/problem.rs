@@ -322,10 +322,11 @@ impl JvmProblem {
     ) -> (Vec<CriterionCoverage>, Vec<String>) {
         let traces: Vec<&Trace> = results.iter().map(|r| &r.trace).collect();
         let (mut covered, contexts) = self.covered(&traces);
-        // Lines and jumps' fall-through branches count as JaCoCo counts them: when an instruction
-        // of the line, or the instruction after the jump, ran to its end
-        // (`ProbePlan::completion_witnesses`); the search's goals only ask that it starts. Goals
-        // reached whose every run ended in an exception thrown on the way are reported apart.
+        // Lines and branches count as JaCoCo counts them (`ProbePlan::completion_witnesses`): a line
+        // when an instruction of it ran to its end, a branch when JaCoCo's probe on that edge ran
+        // or the instruction it leads to completed; the search's goals only ask that the line
+        // starts or the jump goes that way. Goals reached whose every run threw on the way are
+        // reported apart.
         let plan = self.model.plan();
         let mut never_completed = BTreeSet::new();
         for (i, &g) in self.selected.iter().enumerate() {
@@ -400,7 +401,7 @@ impl JvmProblem {
         self.tally(&covered, contexts.as_ref())
     }
 
-    /// Covered/total per criterion of a `covered` vector from `covered`.
+    /// Covered/total per criterion of a vector made by `covered`.
     fn tally(&self, covered: &[bool], contexts: Option<&ContextGoals>) -> Vec<CriterionCoverage> {
         let mut per: BTreeMap<Criterion, (usize, usize)> = BTreeMap::new();
         for (i, &g) in self.selected.iter().enumerate() {

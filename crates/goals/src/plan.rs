@@ -585,6 +585,15 @@ impl Builder {
                         self.serve(p, None, || Goal::SwitchCase { probe: p, case: SwitchCase::Key(k) });
                     }
                     self.serve(p, None, || Goal::SwitchCase { probe: p, case: SwitchCase::Default });
+                    // Each distinct target with its goal's case (its smallest key, first in `pairs`).
+                    let default = insn.targets().next().unwrap_or(at);
+                    let mut cases = vec![(default, SwitchCase::Default)];
+                    for &(k, t) in &pairs {
+                        if cases.iter().all(|&(u, _)| u != t) {
+                            cases.push((t, SwitchCase::Key(k)));
+                        }
+                    }
+                    jumps.switch.insert(i, (p, cases));
                 }
             }
             if opts.operands
@@ -624,11 +633,10 @@ impl Builder {
                     exit_goal = Some(self.serve(p, exit_goal, || Goal::MethodNormalExit { class, method }));
                 }
             }
-            // A conditional jump, switch, `goto`, return or `athrow` (JaCoCo's probe positions)
-            // ends the straight run so far: a probe before it runs only when everything since the
-            // last witness completed, and the instruction itself cannot fail to complete.
             if witnesses && flow.needs_probe_at(i, insn) {
-                // JaCoCo's probe runs whenever this instruction does: so does any of ours here.
+                // JaCoCo has a probe that runs whenever this instruction does (a return, `athrow`,
+                // `goto` into a multi-target instruction, or the first of a line with a call that
+                // nothing jumps to): any probe of ours here stands for it.
                 let p = self
                     .probe_at(method_start, at)
                     .unwrap_or_else(|| self.push(ProbeKind::Line, m, at, line, Detail::None));
@@ -641,29 +649,6 @@ impl Builder {
                 {
                     jumps.branch.insert(i, p);
                 }
-            }
-            if witnesses
-                && insn.is_switch()
-                && let Some(p) = self.probe_at_with(method_start, at, |d| matches!(d, Detail::Switch { .. }))
-            {
-                let mut cases: Vec<(InsnIdx, SwitchCase)> = Vec::new();
-                match insn {
-                    Insn::TableSwitch { default, low, targets } => {
-                        cases.push((*default, SwitchCase::Default));
-                        for (k, t) in targets.iter().enumerate() {
-                            cases.push((*t, SwitchCase::Key(low.wrapping_add(k as i32))));
-                        }
-                    }
-                    Insn::LookupSwitch { default, pairs } => {
-                        cases.push((*default, SwitchCase::Default));
-                        cases.extend(pairs.iter().map(|&(k, t)| (t, SwitchCase::Key(k))));
-                    }
-                    _ => {}
-                }
-                // The goal of a target is the default's, or its smallest key's (`Detail::Switch`).
-                cases.sort_by_key(|&(t, c)| (t, c != SwitchCase::Default, c));
-                cases.dedup_by_key(|&mut (t, _)| t);
-                jumps.switch.insert(i, (p, cases));
             }
             let next = InsnIdx::new(i + 1);
             let straight_on = i + 1 < n && insn.falls_through() && !targets.contains(&next);
