@@ -353,11 +353,14 @@ impl ProbePlan {
                         class_init = Some(ProbeId(b.plan.probes.len() as u32));
                     }
                     // JaCoCo leaves out a private empty no-argument constructor (the idiom that
-                    // keeps a utility class from being instantiated): no test can call it, and
-                    // its line is not code anyone wrote. Its other goals stay.
+                    // keeps a utility class from being instantiated: no test can call it) and the
+                    // methods the compiler wrote (bridges, `access$000`, an enum's `$values`; not
+                    // lambda bodies): their lines are not code anyone wrote. Their other goals stay.
+                    let synthetic =
+                        m.access_flags & classfile::access::SYNTHETIC != 0 && !mname.starts_with("lambda$");
                     let mut method_opts = *opts;
-                    method_opts.lines &=
-                        !is_private_empty_constructor(class, m.access_flags, &mname, &mdesc, &body);
+                    method_opts.lines &= !synthetic
+                        && !is_private_empty_constructor(class, m.access_flags, &mname, &mdesc, &body);
                     b.plan_method(class, index, &mdesc, &body, is_clinit, &method_opts);
                     None
                 }
