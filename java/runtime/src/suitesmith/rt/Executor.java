@@ -89,7 +89,10 @@ final class Executor {
                 s.bits = in.readLong();
                 break;
             case Protocol.S_STRING:
-                s.name = sref(in, strings);
+                // A test writes strings as literals, which Java interns: two equal literals, or a
+                // literal and an equal constant of the code under test, are the same object there,
+                // so they must be here too (`a == b` before `a.equals(b)` takes another path).
+                s.name = sref(in, strings).intern();
                 break;
             case Protocol.S_NULL:
                 s.desc = sref(in, strings);
