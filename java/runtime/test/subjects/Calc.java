@@ -12,6 +12,11 @@ public class Calc {
 
     public Calc() {}
 
+    /** Whether `s` is the interned literal "calc" (as a test's literal "calc" is). */
+    public static boolean isCalcLiteral(String s) {
+        return s == "calc";
+    }
+
     public Calc(int start) {
         total = start;
     }

@@ -133,12 +133,15 @@ public final class RuntimeTest {
         t8.method("subjects.Calc", "pollution", "()Ljava/lang/String;", true, -1);
         T t9 = b.test(9);
         t9.method("subjects.Calc", "packageName", "()Ljava/lang/String;", true, -1);
+        T t10 = b.test(10);
+        t10.method("subjects.Calc", "isCalcLiteral", "(Ljava/lang/String;)Z", true, -1, t10.str("calc"));
         List<Result> rs = w.execute(b);
         Result r = rs.get(0);
         expect(r.status, 0, "status");
         expect(rs.get(6).outcomes.get(2), "string true de_DE", "pollution within a test");
         expect(rs.get(7).outcomes, rs.get(6).outcomes.subList(0, 1), "interrupt flag and locale restored");
         expect(rs.get(8).outcomes.get(0), "string subjects", "package of a class sent as bytes");
+        expect(rs.get(9).outcomes.get(1), "bool 1", "a string statement is the interned literal");
         expect(r.outcomes, Arrays.asList("int 5", "string hi", "null", "object subjects.Calc", "int 10", "int 10",
             "void", "string hi", "array [J 3", "long 1099511627776", "void", "long 1099511627776",
             "long 1099511627776", "enum subjects.Calc$Color RED", "enum subjects.Calc$Color GREEN", "string hi",
