@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use exec::{Cached, ExecResult, Executor, JvmExecutor};
@@ -22,8 +23,13 @@ use crate::{EngineError, to_protocol};
 /// EvoSuite's default criteria (anchors §1.4): the seven with static goals and context branch.
 pub const DEFAULT_CRITERIA: [Criterion; 8] = Criterion::DEFAULT;
 
-/// Results kept by the executor's cache (a few generations of DynaMOSA's population).
+/// Results kept by the executor's cache (a few generations of DynaMOSA's population)...
 const CACHE_CAPACITY: usize = 4096;
+/// ...and the bytes they may hold (`exec::approx_bytes`). Traces are ~8 KiB on gson `JsonReader`
+/// and ~16 KiB on lang3 `StringUtils` (the strings its comparisons record), so the bound rarely
+/// bites, but a class whose every test records the maximum (32 strings of 1024 chars, 8 operand
+/// pairs per probe) would otherwise hold hundreds of MiB here.
+const CACHE_BYTES: usize = 64 << 20;
 
 /// Covered and total goals of one criterion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,7 +120,7 @@ impl JvmProblem {
         let config = WorkerConfig::new(java, worker::runtime_jar()?, subject.setup);
         let pool = Pool::new(config, workers.max(1))?;
         let init_goals = init_goals(&model, pool.init_trace());
-        let executor = Cached::new(JvmExecutor::new(pool), CACHE_CAPACITY);
+        let executor = Cached::bounded(JvmExecutor::new(pool), CACHE_CAPACITY, CACHE_BYTES);
         let (selected, roots, released) = select_goals(&model, criteria, &init_goals);
         let contexts = criteria.contains(&Criterion::ContextBranch).then(ContextGoals::default);
         Ok(JvmProblem {
@@ -172,6 +178,15 @@ impl JvmProblem {
         let wire: Vec<Vec<protocol::Statement>> = tests.iter().map(to_protocol).collect();
         let start = Instant::now();
         let results = self.executor.execute(&wire);
+        self.worker_time += start.elapsed();
+        Ok(results?)
+    }
+
+    /// [`JvmProblem::execute`] with the results shared with the cache (no trace is copied).
+    fn execute_shared(&mut self, tests: &[TestCase]) -> Result<Vec<Arc<ExecResult>>, EngineError> {
+        let wire: Vec<Vec<protocol::Statement>> = tests.iter().map(to_protocol).collect();
+        let start = Instant::now();
+        let results = self.executor.execute_shared(&wire);
         self.worker_time += start.elapsed();
         Ok(results?)
     }
@@ -660,7 +675,7 @@ impl Problem for JvmProblem {
         tests: &[TestCase],
         dynamic: &mut DynamicPool,
     ) -> Result<Vec<Evaluation>, ProblemError> {
-        let results = self.execute(tests)?;
+        let results = self.execute_shared(tests)?;
         // New context goals first, in batch order, so that every evaluation of the batch has the
         // grown goal count (search::Problem's contract) and the indices do not depend on workers.
         if let Some(contexts) = &mut self.contexts {

@@ -13,7 +13,7 @@ mod subject;
 use protocol::{Outcome, Statement, TestStatus, Trace};
 use worker::{Pool, TestRun, WorkerError};
 
-pub use cache::Cached;
+pub use cache::{Cached, approx_bytes};
 pub use fake::FakeExecutor;
 pub use subject::{Subject, SubjectError, prepare};
 
