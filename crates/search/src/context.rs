@@ -77,11 +77,13 @@ fn covered_goals(test: usize, fitness: &[f64]) -> Result<Vec<GoalIdx>, SearchErr
     const BLOCK: usize = 64;
     let mut covered = Vec::new();
     for (b, block) in fitness.chunks(BLOCK).enumerate() {
+        // On the bits, so that the loop vectorises: a value is valid when it is below +inf's bits
+        // (non-negative and finite) or is -0.0, and zero when only its sign bit may be set.
         let (mut bad, mut zero) = (false, false);
         for &f in block {
-            // `!(f >= 0.0)` is true for NaN too; `-0.0` counts as zero, as `== 0.0` says.
-            bad |= !(f >= 0.0) | (f == f64::INFINITY);
-            zero |= f == 0.0;
+            let b = f.to_bits();
+            bad |= (b >= f64::INFINITY.to_bits()) & (b != (-0.0f64).to_bits());
+            zero |= (b << 1) == 0;
         }
         if bad {
             let (k, &value) =

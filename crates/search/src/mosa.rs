@@ -73,25 +73,27 @@ pub fn preference_sort_rows(
     }
     let lens: Vec<usize> = (0..n).map(|i| lengths.get(i).copied().unwrap_or(usize::MAX)).collect();
     // Per target: the best value and length, how many tests tie with it, and the first of them.
-    let mut best_v: Vec<f64> = rows[0].to_vec();
-    let mut best_l: Vec<usize> = vec![lens[0]; n_targets];
-    let mut count: Vec<usize> = vec![1; n_targets];
-    let mut first: Vec<usize> = vec![0; n_targets];
+    // Branch-free over 64-bit lanes (values as `total_cmp` keys), so that the compiler can
+    // vectorise the pass: it walks every member's row, hundreds of tests by thousands of targets.
+    let mut best_v: Vec<i64> = rows[0][..n_targets].iter().map(|&x| order_key(x)).collect();
+    let mut best_l: Vec<u64> = vec![lens[0] as u64; n_targets];
+    let mut count: Vec<u64> = vec![1; n_targets];
+    let mut first: Vec<u64> = vec![0; n_targets];
     for (i, row) in rows.iter().enumerate().skip(1) {
-        let len = lens[i];
-        for k in 0..n_targets {
-            match row[k].total_cmp(&best_v[k]).then(len.cmp(&best_l[k])) {
-                Ordering::Less => {
-                    best_v[k] = row[k];
-                    best_l[k] = len;
-                    count[k] = 1;
-                    first[k] = i;
-                }
-                Ordering::Equal => count[k] += 1,
-                Ordering::Greater => {}
-            }
+        let (len, at) = (lens[i] as u64, i as u64);
+        let lanes = best_v.iter_mut().zip(best_l.iter_mut()).zip(count.iter_mut()).zip(first.iter_mut());
+        for ((((b, l), c), f), &x) in lanes.zip(&row[..n_targets]) {
+            let x = order_key(x);
+            let less = (x < *b) | ((x == *b) & (len < *l));
+            let tie = (x == *b) & (len == *l);
+            *b = if less { x } else { *b };
+            *l = if less { len } else { *l };
+            *c = if less { 1 } else { *c + u64::from(tie) };
+            *f = if less { at } else { *f };
         }
     }
+    let count: Vec<usize> = count.into_iter().map(|c| c as usize).collect();
+    let first: Vec<usize> = first.into_iter().map(|f| f as usize).collect();
     // The draws, in target order; the tie drawn is the first one unless the draw says otherwise.
     let mut in_zero = vec![false; n];
     let mut later: Vec<(usize, usize)> = Vec::new();
@@ -108,7 +110,7 @@ pub fn preference_sort_rows(
         let from = later.iter().map(|&(k, _)| first[k]).min().unwrap_or(0);
         for (i, row) in rows.iter().enumerate().skip(from) {
             for (&(k, wanted), s) in later.iter().zip(seen.iter_mut()) {
-                if row[k].total_cmp(&best_v[k]).then(lens[i].cmp(&best_l[k])) == Ordering::Equal {
+                if order_key(row[k]) == best_v[k] && lens[i] as u64 == best_l[k] {
                     if *s == wanted {
                         in_zero[i] = true;
                     }
@@ -138,6 +140,12 @@ pub fn preference_sort_rows(
         fronts.push(front);
     }
     fronts
+}
+
+/// An integer that orders as `f64::total_cmp` orders floats (its own definition).
+fn order_key(x: f64) -> i64 {
+    let bits = x.to_bits() as i64;
+    bits ^ ((((bits >> 63) as u64) >> 1) as i64)
 }
 
 /// Whether `a` dominates `b`, both gathered over the same targets.
@@ -188,33 +196,29 @@ pub fn crowding_distance(fitness: &[&[f64]], front: &[usize], targets: &[GoalIdx
 pub fn crowding_distance_rows(rows: &[&[f64]], n_targets: usize, front: &[usize]) -> Vec<f64> {
     let mut min = vec![f64::INFINITY; n_targets];
     let mut max = vec![f64::NEG_INFINITY; n_targets];
-    let mut n_min = vec![0usize; n_targets];
+    let mut n_min = vec![0u64; n_targets];
     for &i in front {
         let row = &rows[i][..n_targets];
-        for k in 0..n_targets {
-            let x = row[k];
-            if x < min[k] {
-                min[k] = x;
-                n_min[k] = 1;
-            } else if x == min[k] {
-                n_min[k] += 1;
-            }
-            max[k] = max[k].max(x);
+        // Branch-free, as in `preference_sort_rows`.
+        for (((lo, hi), c), &x) in min.iter_mut().zip(max.iter_mut()).zip(n_min.iter_mut()).zip(row) {
+            let less = x < *lo;
+            *c = if less { 1 } else { *c + u64::from(x == *lo) };
+            *lo = if less { x } else { *lo };
+            *hi = if x > *hi { x } else { *hi };
         }
     }
     // Per target, what its minimal tests get (negative: the front does not differ on it).
     let size = front.len() as f64;
     let weight: Vec<f64> = (0..n_targets)
-        .map(|k| if max[k] != min[k] { (front.len() - n_min[k]) as f64 / size } else { -1.0 })
+        .map(|k| if max[k] != min[k] { (front.len() - n_min[k] as usize) as f64 / size } else { -1.0 })
         .collect();
     front
         .iter()
         .map(|&i| {
             let mut d: f64 = 0.0;
             for ((&x, &lo), &w) in rows[i].iter().zip(&min).zip(&weight) {
-                if x == lo && w > d {
-                    d = w;
-                }
+                let c = if x == lo { w } else { -1.0 };
+                d = if c > d { c } else { d };
             }
             d
         })
