@@ -7,7 +7,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use exec::{Cached, ExecResult, Executor, JvmExecutor};
@@ -182,15 +181,6 @@ impl JvmProblem {
         Ok(results?)
     }
 
-    /// [`JvmProblem::execute`] with the results shared with the cache (no trace is copied).
-    fn execute_shared(&mut self, tests: &[TestCase]) -> Result<Vec<Arc<ExecResult>>, EngineError> {
-        let wire: Vec<Vec<protocol::Statement>> = tests.iter().map(to_protocol).collect();
-        let start = Instant::now();
-        let results = self.executor.execute_shared(&wire);
-        self.worker_time += start.elapsed();
-        Ok(results?)
-    }
-
     /// Wall time spent in the executor so far (see the field); the rest of a search's wall time is
     /// the engine's own work: test generation, fitness, archive and selection.
     pub fn worker_time(&self) -> Duration {
@@ -341,11 +331,15 @@ impl JvmProblem {
 
     /// The fitness of every goal for one trace, indexed by `GoalIdx` (`n_goals()` values).
     pub fn fitness(&self, trace: &Trace) -> Vec<f64> {
-        let all = goal_fitness(&self.model, trace);
+        self.fitness_from(&goal_fitness(&self.model, trace), trace)
+    }
+
+    /// [`JvmProblem::fitness`] given the trace's model-goal fitness `all` (`goal_fitness`).
+    fn fitness_from(&self, all: &GoalFitness, trace: &Trace) -> Vec<f64> {
         let mut out = Vec::with_capacity(self.n_goals());
         out.extend(self.selected.iter().map(|&g| all.of(g)));
         if let Some(contexts) = &self.contexts {
-            contexts.fitness_into(&self.model, trace, &all, &mut out);
+            contexts.fitness_into(&self.model, trace, all, &mut out);
         }
         out
     }
@@ -675,7 +669,19 @@ impl Problem for JvmProblem {
         tests: &[TestCase],
         dynamic: &mut DynamicPool,
     ) -> Result<Vec<Evaluation>, ProblemError> {
-        let results = self.execute_shared(tests)?;
+        // Each executed test's model-goal fitness (`goal_fitness`, a pure function of its trace) is
+        // computed as its result arrives, on the thread that waits for its worker, while the
+        // workers run the rest of the batch (DESIGN.md §3.8: whatever runs where, the values are
+        // the same and are consumed below in batch order). The workers' time ends when the last
+        // result arrives: scoring after that is the engine's.
+        let wire: Vec<Vec<protocol::Statement>> = tests.iter().map(to_protocol).collect();
+        let start = Instant::now();
+        let model = &self.model;
+        let scored = self.executor.execute_shared_scored(&wire, &|t: &Trace| goal_fitness(model, t))?;
+        if let Some(done) = scored.workers_done {
+            self.worker_time += done.saturating_duration_since(start);
+        }
+        let results = scored.results;
         // New context goals first, in batch order, so that every evaluation of the batch has the
         // grown goal count (search::Problem's contract) and the indices do not depend on workers.
         if let Some(contexts) = &mut self.contexts {
@@ -684,7 +690,7 @@ impl Problem for JvmProblem {
             }
         }
         let mut out = Vec::with_capacity(results.len());
-        for r in &results {
+        for (r, all) in results.iter().zip(scored.scores) {
             self.feed_pool(&r.trace, dynamic);
             // Where the test stopped: the first statement that threw, or that a guard or the
             // timeout cut short (the rest of the test did not run either way).
@@ -692,7 +698,9 @@ impl Problem for JvmProblem {
                 .outcomes
                 .iter()
                 .position(|o| matches!(o, Outcome::Threw { .. } | Outcome::Guard { .. } | Outcome::Timeout));
-            out.push(Evaluation { fitness: self.fitness(&r.trace), exception_at });
+            // Cache hits, repeats and tests that did not finish normally are scored here.
+            let all = all.unwrap_or_else(|| goal_fitness(&self.model, &r.trace));
+            out.push(Evaluation { fitness: self.fitness_from(&all, &r.trace), exception_at });
         }
         Ok(out)
     }

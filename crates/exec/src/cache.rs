@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use protocol::{Outcome, Trace, Value};
 
-use crate::{ExecError, ExecResult, Executor, TestCase};
+use crate::{ExecError, ExecResult, Executor, JvmExecutor, Scored, TestCase};
 
 /// An [`Executor`] wrapper that remembers results.
 #[derive(Debug)]
@@ -96,6 +96,21 @@ impl<E: Executor> Cached<E> {
     /// Runs the tests not in the cache as one batch of the inner executor and returns one shared
     /// result per test, in order.
     pub fn execute_shared(&mut self, tests: &[TestCase]) -> Result<Vec<Arc<ExecResult>>, ExecError> {
+        let (results, _) = self.through(tests, |inner, batch| {
+            let results = inner.execute(batch)?;
+            Ok((results, Vec::<Option<()>>::new()))
+        })?;
+        Ok(results)
+    }
+
+    /// The cache around one batch: `run` executes the misses (each distinct test once, in
+    /// first-seen order) and may return a score per miss (or none at all); the scores come back
+    /// at the position of each miss's first occurrence, `None` elsewhere (hits, repeats).
+    fn through<S>(
+        &mut self,
+        tests: &[TestCase],
+        run: impl FnOnce(&mut E, &[TestCase]) -> Result<(Vec<ExecResult>, Vec<Option<S>>), ExecError>,
+    ) -> Result<(Vec<Arc<ExecResult>>, Vec<Option<S>>), ExecError> {
         let keys: Vec<Arc<[u8]>> =
             tests.iter().map(|t| Arc::from(protocol::canonical_test_bytes(t))).collect();
         // Which tests to run: misses, each distinct key once, in first-seen order.
@@ -111,11 +126,15 @@ impl<E: Executor> Cached<E> {
             }
         }
         let batch: Vec<TestCase> = to_run.iter().map(|&i| tests[i].clone()).collect();
-        let fresh: Vec<Arc<ExecResult>> = if batch.is_empty() {
-            Vec::new()
-        } else {
-            self.inner.execute(&batch)?.into_iter().map(Arc::new).collect()
-        };
+        let (fresh, fresh_scores) =
+            if batch.is_empty() { (Vec::new(), Vec::new()) } else { run(&mut self.inner, &batch)? };
+        let fresh: Vec<Arc<ExecResult>> = fresh.into_iter().map(Arc::new).collect();
+        let mut scores: Vec<Option<S>> = (0..tests.len()).map(|_| None).collect();
+        for (j, s) in fresh_scores.into_iter().enumerate() {
+            if let Some(&i) = to_run.get(j) {
+                scores[i] = s;
+            }
+        }
         let mut out = Vec::with_capacity(tests.len());
         for k in &keys {
             let r = match first_of.get(&k[..]) {
@@ -131,7 +150,26 @@ impl<E: Executor> Cached<E> {
                 self.insert(Arc::clone(&keys[to_run[j]]), r);
             }
         }
-        Ok(out)
+        Ok((out, scores))
+    }
+}
+
+impl Cached<JvmExecutor> {
+    /// [`Cached::execute_shared`] with [`JvmExecutor::execute_scored`] behind it: `score` is applied
+    /// to each executed test's trace as it arrives, overlapping with the workers; hits and repeats
+    /// get `None` (the caller scores them). `workers_done` is `None` when nothing ran.
+    pub fn execute_shared_scored<S: Send>(
+        &mut self,
+        tests: &[TestCase],
+        score: &(dyn Fn(&Trace) -> S + Sync),
+    ) -> Result<Scored<Arc<ExecResult>, S>, ExecError> {
+        let mut workers_done = None;
+        let (results, scores) = self.through(tests, |inner, batch| {
+            let out = inner.execute_scored(batch, score)?;
+            workers_done = out.workers_done;
+            Ok((out.results, out.scores))
+        })?;
+        Ok(Scored { results, scores, workers_done })
     }
 }
 
