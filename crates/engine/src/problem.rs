@@ -67,8 +67,11 @@ pub struct JvmProblem {
     triggers: BTreeMap<String, BTreeMap<u16, BTreeSet<String>>>,
     /// Lines of `exec::Subject::unchanged`: classes or methods left uninstrumented.
     unchanged: Vec<String>,
-    /// Wall time spent inside the executor (sending batches to the pool and waiting for their
-    /// results; the cache lookups and the pool's encode/decode, about 1 µs per test, are in it too).
+    /// The workers' wall time: per search batch (`evaluate`), from keying and sending the batch
+    /// until its last result is read from a worker (the goal fitness the pool threads compute on
+    /// the results that came before it overlaps with the workers and is inside; scoring after it
+    /// is not); per `execute` call, the whole call. Cache lookups and the pool's encode/decode,
+    /// about 1 µs per test, are inside too.
     worker_time: Duration,
 }
 
@@ -181,8 +184,8 @@ impl JvmProblem {
         Ok(results?)
     }
 
-    /// Wall time spent in the executor so far (see the field); the rest of a search's wall time is
-    /// the engine's own work: test generation, fitness, archive and selection.
+    /// The workers' wall time so far (see the field); the rest of a search's wall time is the
+    /// engine's own work: test generation, the fitness not overlapped, archive and selection.
     pub fn worker_time(&self) -> Duration {
         self.worker_time
     }
