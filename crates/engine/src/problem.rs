@@ -339,8 +339,12 @@ impl JvmProblem {
 
     /// [`JvmProblem::fitness`] given the trace's model-goal fitness `all` (`goal_fitness`).
     fn fitness_from(&self, all: &GoalFitness, trace: &Trace) -> Vec<f64> {
-        let mut out = Vec::with_capacity(self.n_goals());
-        out.extend(self.selected.iter().map(|&g| all.of(g)));
+        self.fitness_with(all, selected_fitness(&self.selected, all, self.n_goals()), trace)
+    }
+
+    /// [`JvmProblem::fitness_from`] given the selected goals' values (`selected_fitness`): appends
+    /// the context goals' (which depend on the goals found so far, so come in batch order).
+    fn fitness_with(&self, all: &GoalFitness, mut out: Vec<f64>, trace: &Trace) -> Vec<f64> {
         if let Some(contexts) = &self.contexts {
             contexts.fitness_into(&self.model, trace, all, &mut out);
         }
@@ -511,6 +515,14 @@ impl ContextGoals {
     }
 }
 
+/// The values of the `selected` goals in `all`, in `GoalIdx` order, in a vector with room for
+/// `capacity` values (the context goals come after them).
+fn selected_fitness(selected: &[GoalId], all: &GoalFitness, capacity: usize) -> Vec<f64> {
+    let mut out = Vec::with_capacity(capacity.max(selected.len()));
+    out.extend(selected.iter().map(|&g| all.of(g)));
+    out
+}
+
 /// Class and source line of a goal's probe, when it has one (for reports).
 fn goal_location(plan: &goals::ProbePlan, goal: &goals::Goal) -> Option<(String, Option<u16>)> {
     use goals::Goal;
@@ -672,15 +684,22 @@ impl Problem for JvmProblem {
         tests: &[TestCase],
         dynamic: &mut DynamicPool,
     ) -> Result<Vec<Evaluation>, ProblemError> {
-        // Each executed test's model-goal fitness (`goal_fitness`, a pure function of its trace) is
-        // computed as its result arrives, on the thread that waits for its worker, while the
+        // Each executed test's model-goal fitness (`goal_fitness`, a pure function of its trace) and
+        // its selected goals' values are computed as its result arrives, on the thread that waits for its worker, while the
         // workers run the rest of the batch (DESIGN.md §3.8: whatever runs where, the values are
         // the same and are consumed below in batch order). The workers' time ends when the last
         // result arrives: scoring after that is the engine's.
         let wire: Vec<Vec<protocol::Statement>> = tests.iter().map(to_protocol).collect();
         let start = Instant::now();
-        let model = &self.model;
-        let scored = self.executor.execute_shared_scored(&wire, &|t: &Trace| goal_fitness(model, t))?;
+        let (model, selected) = (&self.model, &self.selected);
+        // Room for the context goals known now and a few new ones, appended in order below.
+        let width = self.n_goals() + 64;
+        let score = |t: &Trace| {
+            let all = goal_fitness(model, t);
+            let values = selected_fitness(selected, &all, width);
+            (all, values)
+        };
+        let scored = self.executor.execute_shared_scored(&wire, &score)?;
         if let Some(done) = scored.workers_done {
             self.worker_time += done.saturating_duration_since(start);
         }
@@ -702,8 +721,12 @@ impl Problem for JvmProblem {
                 .iter()
                 .position(|o| matches!(o, Outcome::Threw { .. } | Outcome::Guard { .. } | Outcome::Timeout));
             // Cache hits, repeats and tests that did not finish normally are scored here.
-            let all = all.unwrap_or_else(|| goal_fitness(&self.model, &r.trace));
-            out.push(Evaluation { fitness: self.fitness_from(&all, &r.trace), exception_at });
+            let (all, values) = all.unwrap_or_else(|| {
+                let all = goal_fitness(&self.model, &r.trace);
+                let values = selected_fitness(&self.selected, &all, self.n_goals());
+                (all, values)
+            });
+            out.push(Evaluation { fitness: self.fitness_with(&all, values, &r.trace), exception_at });
         }
         Ok(out)
     }
