@@ -96,21 +96,25 @@ impl<E: Executor> Cached<E> {
     /// Runs the tests not in the cache as one batch of the inner executor and returns one shared
     /// result per test, in order.
     pub fn execute_shared(&mut self, tests: &[TestCase]) -> Result<Vec<Arc<ExecResult>>, ExecError> {
-        let (results, _) = self.through(tests, |inner, batch| {
-            let results = inner.execute(batch)?;
-            Ok((results, Vec::<Option<()>>::new()))
+        let out = self.through(tests, |inner, batch| {
+            Ok(Scored::<ExecResult, ()> {
+                results: inner.execute(batch)?,
+                scores: Vec::new(),
+                workers_done: None,
+            })
         })?;
-        Ok(results)
+        Ok(out.results)
     }
 
     /// The cache around one batch: `run` executes the misses (each distinct test once, in
     /// first-seen order) and may return a score per miss (or none at all); the scores come back
-    /// at the position of each miss's first occurrence, `None` elsewhere (hits, repeats).
+    /// at the position of each miss's first occurrence, `None` elsewhere (hits, repeats), and
+    /// `workers_done` as `run` gave it (`None` when nothing ran).
     fn through<S>(
         &mut self,
         tests: &[TestCase],
-        run: impl FnOnce(&mut E, &[TestCase]) -> Result<(Vec<ExecResult>, Vec<Option<S>>), ExecError>,
-    ) -> Result<(Vec<Arc<ExecResult>>, Vec<Option<S>>), ExecError> {
+        run: impl FnOnce(&mut E, &[TestCase]) -> Result<Scored<ExecResult, S>, ExecError>,
+    ) -> Result<Scored<Arc<ExecResult>, S>, ExecError> {
         let keys: Vec<Arc<[u8]>> =
             tests.iter().map(|t| Arc::from(protocol::canonical_test_bytes(t))).collect();
         // Which tests to run: misses, each distinct key once, in first-seen order.
@@ -126,8 +130,12 @@ impl<E: Executor> Cached<E> {
             }
         }
         let batch: Vec<TestCase> = to_run.iter().map(|&i| tests[i].clone()).collect();
-        let (fresh, fresh_scores) =
-            if batch.is_empty() { (Vec::new(), Vec::new()) } else { run(&mut self.inner, &batch)? };
+        let ran = if batch.is_empty() {
+            Scored { results: Vec::new(), scores: Vec::new(), workers_done: None }
+        } else {
+            run(&mut self.inner, &batch)?
+        };
+        let (fresh, fresh_scores, workers_done) = (ran.results, ran.scores, ran.workers_done);
         let fresh: Vec<Arc<ExecResult>> = fresh.into_iter().map(Arc::new).collect();
         let mut scores: Vec<Option<S>> = (0..tests.len()).map(|_| None).collect();
         for (j, s) in fresh_scores.into_iter().enumerate() {
@@ -150,7 +158,7 @@ impl<E: Executor> Cached<E> {
                 self.insert(Arc::clone(&keys[to_run[j]]), r);
             }
         }
-        Ok((out, scores))
+        Ok(Scored { results: out, scores, workers_done })
     }
 }
 
@@ -163,13 +171,7 @@ impl Cached<JvmExecutor> {
         tests: &[TestCase],
         score: &(dyn Fn(&Trace) -> S + Sync),
     ) -> Result<Scored<Arc<ExecResult>, S>, ExecError> {
-        let mut workers_done = None;
-        let (results, scores) = self.through(tests, |inner, batch| {
-            let out = inner.execute_scored(batch, score)?;
-            workers_done = out.workers_done;
-            Ok((out.results, out.scores))
-        })?;
-        Ok(Scored { results, scores, workers_done })
+        self.through(tests, |inner, batch| inner.execute_scored(batch, score))
     }
 }
 
