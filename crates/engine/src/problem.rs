@@ -22,8 +22,13 @@ use crate::{EngineError, to_protocol};
 /// EvoSuite's default criteria (anchors §1.4): the seven with static goals and context branch.
 pub const DEFAULT_CRITERIA: [Criterion; 8] = Criterion::DEFAULT;
 
-/// Results kept by the executor's cache (a few generations of DynaMOSA's population).
+/// Results kept by the executor's cache (a few generations of DynaMOSA's population)...
 const CACHE_CAPACITY: usize = 4096;
+/// ...and the bytes they may hold (`exec::approx_bytes`). Traces are ~8 KiB on gson `JsonReader`
+/// and ~16 KiB on lang3 `StringUtils` (the strings its comparisons record), so the bound rarely
+/// bites, but a class whose every test records the maximum (32 strings of 1024 chars, 8 operand
+/// pairs per probe) would otherwise hold hundreds of MiB here.
+const CACHE_BYTES: usize = 64 << 20;
 
 /// Covered and total goals of one criterion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,8 +67,11 @@ pub struct JvmProblem {
     triggers: BTreeMap<String, BTreeMap<u16, BTreeSet<String>>>,
     /// Lines of `exec::Subject::unchanged`: classes or methods left uninstrumented.
     unchanged: Vec<String>,
-    /// Wall time spent inside the executor (sending batches to the pool and waiting for their
-    /// results; the cache lookups and the pool's encode/decode, about 1 µs per test, are in it too).
+    /// The workers' wall time: per search batch (`evaluate`), from keying and sending the batch
+    /// until its last result is read from a worker (the goal fitness the pool threads compute on
+    /// the results that came before it overlaps with the workers and is inside; scoring after it
+    /// is not); per `execute` call, the whole call. Cache lookups and the pool's encode/decode,
+    /// about 1 µs per test, are inside too.
     worker_time: Duration,
 }
 
@@ -114,7 +122,7 @@ impl JvmProblem {
         let config = WorkerConfig::new(java, worker::runtime_jar()?, subject.setup);
         let pool = Pool::new(config, workers.max(1))?;
         let init_goals = init_goals(&model, pool.init_trace());
-        let executor = Cached::new(JvmExecutor::new(pool), CACHE_CAPACITY);
+        let executor = Cached::bounded(JvmExecutor::new(pool), CACHE_CAPACITY, CACHE_BYTES);
         let (selected, roots, released) = select_goals(&model, criteria, &init_goals);
         let contexts = criteria.contains(&Criterion::ContextBranch).then(ContextGoals::default);
         Ok(JvmProblem {
@@ -176,8 +184,8 @@ impl JvmProblem {
         Ok(results?)
     }
 
-    /// Wall time spent in the executor so far (see the field); the rest of a search's wall time is
-    /// the engine's own work: test generation, fitness, archive and selection.
+    /// The workers' wall time so far (see the field); the rest of a search's wall time is the
+    /// engine's own work: test generation, the fitness not overlapped, archive and selection.
     pub fn worker_time(&self) -> Duration {
         self.worker_time
     }
@@ -359,11 +367,19 @@ impl JvmProblem {
 
     /// The fitness of every goal for one trace, indexed by `GoalIdx` (`n_goals()` values).
     pub fn fitness(&self, trace: &Trace) -> Vec<f64> {
-        let all = goal_fitness(&self.model, trace);
-        let mut out = Vec::with_capacity(self.n_goals());
-        out.extend(self.selected.iter().map(|&g| all.of(g)));
+        self.fitness_from(&goal_fitness(&self.model, trace), trace)
+    }
+
+    /// [`JvmProblem::fitness`] given the trace's model-goal fitness `all` (`goal_fitness`).
+    fn fitness_from(&self, all: &GoalFitness, trace: &Trace) -> Vec<f64> {
+        self.fitness_with(all, selected_fitness(&self.selected, all, self.n_goals()), trace)
+    }
+
+    /// [`JvmProblem::fitness_from`] given the selected goals' values (`selected_fitness`): appends
+    /// the context goals' (which depend on the goals found so far, so come in batch order).
+    fn fitness_with(&self, all: &GoalFitness, mut out: Vec<f64>, trace: &Trace) -> Vec<f64> {
         if let Some(contexts) = &self.contexts {
-            contexts.fitness_into(&self.model, trace, &all, &mut out);
+            contexts.fitness_into(&self.model, trace, all, &mut out);
         }
         out
     }
@@ -554,6 +570,14 @@ impl ContextGoals {
     }
 }
 
+/// The values of the `selected` goals in `all`, in `GoalIdx` order, in a vector with room for
+/// `capacity` values (the context goals come after them).
+fn selected_fitness(selected: &[GoalId], all: &GoalFitness, capacity: usize) -> Vec<f64> {
+    let mut out = Vec::with_capacity(capacity.max(selected.len()));
+    out.extend(selected.iter().map(|&g| all.of(g)));
+    out
+}
+
 /// Class and source line of a goal's probe, when it has one (for reports).
 fn goal_location(plan: &goals::ProbePlan, goal: &goals::Goal) -> Option<(String, Option<u16>)> {
     use goals::Goal;
@@ -733,7 +757,26 @@ impl Problem for JvmProblem {
         tests: &[TestCase],
         dynamic: &mut DynamicPool,
     ) -> Result<Vec<Evaluation>, ProblemError> {
-        let results = self.execute(tests)?;
+        // Each executed test's model-goal fitness (`goal_fitness`, a pure function of its trace) and
+        // its selected goals' values are computed as its result arrives, on the thread that waits for its worker, while the
+        // workers run the rest of the batch (DESIGN.md §3.8: whatever runs where, the values are
+        // the same and are consumed below in batch order). The workers' time ends when the last
+        // result arrives: scoring after that is the engine's.
+        let wire: Vec<Vec<protocol::Statement>> = tests.iter().map(to_protocol).collect();
+        let start = Instant::now();
+        let (model, selected) = (&self.model, &self.selected);
+        // Room for the context goals known now and a few new ones, appended in order below.
+        let width = self.n_goals() + 64;
+        let score = |t: &Trace| {
+            let all = goal_fitness(model, t);
+            let values = selected_fitness(selected, &all, width);
+            (all, values)
+        };
+        let scored = self.executor.execute_shared_scored(&wire, &score)?;
+        if let Some(done) = scored.workers_done {
+            self.worker_time += done.saturating_duration_since(start);
+        }
+        let results = scored.results;
         // New context goals first, in batch order, so that every evaluation of the batch has the
         // grown goal count (search::Problem's contract) and the indices do not depend on workers.
         if let Some(contexts) = &mut self.contexts {
@@ -742,7 +785,7 @@ impl Problem for JvmProblem {
             }
         }
         let mut out = Vec::with_capacity(results.len());
-        for r in &results {
+        for (r, all) in results.iter().zip(scored.scores) {
             self.feed_pool(&r.trace, dynamic);
             // Where the test stopped: the first statement that threw, or that a guard or the
             // timeout cut short (the rest of the test did not run either way).
@@ -750,7 +793,13 @@ impl Problem for JvmProblem {
                 .outcomes
                 .iter()
                 .position(|o| matches!(o, Outcome::Threw { .. } | Outcome::Guard { .. } | Outcome::Timeout));
-            out.push(Evaluation { fitness: self.fitness(&r.trace), exception_at });
+            // Cache hits, repeats and tests that did not finish normally are scored here.
+            let (all, values) = all.unwrap_or_else(|| {
+                let all = goal_fitness(&self.model, &r.trace);
+                let values = selected_fitness(&self.selected, &all, self.n_goals());
+                (all, values)
+            });
+            out.push(Evaluation { fitness: self.fitness_with(&all, values, &r.trace), exception_at });
         }
         Ok(out)
     }

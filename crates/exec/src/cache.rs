@@ -1,29 +1,55 @@
 //! A result cache in front of any [`Executor`], keyed by the canonical bytes of a test
 //! ([`protocol::canonical_test_bytes`]): equal statement lists hit, whatever object holds them.
-//! Bounded, first-in first-out (search populations revisit recent tests, not old ones). Only
-//! deterministic results are stored ([`ExecResult::is_deterministic`]). A test repeated inside one
-//! batch runs once.
+//! Bounded by a number of results and by the bytes they hold ([`approx_bytes`]), first-in
+//! first-out (search populations revisit recent tests, not old ones). Only deterministic results
+//! are stored ([`ExecResult::is_deterministic`]). A test repeated inside one batch runs once.
+//!
+//! Results are shared (`Arc`) between the cache and its callers: [`Cached::execute_shared`] hands
+//! them out without copying a trace, which the search's hot path uses; the [`Executor`] impl
+//! copies, for callers that want owned values.
+//!
+//! Not here: deciding what is worth caching beyond determinism, or any eviction smarter than FIFO.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-use crate::{ExecError, ExecResult, Executor, TestCase};
+use protocol::{Outcome, Trace, Value};
+
+use crate::{ExecError, ExecResult, Executor, JvmExecutor, Scored, TestCase};
 
 /// An [`Executor`] wrapper that remembers results.
 #[derive(Debug)]
 pub struct Cached<E> {
     inner: E,
-    map: BTreeMap<Arc<[u8]>, ExecResult>,
-    order: VecDeque<Arc<[u8]>>,
+    map: BTreeMap<Arc<[u8]>, Arc<ExecResult>>,
+    /// Insertion order, with each entry's size as counted in `bytes`.
+    order: VecDeque<(Arc<[u8]>, usize)>,
     capacity: usize,
+    max_bytes: usize,
+    bytes: usize,
     hits: u64,
     misses: u64,
 }
 
 impl<E: Executor> Cached<E> {
-    /// Keeps at most `capacity` results.
+    /// Keeps at most `capacity` results, whatever their size.
     pub fn new(inner: E, capacity: usize) -> Cached<E> {
-        Cached { inner, map: BTreeMap::new(), order: VecDeque::new(), capacity, hits: 0, misses: 0 }
+        Cached::bounded(inner, capacity, usize::MAX)
+    }
+
+    /// Keeps at most `capacity` results holding at most `max_bytes` together (keys included, as
+    /// [`approx_bytes`] counts them); a result larger than `max_bytes` alone is not kept.
+    pub fn bounded(inner: E, capacity: usize, max_bytes: usize) -> Cached<E> {
+        Cached {
+            inner,
+            map: BTreeMap::new(),
+            order: VecDeque::new(),
+            capacity,
+            max_bytes,
+            bytes: 0,
+            hits: 0,
+            misses: 0,
+        }
     }
 
     pub fn inner(&self) -> &E {
@@ -47,21 +73,48 @@ impl<E: Executor> Cached<E> {
         self.map.is_empty()
     }
 
-    fn insert(&mut self, key: Arc<[u8]>, result: ExecResult) {
-        if self.capacity == 0 || self.map.contains_key(&key) {
+    /// The bytes the kept results and their keys hold, as [`approx_bytes`] counts them.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    fn insert(&mut self, key: Arc<[u8]>, result: Arc<ExecResult>) {
+        let size = key.len() + approx_bytes(&result);
+        if self.capacity == 0 || size > self.max_bytes || self.map.contains_key(&key) {
             return;
         }
-        while self.map.len() >= self.capacity {
-            let Some(old) = self.order.pop_front() else { break };
+        while self.map.len() >= self.capacity || self.bytes + size > self.max_bytes {
+            let Some((old, old_size)) = self.order.pop_front() else { break };
             self.map.remove(&old);
+            self.bytes -= old_size;
         }
-        self.order.push_back(Arc::clone(&key));
+        self.order.push_back((Arc::clone(&key), size));
+        self.bytes += size;
         self.map.insert(key, result);
     }
-}
 
-impl<E: Executor> Executor for Cached<E> {
-    fn execute(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, ExecError> {
+    /// Runs the tests not in the cache as one batch of the inner executor and returns one shared
+    /// result per test, in order.
+    pub fn execute_shared(&mut self, tests: &[TestCase]) -> Result<Vec<Arc<ExecResult>>, ExecError> {
+        let out = self.through(tests, |inner, batch| {
+            Ok(Scored::<ExecResult, ()> {
+                results: inner.execute(batch)?,
+                scores: Vec::new(),
+                workers_done: None,
+            })
+        })?;
+        Ok(out.results)
+    }
+
+    /// The cache around one batch: `run` executes the misses (each distinct test once, in
+    /// first-seen order) and may return a score per miss (or none at all); the scores come back
+    /// at the position of each miss's first occurrence, `None` elsewhere (hits, repeats), and
+    /// `workers_done` as `run` gave it (`None` when nothing ran).
+    fn through<S>(
+        &mut self,
+        tests: &[TestCase],
+        run: impl FnOnce(&mut E, &[TestCase]) -> Result<Scored<ExecResult, S>, ExecError>,
+    ) -> Result<Scored<Arc<ExecResult>, S>, ExecError> {
         let keys: Vec<Arc<[u8]>> =
             tests.iter().map(|t| Arc::from(protocol::canonical_test_bytes(t))).collect();
         // Which tests to run: misses, each distinct key once, in first-seen order.
@@ -77,13 +130,25 @@ impl<E: Executor> Executor for Cached<E> {
             }
         }
         let batch: Vec<TestCase> = to_run.iter().map(|&i| tests[i].clone()).collect();
-        let fresh = if batch.is_empty() { Vec::new() } else { self.inner.execute(&batch)? };
+        let ran = if batch.is_empty() {
+            Scored { results: Vec::new(), scores: Vec::new(), workers_done: None }
+        } else {
+            run(&mut self.inner, &batch)?
+        };
+        let (fresh, fresh_scores, workers_done) = (ran.results, ran.scores, ran.workers_done);
+        let fresh: Vec<Arc<ExecResult>> = fresh.into_iter().map(Arc::new).collect();
+        let mut scores: Vec<Option<S>> = (0..tests.len()).map(|_| None).collect();
+        for (j, s) in fresh_scores.into_iter().enumerate() {
+            if let Some(&i) = to_run.get(j) {
+                scores[i] = s;
+            }
+        }
         let mut out = Vec::with_capacity(tests.len());
         for k in &keys {
             let r = match first_of.get(&k[..]) {
-                Some(&j) => fresh[j].clone(),
+                Some(&j) => Arc::clone(&fresh[j]),
                 None => self.map.get(k).cloned().unwrap_or_else(|| {
-                    ExecResult::aborted(crate::ExecStatus::Crash, 0, "cache lost a result".into())
+                    Arc::new(ExecResult::aborted(crate::ExecStatus::Crash, 0, "cache lost a result".into()))
                 }),
             };
             out.push(r);
@@ -93,6 +158,65 @@ impl<E: Executor> Executor for Cached<E> {
                 self.insert(Arc::clone(&keys[to_run[j]]), r);
             }
         }
-        Ok(out)
+        Ok(Scored { results: out, scores, workers_done })
     }
+}
+
+impl Cached<JvmExecutor> {
+    /// [`Cached::execute_shared`] with [`JvmExecutor::execute_scored`] behind it: `score` is applied
+    /// to each executed test's trace as it arrives, overlapping with the workers; hits and repeats
+    /// get `None` (the caller scores them). `workers_done` is `None` when nothing ran.
+    pub fn execute_shared_scored<S: Send>(
+        &mut self,
+        tests: &[TestCase],
+        score: &(dyn Fn(&Trace) -> S + Sync),
+    ) -> Result<Scored<Arc<ExecResult>, S>, ExecError> {
+        self.through(tests, |inner, batch| inner.execute_scored(batch, score))
+    }
+}
+
+impl<E: Executor> Executor for Cached<E> {
+    fn execute(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, ExecError> {
+        Ok(self.execute_shared(tests)?.into_iter().map(Arc::unwrap_or_clone).collect())
+    }
+}
+
+/// The heap and inline bytes one result holds (vector capacities and strings; allocator overhead
+/// not counted): what the cache's byte bound measures.
+pub fn approx_bytes(r: &ExecResult) -> usize {
+    fn vec<T>(v: &Vec<T>) -> usize {
+        v.capacity() * size_of::<T>()
+    }
+    let value = |v: &Value| match v {
+        Value::String(s) | Value::Object { class: s } | Value::Array { class: s, .. } => s.capacity(),
+        Value::Enum { class, name } => class.capacity() + name.capacity(),
+        _ => 0,
+    };
+    let outcome = |o: &Outcome| match o {
+        Outcome::Value(v) => value(v),
+        Outcome::Threw { class, message, thrown_in, .. } => {
+            class.capacity() + message.capacity() + thrown_in.capacity()
+        }
+        Outcome::Guard { what } => what.capacity(),
+        Outcome::NotExecuted | Outcome::Timeout => 0,
+    };
+    let t: &Trace = &r.trace;
+    size_of::<ExecResult>()
+        + vec(&r.outcomes)
+        + r.outcomes.iter().map(outcome).sum::<usize>()
+        + r.stdout.capacity()
+        + r.detail.capacity()
+        + vec(&t.hits)
+        + vec(&t.branches)
+        + vec(&t.switches)
+        + t.switches.iter().map(|(_, k)| vec(k)).sum::<usize>()
+        + vec(&t.operands)
+        + t.operands.iter().map(|(_, o)| vec(o)).sum::<usize>()
+        + vec(&t.returns)
+        + vec(&t.exceptions)
+        + t.exceptions.iter().map(|(_, s)| s.capacity()).sum::<usize>()
+        + vec(&t.contexts)
+        + vec(&t.class_inits)
+        + vec(&t.strings)
+        + t.strings.iter().map(String::capacity).sum::<usize>()
 }

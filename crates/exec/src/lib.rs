@@ -10,10 +10,12 @@ mod cache;
 mod fake;
 mod subject;
 
+use std::time::Instant;
+
 use protocol::{Outcome, Statement, TestStatus, Trace};
 use worker::{Pool, TestRun, WorkerError};
 
-pub use cache::Cached;
+pub use cache::{Cached, approx_bytes};
 pub use fake::FakeExecutor;
 pub use subject::{Subject, SubjectError, prepare};
 
@@ -134,6 +136,35 @@ impl JvmExecutor {
     pub fn into_pool(self) -> Pool {
         self.pool
     }
+}
+
+impl JvmExecutor {
+    /// [`Executor::execute`] through [`Pool::execute_scored`]: `score` sees each finished test's
+    /// trace as it arrives, while the workers run the rest of the batch. It must be a pure
+    /// function of the trace (it runs on the pool's threads, in no fixed order).
+    pub fn execute_scored<S: Send>(
+        &mut self,
+        tests: &[TestCase],
+        score: &(dyn Fn(&Trace) -> S + Sync),
+    ) -> Result<Scored<ExecResult, S>, ExecError> {
+        let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
+        let out = self.pool.execute_scored(&refs, &|r: &protocol::TestResult| score(&r.trace))?;
+        let results =
+            out.runs.into_iter().zip(tests).map(|(run, t)| ExecResult::from_run(run, t.len())).collect();
+        Ok(Scored { results, scores: out.scores, workers_done: Some(out.workers_done) })
+    }
+}
+
+/// Results of a batch with a score per result that was computed while the workers ran
+/// ([`JvmExecutor::execute_scored`], [`Cached::execute_shared_scored`]).
+#[derive(Debug)]
+pub struct Scored<R, S> {
+    /// One per test, in order.
+    pub results: Vec<R>,
+    /// One per test: `None` for a test not scored on arrival (not finished normally, a cache hit).
+    pub scores: Vec<Option<S>>,
+    /// When the workers' part of the batch ended; `None` when nothing ran.
+    pub workers_done: Option<Instant>,
 }
 
 impl Executor for JvmExecutor {

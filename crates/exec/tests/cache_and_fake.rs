@@ -88,3 +88,31 @@ fn statement_strings_are_part_of_the_key() {
     ex.execute(&[a.clone(), b, a]).unwrap();
     assert_eq!(ex.inner().executed().len(), 2);
 }
+
+/// The byte bound: the cache keeps what fits (oldest out first), counts its bytes as
+/// `approx_bytes` does, and does not keep a result larger than the whole bound.
+#[test]
+fn cache_is_bounded_by_bytes() {
+    let size = |t: &TestCase| {
+        let r = fake().execute(std::slice::from_ref(t)).unwrap().remove(0);
+        protocol::canonical_test_bytes(t).len() + exec::approx_bytes(&r)
+    };
+    let (a, b, c) = (test(1, 2), test(2, 2), test(3, 2));
+    let bound = size(&a) + size(&b);
+    let mut ex = Cached::bounded(fake(), 100, bound);
+    ex.execute(&[a.clone(), b.clone()]).unwrap();
+    assert_eq!((ex.len(), ex.bytes()), (2, bound));
+    ex.execute(std::slice::from_ref(&c)).unwrap();
+    assert_eq!(ex.len(), 2, "the oldest result made room");
+    assert!(ex.bytes() <= bound);
+    ex.execute(&[b.clone(), c.clone()]).unwrap();
+    assert_eq!(ex.inner().executed().len(), 3, "b and c were kept");
+    ex.execute(std::slice::from_ref(&a)).unwrap();
+    assert_eq!(ex.inner().executed().len(), 4, "a was evicted");
+
+    let big = test(4, 50);
+    let mut small = Cached::bounded(fake(), 100, size(&big) - 1);
+    small.execute(&[big.clone(), big.clone()]).unwrap();
+    assert_eq!((small.len(), small.bytes()), (0, 0), "too large to keep");
+    assert_eq!(small.inner().executed().len(), 1, "still run once per batch");
+}

@@ -59,19 +59,24 @@ impl Archive {
     /// Records a test's evaluation: it becomes the archived test of every goal it covers for which
     /// no test, or only a longer one, was archived. Returns the goals covered for the first time.
     pub fn update(&mut self, test: &Arc<TestCase>, eval: &Evaluation) -> Vec<GoalIdx> {
+        let covered: Vec<GoalIdx> =
+            (0..eval.fitness.len()).map(|i| GoalIdx(i as u32)).filter(|&g| eval.covers(g)).collect();
+        self.update_covered(test, &covered)
+    }
+
+    /// [`Archive::update`] given the goals the test covers, ascending.
+    pub fn update_covered(&mut self, test: &Arc<TestCase>, covered: &[GoalIdx]) -> Vec<GoalIdx> {
         let mut newly = Vec::new();
-        for (i, f) in eval.fitness.iter().enumerate().take(self.best.len()) {
-            if *f != 0.0 {
-                continue;
-            }
-            match &self.best[i] {
-                None => {
-                    self.best[i] = Some(test.clone());
+        for &g in covered {
+            match self.best.get(g.index()) {
+                None => {}
+                Some(None) => {
+                    self.best[g.index()] = Some(test.clone());
                     self.n_covered += 1;
-                    newly.push(GoalIdx(i as u32));
+                    newly.push(g);
                 }
-                Some(old) if test.len() < old.len() => self.best[i] = Some(test.clone()),
-                Some(_) => {}
+                Some(Some(old)) if test.len() < old.len() => self.best[g.index()] = Some(test.clone()),
+                Some(Some(_)) => {}
             }
         }
         newly

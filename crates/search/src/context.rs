@@ -56,10 +56,6 @@ pub struct Stats {
 pub(crate) struct Individual {
     pub test: Arc<TestCase>,
     pub eval: Arc<Evaluation>,
-    /// The goals (ascending) on which `eval` differs, bit for bit, from the run's reference
-    /// vector (`Search::reference`); empty unless the algorithm ranks by objectives (MOSA,
-    /// DynaMOSA), which uses it to skip the targets on which a whole population agrees.
-    pub diff: Arc<Vec<u32>>,
 }
 
 impl Individual {
@@ -71,6 +67,40 @@ impl Individual {
     pub fn len(&self) -> usize {
         self.test.len()
     }
+}
+
+/// The goals a fitness vector covers (value `0.0`), ascending, after checking that every value is
+/// finite and non-negative (`test` is the position in the batch, for the error). Zeros are rare:
+/// the check is a branch-free reduction per block of values, and only a block holding a zero is
+/// scanned for positions.
+fn covered_goals(test: usize, fitness: &[f64]) -> Result<Vec<GoalIdx>, SearchError> {
+    const BLOCK: usize = 64;
+    let mut covered = Vec::new();
+    for (b, block) in fitness.chunks(BLOCK).enumerate() {
+        // On the bits, so that the loop vectorises: a value is valid when it is below +inf's bits
+        // (non-negative and finite) or is -0.0, and zero when only its sign bit may be set.
+        let (mut bad, mut zero) = (false, false);
+        for &f in block {
+            let b = f.to_bits();
+            bad |= (b >= f64::INFINITY.to_bits()) & (b != (-0.0f64).to_bits());
+            zero |= (b << 1) == 0;
+        }
+        if bad {
+            let (k, &value) =
+                block.iter().enumerate().find(|(_, f)| !f.is_finite() || **f < 0.0).unwrap_or((0, &block[0]));
+            return Err(SearchError::BadFitness { test, goal: GoalIdx((b * BLOCK + k) as u32), value });
+        }
+        if zero {
+            covered.extend(
+                block
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| **f == 0.0)
+                    .map(|(k, _)| GoalIdx((b * BLOCK + k) as u32)),
+            );
+        }
+    }
+    Ok(covered)
 }
 
 pub(crate) struct Search<'a> {
@@ -86,9 +116,6 @@ pub(crate) struct Search<'a> {
     target: Vec<bool>,
     dynamic: bool,
     n_targets: usize,
-    /// MOSA/DynaMOSA: one fitness value per goal seen so far, taken from the first evaluation that
-    /// had the goal; `Individual::diff` is relative to it.
-    reference: Option<Vec<f64>>,
 }
 
 impl<'a> Search<'a> {
@@ -126,8 +153,6 @@ impl<'a> Search<'a> {
             target: vec![!dynamic; n],
             dynamic,
             n_targets: if dynamic { 0 } else { n },
-            reference: matches!(config.algorithm, crate::Algorithm::Mosa | crate::Algorithm::DynaMosa)
-                .then(Vec::new),
         };
         if dynamic {
             // Validate the whole control dependence up front: a bad index is an error, not a panic.
@@ -239,40 +264,20 @@ impl<'a> Search<'a> {
             return Err(SearchError::GoalsShrank { before: self.n_goals(), after: n });
         }
         self.grow(n)?;
+        // Validation and the goals each test covers, in one pass over each vector (they are a
+        // few thousand values per test; the archive only needs the zeros).
+        let mut covered = Vec::with_capacity(evals.len());
         for (i, e) in evals.iter().enumerate() {
             if e.fitness.len() != n {
                 return Err(SearchError::WrongWidth { test: i, expected: n, got: e.fitness.len() });
             }
-            if let Some(g) = e.fitness.iter().position(|f| !f.is_finite() || *f < 0.0) {
-                return Err(SearchError::BadFitness {
-                    test: i,
-                    goal: GoalIdx(g as u32),
-                    value: e.fitness[g],
-                });
-            }
-        }
-        if let (Some(r), Some(first)) = (&mut self.reference, evals.first())
-            && first.fitness.len() > r.len()
-        {
-            r.extend_from_slice(&first.fitness[r.len()..]);
+            covered.push(covered_goals(i, &e.fitness)?);
         }
         let mut out = Vec::with_capacity(tests.len());
-        for (test, eval) in tests.into_iter().zip(evals) {
-            let diff = match &self.reference {
-                Some(r) => Arc::new(
-                    eval.fitness
-                        .iter()
-                        .zip(r)
-                        .enumerate()
-                        .filter(|(_, (a, b))| a.to_bits() != b.to_bits())
-                        .map(|(g, _)| g as u32)
-                        .collect(),
-                ),
-                None => Arc::default(),
-            };
-            let ind = Individual { test: Arc::new(test), eval: Arc::new(eval), diff };
+        for ((test, eval), covered) in tests.into_iter().zip(evals).zip(covered) {
+            let ind = Individual { test: Arc::new(test), eval: Arc::new(eval) };
             self.stats.evaluations += 1;
-            let newly = self.archive.update(&ind.test, &ind.eval);
+            let newly = self.archive.update_covered(&ind.test, &covered);
             for g in newly {
                 (self.on_event)(&Event::Covered { goal: g, evaluations: self.stats.evaluations });
                 if self.dynamic {

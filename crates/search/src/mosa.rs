@@ -8,7 +8,9 @@
 //! target set) and whose population keeps all of front 0 even beyond the population size.
 //!
 //! The sorting and the crowding distance are public pure functions over fitness vectors so they
-//! can be tested on hand-made values.
+//! can be tested on hand-made values (and against a target-by-target reference, `tests/mosa.rs`).
+//! The run works on rows, each test's values on the current targets: a member keeps its row from
+//! one generation to the next, so that only offspring are read from their full fitness vectors.
 
 use std::cmp::Ordering;
 
@@ -40,65 +42,110 @@ pub fn dominates(a: &[f64], b: &[f64], targets: &[GoalIdx]) -> bool {
     better
 }
 
-/// The fitness of a population on the current targets, gathered once per generation. The full
-/// vectors have one value per goal (thousands) and the targets are a scattered subset: walking
-/// them target by target across a hundred separate vectors was most of the engine's own time in a
-/// generation (issue 4). Most targets have the same value in every test (code no test reached):
-/// such a target never decides dominance nor crowding, and its front-0 pick is among the shortest
-/// tests, so only the varying targets are kept, one row per test (`by_test[i * v + k]`), and every
-/// pass below walks those rows in order (a target-major copy cost more to build than it saved).
-pub struct Objectives {
-    n: usize,
-    /// Per target, in target order: `Some(k)`, its column among the varying targets, or `None`
-    /// when every test has the same value on it.
-    rows: Vec<Option<usize>>,
-    v: usize,
-    by_test: Vec<f64>,
+/// A test's fitness on the current targets, in target order: one row per test. MOSA's passes walk
+/// these rows in order; the rows of the tests that survive a generation are kept with them
+/// (`Member::row`), so a generation gathers only its offspring's values from the full fitness
+/// vectors (thousands of goals per test, the targets a scattered subset: gathering every member's
+/// values each generation was most of the engine's own time on large classes, issue 4).
+fn gather(fitness: &[f64], targets: &[GoalIdx]) -> Vec<f64> {
+    targets.iter().map(|&g| at(fitness, g)).collect()
 }
 
-impl Objectives {
-    /// Gathers `fitness[i][targets[k]]` (infinite where a row is too short).
-    pub fn new(fitness: &[&[f64]], targets: &[GoalIdx]) -> Objectives {
-        Objectives::with_candidates(fitness, targets, |_| true)
+/// [`preference_sort`] over rows gathered on `n_targets` targets (`rows[i][k]`: test `i` on the
+/// `k`-th target). The same fronts and the same draws from `rng` as a scan target by target: per
+/// target, the best (value, length) and its ties are found in one pass over the rows (ties keep
+/// index order), a random tie is drawn for each target in target order where there are several,
+/// and only the targets whose drawn tie is not the first are scanned again. A target on which every
+/// test has the same value needs no special case: its ties are the shortest tests.
+pub fn preference_sort_rows(
+    rows: &[&[f64]],
+    n_targets: usize,
+    lengths: &[usize],
+    min_ranked: usize,
+    rng: &mut TestRng,
+) -> Vec<Vec<usize>> {
+    let n = rows.len();
+    if n_targets == 0 {
+        return if n == 0 { Vec::new() } else { vec![(0..n).collect()] };
     }
-
-    /// As [`Objectives::new`], when the caller knows that every test has the same value on each
-    /// target for which `may_vary` is false.
-    pub fn with_candidates(
-        fitness: &[&[f64]],
-        targets: &[GoalIdx],
-        may_vary: impl Fn(GoalIdx) -> bool,
-    ) -> Objectives {
-        let n = fitness.len();
-        // A target varies when some test's value differs (bit for bit) from the first test's.
-        let mut varies = vec![false; targets.len()];
-        if let Some((first, rest)) = fitness.split_first() {
-            for (flag, &g) in varies.iter_mut().zip(targets) {
-                if may_vary(g) {
-                    let b = at(first, g).to_bits();
-                    *flag = rest.iter().any(|row| at(row, g).to_bits() != b);
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let lens: Vec<usize> = (0..n).map(|i| lengths.get(i).copied().unwrap_or(usize::MAX)).collect();
+    // Per target: the best value and length, how many tests tie with it, and the first of them.
+    // Branch-free over 64-bit lanes (values as `total_cmp` keys), so that the compiler can
+    // vectorise the pass: it walks every member's row, hundreds of tests by thousands of targets.
+    let mut best_v: Vec<i64> = rows[0][..n_targets].iter().map(|&x| order_key(x)).collect();
+    let mut best_l: Vec<u64> = vec![lens[0] as u64; n_targets];
+    let mut count: Vec<u64> = vec![1; n_targets];
+    let mut first: Vec<u64> = vec![0; n_targets];
+    for (i, row) in rows.iter().enumerate().skip(1) {
+        let (len, at) = (lens[i] as u64, i as u64);
+        let lanes = best_v.iter_mut().zip(best_l.iter_mut()).zip(count.iter_mut()).zip(first.iter_mut());
+        for ((((b, l), c), f), &x) in lanes.zip(&row[..n_targets]) {
+            let x = order_key(x);
+            let less = (x < *b) | ((x == *b) & (len < *l));
+            let tie = (x == *b) & (len == *l);
+            *b = if less { x } else { *b };
+            *l = if less { len } else { *l };
+            *c = if less { 1 } else { *c + u64::from(tie) };
+            *f = if less { at } else { *f };
+        }
+    }
+    let count: Vec<usize> = count.into_iter().map(|c| c as usize).collect();
+    let first: Vec<usize> = first.into_iter().map(|f| f as usize).collect();
+    // The draws, in target order; the tie drawn is the first one unless the draw says otherwise.
+    let mut in_zero = vec![false; n];
+    let mut later: Vec<(usize, usize)> = Vec::new();
+    for k in 0..n_targets {
+        let wanted = if count[k] == 1 { 0 } else { rng.random_range(0..count[k]) };
+        if wanted == 0 {
+            in_zero[first[k]] = true;
+        } else {
+            later.push((k, wanted));
+        }
+    }
+    if !later.is_empty() {
+        let mut seen = vec![0usize; later.len()];
+        let from = later.iter().map(|&(k, _)| first[k]).min().unwrap_or(0);
+        for (i, row) in rows.iter().enumerate().skip(from) {
+            for (&(k, wanted), s) in later.iter().zip(seen.iter_mut()) {
+                if order_key(row[k]) == best_v[k] && lens[i] as u64 == best_l[k] {
+                    if *s == wanted {
+                        in_zero[i] = true;
+                    }
+                    *s += 1;
                 }
             }
         }
-        let mut rows = Vec::with_capacity(targets.len());
-        let mut kept = Vec::new();
-        for (&g, &flag) in targets.iter().zip(&varies) {
-            rows.push(flag.then_some(kept.len()));
-            if flag {
-                kept.push(g);
-            }
-        }
-        let v = kept.len();
-        let mut by_test = Vec::with_capacity(n * v);
-        for row in fitness {
-            by_test.extend(kept.iter().map(|&g| at(row, g)));
-        }
-        Objectives { n, rows, v, by_test }
     }
+    let zero: Vec<usize> = (0..n).filter(|&i| in_zero[i]).collect();
+    let mut remaining: Vec<usize> = (0..n).filter(|&i| !in_zero[i]).collect();
+    let mut fronts = vec![zero];
+    if fronts[0].len() >= min_ranked {
+        if !remaining.is_empty() {
+            fronts.push(remaining);
+        }
+        return fronts;
+    }
+    let mut ranked = fronts[0].len();
+    while ranked < min_ranked && !remaining.is_empty() {
+        let front: Vec<usize> = remaining
+            .iter()
+            .copied()
+            .filter(|&i| !remaining.iter().any(|&j| j != i && dominates_dense(rows[j], rows[i])))
+            .collect();
+        remaining.retain(|i| !front.contains(i));
+        ranked += front.len();
+        fronts.push(front);
+    }
+    fronts
+}
 
-    fn test(&self, i: usize) -> &[f64] {
-        &self.by_test[i * self.v..(i + 1) * self.v]
-    }
+/// An integer that orders as `f64::total_cmp` orders floats (its own definition).
+fn order_key(x: f64) -> i64 {
+    let bits = x.to_bits() as i64;
+    bits ^ ((((bits >> 63) as u64) >> 1) as i64)
 }
 
 /// Whether `a` dominates `b`, both gathered over the same targets.
@@ -130,145 +177,107 @@ pub fn preference_sort(
     min_ranked: usize,
     rng: &mut TestRng,
 ) -> Vec<Vec<usize>> {
-    preference_sort_dense(&Objectives::new(fitness, targets), lengths, min_ranked, rng)
-}
-
-/// [`preference_sort`] over gathered objectives (the same fronts, the same draws from `rng`).
-pub fn preference_sort_dense(
-    obj: &Objectives,
-    lengths: &[usize],
-    min_ranked: usize,
-    rng: &mut TestRng,
-) -> Vec<Vec<usize>> {
-    let n = obj.n;
-    if obj.rows.is_empty() {
-        return if n == 0 { Vec::new() } else { vec![(0..n).collect()] };
-    }
-    let len = |i: usize| lengths.get(i).copied().unwrap_or(usize::MAX);
-    let lens: Vec<usize> = (0..n).map(len).collect();
-    // The ties of a target with one value for all tests: the shortest tests, in order.
-    let shortest_len = lens.iter().copied().min().unwrap_or(usize::MAX);
-    let shortest: Vec<usize> = (0..n).filter(|&i| lens[i] == shortest_len).collect();
-    // Per varying target, the best (value, length) over the tests (ties: the lowest index
-    // first, as a scan target by target would keep them), then how many tests tie with it.
-    let v = obj.v;
-    let mut best: Vec<(f64, usize)> =
-        if n > 0 { obj.test(0).iter().map(|&x| (x, lens[0])).collect() } else { Vec::new() };
-    for (i, &len) in lens.iter().enumerate().skip(1) {
-        for (b, &x) in best.iter_mut().zip(obj.test(i)) {
-            if x.total_cmp(&b.0).then(len.cmp(&b.1)) == Ordering::Less {
-                *b = (x, len);
-            }
-        }
-    }
-    let same =
-        |b: &(f64, usize), x: f64, len: usize| x.total_cmp(&b.0).then(len.cmp(&b.1)) == Ordering::Equal;
-    let mut count = vec![0usize; v];
-    for (i, &len) in lens.iter().enumerate() {
-        for ((c, b), &x) in count.iter_mut().zip(&best).zip(obj.test(i)) {
-            *c += usize::from(same(b, x, len));
-        }
-    }
-    // The draws, in target order; then the drawn tie of each varying target, in one more pass.
-    let mut in_zero = vec![false; n];
-    let mut wanted: Vec<Option<usize>> = vec![None; v];
-    for row in &obj.rows {
-        match *row {
-            None if shortest.is_empty() => {}
-            None => {
-                let pick = if shortest.len() == 1 {
-                    shortest[0]
-                } else {
-                    shortest[rng.random_range(0..shortest.len())]
-                };
-                in_zero[pick] = true;
-            }
-            Some(_) if n == 0 => {}
-            Some(k) => {
-                wanted[k] = Some(if count[k] == 1 { 0 } else { rng.random_range(0..count[k]) });
-            }
-        }
-    }
-    let mut seen = vec![0usize; v];
-    for i in 0..n {
-        for (k, &x) in obj.test(i).iter().enumerate() {
-            if same(&best[k], x, lens[i]) {
-                if wanted[k] == Some(seen[k]) {
-                    in_zero[i] = true;
-                }
-                seen[k] += 1;
-            }
-        }
-    }
-    let zero: Vec<usize> = (0..n).filter(|&i| in_zero[i]).collect();
-    let mut remaining: Vec<usize> = (0..n).filter(|&i| !in_zero[i]).collect();
-    let mut fronts = vec![zero];
-    if fronts[0].len() >= min_ranked {
-        if !remaining.is_empty() {
-            fronts.push(remaining);
-        }
-        return fronts;
-    }
-    let mut ranked = fronts[0].len();
-    while ranked < min_ranked && !remaining.is_empty() {
-        let front: Vec<usize> = remaining
-            .iter()
-            .copied()
-            .filter(|&i| !remaining.iter().any(|&j| j != i && dominates_dense(obj.test(j), obj.test(i))))
-            .collect();
-        remaining.retain(|i| !front.contains(i));
-        ranked += front.len();
-        fronts.push(front);
-    }
-    fronts
+    let rows: Vec<Vec<f64>> = fitness.iter().map(|f| gather(f, targets)).collect();
+    let rows: Vec<&[f64]> = rows.iter().map(Vec::as_slice).collect();
+    preference_sort_rows(&rows, targets.len(), lengths, min_ranked, rng)
 }
 
 /// EvoSuite's sub-vector dominance crowding (`fastEpsilonDominanceAssignment`): for each target on
 /// which the front's tests differ, the tests with the minimum value get at least
 /// `(|front| − |minimal|) / |front|`; all others keep 0. One value per member of `front`.
 pub fn crowding_distance(fitness: &[&[f64]], front: &[usize], targets: &[GoalIdx]) -> Vec<f64> {
-    crowding_distance_dense(&Objectives::new(fitness, targets), front)
+    let rows: Vec<Vec<f64>> = fitness.iter().map(|f| gather(f, targets)).collect();
+    let rows: Vec<&[f64]> = rows.iter().map(Vec::as_slice).collect();
+    crowding_distance_rows(&rows, targets.len(), front)
 }
 
-/// [`crowding_distance`] over gathered objectives.
-pub fn crowding_distance_dense(obj: &Objectives, front: &[usize]) -> Vec<f64> {
-    let v = obj.v;
-    let mut min = vec![f64::INFINITY; v];
-    let mut max = vec![f64::NEG_INFINITY; v];
+/// [`crowding_distance`] over gathered rows: minimum, maximum and the number of minimal tests per
+/// target in one pass over the front, then one pass for the distances.
+pub fn crowding_distance_rows(rows: &[&[f64]], n_targets: usize, front: &[usize]) -> Vec<f64> {
+    let mut min = vec![f64::INFINITY; n_targets];
+    let mut max = vec![f64::NEG_INFINITY; n_targets];
+    let mut n_min = vec![0u64; n_targets];
     for &i in front {
-        for ((lo, hi), &x) in min.iter_mut().zip(max.iter_mut()).zip(obj.test(i)) {
-            if x < *lo {
-                *lo = x;
-            }
-            *hi = hi.max(x);
+        let row = &rows[i][..n_targets];
+        // Branch-free, as in `preference_sort_rows`.
+        for (((lo, hi), c), &x) in min.iter_mut().zip(max.iter_mut()).zip(n_min.iter_mut()).zip(row) {
+            let less = x < *lo;
+            *c = if less { 1 } else { *c + u64::from(x == *lo) };
+            *lo = if less { x } else { *lo };
+            *hi = if x > *hi { x } else { *hi };
         }
     }
-    // The tests with the minimum of a target are those equal to its final minimum.
-    let mut n_min = vec![0usize; v];
-    for &i in front {
-        for ((c, lo), &x) in n_min.iter_mut().zip(&min).zip(obj.test(i)) {
-            *c += usize::from(x == *lo);
-        }
-    }
+    // Per target, what its minimal tests get (negative: the front does not differ on it).
+    let size = front.len() as f64;
+    let weight: Vec<f64> = (0..n_targets)
+        .map(|k| if max[k] != min[k] { (front.len() - n_min[k] as usize) as f64 / size } else { -1.0 })
+        .collect();
     front
         .iter()
         .map(|&i| {
             let mut d: f64 = 0.0;
-            for (k, &x) in obj.test(i).iter().enumerate() {
-                if max[k] != min[k] && x == min[k] {
-                    d = d.max((front.len() - n_min[k]) as f64 / front.len() as f64);
-                }
+            for ((&x, &lo), &w) in rows[i].iter().zip(&min).zip(&weight) {
+                let c = if x == lo { w } else { -1.0 };
+                d = if c > d { c } else { d };
             }
             d
         })
         .collect()
 }
 
-/// A member of the population with its rank and crowding distance, for the tournament.
+/// A member of the population with its rank and crowding distance, for the tournament, and its
+/// fitness on the targets of the generation that ranked it (`Rows`).
 struct Ranked {
     ind: Individual,
     rank: usize,
     distance: f64,
+    row: Vec<f64>,
+}
+
+/// The targets the kept rows were gathered on; the next generation's rows are the same values
+/// when the targets did not change, else a remap of them (a target kept is copied from the old
+/// row; only a new target is read from the full fitness vector).
+#[derive(Default)]
+struct Rows {
+    targets: Vec<GoalIdx>,
+}
+
+impl Rows {
+    /// The rows of `union` on `targets`: `rows[i]` is kept (remapped when the targets changed) for
+    /// a member ranked before, gathered for a new one.
+    fn update(
+        &mut self,
+        union: &[Individual],
+        mut rows: Vec<Option<Vec<f64>>>,
+        targets: Vec<GoalIdx>,
+    ) -> Vec<Vec<f64>> {
+        if targets != self.targets {
+            // For each new target, its position among the old ones (both lists ascend).
+            let mut map: Vec<Option<usize>> = Vec::with_capacity(targets.len());
+            let mut j = 0;
+            for g in &targets {
+                while j < self.targets.len() && self.targets[j] < *g {
+                    j += 1;
+                }
+                map.push((self.targets.get(j) == Some(g)).then_some(j));
+            }
+            for (row, ind) in rows.iter_mut().zip(union) {
+                if let Some(old) = row {
+                    let new = map
+                        .iter()
+                        .zip(&targets)
+                        .map(|(m, &g)| m.map_or_else(|| at(&ind.eval.fitness, g), |o| old[o]))
+                        .collect();
+                    *old = new;
+                }
+            }
+            self.targets = targets;
+        }
+        rows.into_iter()
+            .zip(union)
+            .map(|(row, ind)| row.unwrap_or_else(|| gather(&ind.eval.fitness, &self.targets)))
+            .collect()
+    }
 }
 
 fn better(a: &Ranked, b: &Ranked) -> Ordering {
@@ -285,13 +294,22 @@ pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng, dynamic: bool) -> Resu
     let pop_size = cx.config.population.max(2);
     let initial: Vec<TestCase> = (0..pop_size).map(|_| cx.factory().random_test(rng)).collect();
     let evaluated = cx.evaluate(initial)?;
-    let mut population = select_next(cx, evaluated, pop_size, dynamic, rng);
+    let mut rows = Rows::default();
+    let fresh = vec![None; evaluated.len()];
+    let mut population = select_next(cx, evaluated, fresh, &mut rows, pop_size, dynamic, rng);
     cx.end_iteration();
     while !cx.should_stop() {
         let offspring = breed(cx, &population, pop_size, rng);
         let offspring = cx.evaluate(offspring)?;
-        let union: Vec<Individual> = population.into_iter().map(|r| r.ind).chain(offspring).collect();
-        population = select_next(cx, union, pop_size, dynamic, rng);
+        let mut union = Vec::with_capacity(population.len() + offspring.len());
+        let mut kept = Vec::with_capacity(union.capacity());
+        for r in population {
+            union.push(r.ind);
+            kept.push(Some(r.row));
+        }
+        kept.resize(union.len() + offspring.len(), None);
+        union.extend(offspring);
+        population = select_next(cx, union, kept, &mut rows, pop_size, dynamic, rng);
         cx.end_iteration();
     }
     Ok(())
@@ -347,38 +365,29 @@ fn breed(cx: &Search<'_>, population: &[Ranked], pop_size: usize, rng: &mut Test
 }
 
 /// Preference sorting of `union` and the next population: whole fronts while they fit, then the
-/// most crowded-apart tests of the next front. DynaMOSA keeps at least all of front 0.
+/// most crowded-apart tests of the next front. DynaMOSA keeps at least all of front 0. `kept[i]` is
+/// the row `union[i]` had as a member of the last population (see `Rows`).
 fn select_next(
     cx: &Search<'_>,
     union: Vec<Individual>,
+    kept: Vec<Option<Vec<f64>>>,
+    rows: &mut Rows,
     pop_size: usize,
     dynamic: bool,
     rng: &mut TestRng,
 ) -> Vec<Ranked> {
-    let targets = cx.uncovered_targets();
-    let fitness: Vec<&[f64]> = union.iter().map(|i| i.eval.fitness.as_slice()).collect();
+    let all_rows = rows.update(&union, kept, cx.uncovered_targets());
+    let n_targets = rows.targets.len();
     let lengths: Vec<usize> = union.iter().map(Individual::len).collect();
-    // A target can only vary over the union where some test differs from the run's reference
-    // vector or lacks the goal (evaluated before the goal existed).
-    let min_len = fitness.iter().map(|f| f.len()).min().unwrap_or(0);
-    let mut marked = vec![false; cx.n_goals()];
-    for ind in &union {
-        for &g in ind.diff.iter() {
-            if let Some(m) = marked.get_mut(g as usize) {
-                *m = true;
-            }
-        }
-    }
-    let may_vary = |g: GoalIdx| g.index() >= min_len || marked.get(g.index()).is_none_or(|m| *m);
-    let obj = Objectives::with_candidates(&fitness, &targets, may_vary);
-    let fronts = preference_sort_dense(&obj, &lengths, pop_size, rng);
+    let refs: Vec<&[f64]> = all_rows.iter().map(Vec::as_slice).collect();
+    let fronts = preference_sort_rows(&refs, n_targets, &lengths, pop_size, rng);
     let mut remain = if dynamic { pop_size.max(fronts.first().map_or(0, Vec::len)) } else { pop_size };
     let mut chosen: Vec<(usize, usize, f64)> = Vec::with_capacity(remain);
     for (rank, front) in fronts.iter().enumerate() {
         if remain == 0 || front.is_empty() {
             break;
         }
-        let d = crowding_distance_dense(&obj, front);
+        let d = crowding_distance_rows(&refs, n_targets, front);
         if front.len() <= remain {
             chosen.extend(front.iter().zip(&d).map(|(&i, &di)| (i, rank, di)));
             remain -= front.len();
@@ -390,9 +399,12 @@ fn select_next(
             remain = 0;
         }
     }
-    let mut slots: Vec<Option<Individual>> = union.into_iter().map(Some).collect();
+    drop(refs);
+    let mut slots: Vec<Option<(Individual, Vec<f64>)>> = union.into_iter().zip(all_rows).map(Some).collect();
     chosen
         .into_iter()
-        .filter_map(|(i, rank, distance)| slots[i].take().map(|ind| Ranked { ind, rank, distance }))
+        .filter_map(|(i, rank, distance)| {
+            slots[i].take().map(|(ind, row)| Ranked { ind, rank, distance, row })
+        })
         .collect()
 }

@@ -116,3 +116,105 @@ fn crowding_distance_rewards_tests_best_on_a_goal() {
     assert!(!dominates(rows[0], rows[1], &goals(&[0, 1])));
     assert!(!dominates(rows[2], rows[2], &goals(&[0, 1])), "a test does not dominate itself");
 }
+
+/// The preference sorting as EvoSuite's `RankBasedPreferenceSorting` states it, target by target:
+/// the ties of the best (value, length) in index order, one drawn at random where there are
+/// several; then non-dominated fronts of the rest. The optimised `preference_sort` must give the
+/// same fronts and consume the same draws.
+fn reference_sort(
+    rows: &[&[f64]],
+    lengths: &[usize],
+    targets: &[GoalIdx],
+    min_ranked: usize,
+    rng: &mut testcase::TestRng,
+) -> Vec<Vec<usize>> {
+    use rand::RngExt;
+    let n = rows.len();
+    if targets.is_empty() {
+        return if n == 0 { Vec::new() } else { vec![(0..n).collect()] };
+    }
+    let at = |i: usize, g: GoalIdx| rows[i].get(g.index()).copied().unwrap_or(f64::INFINITY);
+    let key = |i: usize, g: GoalIdx| (at(i, g), lengths[i]);
+    let cmp = |a: (f64, usize), b: (f64, usize)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+    let mut in_zero = vec![false; n];
+    for &g in targets {
+        let Some(best) = (0..n).min_by(|&a, &b| cmp(key(a, g), key(b, g))) else { continue };
+        let ties: Vec<usize> =
+            (0..n).filter(|&i| cmp(key(i, g), key(best, g)) == std::cmp::Ordering::Equal).collect();
+        let pick = if ties.len() == 1 { ties[0] } else { ties[rng.random_range(0..ties.len())] };
+        in_zero[pick] = true;
+    }
+    let mut fronts = vec![(0..n).filter(|&i| in_zero[i]).collect::<Vec<_>>()];
+    let mut remaining: Vec<usize> = (0..n).filter(|&i| !in_zero[i]).collect();
+    if fronts[0].len() >= min_ranked {
+        if !remaining.is_empty() {
+            fronts.push(remaining);
+        }
+        return fronts;
+    }
+    let mut ranked = fronts[0].len();
+    while ranked < min_ranked && !remaining.is_empty() {
+        let front: Vec<usize> = remaining
+            .iter()
+            .copied()
+            .filter(|&i| !remaining.iter().any(|&j| j != i && dominates(rows[j], rows[i], targets)))
+            .collect();
+        remaining.retain(|i| !front.contains(i));
+        ranked += front.len();
+        fronts.push(front);
+    }
+    fronts
+}
+
+/// EvoSuite's sub-vector dominance crowding, target by target.
+fn reference_crowding(rows: &[&[f64]], front: &[usize], targets: &[GoalIdx]) -> Vec<f64> {
+    let at = |i: usize, g: GoalIdx| rows[i].get(g.index()).copied().unwrap_or(f64::INFINITY);
+    let mut d = vec![0.0f64; front.len()];
+    for &g in targets {
+        let min = front.iter().map(|&i| at(i, g)).fold(f64::INFINITY, f64::min);
+        let max = front.iter().map(|&i| at(i, g)).fold(f64::NEG_INFINITY, f64::max);
+        if min == max {
+            continue;
+        }
+        let n_min = front.iter().filter(|&&i| at(i, g) == min).count();
+        let w = (front.len() - n_min) as f64 / front.len() as f64;
+        for (k, &i) in front.iter().enumerate() {
+            if at(i, g) == min {
+                d[k] = d[k].max(w);
+            }
+        }
+    }
+    d
+}
+
+/// Random populations with many ties (three values, three lengths, short rows for goals found
+/// later): the optimised sorting and crowding agree with the references, draws included.
+#[test]
+fn preference_sort_matches_the_target_by_target_reference() {
+    use rand::RngExt;
+    let mut draw = rng_from_seed(7);
+    for case in 0..400 {
+        let n = draw.random_range(0..30usize);
+        let n_goals = draw.random_range(1..12usize);
+        let rows: Vec<Vec<f64>> = (0..n)
+            .map(|_| {
+                let len = if draw.random_bool(0.1) { draw.random_range(0..n_goals) } else { n_goals };
+                (0..len).map(|_| [0.0, 0.5, 1.0, 2.5][draw.random_range(0..4usize)]).collect()
+            })
+            .collect();
+        let rows: Vec<&[f64]> = rows.iter().map(Vec::as_slice).collect();
+        let lengths: Vec<usize> = (0..n).map(|_| draw.random_range(1..4usize)).collect();
+        let targets: Vec<GoalIdx> =
+            (0..n_goals as u32).filter(|_| draw.random_bool(0.7)).map(GoalIdx).collect();
+        let min_ranked = draw.random_range(0..n + 2);
+        let (mut r1, mut r2) = (rng_from_seed(case), rng_from_seed(case));
+        let fast = preference_sort(&rows, &lengths, &targets, min_ranked, &mut r1);
+        let slow = reference_sort(&rows, &lengths, &targets, min_ranked, &mut r2);
+        assert_eq!(fast, slow, "case {case}");
+        assert_eq!(r1.random_range(0..u64::MAX), r2.random_range(0..u64::MAX), "draws of case {case}");
+        for front in &fast {
+            let d = crowding_distance(&rows, front, &targets);
+            assert_eq!(d, reference_crowding(&rows, front, &targets), "crowding of case {case}");
+        }
+    }
+}

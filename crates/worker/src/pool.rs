@@ -1,16 +1,28 @@
 //! A pool of N workers. A batch is cut into contiguous chunks, one per worker, run on scoped threads
-//! (they only wait on pipes), and the results are put back in request order, so the outcome of a
+//! (they wait on pipes, and may apply the caller's pure per-result function as each result arrives:
+//! `Pool::execute_scored`), and the results are put back in request order, so the outcome of a
 //! batch never depends on which worker ran what (DESIGN.md §3.8).
 //!
 //! Recovery: a worker that crashed, timed out or ran out of memory is replaced before its next batch.
 //! Tests not run because their worker died are retried on the fresh worker; the test that was running
 //! when a worker died is retried once, and reported as `Crash` if it kills the replacement too.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use protocol::{Statement, TestRef, Trace};
+use protocol::{Statement, TestRef, TestResult, Trace};
 
 use crate::{TestRun, Worker, WorkerConfig, WorkerError};
+
+/// The result of [`Pool::execute_scored`].
+#[derive(Debug)]
+pub struct Scored<S> {
+    /// One per test, in request order; never `NotRun`.
+    pub runs: Vec<TestRun>,
+    /// One per test: the score of its `Finished` result, `None` otherwise.
+    pub scores: Vec<Option<S>>,
+    /// When the workers' part of the batch ended (see [`Pool::execute_scored`]).
+    pub workers_done: Instant,
+}
 
 /// Counters for diagnostics and benchmarks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -97,21 +109,54 @@ impl Pool {
     /// Runs every test and returns one [`TestRun`] per test, in request order; never `NotRun`.
     /// `Err` only when workers cannot be started any more (the JDK went away, say).
     pub fn execute(&mut self, tests: &[&[Statement]]) -> Result<Vec<TestRun>, WorkerError> {
+        Ok(self.execute_scored(tests, &|_| ())?.runs)
+    }
+
+    /// [`Pool::execute`], applying `score` to each `Finished` result as soon as it arrives, on the
+    /// thread that waits for that worker, while the workers run the rest of the batch: the
+    /// caller's per-result work overlaps with execution instead of following the whole batch.
+    /// `score` must be a pure function of the result (it runs on several threads, in no fixed
+    /// order); the scores come back in request order beside the runs, `None` for a test that did
+    /// not finish normally. `workers_done` is when the workers' part of the batch ended: when the
+    /// last result was read from its worker (however long scoring the results before it took), or
+    /// the end of the batch if a test ended in a crash or a timeout.
+    pub fn execute_scored<S: Send>(
+        &mut self,
+        tests: &[&[Statement]],
+        score: &(dyn Fn(&TestResult) -> S + Sync),
+    ) -> Result<Scored<S>, WorkerError> {
         if tests.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Scored { runs: Vec::new(), scores: Vec::new(), workers_done: Instant::now() });
         }
         let n_chunks = self.slots.len().min(tests.len());
         let chunk = tests.len().div_ceil(n_chunks);
         let config = &self.config;
-        let outputs: Vec<Result<(Vec<TestRun>, u64), WorkerError>> = if n_chunks == 1 {
-            vec![run_chunk(&mut self.slots[0], config, tests)]
+        type Output<S> = Result<(Vec<TestRun>, Vec<Option<S>>, Instant, u64), WorkerError>;
+        let run = |slot: &mut Option<Worker>, part: &[&[Statement]]| -> Output<S> {
+            let mut scores: Vec<Option<S>> = (0..part.len()).map(|_| None).collect();
+            let mut last = None;
+            let mut on_finished = |i: usize, r: &TestResult, at: Instant| {
+                last = Some(at);
+                scores[i] = Some(score(r));
+            };
+            let (runs, spawned) = run_chunk(slot, config, part, &mut on_finished)?;
+            // The chunk's last result arrived last (results come in order, retries included),
+            // unless the chunk ended in a crash or a timeout.
+            let end = match (runs.last(), last) {
+                (Some(TestRun::Finished(_)), Some(at)) => at,
+                _ => Instant::now(),
+            };
+            Ok((runs, scores, end, spawned))
+        };
+        let outputs: Vec<Output<S>> = if n_chunks == 1 {
+            vec![run(&mut self.slots[0], tests)]
         } else {
             std::thread::scope(|s| {
                 let handles: Vec<_> = self
                     .slots
                     .iter_mut()
                     .zip(tests.chunks(chunk))
-                    .map(|(slot, part)| s.spawn(move || run_chunk(slot, config, part)))
+                    .map(|(slot, part)| s.spawn(move || run(slot, part)))
                     .collect();
                 handles
                     .into_iter()
@@ -128,12 +173,16 @@ impl Pool {
             })
         };
         let mut runs = Vec::with_capacity(tests.len());
+        let mut scores = Vec::with_capacity(tests.len());
+        let mut workers_done: Option<Instant> = None;
         let mut first_err = None;
         for out in outputs {
             match out {
-                Ok((part, spawned)) => {
+                Ok((part, part_scores, last, spawned)) => {
                     self.stats.spawned += spawned;
                     runs.extend(part);
+                    scores.extend(part_scores);
+                    workers_done = workers_done.max(Some(last));
                 }
                 Err(e) => {
                     first_err.get_or_insert(e);
@@ -151,7 +200,7 @@ impl Pool {
             }
         }
         self.stats.executed += runs.len() as u64;
-        Ok(runs)
+        Ok(Scored { runs, scores, workers_done: workers_done.unwrap_or_else(Instant::now) })
     }
 
     /// Shuts every worker down politely.
@@ -163,11 +212,13 @@ impl Pool {
 }
 
 /// Runs `tests` on one slot, replacing its worker as needed; returns the runs and the number of
-/// workers started.
+/// workers started. `on_finished(i, result, arrival)` sees each `Finished` result of `tests[i]`
+/// as it arrives (once: such a result is final).
 fn run_chunk(
     slot: &mut Option<Worker>,
     config: &WorkerConfig,
     tests: &[&[Statement]],
+    on_finished: &mut dyn FnMut(usize, &TestResult, Instant),
 ) -> Result<(Vec<TestRun>, u64), WorkerError> {
     let mut results: Vec<Option<TestRun>> = vec![None; tests.len()];
     let mut crashed_once = vec![false; tests.len()];
@@ -197,7 +248,7 @@ fn run_chunk(
         // Test ids are positions in the chunk: unique, and they map results back without a table.
         let refs: Vec<TestRef<'_>> =
             (next..tests.len()).map(|i| TestRef { id: i as u32, statements: tests[i] }).collect();
-        let runs = worker.run_batch(&refs);
+        let runs = worker.run_batch_with(&refs, &mut |k, r, at| on_finished(next + k, r, at));
         let before = (next, crashed_once.iter().filter(|c| **c).count());
         for (k, run) in runs.into_iter().enumerate() {
             let i = next + k;

@@ -108,7 +108,9 @@ pub enum TestRun {
 
 #[allow(clippy::large_enum_variant)] // As for `Response`, which it wraps.
 enum Event {
-    Frame(Response),
+    /// A decoded frame and when the reader decoded it (a result's arrival, whatever the caller
+    /// was busy with meanwhile).
+    Frame(Response, Instant),
     /// Undecodable output or a read error; the worker is unusable.
     Broken(String),
     Eof,
@@ -209,7 +211,7 @@ impl Worker {
 
         w.send(&Request::Hello { version: protocol::VERSION }).map_err(|e| w.handshake_error("hello", e))?;
         match w.wait_event(startup_timeout) {
-            Some(Event::Frame(Response::Ready { version, java_version, .. })) => {
+            Some(Event::Frame(Response::Ready { version, java_version, .. }, _)) => {
                 protocol::check_version(version).map_err(|e| w.handshake_error("hello", e.to_string()))?;
                 w.java_version = java_version;
             }
@@ -221,7 +223,7 @@ impl Worker {
         setup.scratch_dir = w.scratch.path().display().to_string();
         w.send(&Request::Setup(setup)).map_err(|e| w.handshake_error("setup", e))?;
         match w.wait_event(startup_timeout) {
-            Some(Event::Frame(Response::SetupDone { init_trace, .. })) => {
+            Some(Event::Frame(Response::SetupDone { init_trace, .. }, _)) => {
                 w.init_trace = init_trace;
                 Ok(w)
             }
@@ -231,6 +233,18 @@ impl Worker {
 
     /// Runs a batch: one [`TestRun`] per test, in order. The caller decides what to retry.
     pub fn run_batch(&mut self, tests: &[TestRef<'_>]) -> Vec<TestRun> {
+        self.run_batch_with(tests, &mut |_, _, _| {})
+    }
+
+    /// [`Worker::run_batch`], calling `on_finished(position, result, arrival)` for each `Finished`
+    /// result (`arrival`: when it was read from the worker), before taking the next one: the worker goes on running the batch meanwhile, so
+    /// whatever the caller does with a result overlaps with the next tests' execution. A
+    /// `Finished` run is final (a crash or timeout ends the batch), so no result is seen twice.
+    pub fn run_batch_with(
+        &mut self,
+        tests: &[TestRef<'_>],
+        on_finished: &mut dyn FnMut(usize, &TestResult, Instant),
+    ) -> Vec<TestRun> {
         let mut runs = Vec::with_capacity(tests.len());
         if tests.is_empty() {
             return runs;
@@ -250,15 +264,16 @@ impl Worker {
         while runs.len() < tests.len() {
             let expected = tests[runs.len()].id;
             match self.wait_event(self.deadline) {
-                Some(Event::Frame(Response::TestResult(r))) if r.test_id == expected => {
+                Some(Event::Frame(Response::TestResult(r), at)) if r.test_id == expected => {
                     if r.status == TestStatus::Timeout || threw_out_of_memory(&r) {
                         // The worker exits after a timed-out test (docs/protocol.md "Lifecycle"); after
                         // an OutOfMemoryError its heap is not to be trusted. Replace it either way.
                         self.retiring = true;
                     }
+                    on_finished(runs.len(), &r, at);
                     runs.push(TestRun::Finished(r));
                 }
-                Some(Event::Frame(Response::BatchDone { tests: n })) if n as usize == runs.len() => {
+                Some(Event::Frame(Response::BatchDone { tests: n }, _)) if n as usize == runs.len() => {
                     // A batch cut short after a timed-out test: the worker exits; the tests it did
                     // not reach are for a fresh worker.
                     self.retiring = true;
@@ -281,7 +296,7 @@ impl Worker {
             return runs;
         }
         match self.wait_event(self.deadline) {
-            Some(Event::Frame(Response::BatchDone { tests: n })) if n as usize == tests.len() => {}
+            Some(Event::Frame(Response::BatchDone { tests: n }, _)) if n as usize == tests.len() => {}
             other => {
                 // Every test has its result; a missing or wrong BatchDone only retires the worker
                 // (describe_death kills it).
@@ -370,10 +385,10 @@ impl Worker {
         let what = match event {
             Some(Event::Eof) => "the worker exited".to_string(),
             Some(Event::Broken(e)) => format!("unreadable worker output: {e}"),
-            Some(Event::Frame(Response::Error { message })) => {
+            Some(Event::Frame(Response::Error { message }, _)) => {
                 format!("the worker reported an error: {message}")
             }
-            Some(Event::Frame(other)) => format!("unexpected {} frame", frame_name(&other)),
+            Some(Event::Frame(other, _)) => format!("unexpected {} frame", frame_name(&other)),
             None => "no reply within the deadline".to_string(),
         };
         // Give a dying JVM a moment to exit so its status and last words are available.
@@ -409,8 +424,8 @@ impl Worker {
         let detail = match event {
             Some(Event::Eof) => "the worker exited".to_string(),
             Some(Event::Broken(e)) => format!("unreadable output: {e}"),
-            Some(Event::Frame(Response::Error { message })) => format!("the worker reported: {message}"),
-            Some(Event::Frame(other)) => format!("unexpected {} frame", frame_name(&other)),
+            Some(Event::Frame(Response::Error { message }, _)) => format!("the worker reported: {message}"),
+            Some(Event::Frame(other, _)) => format!("unexpected {} frame", frame_name(&other)),
             None => "no reply in time".to_string(),
         };
         self.handshake_error(stage, detail)
@@ -447,13 +462,13 @@ fn read_frames(stdout: impl Read, tx: mpsc::Sender<Event>) {
     loop {
         let event = match protocol::read_frame(&mut r, &mut buf) {
             Ok(true) => match protocol::decode_response(&buf) {
-                Ok(resp) => Event::Frame(resp),
+                Ok(resp) => Event::Frame(resp, Instant::now()),
                 Err(e) => Event::Broken(e.to_string()),
             },
             Ok(false) => Event::Eof,
             Err(e) => Event::Broken(e.to_string()),
         };
-        let last = !matches!(event, Event::Frame(_));
+        let last = !matches!(event, Event::Frame(..));
         if tx.send(event).is_err() || last {
             return;
         }

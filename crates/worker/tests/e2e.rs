@@ -460,3 +460,30 @@ fn classes_sent_in_setup_are_loaded() {
     let runs = w.run_batch(&[TestRef { id: 1, statements: &missing }]);
     assert!(matches!(last_outcome(&runs[0]), Outcome::Threw { from_sut: false, .. }), "{runs:?}");
 }
+
+/// `execute_scored` gives the runs `execute` gives, and each normally finished test's score, once,
+/// computed from its own result, on two workers and across a crash that retries the rest of a chunk
+/// on a fresh worker; the crashed test gets no score.
+#[test]
+fn scored_execution_scores_each_finished_result_once() {
+    let mut pool = Pool::new(config(3000), 2).unwrap();
+    let exit = hostile_int("Exit", "exitIfPositive", "I", 3);
+    let mut tests: Vec<Vec<Statement>> = (0..9).map(echo).collect();
+    tests.insert(4, exit);
+    let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let score = |r: &protocol::TestResult| {
+        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        r.outcomes.last().cloned()
+    };
+    let started = Instant::now();
+    let out = pool.execute_scored(&refs, &score).unwrap();
+    assert!(out.workers_done >= started && out.workers_done <= Instant::now());
+    assert_eq!(out.runs.len(), 10);
+    assert!(matches!(&out.runs[4], TestRun::Crash { .. }), "{:?}", out.runs[4]);
+    assert_eq!(out.scores[4], None);
+    for (i, (run, s)) in out.runs.iter().zip(&out.scores).enumerate().filter(|(i, _)| *i != 4) {
+        assert_eq!(s.as_ref().and_then(Option::as_ref), Some(last_outcome(run)), "test {i}");
+    }
+    assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 9, "one score per finished test");
+}
