@@ -12,7 +12,7 @@ use exec::ExecResult;
 use goals::Criterion;
 use junit::{JUnitTest, RenderConfig, Rendered, Style};
 use postprocess::{AssertionConfig, Runner, RunnerError};
-use testcase::TestCase;
+use testcase::{Statement, TestCase};
 
 use crate::problem::CriterionCoverage;
 use crate::{EngineError, GenerateConfig, JvmProblem, search_class};
@@ -309,7 +309,7 @@ fn static_nested(cp: &classfile::ClassPath, suite: &[TestCase]) -> Vec<String> {
     let mut out = BTreeSet::new();
     for t in suite {
         for st in &t.statements {
-            if let testcase::Statement::Constructor { ctor, .. } = st
+            if let Statement::Constructor { ctor, .. } = st
                 && ctor.class.contains('$')
                 && testcase::cluster::is_static_nested(cp, &ctor.class)
             {
@@ -488,7 +488,18 @@ fn without_vm_error(mut t: JUnitTest, log: &mut Vec<String>) -> Option<JUnitTest
     t.expected_exception = None;
     t.assertions.retain(|a| a.after < last);
     t.case = postprocess::remove_with_dependents(&t.case, &[last]);
-    (!t.case.statements.is_empty()).then_some(t)
+    // Without that statement a test may be left with values alone (literals the call took), which
+    // test nothing: it goes.
+    let calls = t.case.statements.iter().any(|s| {
+        matches!(
+            s,
+            Statement::Constructor { .. }
+                | Statement::Method { .. }
+                | Statement::FieldGet { .. }
+                | Statement::FieldSet { .. }
+        )
+    });
+    calls.then_some(t)
 }
 
 fn keep_except(tests: Vec<JUnitTest>, drop: &BTreeSet<usize>) -> Vec<JUnitTest> {
@@ -698,20 +709,40 @@ mod tests {
 
     #[test]
     fn a_test_expecting_a_jvm_error_loses_its_throwing_statement() {
+        // int v0 = 3; int v1 = Math.abs(v0); int v2 = 4 (expected to throw OutOfMemoryError).
         let mut t = test_of(3);
+        let abs = testcase::MethodRef {
+            class: "java.lang.Math".into(),
+            name: "abs".into(),
+            descriptor: "(I)I".into(),
+            is_static: true,
+            owner: testcase::JType::Class { name: "java.lang.Math".into(), args: Vec::new() },
+            params: vec![testcase::JType::Prim(testcase::PrimType::Int)],
+            ret: Some(testcase::JType::Prim(testcase::PrimType::Int)),
+        };
+        t.case.push(Statement::Method {
+            method: std::sync::Arc::new(abs),
+            receiver: None,
+            args: vec![VarId(0)],
+        });
         t.case.push(Statement::Primitive(PrimValue::Int(4)));
         t.assertions.push(Assertion {
-            after: 1,
+            after: 2,
             check: Check::Equals {
-                subject: Subject::Var(VarId(1)),
+                subject: Subject::Var(VarId(2)),
                 value: Expected::Prim(PrimValue::Int(4)),
             },
         });
         t.expected_exception = Some("java.lang.OutOfMemoryError".into());
         let mut log = Vec::new();
-        let cut = without_vm_error(t.clone(), &mut log).expect("a statement is left");
-        assert_eq!((cut.case.len(), cut.assertions.len(), cut.expected_exception), (1, 1, None));
+        let cut = without_vm_error(t.clone(), &mut log).expect("a call is left");
+        assert_eq!((cut.case.len(), cut.assertions.len(), cut.expected_exception), (2, 1, None));
         assert_eq!(log.len(), 1);
+        // Left with literals alone, the test goes.
+        let mut only_values = test_of(3);
+        only_values.case.push(Statement::Primitive(PrimValue::Int(4)));
+        only_values.expected_exception = Some("java.lang.StackOverflowError".into());
+        assert_eq!(without_vm_error(only_values, &mut log), None);
         t.expected_exception = Some("java.lang.IllegalStateException".into());
         assert_eq!(without_vm_error(t.clone(), &mut log), Some(t));
         assert_eq!(test_class_name("Top"), "TopTest");

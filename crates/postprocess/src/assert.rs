@@ -597,11 +597,23 @@ fn direct_candidates(p: &mut Plain) -> Vec<Candidate> {
                 let length = PrimValue::Int(s.encode_utf16().count() as i32);
                 (0, Check::Equals { subject, value: Expected::Prim(length) })
             }
-            (None, Value::Object { .. } | Value::Enum { .. } | Value::String(_) | Value::Array { .. })
-                if !ty.is_primitive() =>
-            {
-                (3, Check::NotNull(var))
-            }
+            // Any other object, boxed values under a wider type (`Number n = createNumber("0")`)
+            // included: it is not null.
+            (
+                None,
+                Value::Object { .. }
+                | Value::Enum { .. }
+                | Value::String(_)
+                | Value::Array { .. }
+                | Value::Bool(_)
+                | Value::Byte(_)
+                | Value::Char(_)
+                | Value::Short(_)
+                | Value::Int(_)
+                | Value::Long(_)
+                | Value::Float(_)
+                | Value::Double(_),
+            ) if !ty.is_primitive() => (3, Check::NotNull(var)),
             _ => continue,
         };
         out.push(Candidate { priority, assertion: Assertion { after: i, check }, probe: None });
