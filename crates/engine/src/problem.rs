@@ -329,20 +329,37 @@ impl JvmProblem {
         results: &[ExecResult],
     ) -> (Vec<CriterionCoverage>, Vec<String>) {
         let traces: Vec<&Trace> = results.iter().map(|r| &r.trace).collect();
-        let (mut covered, contexts) = self.covered(&traces);
+        let plan = self.model.plan();
+        // The goals some witness asks about (`Witness::Covered`), scored with the others.
+        let mut asked: Vec<GoalId> = self
+            .selected
+            .iter()
+            .flat_map(|&g| plan.completion_witnesses(g))
+            .filter_map(|w| match w {
+                goals::Witness::Covered(g) => Some(*g),
+                goals::Witness::Hit(_) => None,
+            })
+            .collect();
+        asked.sort_unstable();
+        asked.dedup();
+        let (mut covered, contexts, asked_covered) = self.covered_and(&traces, &asked);
+        let hit: BTreeSet<u32> = traces.iter().flat_map(|t| t.hits.iter().map(|(p, _)| p.0)).collect();
+        let witnessed = |w: &goals::Witness| match *w {
+            goals::Witness::Hit(p) => hit.contains(&p.0),
+            goals::Witness::Covered(g) => asked.binary_search(&g).is_ok_and(|i| asked_covered[i]),
+        };
         // Lines and branches count as JaCoCo counts them (`ProbePlan::completion_witnesses`): a line
         // when an instruction of it ran to its end, a branch when JaCoCo's probe on that edge ran
         // or the instruction it leads to completed; the search's goals only ask that the line
         // starts or the jump goes that way. Goals reached whose every run threw on the way are
         // reported apart.
-        let plan = self.model.plan();
         let mut never_completed = BTreeSet::new();
         for (i, &g) in self.selected.iter().enumerate() {
             let witnesses = plan.completion_witnesses(g);
             if witnesses.is_empty() {
                 continue;
             }
-            let completed = witnesses.iter().any(|&w| traces.iter().any(|t| witnessed(plan, w, t)));
+            let completed = witnesses.iter().any(witnessed);
             if covered[i] && !completed {
                 never_completed.insert(i);
             }
@@ -387,6 +404,17 @@ impl JvmProblem {
     /// The goals the traces cover (`GoalIdx` order), over the goals known now plus the context
     /// goals these traces reveal (appended, as `evaluate` would), with those context goals.
     fn covered(&self, traces: &[&Trace]) -> (Vec<bool>, Option<ContextGoals>) {
+        let (covered, contexts, _) = self.covered_and(traces, &[]);
+        (covered, contexts)
+    }
+
+    /// `covered`, and whether the traces cover each goal of `also` (any goals of the model).
+    fn covered_and(
+        &self,
+        traces: &[&Trace],
+        also: &[GoalId],
+    ) -> (Vec<bool>, Option<ContextGoals>, Vec<bool>) {
+        let mut also_covered = vec![false; also.len()];
         let mut contexts = self.contexts.clone();
         if let Some(c) = &mut contexts {
             for t in traces {
@@ -405,8 +433,11 @@ impl JvmProblem {
             for (c, f) in covered.iter_mut().zip(&row) {
                 *c |= *f == 0.0;
             }
+            for (c, &g) in also_covered.iter_mut().zip(also) {
+                *c |= all.of(g) == 0.0;
+            }
         }
-        (covered, contexts)
+        (covered, contexts, also_covered)
     }
 
     /// Covered/total goals per criterion over the given traces, in criterion order (only criteria
@@ -632,24 +663,6 @@ fn init_triggers(
             };
             let Some(&(_, line)) = lines.iter().rev().find(|&&(start, _)| start <= i) else { continue };
             out.entry(class.to_string()).or_default().entry(line).or_default().insert(target.into_owned());
-        }
-    }
-}
-
-/// Whether `trace` meets a completion witness (`ProbePlan::completion_witnesses`).
-fn witnessed(plan: &goals::ProbePlan, w: goals::Witness, trace: &Trace) -> bool {
-    use goals::{Detail, SwitchCase, Witness};
-    let pid = |p: ProbeId| protocol::ProbeId(p.0);
-    match w {
-        Witness::Hit(p) => trace.is_hit(pid(p)),
-        Witness::Jumped(p) => trace.branch(pid(p)).is_some_and(|b| b.to_true == 0.0),
-        Witness::SwitchTo(p, case) => {
-            let Detail::Switch { keys, target_key } = &plan.probe(p).detail else { return false };
-            trace.switch_keys(pid(p)).iter().any(|k| match (keys.binary_search(k), case) {
-                (Ok(i), SwitchCase::Key(want)) => target_key.get(i) == Some(&want),
-                (Err(_), SwitchCase::Default) => true,
-                _ => false,
-            })
         }
     }
 }

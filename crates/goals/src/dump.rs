@@ -41,9 +41,7 @@ pub(crate) fn dump(plan: &ProbePlan) -> String {
                 .iter()
                 .map(|w| match w {
                     Witness::Hit(p) => p.to_string(),
-                    Witness::Jumped(p) => format!("{p}:jumped"),
-                    Witness::SwitchTo(p, SwitchCase::Key(k)) => format!("{p}:case {k}"),
-                    Witness::SwitchTo(p, SwitchCase::Default) => format!("{p}:default"),
+                    Witness::Covered(g) => g.to_string(),
                 })
                 .collect();
             let _ = write!(out, " | completed <- {}", w.join(" "));

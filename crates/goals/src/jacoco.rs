@@ -13,13 +13,14 @@
 //! jump's edge probe ran, or, without one, when the instruction it leads to is covered.
 //!
 //! Here each JaCoCo probe becomes a condition on our traces ([`Witness`]): a probe of ours that runs
-//! exactly when JaCoCo's would, a conditional jump taken, or a switch jumping to a target.
+//! exactly when JaCoCo's would, or a branch goal of ours covered (a jump taken, a switch gone to a
+//! target).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use bytecode::{Insn, InsnIdx, MethodBody, Opcode};
 
-use crate::{ProbeId, SwitchCase, Witness};
+use crate::{GoalId, ProbeId, Witness};
 
 /// The label facts of one method, per instruction index.
 pub(crate) struct Flow {
@@ -96,10 +97,10 @@ pub(crate) struct MethodProbes {
     pub(crate) at: BTreeMap<usize, ProbeId>,
     /// The `FallThrough` probe at the instruction.
     pub(crate) fall_through: BTreeMap<usize, ProbeId>,
-    /// The branch probe of a conditional jump (the compare's for a paired `if`).
-    pub(crate) branch: BTreeMap<usize, ProbeId>,
-    /// The probe of a switch, with the goal case each target leads to.
-    pub(crate) switch: BTreeMap<usize, (ProbeId, Vec<(InsnIdx, SwitchCase)>)>,
+    /// The branch goals of a conditional jump: (taken, fall-through).
+    pub(crate) branch: BTreeMap<usize, (GoalId, GoalId)>,
+    /// The branch goal of each distinct target of a switch.
+    pub(crate) switch: BTreeMap<usize, Vec<(InsnIdx, GoalId)>>,
 }
 
 /// Per instruction, the witnesses that it completed: JaCoCo covers it exactly when one holds.
@@ -128,8 +129,11 @@ pub(crate) fn instruction_witnesses(
         if let Insn::Branch { target, .. } = insn {
             let t = target.index();
             if flow.multi(t) {
-                let w =
-                    if op.is_goto() { hit_at(i) } else { probes.branch.get(&i).map(|&p| Witness::Jumped(p)) };
+                let w = if op.is_goto() {
+                    hit_at(i)
+                } else {
+                    probes.branch.get(&i).map(|&(taken, _)| Witness::Covered(taken))
+                };
                 own[i].extend(w.or_else(|| hit_at(i)));
             } else if t < n {
                 next[i].push(t);
@@ -140,9 +144,9 @@ pub(crate) fn instruction_witnesses(
             let distinct: BTreeSet<InsnIdx> = insn.targets().collect();
             for t in distinct {
                 if flow.multi(t.index()) {
-                    let w = cases.and_then(|(p, cs)| {
-                        cs.iter().find(|(at, _)| *at == t).map(|&(_, c)| Witness::SwitchTo(*p, c))
-                    });
+                    let w = cases
+                        .and_then(|cs| cs.iter().find(|(at, _)| *at == t))
+                        .map(|&(_, g)| Witness::Covered(g));
                     own[i].extend(w.or_else(|| hit_at(i)));
                 } else if t.index() < n {
                     next[i].push(t.index());

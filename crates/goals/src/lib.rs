@@ -161,10 +161,9 @@ pub enum Detail {
 pub enum Witness {
     /// The probe was hit.
     Hit(ProbeId),
-    /// The conditional jump of this branch probe was taken.
-    Jumped(ProbeId),
-    /// The switch of this probe jumped to the target of this case.
-    SwitchTo(ProbeId, SwitchCase),
+    /// The goal is covered as the search counts it: a jump's own branch taken, a switch gone to
+    /// that case's target (JaCoCo's probe on that edge ran).
+    Covered(GoalId),
 }
 
 /// One probe of the plan.

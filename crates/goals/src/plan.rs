@@ -584,19 +584,17 @@ impl Builder {
                     goal_keys.sort_unstable();
                     goal_keys.dedup();
                     let p = self.push(ProbeKind::SwitchKey, m, at, line, Detail::Switch { keys, target_key });
+                    // Each distinct target with its goal (named by its smallest key, first in `pairs`).
+                    let mut cases = Vec::with_capacity(goal_keys.len() + 1);
                     for k in goal_keys {
-                        self.serve(p, None, || Goal::SwitchCase { probe: p, case: SwitchCase::Key(k) });
+                        let g =
+                            self.serve(p, None, || Goal::SwitchCase { probe: p, case: SwitchCase::Key(k) });
+                        let target = pairs.iter().find(|&&(key, _)| key == k).map_or(at, |&(_, t)| t);
+                        cases.push((target, g));
                     }
-                    self.serve(p, None, || Goal::SwitchCase { probe: p, case: SwitchCase::Default });
-                    // Each distinct target with its goal's case (its smallest key, first in `pairs`).
-                    let default = insn.targets().next().unwrap_or(at);
-                    let mut cases = vec![(default, SwitchCase::Default)];
-                    for &(k, t) in &pairs {
-                        if cases.iter().all(|&(u, _)| u != t) {
-                            cases.push((t, SwitchCase::Key(k)));
-                        }
-                    }
-                    jumps.switch.insert(i, (p, cases));
+                    let g = self.serve(p, None, || Goal::SwitchCase { probe: p, case: SwitchCase::Default });
+                    cases.push((insn.targets().next().unwrap_or(at), g));
+                    jumps.switch.insert(i, cases);
                 }
             }
             if opts.operands
@@ -650,7 +648,10 @@ impl Builder {
                 let pos = if paired_if == Some(i) { InsnIdx::new(i - 1) } else { at };
                 if let Some(p) = self.probe_at_with(method_start, pos, |d| matches!(d, Detail::Branch { .. }))
                 {
-                    jumps.branch.insert(i, p);
+                    // `branch` serves the taken goal, then the fall-through one.
+                    if let [taken, fall, ..] = self.plan.probes[p.index()].goals[..] {
+                        jumps.branch.insert(i, (taken, fall));
+                    }
                 }
             }
             let next = InsnIdx::new(i + 1);
@@ -710,42 +711,37 @@ impl Builder {
                 }
             }
         }
-        for (&i, &p) in &jumps.branch {
+        for (&i, &(taken, fall)) in &jumps.branch {
             let Some(target) = body.insns[i].targets().next() else { continue };
-            for &g in &self.plan.probes[p.index()].goals {
-                let w = match self.plan.goals[g.index()] {
-                    Goal::Branch { taken: true, .. } => jacoco::edge_witnesses(
-                        flow,
-                        &per_insn,
-                        jumps,
-                        false,
-                        target.index(),
-                        Some(Witness::Jumped(p)),
-                    ),
-                    Goal::Branch { taken: false, .. } => {
-                        jacoco::edge_witnesses(flow, &per_insn, jumps, true, i + 1, None)
-                    }
-                    _ => continue,
-                };
-                found.entry(g).or_default().extend(w);
-            }
+            let on_edge = Some(Witness::Covered(taken));
+            found.entry(taken).or_default().extend(jacoco::edge_witnesses(
+                flow,
+                &per_insn,
+                jumps,
+                false,
+                target.index(),
+                on_edge,
+            ));
+            found.entry(fall).or_default().extend(jacoco::edge_witnesses(
+                flow,
+                &per_insn,
+                jumps,
+                true,
+                i + 1,
+                None,
+            ));
         }
-        for (p, cases) in jumps.switch.values() {
-            for &(t, case) in cases {
-                let goal = self.plan.probes[p.index()].goals.iter().copied().find(
-                    |g| matches!(self.plan.goals[g.index()], Goal::SwitchCase { case: c, .. } if c == case),
-                );
-                if let Some(g) = goal {
-                    let on_edge = Some(Witness::SwitchTo(*p, case));
-                    found.entry(g).or_default().extend(jacoco::edge_witnesses(
-                        flow,
-                        &per_insn,
-                        jumps,
-                        false,
-                        t.index(),
-                        on_edge,
-                    ));
-                }
+        for cases in jumps.switch.values() {
+            for &(t, g) in cases {
+                let on_edge = Some(Witness::Covered(g));
+                found.entry(g).or_default().extend(jacoco::edge_witnesses(
+                    flow,
+                    &per_insn,
+                    jumps,
+                    false,
+                    t.index(),
+                    on_edge,
+                ));
             }
         }
         for (g, w) in found {
