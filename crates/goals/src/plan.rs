@@ -711,37 +711,21 @@ impl Builder {
                 }
             }
         }
+        let edge = |fall: bool, to: usize, on_edge: Option<Witness>| {
+            jacoco::edge_witnesses(flow, &per_insn, jumps, fall, to, on_edge)
+        };
         for (&i, &(taken, fall)) in &jumps.branch {
             let Some(target) = body.insns[i].targets().next() else { continue };
-            let on_edge = Some(Witness::Covered(taken));
-            found.entry(taken).or_default().extend(jacoco::edge_witnesses(
-                flow,
-                &per_insn,
-                jumps,
+            found.entry(taken).or_default().extend(edge(
                 false,
                 target.index(),
-                on_edge,
+                Some(Witness::Covered(taken)),
             ));
-            found.entry(fall).or_default().extend(jacoco::edge_witnesses(
-                flow,
-                &per_insn,
-                jumps,
-                true,
-                i + 1,
-                None,
-            ));
+            found.entry(fall).or_default().extend(edge(true, i + 1, None));
         }
         for cases in jumps.switch.values() {
             for &(t, g) in cases {
-                let on_edge = Some(Witness::Covered(g));
-                found.entry(g).or_default().extend(jacoco::edge_witnesses(
-                    flow,
-                    &per_insn,
-                    jumps,
-                    false,
-                    t.index(),
-                    on_edge,
-                ));
+                found.entry(g).or_default().extend(edge(false, t.index(), Some(Witness::Covered(g))));
             }
         }
         for (g, w) in found {
