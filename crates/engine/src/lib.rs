@@ -103,9 +103,10 @@ pub struct Generation {
     /// Tests evaluated by the search, and its generations (iterations).
     pub evaluations: u64,
     pub generations: u64,
-    /// Wall time of the search, the part spent evaluating (executing and scoring batches), and
-    /// the part of that spent in the executor waiting for the workers. `elapsed - worker_time` is
-    /// the engine's overhead.
+    /// Wall time of the search; the part the search spent in `Problem::evaluate` calls (waiting for
+    /// a batch, processing its results); and the workers' wall time, during which they ran a batch
+    /// of the search, partly while the engine worked on the batch before (`JvmProblem::worker_time`).
+    /// `elapsed - worker_time` is the engine's overhead.
     pub elapsed: Duration,
     pub evaluation_time: Duration,
     pub worker_time: Duration,

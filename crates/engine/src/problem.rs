@@ -7,9 +7,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use exec::{Cached, ExecResult, Executor, JvmExecutor};
+use exec::{Cached, ExecError, ExecResult, Executor, JvmExecutor, Plan, Scored};
 use fitness::{ContextGoal, GoalFitness, GoalModel, context_goals, goal_fitness, norm};
 use goals::{Criterion, GoalId, ProbeId, ProbeKind};
 use protocol::{Outcome, Trace};
@@ -41,10 +43,18 @@ pub struct CriterionCoverage {
 /// The search problem of one class under test, run in JVM workers.
 #[derive(Debug)]
 pub struct JvmProblem {
-    executor: Cached<JvmExecutor>,
-    model: GoalModel,
+    /// Results of tests run before, on the engine's thread: a batch is planned against it (hits,
+    /// misses) before its misses go to the workers, and finished with their runs.
+    cache: Cached<()>,
+    /// The worker pool, shared with the thread of the batch in flight, which holds the lock while
+    /// it runs; `ahead` is where the next batch's misses go for the workers to start early.
+    executor: Arc<Mutex<JvmExecutor>>,
+    ahead: worker::Ahead,
+    model: Arc<GoalModel>,
     /// `selected[i]`: the model goal of `GoalIdx(i)`, in model id order.
-    selected: Vec<GoalId>,
+    selected: Arc<Vec<GoalId>>,
+    /// The batch started by `evaluate_then` and not yet collected.
+    in_flight: Option<InFlight>,
     /// The context goals found so far: `GoalIdx(selected.len() + i)` is `contexts.goals[i]`.
     /// `None` when `Criterion::ContextBranch` is not selected.
     contexts: Option<ContextGoals>,
@@ -73,6 +83,53 @@ pub struct JvmProblem {
     /// is not); per `execute` call, the whole call. Cache lookups and the pool's encode/decode,
     /// about 1 µs per test, are inside too.
     worker_time: Duration,
+}
+
+/// A search batch's runs, each with its goal fitness and selected values when it was scored on
+/// arrival (`JvmProblem::evaluate_then`).
+type ScoredRuns = Scored<ExecResult, (GoalFitness, Vec<f64>)>;
+
+/// A batch whose misses run on a thread of their own while the search works on the batch before.
+#[derive(Debug)]
+struct InFlight {
+    tests: usize,
+    plan: Plan,
+    started: Instant,
+    handle: JoinHandle<Result<ScoredRuns, ExecError>>,
+}
+
+/// What runs a batch's misses and scores them away from the problem: the pool (locked for the
+/// batch), the model and the selected goals, and the width to reserve in each value vector.
+struct BatchRun {
+    executor: Arc<Mutex<JvmExecutor>>,
+    model: Arc<GoalModel>,
+    selected: Arc<Vec<GoalId>>,
+    width: usize,
+}
+
+impl BatchRun {
+    /// Runs `misses`; each test's model-goal fitness (`goal_fitness`, a pure function of its
+    /// trace) and its selected goals' values are computed as its result arrives, on the thread that
+    /// waits for its worker, while the workers run the rest of the batch (DESIGN.md §3.8: whatever
+    /// runs where, the values are the same and are consumed in batch order).
+    fn run(self, misses: &[Vec<protocol::Statement>]) -> Result<ScoredRuns, ExecError> {
+        if misses.is_empty() {
+            return Ok(Scored { results: Vec::new(), scores: Vec::new(), workers_done: None });
+        }
+        let (model, selected, width) = (&*self.model, &*self.selected, self.width);
+        let score = |t: &Trace| {
+            let all = goal_fitness(model, t);
+            let values = selected_fitness(selected, &all, width);
+            (all, values)
+        };
+        lock(&self.executor).execute_scored(misses, &score)
+    }
+}
+
+/// The pool, whether or not a batch thread panicked holding it (the pool replaces a worker that
+/// is in doubt before its next batch).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl JvmProblem {
@@ -122,13 +179,17 @@ impl JvmProblem {
         let config = WorkerConfig::new(java, worker::runtime_jar()?, subject.setup);
         let pool = Pool::new(config, workers.max(1))?;
         let init_goals = init_goals(&model, pool.init_trace());
-        let executor = Cached::bounded(JvmExecutor::new(pool), CACHE_CAPACITY, CACHE_BYTES);
+        let ahead = pool.ahead();
+        let executor = Arc::new(Mutex::new(JvmExecutor::new(pool)));
         let (selected, roots, released) = select_goals(&model, criteria, &init_goals);
         let contexts = criteria.contains(&Criterion::ContextBranch).then(ContextGoals::default);
         Ok(JvmProblem {
+            cache: Cached::bounded((), CACHE_CAPACITY, CACHE_BYTES),
             executor,
-            model,
-            selected,
+            ahead,
+            model: Arc::new(model),
+            selected: Arc::new(selected),
+            in_flight: None,
             contexts,
             roots,
             released,
@@ -172,16 +233,47 @@ impl JvmProblem {
 
     /// (cache hits, misses) of the executor so far.
     pub fn cache_counts(&self) -> (u64, u64) {
-        self.executor.counts()
+        self.cache.counts()
     }
 
     /// Executes tests in one batch (through the cache), in order.
     pub fn execute(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, EngineError> {
         let wire: Vec<Vec<protocol::Statement>> = tests.iter().map(to_protocol).collect();
         let start = Instant::now();
-        let results = self.executor.execute(&wire);
-        self.worker_time += start.elapsed();
-        Ok(results?)
+        let plan = self.cache.plan(&wire);
+        let misses = plan.misses(&wire);
+        let ran = if misses.is_empty() {
+            Scored { results: Vec::new(), scores: Vec::<Option<()>>::new(), workers_done: None }
+        } else {
+            let results = lock(&self.executor).execute(&misses);
+            self.worker_time += start.elapsed();
+            Scored { results: results?, scores: Vec::new(), workers_done: None }
+        };
+        Ok(self.cache.finish(plan, ran).results.into_iter().map(Arc::unwrap_or_clone).collect())
+    }
+
+    /// What runs a search batch, with room for `n_goals()` and a few context goals more.
+    fn batch_run(&self) -> BatchRun {
+        BatchRun {
+            executor: Arc::clone(&self.executor),
+            model: Arc::clone(&self.model),
+            selected: Arc::clone(&self.selected),
+            width: self.n_goals() + 64,
+        }
+    }
+
+    /// Starts the misses of a planned batch of `tests` tests on a thread of their own.
+    fn start(
+        &self,
+        tests: usize,
+        plan: Plan,
+        misses: Arc<Vec<Vec<protocol::Statement>>>,
+    ) -> Result<InFlight, ProblemError> {
+        let run = self.batch_run();
+        let started = Instant::now();
+        let handle =
+            std::thread::Builder::new().name("suitesmith-batch".into()).spawn(move || run.run(&misses))?;
+        Ok(InFlight { tests, plan, started, handle })
     }
 
     /// The workers' wall time so far (see the field); the rest of a search's wall time is the
@@ -770,25 +862,73 @@ impl Problem for JvmProblem {
         tests: &[TestCase],
         dynamic: &mut DynamicPool,
     ) -> Result<Vec<Evaluation>, ProblemError> {
-        // Each executed test's model-goal fitness (`goal_fitness`, a pure function of its trace) and
-        // its selected goals' values are computed as its result arrives, on the thread that waits for its worker, while the
-        // workers run the rest of the batch (DESIGN.md §3.8: whatever runs where, the values are
-        // the same and are consumed below in batch order). The workers' time ends when the last
-        // result arrives: scoring after that is the engine's.
-        let wire: Vec<Vec<protocol::Statement>> = tests.iter().map(to_protocol).collect();
-        let start = Instant::now();
-        let (model, selected) = (&self.model, &self.selected);
-        // Room for the context goals known now and a few new ones, appended in order below.
-        let width = self.n_goals() + 64;
-        let score = |t: &Trace| {
-            let all = goal_fitness(model, t);
-            let values = selected_fitness(selected, &all, width);
-            (all, values)
+        self.evaluate_then(tests, None, dynamic)
+    }
+
+    /// `tests` run (or, started by the previous call, finish) with their goal fitness computed as
+    /// each result arrives (`BatchRun::run`). `then` is planned against the cache before waiting
+    /// and its misses put in the pool's `ahead`, so that each worker is sent its part as soon as it
+    /// has returned a result of `tests` and goes on with it without waiting for the engine. Once
+    /// `tests` are in, `then` is collected on a thread of its own, and the results of `tests` are
+    /// processed meanwhile: the cache, context goals, the dynamic pool, the scoring left over
+    /// (cache hits, repeats, tests that did not finish normally). A test of `then` equal to one of
+    /// `tests` is a miss (the cache does not have it yet) and runs again, with the same result.
+    fn evaluate_then(
+        &mut self,
+        tests: &[TestCase],
+        then: Option<&[TestCase]>,
+        dynamic: &mut DynamicPool,
+    ) -> Result<Vec<Evaluation>, ProblemError> {
+        let next = match then.filter(|t| !t.is_empty()) {
+            Some(t) => {
+                let wire: Vec<Vec<protocol::Statement>> = t.iter().map(to_protocol).collect();
+                let plan = self.cache.plan(&wire);
+                let misses = Arc::new(plan.misses(&wire));
+                *lock(&self.ahead) = worker::AheadSlot {
+                    batch: (!misses.is_empty()).then(|| Arc::clone(&misses)),
+                    first_sent: None,
+                };
+                Some((t.len(), plan, misses))
+            }
+            None => None,
         };
-        let scored = self.executor.execute_shared_scored(&wire, &score)?;
-        if let Some(done) = scored.workers_done {
-            self.worker_time += done.saturating_duration_since(start);
+        let (ran, plan, started) = match self.in_flight.take() {
+            Some(f) if f.tests == tests.len() => {
+                let ran = f.handle.join().map_err(|_| "the thread running a batch panicked")?;
+                (ran, f.plan, f.started)
+            }
+            Some(f) => {
+                let _ = f.handle.join();
+                *lock(&self.ahead) = worker::AheadSlot::default();
+                return Err(format!(
+                    "a batch of {} tests was started, but a batch of {} was asked for",
+                    f.tests,
+                    tests.len()
+                )
+                .into());
+            }
+            None => {
+                let wire: Vec<Vec<protocol::Statement>> = tests.iter().map(to_protocol).collect();
+                let plan = self.cache.plan(&wire);
+                let misses = plan.misses(&wire);
+                let started = Instant::now();
+                (self.batch_run().run(&misses), plan, started)
+            }
+        };
+        let first_sent = std::mem::take(&mut *lock(&self.ahead)).first_sent;
+        let ran = ran?;
+        if let Some(done) = ran.workers_done {
+            self.worker_time += done.saturating_duration_since(started);
         }
+        if let Some((n, plan, misses)) = next {
+            let mut f = self.start(n, plan, misses)?;
+            // Workers sent their part early started it when done with this batch, not later.
+            if let (Some(sent), Some(done)) = (first_sent, ran.workers_done) {
+                f.started = f.started.min(sent.max(done));
+            }
+            self.in_flight = Some(f);
+        }
+        let scored = self.cache.finish(plan, ran);
         let results = scored.results;
         // New context goals first, in batch order, so that every evaluation of the batch has the
         // grown goal count (search::Problem's contract) and the indices do not depend on workers.

@@ -98,7 +98,9 @@ fn search_stops_once_the_stopping_goals_are_covered() {
     let g = run(&c);
     assert_full(&g, Criterion::Branch);
     assert!(g.evaluations < 100_000, "did not stop early: {} evaluations", g.evaluations);
-    assert!(g.worker_time <= g.evaluation_time && g.evaluation_time <= g.elapsed);
+    // Batches run in the background while the search works on the one before (`search::pipelined`),
+    // so the workers' time is not a part of the time spent waiting for them, but both are of the search's.
+    assert!(g.worker_time <= g.elapsed && g.evaluation_time <= g.elapsed);
 }
 
 /// A goal named in `except` that the criteria do not have is an error (a stale list of infeasible

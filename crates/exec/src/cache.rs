@@ -31,7 +31,26 @@ pub struct Cached<E> {
     misses: u64,
 }
 
-impl<E: Executor> Cached<E> {
+/// One batch's way through the cache ([`Cached::plan`]): the misses to run, each distinct test
+/// once in first-seen order, and the hits, held from the moment of planning (a result evicted
+/// before the batch is finished still serves it).
+#[derive(Debug)]
+pub struct Plan {
+    keys: Vec<Arc<[u8]>>,
+    /// Per test: the position of its run among the misses, or the cached result.
+    sources: Vec<Result<usize, Arc<ExecResult>>>,
+    /// The positions (in the batch) of the misses, in run order.
+    to_run: Vec<usize>,
+}
+
+impl Plan {
+    /// The tests of `tests` (the planned batch) to run, in order.
+    pub fn misses(&self, tests: &[TestCase]) -> Vec<TestCase> {
+        self.to_run.iter().map(|&i| tests[i].clone()).collect()
+    }
+}
+
+impl<E> Cached<E> {
     /// Keeps at most `capacity` results, whatever their size.
     pub fn new(inner: E, capacity: usize) -> Cached<E> {
         Cached::bounded(inner, capacity, usize::MAX)
@@ -78,6 +97,60 @@ impl<E: Executor> Cached<E> {
         self.bytes
     }
 
+    /// Which tests of a batch hit (a repeat within the batch counts as a hit of its first
+    /// occurrence) and which must run: [`Plan::misses`], then [`Cached::finish`] with their runs.
+    pub fn plan(&mut self, tests: &[TestCase]) -> Plan {
+        let keys: Vec<Arc<[u8]>> =
+            tests.iter().map(|t| Arc::from(protocol::canonical_test_bytes(t))).collect();
+        let mut to_run: Vec<usize> = Vec::new();
+        let mut first_of: BTreeMap<&[u8], usize> = BTreeMap::new();
+        let mut sources = Vec::with_capacity(tests.len());
+        for (i, k) in keys.iter().enumerate() {
+            if let Some(r) = self.map.get(k) {
+                self.hits += 1;
+                sources.push(Err(Arc::clone(r)));
+            } else if let Some(&j) = first_of.get(&k[..]) {
+                self.hits += 1;
+                sources.push(Ok(j));
+            } else {
+                first_of.insert(k, to_run.len());
+                sources.push(Ok(to_run.len()));
+                to_run.push(i);
+                self.misses += 1;
+            }
+        }
+        drop(first_of);
+        Plan { keys, sources, to_run }
+    }
+
+    /// The results of a planned batch, one per test in order, from the runs of its misses (and
+    /// their scores, `None` for hits and repeats); the deterministic runs are kept.
+    pub fn finish<S>(&mut self, plan: Plan, ran: Scored<ExecResult, S>) -> Scored<Arc<ExecResult>, S> {
+        let fresh: Vec<Arc<ExecResult>> = ran.results.into_iter().map(Arc::new).collect();
+        let mut scores: Vec<Option<S>> = (0..plan.keys.len()).map(|_| None).collect();
+        for (j, s) in ran.scores.into_iter().enumerate() {
+            if let Some(&i) = plan.to_run.get(j) {
+                scores[i] = s;
+            }
+        }
+        let out = plan
+            .sources
+            .into_iter()
+            .map(|src| match src {
+                Ok(j) => fresh.get(j).cloned().unwrap_or_else(|| {
+                    Arc::new(ExecResult::aborted(crate::ExecStatus::Crash, 0, "a run is missing".into()))
+                }),
+                Err(hit) => hit,
+            })
+            .collect();
+        for (j, r) in fresh.into_iter().enumerate() {
+            if r.is_deterministic() {
+                self.insert(Arc::clone(&plan.keys[plan.to_run[j]]), r);
+            }
+        }
+        Scored { results: out, scores, workers_done: ran.workers_done }
+    }
+
     fn insert(&mut self, key: Arc<[u8]>, result: Arc<ExecResult>) {
         let size = key.len() + approx_bytes(&result);
         if self.capacity == 0 || size > self.max_bytes || self.map.contains_key(&key) {
@@ -92,7 +165,9 @@ impl<E: Executor> Cached<E> {
         self.bytes += size;
         self.map.insert(key, result);
     }
+}
 
+impl<E: Executor> Cached<E> {
     /// Runs the tests not in the cache as one batch of the inner executor and returns one shared
     /// result per test, in order.
     pub fn execute_shared(&mut self, tests: &[TestCase]) -> Result<Vec<Arc<ExecResult>>, ExecError> {
@@ -115,50 +190,14 @@ impl<E: Executor> Cached<E> {
         tests: &[TestCase],
         run: impl FnOnce(&mut E, &[TestCase]) -> Result<Scored<ExecResult, S>, ExecError>,
     ) -> Result<Scored<Arc<ExecResult>, S>, ExecError> {
-        let keys: Vec<Arc<[u8]>> =
-            tests.iter().map(|t| Arc::from(protocol::canonical_test_bytes(t))).collect();
-        // Which tests to run: misses, each distinct key once, in first-seen order.
-        let mut to_run: Vec<usize> = Vec::new();
-        let mut first_of: BTreeMap<&[u8], usize> = BTreeMap::new();
-        for (i, k) in keys.iter().enumerate() {
-            if self.map.contains_key(k) || first_of.contains_key(&k[..]) {
-                self.hits += 1;
-            } else {
-                first_of.insert(k, to_run.len());
-                to_run.push(i);
-                self.misses += 1;
-            }
-        }
-        let batch: Vec<TestCase> = to_run.iter().map(|&i| tests[i].clone()).collect();
+        let plan = self.plan(tests);
+        let batch = plan.misses(tests);
         let ran = if batch.is_empty() {
             Scored { results: Vec::new(), scores: Vec::new(), workers_done: None }
         } else {
             run(&mut self.inner, &batch)?
         };
-        let (fresh, fresh_scores, workers_done) = (ran.results, ran.scores, ran.workers_done);
-        let fresh: Vec<Arc<ExecResult>> = fresh.into_iter().map(Arc::new).collect();
-        let mut scores: Vec<Option<S>> = (0..tests.len()).map(|_| None).collect();
-        for (j, s) in fresh_scores.into_iter().enumerate() {
-            if let Some(&i) = to_run.get(j) {
-                scores[i] = s;
-            }
-        }
-        let mut out = Vec::with_capacity(tests.len());
-        for k in &keys {
-            let r = match first_of.get(&k[..]) {
-                Some(&j) => Arc::clone(&fresh[j]),
-                None => self.map.get(k).cloned().unwrap_or_else(|| {
-                    Arc::new(ExecResult::aborted(crate::ExecStatus::Crash, 0, "cache lost a result".into()))
-                }),
-            };
-            out.push(r);
-        }
-        for (j, r) in fresh.into_iter().enumerate() {
-            if r.is_deterministic() {
-                self.insert(Arc::clone(&keys[to_run[j]]), r);
-            }
-        }
-        Ok(Scored { results: out, scores, workers_done })
+        Ok(self.finish(plan, ran))
     }
 }
 

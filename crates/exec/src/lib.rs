@@ -15,7 +15,7 @@ use std::time::Instant;
 use protocol::{Outcome, Statement, TestStatus, Trace};
 use worker::{Pool, TestRun, WorkerError};
 
-pub use cache::{Cached, approx_bytes};
+pub use cache::{Cached, Plan, approx_bytes};
 pub use fake::FakeExecutor;
 pub use subject::{Subject, SubjectError, prepare};
 

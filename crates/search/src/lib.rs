@@ -101,6 +101,20 @@ pub trait Problem {
         tests: &[TestCase],
         dynamic: &mut DynamicPool,
     ) -> Result<Vec<Evaluation>, ProblemError>;
+    /// [`Problem::evaluate`] of `tests`, told the batch the search evaluates next: `then` may start
+    /// running as soon as `tests` have run, while the search works on their evaluations (the
+    /// engine's time then overlaps the workers'). The call after one with `then` must be
+    /// `evaluate_then` with exactly `then` as its `tests`. The evaluations must be those
+    /// `evaluate` gives; the default ignores `then`.
+    fn evaluate_then(
+        &mut self,
+        tests: &[TestCase],
+        then: Option<&[TestCase]>,
+        dynamic: &mut DynamicPool,
+    ) -> Result<Vec<Evaluation>, ProblemError> {
+        let _ = then;
+        self.evaluate(tests, dynamic)
+    }
 }
 
 /// Why a search stopped early.

@@ -7,16 +7,17 @@
 //! is mutated again and again, moving to each mutant that improves some population, until
 //! `max_mutations_before_giving_up` mutations in a row bring nothing (EvoSuite's MIO).
 //!
-//! Batching: MIO is sequential; here `population` independent mutation chains advance one step per
-//! batch, so a batch is one round trip to the workers. The populations and counters are updated in
-//! the batch's order after it returns.
+//! Batching: MIO is sequential; here `population` independent mutation chains in two groups take
+//! turns, a batch advancing one group's chains by one step while the other group's batch runs. The
+//! populations and counters are updated in the batch's order after it returns.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use rand::RngExt;
 use testcase::{TestCase, TestRng};
 
-use crate::context::{Individual, Search};
+use crate::context::{Batches, Individual, Search, pipelined};
 use crate::{GoalIdx, SearchError};
 
 /// One target's population: (fitness on the target, test), best first.
@@ -104,57 +105,73 @@ fn schedule(cx: &Search<'_>, progress: f64) -> (f64, usize) {
     (m.p_random * left, n.round() as usize)
 }
 
-pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng) -> Result<(), SearchError> {
-    let n_goals = cx.n_goals();
-    let mut st =
-        State { pops: vec![Vec::new(); n_goals], counters: vec![0; n_goals], done: vec![false; n_goals] };
-    let mut chains: Vec<Chain> =
-        (0..cx.config.population.max(1)).map(|_| Chain { current: None, failures: 0 }).collect();
-    let max_fail = cx.config.mio.max_mutations_before_giving_up.max(1);
-    while !cx.should_stop() {
+/// MIO's state with its chains in two groups that take turns: a batch advances one group's
+/// chains by a step, so each chain still waits for its own last result before its next step,
+/// while the other group's batch runs ([`pipelined`]). What the chains share (the populations, the
+/// counters) is one batch behind.
+struct Mio {
+    st: State,
+    chains: Vec<Chain>,
+    groups: usize,
+    /// The group of the next batch made.
+    turn: usize,
+    /// Per batch made and not yet absorbed, in order: its group, whether each of its tests is a new
+    /// sample (it becomes its chain's current test), and the population size `n` it was made with.
+    made: VecDeque<(usize, Vec<bool>, usize)>,
+    max_fail: u32,
+}
+
+impl Batches for Mio {
+    fn make(&mut self, cx: &Search<'_>, rng: &mut TestRng) -> Vec<TestCase> {
         let (p_random, n) = schedule(cx, cx.progress());
-        for pop in &mut st.pops {
+        for pop in &mut self.st.pops {
             pop.truncate(n);
         }
-        let mut batch = Vec::with_capacity(chains.len());
-        // Whether each chain's candidate is a new sample (it becomes the chain's current test).
-        let mut sampled = Vec::with_capacity(chains.len());
-        {
-            let factory = cx.factory();
-            for chain in &mut chains {
-                if let Some(cur) = chain.current.as_ref().filter(|_| chain.failures < max_fail) {
-                    let mut t = (**cur).clone();
+        let group = self.turn;
+        self.turn = (self.turn + 1) % self.groups;
+        let factory = cx.factory();
+        let (st, max_fail) = (&mut self.st, self.max_fail);
+        let mut batch = Vec::new();
+        let mut sampled = Vec::new();
+        for chain in self.chains.iter_mut().skip(group).step_by(self.groups) {
+            if let Some(cur) = chain.current.as_ref().filter(|_| chain.failures < max_fail) {
+                let mut t = (**cur).clone();
+                if !factory.mutate(&mut t, rng) {
+                    factory.mutate(&mut t, rng);
+                }
+                batch.push(t);
+                sampled.push(false);
+                continue;
+            }
+            let target = if rng.random_bool(p_random.clamp(0.0, 1.0)) { None } else { st.pick_target(rng) };
+            let t = match target {
+                None => factory.random_test(rng),
+                Some(g) => {
+                    st.counters[g] += 1;
+                    let pop = &st.pops[g];
+                    let mut t = (*pop[rng.random_range(0..pop.len())].1).clone();
                     if !factory.mutate(&mut t, rng) {
                         factory.mutate(&mut t, rng);
                     }
-                    batch.push(t);
-                    sampled.push(false);
-                    continue;
+                    t
                 }
-                let target =
-                    if rng.random_bool(p_random.clamp(0.0, 1.0)) { None } else { st.pick_target(rng) };
-                let t = match target {
-                    None => factory.random_test(rng),
-                    Some(g) => {
-                        st.counters[g] += 1;
-                        let pop = &st.pops[g];
-                        let mut t = (*pop[rng.random_range(0..pop.len())].1).clone();
-                        if !factory.mutate(&mut t, rng) {
-                            factory.mutate(&mut t, rng);
-                        }
-                        t
-                    }
-                };
-                batch.push(t);
-                sampled.push(true);
-            }
+            };
+            batch.push(t);
+            sampled.push(true);
         }
-        let evaluated = cx.evaluate(batch)?;
+        self.made.push_back((group, sampled, n));
+        batch
+    }
+
+    fn absorb(&mut self, cx: &mut Search<'_>, _: &mut TestRng, evaluated: Vec<Individual>) {
+        let Some((group, sampled, n)) = self.made.pop_front() else { return };
         // Goals discovered by this batch.
+        let st = &mut self.st;
         st.pops.resize(cx.n_goals(), Vec::new());
         st.counters.resize(cx.n_goals(), 0);
         st.done.resize(cx.n_goals(), false);
-        for ((chain, ind), fresh) in chains.iter_mut().zip(evaluated).zip(sampled) {
+        let chains = self.chains.iter_mut().skip(group).step_by(self.groups);
+        for ((chain, ind), fresh) in chains.zip(evaluated).zip(sampled) {
             let improved = st.update(cx, &ind, n);
             if fresh || improved {
                 chain.current = Some(ind.test);
@@ -163,7 +180,16 @@ pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng) -> Result<(), SearchEr
                 chain.failures += 1;
             }
         }
-        cx.end_iteration();
     }
-    Ok(())
+}
+
+pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng) -> Result<(), SearchError> {
+    let n_goals = cx.n_goals();
+    let st =
+        State { pops: vec![Vec::new(); n_goals], counters: vec![0; n_goals], done: vec![false; n_goals] };
+    let chains: Vec<Chain> =
+        (0..cx.config.population.max(1)).map(|_| Chain { current: None, failures: 0 }).collect();
+    let groups = chains.len().min(2);
+    let max_fail = cx.config.mio.max_mutations_before_giving_up.max(1);
+    pipelined(cx, rng, &mut Mio { st, chains, groups, turn: 0, made: VecDeque::new(), max_fail })
 }

@@ -17,7 +17,7 @@ use std::cmp::Ordering;
 use rand::RngExt;
 use testcase::{TestCase, TestRng};
 
-use crate::context::{Individual, Search};
+use crate::context::{Batches, Individual, Search, pipelined};
 use crate::select::tournament;
 use crate::{GoalIdx, SearchError};
 
@@ -290,17 +290,21 @@ fn has_call(t: &TestCase) -> bool {
     t.statements.iter().any(|s| s.is_call())
 }
 
-pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng, dynamic: bool) -> Result<(), SearchError> {
-    let pop_size = cx.config.population.max(2);
-    let initial: Vec<TestCase> = (0..pop_size).map(|_| cx.factory().random_test(rng)).collect();
-    let evaluated = cx.evaluate(initial)?;
-    let mut rows = Rows::default();
-    let fresh = vec![None; evaluated.len()];
-    let mut population = select_next(cx, evaluated, fresh, &mut rows, pop_size, dynamic, rng);
-    cx.end_iteration();
-    while !cx.should_stop() {
-        let offspring = breed(cx, &population, pop_size, rng);
-        let offspring = cx.evaluate(offspring)?;
+/// The population and what its ranking keeps between generations.
+struct Generations {
+    population: Vec<Ranked>,
+    rows: Rows,
+    pop_size: usize,
+    dynamic: bool,
+}
+
+impl Batches for Generations {
+    fn make(&mut self, cx: &Search<'_>, rng: &mut TestRng) -> Vec<TestCase> {
+        breed(cx, &self.population, self.pop_size, rng)
+    }
+
+    fn absorb(&mut self, cx: &mut Search<'_>, rng: &mut TestRng, offspring: Vec<Individual>) {
+        let population = std::mem::take(&mut self.population);
         let mut union = Vec::with_capacity(population.len() + offspring.len());
         let mut kept = Vec::with_capacity(union.capacity());
         for r in population {
@@ -309,10 +313,21 @@ pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng, dynamic: bool) -> Resu
         }
         kept.resize(union.len() + offspring.len(), None);
         union.extend(offspring);
-        population = select_next(cx, union, kept, &mut rows, pop_size, dynamic, rng);
-        cx.end_iteration();
+        self.population = select_next(cx, union, kept, &mut self.rows, self.pop_size, self.dynamic, rng);
     }
-    Ok(())
+}
+
+/// The initial population, then generations with one in flight ([`pipelined`]): the offspring
+/// the workers run were bred from the population before the last generation's selection.
+pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng, dynamic: bool) -> Result<(), SearchError> {
+    let pop_size = cx.config.population.max(2);
+    let initial: Vec<TestCase> = (0..pop_size).map(|_| cx.factory().random_test(rng)).collect();
+    let evaluated = cx.evaluate(initial)?;
+    let mut rows = Rows::default();
+    let fresh = vec![None; evaluated.len()];
+    let population = select_next(cx, evaluated, fresh, &mut rows, pop_size, dynamic, rng);
+    cx.end_iteration();
+    pipelined(cx, rng, &mut Generations { population, rows, pop_size, dynamic })
 }
 
 /// MOSA's `breedNextGeneration`: pairs of tournament-selected parents, crossover, mutation; only

@@ -17,43 +17,54 @@ use rand::RngExt;
 use testcase::{TestCase, TestRng};
 
 use crate::SearchError;
-use crate::context::Search;
+use crate::context::{Batches, Individual, Search, pipelined};
 
-pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng) -> Result<(), SearchError> {
-    let batch_size = cx.config.population.max(1);
-    let mut pool: Vec<Arc<TestCase>> = Vec::new();
-    let mut seen: BTreeSet<u64> = BTreeSet::new();
-    while !cx.should_stop() {
+/// The pool of tests to extend and the tests made so far (by their hash).
+struct Randoop {
+    pool: Vec<Arc<TestCase>>,
+    seen: BTreeSet<u64>,
+}
+
+impl Batches for Randoop {
+    fn make(&mut self, cx: &Search<'_>, rng: &mut TestRng) -> Vec<TestCase> {
+        let batch_size = cx.config.population.max(1);
+        let factory = cx.factory();
+        let max_len = cx.config.factory.chromosome_length;
         let mut batch = Vec::with_capacity(batch_size);
-        {
-            let factory = cx.factory();
-            let max_len = cx.config.factory.chromosome_length;
-            for _ in 0..batch_size {
-                // Two tries at something new; a repeat is evaluated rather than looping forever on a
-                // class with very few distinct tests.
-                let mut t = TestCase::new();
-                for _ in 0..2 {
-                    let fresh = pool.is_empty() || rng.random_bool(cx.config.p_new_test.clamp(0.0, 1.0));
-                    t = if fresh {
-                        TestCase::new()
-                    } else {
-                        let base = &pool[rng.random_range(0..pool.len())];
-                        if base.len() >= max_len { TestCase::new() } else { (**base).clone() }
-                    };
-                    factory.insert_random_statement(&mut t, rng);
-                    if seen.insert(t.stable_hash()) {
-                        break;
-                    }
+        for _ in 0..batch_size {
+            // Two tries at something new; a repeat is evaluated rather than looping forever on a
+            // class with very few distinct tests.
+            let mut t = TestCase::new();
+            for _ in 0..2 {
+                let pool = &self.pool;
+                let fresh = pool.is_empty() || rng.random_bool(cx.config.p_new_test.clamp(0.0, 1.0));
+                t = if fresh {
+                    TestCase::new()
+                } else {
+                    let base = &pool[rng.random_range(0..pool.len())];
+                    if base.len() >= max_len { TestCase::new() } else { (**base).clone() }
+                };
+                factory.insert_random_statement(&mut t, rng);
+                if self.seen.insert(t.stable_hash()) {
+                    break;
                 }
-                batch.push(t);
             }
+            batch.push(t);
         }
-        for ind in cx.evaluate(batch)? {
-            if ind.eval.exception_at.is_none() && !ind.test.is_empty() {
-                pool.push(ind.test);
-            }
-        }
-        cx.end_iteration();
+        batch
     }
-    Ok(())
+
+    fn absorb(&mut self, _: &mut Search<'_>, _: &mut TestRng, batch: Vec<Individual>) {
+        for ind in batch {
+            if ind.eval.exception_at.is_none() && !ind.test.is_empty() {
+                self.pool.push(ind.test);
+            }
+        }
+    }
+}
+
+/// Batches of `population` new tests, one in flight while the next is made ([`pipelined`]): a
+/// batch extends the tests of all batches but the one before it.
+pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng) -> Result<(), SearchError> {
+    pipelined(cx, rng, &mut Randoop { pool: Vec::new(), seen: BTreeSet::new() })
 }

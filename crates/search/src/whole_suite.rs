@@ -8,13 +8,15 @@
 //!
 //! A generation's offspring are bred first and evaluated in one batch; the replacement decisions
 //! follow in breeding order. That is EvoSuite's loop with the evaluations moved together, which
-//! changes nothing but the moment the archive learns of a covering test.
+//! changes nothing but the moment the archive learns of a covering test. Generations run with one
+//! in flight (`context::pipelined`): offspring are bred from the population before the replacement
+//! of the generation still running.
 
 use rand::RngExt;
 use testcase::{TestCase, TestRng};
 
 use crate::SearchError;
-use crate::context::{Individual, Search};
+use crate::context::{Batches, Individual, Search, pipelined};
 use crate::select::rank_index;
 
 /// A suite member: already evaluated, or new and waiting for the generation's batch.
@@ -61,8 +63,9 @@ fn no_worse(a: &(f64, usize), b: &(f64, usize)) -> bool {
     a.0 < b.0 || (a.0 == b.0 && a.1 <= b.1)
 }
 
-/// Evaluates the `Todo` members of all suites in one batch.
-fn evaluate_suites(cx: &mut Search<'_>, suites: Vec<Vec<Member>>) -> Result<Vec<Suite>, SearchError> {
+/// The `Todo` tests of `suites`, in order, and the suites' shape: each member kept (`Some`) or
+/// waiting for the next evaluation of those tests (`None`).
+fn split(suites: Vec<Vec<Member>>) -> (Vec<TestCase>, Vec<Vec<Option<Individual>>>) {
     let mut todo = Vec::new();
     let mut shape = Vec::with_capacity(suites.len());
     for s in suites {
@@ -78,35 +81,41 @@ fn evaluate_suites(cx: &mut Search<'_>, suites: Vec<Vec<Member>>) -> Result<Vec<
         }
         shape.push(members);
     }
-    let mut evaluated = cx.evaluate(todo)?.into_iter();
-    Ok(shape
+    (todo, shape)
+}
+
+/// The suites of `shape` with the evaluations of their `Todo` tests, in order.
+fn join(shape: Vec<Vec<Option<Individual>>>, evaluated: Vec<Individual>) -> Vec<Suite> {
+    let mut evaluated = evaluated.into_iter();
+    shape
         .into_iter()
         .map(|members| Suite {
             tests: members.into_iter().filter_map(|m| m.or_else(|| evaluated.next())).collect(),
         })
-        .collect())
+        .collect()
 }
 
-pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng) -> Result<(), SearchError> {
-    let config = cx.config;
-    let pop_size = config.population.max(2);
-    let (lo, hi) =
-        (config.min_initial_tests.max(1), config.max_initial_tests.max(config.min_initial_tests.max(1)));
-    let initial: Vec<Vec<Member>> = (0..pop_size)
-        .map(|_| {
-            let n = rng.random_range(lo..=hi);
-            (0..n).map(|_| Member::Todo(cx.factory().random_test(rng))).collect()
-        })
-        .collect();
-    let population = evaluate_suites(cx, initial)?;
-    let mut population = sort_population(cx, population);
-    cx.end_iteration();
-    while !cx.should_stop() {
-        let mut next: Vec<Suite> =
-            population.iter().take(config.elite.min(pop_size)).map(|p| p.1.clone()).collect();
+/// Offspring bred and waiting for their batch: their shape and their parents, in breeding order.
+struct Bred {
+    shape: Vec<Vec<Option<Individual>>>,
+    parents: Vec<(Suite, Suite)>,
+}
+
+/// The population, best first, and the offspring bred from it whose batch is not absorbed yet.
+struct Generations {
+    population: Vec<(f64, Suite)>,
+    bred: std::collections::VecDeque<Bred>,
+}
+
+impl Batches for Generations {
+    fn make(&mut self, cx: &Search<'_>, rng: &mut TestRng) -> Vec<TestCase> {
+        let config = cx.config;
+        let pop_size = config.population.max(2);
+        let n_elite = config.elite.min(pop_size).min(self.population.len());
+        let population = &self.population;
         let mut parents = Vec::new();
         let mut offspring = Vec::new();
-        while next.len() + offspring.len() < pop_size {
+        while n_elite + offspring.len() < pop_size {
             let a = rank_index(population.len(), config.rank_bias, rng);
             let b = rank_index(population.len(), config.rank_bias, rng);
             let (pa, pb) = (&population[a].1, &population[b].1);
@@ -130,17 +139,26 @@ pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng) -> Result<(), SearchEr
             };
             mutate_suite(cx, &mut o1, rng);
             mutate_suite(cx, &mut o2, rng);
-            parents.push((a, b));
+            parents.push((pa.clone(), pb.clone()));
             offspring.push(o1);
             offspring.push(o2);
         }
-        let offspring = evaluate_suites(cx, offspring)?;
+        let (todo, shape) = split(offspring);
+        self.bred.push_back(Bred { shape, parents });
+        todo
+    }
+
+    fn absorb(&mut self, cx: &mut Search<'_>, _: &mut TestRng, evaluated: Vec<Individual>) {
+        let Some(Bred { shape, parents }) = self.bred.pop_front() else { return };
+        let config = cx.config;
+        let pop_size = config.population.max(2);
+        let mut next: Vec<Suite> =
+            self.population.iter().take(config.elite.min(pop_size)).map(|p| p.1.clone()).collect();
         // Fitness values of this generation use the archive after the batch, for parents too.
         let score = |cx: &Search<'_>, s: &Suite| (suite_fitness(cx, s), s.length());
-        let mut offspring = offspring.into_iter();
-        for (a, b) in parents {
+        let mut offspring = join(shape, evaluated).into_iter();
+        for (pa, pb) in parents {
             let (Some(mut o1), Some(mut o2)) = (offspring.next(), offspring.next()) else { break };
-            let (pa, pb) = (&population[a].1, &population[b].1);
             // Empty or oversized offspring are replaced by their parents (EvoSuite's `isTooLong`).
             if o1.tests.is_empty() || o1.tests.len() > config.max_suite_size {
                 o1 = pa.clone();
@@ -148,24 +166,42 @@ pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng) -> Result<(), SearchEr
             if o2.tests.is_empty() || o2.tests.len() > config.max_suite_size {
                 o2 = pb.clone();
             }
-            let (s1, s2, sa, sb) = (score(cx, &o1), score(cx, &o2), score(cx, pa), score(cx, pb));
+            let (s1, s2, sa, sb) = (score(cx, &o1), score(cx, &o2), score(cx, &pa), score(cx, &pb));
             let best_off = if no_worse(&s1, &s2) { s1 } else { s2 };
             let best_par = if no_worse(&sa, &sb) { sa } else { sb };
             if no_worse(&best_off, &best_par) {
                 next.push(o1);
                 next.push(o2);
             } else {
-                next.push(pa.clone());
-                next.push(pb.clone());
+                next.push(pa);
+                next.push(pb);
             }
         }
         next.truncate(pop_size);
-        population = sort_population(cx, next);
-        cx.end_iteration();
+        self.population = sort_population(cx, next);
     }
+}
+
+/// The initial population, then generations with one in flight ([`pipelined`]): the offspring
+/// the workers run were bred from the population before the last generation's replacement.
+pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng) -> Result<(), SearchError> {
+    let config = cx.config;
+    let pop_size = config.population.max(2);
+    let (lo, hi) =
+        (config.min_initial_tests.max(1), config.max_initial_tests.max(config.min_initial_tests.max(1)));
+    let initial: Vec<Vec<Member>> = (0..pop_size)
+        .map(|_| {
+            let n = rng.random_range(lo..=hi);
+            (0..n).map(|_| Member::Todo(cx.factory().random_test(rng))).collect()
+        })
+        .collect();
+    let (todo, shape) = split(initial);
+    let evaluated = cx.evaluate(todo)?;
+    let population = sort_population(cx, join(shape, evaluated));
+    cx.end_iteration();
     // The best suite's tests are all in the archive already for the goals they cover; nothing
     // else to return.
-    Ok(())
+    pipelined(cx, rng, &mut Generations { population, bred: Default::default() })
 }
 
 /// EvoSuite's `TestSuiteChromosome.mutate`: each test mutated with probability 1/|T|, emptied tests

@@ -16,7 +16,7 @@ pub mod verify;
 use std::path::PathBuf;
 
 pub use jdk::{Java, MIN_JAVA_MAJOR};
-pub use pool::{Pool, PoolStats, Scored, default_workers};
+pub use pool::{Ahead, AheadSlot, Pool, PoolStats, Scored, default_workers};
 pub use process::{DEFAULT_MAX_HEAP_MB, TestRun, Worker, WorkerConfig};
 pub use runtime::{RUNTIME_HASH, RUNTIME_JAR, runtime_jar};
 

@@ -7,6 +7,7 @@
 //! Tests not run because their worker died are retried on the fresh worker; the test that was running
 //! when a worker died is retried once, and reported as `Crash` if it kills the replacement too.
 
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use protocol::{Statement, TestRef, TestResult, Trace};
@@ -45,9 +46,23 @@ pub fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
+/// The batch a pool runs next, shared with whoever decides it while the pool runs the one before
+/// ([`Pool::ahead`]).
+pub type Ahead = Arc<Mutex<AheadSlot>>;
+
+/// See [`Ahead`].
+#[derive(Debug, Default)]
+pub struct AheadSlot {
+    /// The tests of the next batch.
+    pub batch: Option<Arc<Vec<Vec<Statement>>>>,
+    /// When a worker was first sent its part of it.
+    pub first_sent: Option<Instant>,
+}
+
 /// N workers sharing one configuration.
 pub struct Pool {
     config: WorkerConfig,
+    ahead: Ahead,
     slots: Vec<Option<Worker>>,
     stats: PoolStats,
     /// The first worker's `Worker::init_trace` (every worker initialises the same classes in the
@@ -86,7 +101,23 @@ impl Pool {
         }
         let init_trace =
             slots.first().and_then(Option::as_ref).map(|w| w.init_trace().clone()).unwrap_or_default();
-        Ok(Pool { config, slots, stats: PoolStats { spawned: n as u64, ..PoolStats::default() }, init_trace })
+        Ok(Pool {
+            config,
+            ahead: Ahead::default(),
+            slots,
+            stats: PoolStats { spawned: n as u64, ..PoolStats::default() },
+            init_trace,
+        })
+    }
+
+    /// Where to put the batch the pool will be asked to run next, while it runs the current one:
+    /// each worker is sent its part of it (split as `execute_scored` splits) as soon as it has
+    /// returned a result of the current batch, and starts it when done with the current one, so
+    /// that it does not wait for the caller to deal with the current batch's results. The caller
+    /// must clear it once the current batch has returned, and must then ask for exactly that
+    /// batch (a worker sent something else is replaced, which costs a JVM start).
+    pub fn ahead(&self) -> Ahead {
+        Arc::clone(&self.ahead)
     }
 
     pub fn workers(&self) -> usize {
@@ -118,8 +149,9 @@ impl Pool {
     /// `score` must be a pure function of the result (it runs on several threads, in no fixed
     /// order); the scores come back in request order beside the runs, `None` for a test that did
     /// not finish normally. `workers_done` is when the workers' part of the batch ended: when the
-    /// last result was read from its worker (however long scoring the results before it took), or
-    /// the end of the batch if a test ended in a crash or a timeout.
+    /// last worker reported its chunk done (`BatchDone`, read after the static reset that follows
+    /// its last test, however long scoring the results before it took), or the end of the batch
+    /// if a test ended in a crash or a timeout.
     pub fn execute_scored<S: Send>(
         &mut self,
         tests: &[&[Statement]],
@@ -128,35 +160,53 @@ impl Pool {
         if tests.is_empty() {
             return Ok(Scored { runs: Vec::new(), scores: Vec::new(), workers_done: Instant::now() });
         }
-        let n_chunks = self.slots.len().min(tests.len());
+        let (n_slots, n_chunks) = (self.slots.len(), self.slots.len().min(tests.len()));
         let chunk = tests.len().div_ceil(n_chunks);
-        let config = &self.config;
+        let (config, ahead) = (&self.config, &self.ahead);
         type Output<S> = Result<(Vec<TestRun>, Vec<Option<S>>, Instant, u64), WorkerError>;
-        let run = |slot: &mut Option<Worker>, part: &[&[Statement]]| -> Output<S> {
+        let run = |slot: &mut Option<Worker>, part: &[&[Statement]], j: usize| -> Output<S> {
+            // This slot's part of the batch after this one, encoded, once it is known.
+            let next = || -> Option<Vec<u8>> {
+                let mut guard = ahead.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let batch = guard.batch.as_ref()?;
+                let n = n_slots.min(batch.len());
+                let part = batch.chunks(batch.len().div_ceil(n.max(1))).nth(j)?;
+                let refs: Vec<TestRef<'_>> =
+                    part.iter().enumerate().map(|(i, t)| TestRef { id: i as u32, statements: t }).collect();
+                let mut out = Vec::new();
+                protocol::encode_execute(&refs, &mut out);
+                guard.first_sent.get_or_insert_with(Instant::now);
+                Some(out)
+            };
             let mut scores: Vec<Option<S>> = (0..part.len()).map(|_| None).collect();
             let mut last = None;
             let mut on_finished = |i: usize, r: &TestResult, at: Instant| {
                 last = Some(at);
                 scores[i] = Some(score(r));
             };
-            let (runs, spawned) = run_chunk(slot, config, part, &mut on_finished)?;
-            // The chunk's last result arrived last (results come in order, retries included),
-            // unless the chunk ended in a crash or a timeout.
+            let (runs, spawned) = run_chunk(slot, config, part, &mut on_finished, &next)?;
+            // The chunk ended when its worker reported the batch done (after the static reset that
+            // follows its last test), or, without that report, when its last result arrived
+            // (results come in order, retries included); a chunk that ended in a crash or a
+            // timeout, now.
             let end = match (runs.last(), last) {
-                (Some(TestRun::Finished(_)), Some(at)) => at,
+                (Some(TestRun::Finished(_)), Some(at)) => {
+                    slot.as_ref().and_then(Worker::batch_done).unwrap_or(at)
+                }
                 _ => Instant::now(),
             };
             Ok((runs, scores, end, spawned))
         };
         let outputs: Vec<Output<S>> = if n_chunks == 1 {
-            vec![run(&mut self.slots[0], tests)]
+            vec![run(&mut self.slots[0], tests, 0)]
         } else {
             std::thread::scope(|s| {
                 let handles: Vec<_> = self
                     .slots
                     .iter_mut()
                     .zip(tests.chunks(chunk))
-                    .map(|(slot, part)| s.spawn(move || run(slot, part)))
+                    .enumerate()
+                    .map(|(j, (slot, part))| s.spawn(move || run(slot, part, j)))
                     .collect();
                 handles
                     .into_iter()
@@ -219,6 +269,7 @@ fn run_chunk(
     config: &WorkerConfig,
     tests: &[&[Statement]],
     on_finished: &mut dyn FnMut(usize, &TestResult, Instant),
+    ahead: &dyn Fn() -> Option<Vec<u8>>,
 ) -> Result<(Vec<TestRun>, u64), WorkerError> {
     let mut results: Vec<Option<TestRun>> = vec![None; tests.len()];
     let mut crashed_once = vec![false; tests.len()];
@@ -248,7 +299,7 @@ fn run_chunk(
         // Test ids are positions in the chunk: unique, and they map results back without a table.
         let refs: Vec<TestRef<'_>> =
             (next..tests.len()).map(|i| TestRef { id: i as u32, statements: tests[i] }).collect();
-        let runs = worker.run_batch_with(&refs, &mut |k, r, at| on_finished(next + k, r, at));
+        let runs = worker.run_batch_with(&refs, &mut |k, r, at| on_finished(next + k, r, at), ahead);
         let before = (next, crashed_once.iter().filter(|c| **c).count());
         for (k, run) in runs.into_iter().enumerate() {
             let i = next + k;

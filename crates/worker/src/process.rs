@@ -136,6 +136,12 @@ pub struct Worker {
     startup: Duration,
     /// Set once the process is known to be gone or about to go (crash, timeout, OOM).
     retiring: bool,
+    /// When the last batch's `BatchDone` was read: the end of the worker's part of it, the static
+    /// reset after its last test included.
+    batch_done: Option<Instant>,
+    /// The request sent ahead of its turn (`run_batch_with`'s `ahead`), which the worker runs after
+    /// the batch before it; empty when none is.
+    sent_ahead: Vec<u8>,
     out: Vec<u8>,
     /// What the class initialisers executed at setup (`SetupDone`, protocol v3).
     init_trace: Trace,
@@ -204,6 +210,8 @@ impl Worker {
             deadline,
             startup: Duration::ZERO,
             retiring: false,
+            batch_done: None,
+            sent_ahead: Vec::new(),
             out: Vec::new(),
             init_trace: Trace::default(),
         };
@@ -233,19 +241,27 @@ impl Worker {
 
     /// Runs a batch: one [`TestRun`] per test, in order. The caller decides what to retry.
     pub fn run_batch(&mut self, tests: &[TestRef<'_>]) -> Vec<TestRun> {
-        self.run_batch_with(tests, &mut |_, _, _| {})
+        self.run_batch_with(tests, &mut |_, _, _| {}, &|| None)
     }
 
     /// [`Worker::run_batch`], calling `on_finished(position, result, arrival)` for each `Finished`
     /// result (`arrival`: when it was read from the worker), before taking the next one: the worker goes on running the batch meanwhile, so
     /// whatever the caller does with a result overlaps with the next tests' execution. A
     /// `Finished` run is final (a crash or timeout ends the batch), so no result is seen twice.
+    ///
+    /// `ahead` may give, once a result has arrived, the encoded request of the batch the caller
+    /// runs next: it is sent at once, so the worker starts it as soon as this one is done instead
+    /// of idling until the caller has dealt with this batch's results. The next call whose request
+    /// is that one does not send it again; a call with another request first replaces the worker
+    /// (what it would run first is not what is asked).
     pub fn run_batch_with(
         &mut self,
         tests: &[TestRef<'_>],
         on_finished: &mut dyn FnMut(usize, &TestResult, Instant),
+        ahead: &dyn Fn() -> Option<Vec<u8>>,
     ) -> Vec<TestRun> {
         let mut runs = Vec::with_capacity(tests.len());
+        self.batch_done = None;
         if tests.is_empty() {
             return runs;
         }
@@ -255,7 +271,13 @@ impl Worker {
         }
         self.out.clear();
         protocol::encode_execute(tests, &mut self.out);
-        if self.stdin.write_all(&self.out).and_then(|()| self.stdin.flush()).is_err() {
+        let sent = std::mem::take(&mut self.sent_ahead);
+        if !sent.is_empty() && sent != self.out {
+            self.kill();
+            runs.resize(tests.len(), TestRun::NotRun);
+            return runs;
+        }
+        if sent.is_empty() && self.stdin.write_all(&self.out).and_then(|()| self.stdin.flush()).is_err() {
             // The worker was gone before it saw the batch: no test is to blame.
             self.kill();
             runs.resize(tests.len(), TestRun::NotRun);
@@ -272,6 +294,9 @@ impl Worker {
                     }
                     on_finished(runs.len(), &r, at);
                     runs.push(TestRun::Finished(r));
+                    if self.sent_ahead.is_empty() && !self.retiring {
+                        self.send_ahead(ahead);
+                    }
                 }
                 Some(Event::Frame(Response::BatchDone { tests: n }, _)) if n as usize == runs.len() => {
                     // A batch cut short after a timed-out test: the worker exits; the tests it did
@@ -296,7 +321,9 @@ impl Worker {
             return runs;
         }
         match self.wait_event(self.deadline) {
-            Some(Event::Frame(Response::BatchDone { tests: n }, _)) if n as usize == tests.len() => {}
+            Some(Event::Frame(Response::BatchDone { tests: n }, at)) if n as usize == tests.len() => {
+                self.batch_done = Some(at);
+            }
             other => {
                 // Every test has its result; a missing or wrong BatchDone only retires the worker
                 // (describe_death kills it).
@@ -304,6 +331,23 @@ impl Worker {
             }
         }
         runs
+    }
+
+    /// Sends the request `ahead` gives, if any, to be run after the current batch.
+    fn send_ahead(&mut self, ahead: &dyn Fn() -> Option<Vec<u8>>) {
+        let Some(request) = ahead() else { return };
+        if self.stdin.write_all(&request).and_then(|()| self.stdin.flush()).is_ok() {
+            self.sent_ahead = request;
+        } else {
+            // The worker is going; the batch after will find it gone and start another.
+            self.retiring = true;
+        }
+    }
+
+    /// When the last batch ended on the worker (its `BatchDone` was read); `None` if it did not end
+    /// normally.
+    pub fn batch_done(&self) -> Option<Instant> {
+        self.batch_done
     }
 
     /// Whether this worker must be replaced before the next batch (it crashed, timed out, hit an

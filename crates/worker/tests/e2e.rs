@@ -487,3 +487,48 @@ fn scored_execution_scores_each_finished_result_once() {
     }
     assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 9, "one score per finished test");
 }
+
+/// The batch after the current one, put in `Pool::ahead`, is sent to each worker with the current
+/// batch still running; asked for next, it is not sent again and its results are its own, also
+/// after a worker died in the batch before (what was sent to it ahead is lost with it). A worker
+/// sent a batch that is then not asked for is replaced, and the batch asked for runs normally.
+#[test]
+fn a_batch_sent_ahead_runs_once_and_a_stale_one_costs_the_worker() {
+    let mut pool = Pool::new(config(3000), 2).unwrap();
+    let ahead = pool.ahead();
+    let batch = |from: i32, n: i32| -> Vec<Vec<Statement>> { (from..from + n).map(echo).collect() };
+    let run = |pool: &mut Pool, tests: &[Vec<Statement>], next: Option<&Vec<Vec<Statement>>>| {
+        *ahead.lock().unwrap() =
+            worker::AheadSlot { batch: next.map(|n| std::sync::Arc::new(n.clone())), first_sent: None };
+        let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
+        let runs = pool.execute(&refs).unwrap();
+        let slot = std::mem::take(&mut *ahead.lock().unwrap());
+        (runs, slot.first_sent)
+    };
+    // A batch whose first worker dies on its fourth test; the next one was sent ahead.
+    let mut a = batch(0, 20);
+    a[3] = hostile_int("Exit", "exitIfPositive", "I", 3);
+    let b = batch(100, 15);
+    let (runs, sent) = run(&mut pool, &a, Some(&b));
+    assert!(sent.is_some(), "the next batch was sent ahead");
+    assert!(matches!(&runs[3], TestRun::Crash { .. }), "{:?}", runs[3]);
+    for (i, r) in runs.iter().enumerate().filter(|(i, _)| *i != 3) {
+        assert_echo(r, i as i32);
+    }
+    let spawned = pool.stats().spawned;
+    let c = batch(200, 12);
+    let (runs, sent) = run(&mut pool, &b, Some(&c));
+    assert!(sent.is_some());
+    for (i, r) in runs.iter().enumerate() {
+        assert_echo(r, 100 + i as i32);
+    }
+    assert_eq!(pool.stats().spawned, spawned, "a batch sent ahead and then asked for costs no worker");
+    // `c` was sent ahead, but `d` is asked for: both workers are replaced, `d` runs.
+    let d = batch(300, 10);
+    let (runs, sent) = run(&mut pool, &d, None);
+    assert_eq!(sent, None);
+    for (i, r) in runs.iter().enumerate() {
+        assert_echo(r, 300 + i as i32);
+    }
+    assert_eq!(pool.stats().spawned, spawned + 2);
+}
