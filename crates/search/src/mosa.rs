@@ -119,6 +119,14 @@ pub fn preference_sort_rows(
             }
         }
     }
+    rank_rest(rows, &in_zero, min_ranked)
+}
+
+/// Front 0 (the rows marked in `in_zero`), then, if it has fewer than `min_ranked` rows, the
+/// non-dominated fronts of the rest until at least `min_ranked` rows are ranked; else the rest as
+/// one front.
+fn rank_rest(rows: &[&[f64]], in_zero: &[bool], min_ranked: usize) -> Vec<Vec<usize>> {
+    let n = rows.len();
     let zero: Vec<usize> = (0..n).filter(|&i| in_zero[i]).collect();
     let mut remaining: Vec<usize> = (0..n).filter(|&i| !in_zero[i]).collect();
     let mut fronts = vec![zero];
@@ -212,17 +220,175 @@ pub fn crowding_distance_rows(rows: &[&[f64]], n_targets: usize, front: &[usize]
     let weight: Vec<f64> = (0..n_targets)
         .map(|k| if max[k] != min[k] { (front.len() - n_min[k] as usize) as f64 / size } else { -1.0 })
         .collect();
+    distances(rows, front, &min, &weight)
+}
+
+/// Per member of `front`, the largest `weight[k]` over the targets `k` on which its value is the
+/// minimum `min[k]` (0 if none is positive).
+fn distances(rows: &[&[f64]], front: &[usize], min: &[f64], weight: &[f64]) -> Vec<f64> {
     front
         .iter()
         .map(|&i| {
             let mut d: f64 = 0.0;
-            for ((&x, &lo), &w) in rows[i].iter().zip(&min).zip(&weight) {
+            for ((&x, &lo), &w) in rows[i].iter().zip(min).zip(weight) {
                 let c = if x == lo { w } else { -1.0 };
                 d = if c > d { c } else { d };
             }
             d
         })
         .collect()
+}
+
+/// One target's part of [`Front0`]: the best (value as `order_key`, length) over the rows and the
+/// rows that have it (ties, ascending), and the minimum value with the number of rows that have it.
+#[derive(Debug, Clone)]
+struct Best {
+    key: i64,
+    len: u64,
+    ties: Vec<u32>,
+    min: f64,
+    n_min: u32,
+}
+
+impl Best {
+    const EMPTY: Best = Best { key: i64::MAX, len: u64::MAX, ties: Vec::new(), min: f64::INFINITY, n_min: 0 };
+
+    fn add(&mut self, x: f64, len: u64, at: u32) {
+        let key = order_key(x);
+        if self.ties.is_empty() || key < self.key || (key == self.key && len < self.len) {
+            self.key = key;
+            self.len = len;
+            self.ties.clear();
+            self.ties.push(at);
+        } else if key == self.key && len == self.len {
+            self.ties.push(at);
+        }
+        if x < self.min {
+            self.min = x;
+            self.n_min = 1;
+        } else if x == self.min {
+            self.n_min += 1;
+        }
+    }
+}
+
+/// What front 0 of the preference sorting and its crowding distance need, kept up to date for a
+/// population that keeps all of front 0 from one generation to the next (DynaMOSA), so that a
+/// generation costs a pass over its offspring's rows and over the rows that leave, instead of
+/// passes over every member's row (issue 4: on gson `JsonReader`, front 0 holds ~600 tests for
+/// ~1,600 targets, and ranking them from scratch was most of the engine's time). Rows are
+/// positions in the order they were pushed; the fronts, the draws from the RNG and the distances
+/// are those of [`preference_sort_rows`] and [`crowding_distance_rows`] on the same rows.
+#[derive(Debug, Clone, Default)]
+pub struct Front0 {
+    best: Vec<Best>,
+    lens: Vec<usize>,
+}
+
+impl Front0 {
+    /// No rows yet, on `n_targets` targets.
+    pub fn new(n_targets: usize) -> Front0 {
+        Front0 { best: vec![Best::EMPTY; n_targets], lens: Vec::new() }
+    }
+
+    /// Rows pushed so far.
+    pub fn len(&self) -> usize {
+        self.lens.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lens.is_empty()
+    }
+
+    /// Adds the next row (its values on the targets, in order) of a test of length `len`.
+    pub fn push(&mut self, row: &[f64], len: usize) {
+        let at = self.lens.len() as u32;
+        for (b, &x) in self.best.iter_mut().zip(row) {
+            b.add(x, len as u64, at);
+        }
+        self.lens.push(len);
+    }
+
+    /// New targets: `map[k]` is the old position of the `k`-th new target, or `None` for a target
+    /// computed afresh from `rows` (the rows pushed so far, on the new targets).
+    pub fn remap(&mut self, map: &[Option<usize>], rows: &[&[f64]]) {
+        let old = std::mem::take(&mut self.best);
+        self.best = map
+            .iter()
+            .enumerate()
+            .map(|(k, m)| match m {
+                Some(o) => old[*o].clone(),
+                None => {
+                    let mut b = Best::EMPTY;
+                    for (i, (row, &len)) in rows.iter().zip(&self.lens).enumerate() {
+                        b.add(row[k], len as u64, i as u32);
+                    }
+                    b
+                }
+            })
+            .collect();
+    }
+
+    /// The fronts of [`preference_sort_rows`] over the rows pushed (`rows`: the same rows).
+    pub fn fronts(&self, rows: &[&[f64]], min_ranked: usize, rng: &mut TestRng) -> Vec<Vec<usize>> {
+        let n = self.lens.len();
+        if self.best.is_empty() {
+            return if n == 0 { Vec::new() } else { vec![(0..n).collect()] };
+        }
+        if n == 0 {
+            return vec![Vec::new()];
+        }
+        let mut in_zero = vec![false; n];
+        for b in &self.best {
+            let wanted = if b.ties.len() == 1 { 0 } else { rng.random_range(0..b.ties.len()) };
+            in_zero[b.ties[wanted] as usize] = true;
+        }
+        rank_rest(rows, &in_zero, min_ranked)
+    }
+
+    /// Keeps the rows `kept` (ascending positions; they must include front 0, so that each
+    /// target's best stays), renumbered from 0; `rows` are all the rows pushed.
+    pub fn keep(&mut self, kept: &[usize], rows: &[&[f64]]) {
+        if kept.is_empty() {
+            *self = Front0::new(self.best.len());
+            return;
+        }
+        let mut new_at = vec![u32::MAX; self.lens.len()];
+        for (j, &i) in kept.iter().enumerate() {
+            new_at[i] = j as u32;
+        }
+        let mut gone = vec![0u32; self.best.len()];
+        for row in rows.iter().zip(&new_at).filter(|(_, at)| **at == u32::MAX).map(|(r, _)| r) {
+            for ((g, b), &x) in gone.iter_mut().zip(&self.best).zip(*row) {
+                *g += u32::from(x == b.min);
+            }
+        }
+        for (b, g) in self.best.iter_mut().zip(gone) {
+            b.n_min -= g;
+            b.ties.retain_mut(|t| {
+                *t = new_at[*t as usize];
+                *t != u32::MAX
+            });
+            debug_assert!(!b.ties.is_empty(), "a target's best row was not kept");
+        }
+        self.lens = kept.iter().map(|&i| self.lens[i]).collect();
+    }
+
+    /// [`crowding_distance_rows`] of all the rows pushed (`rows`: the same rows), taken as one
+    /// front: after [`Front0::keep`] of front 0, front 0's distances.
+    pub fn crowding(&self, rows: &[&[f64]]) -> Vec<f64> {
+        let size = self.lens.len();
+        let min: Vec<f64> = self.best.iter().map(|b| b.min).collect();
+        let weight: Vec<f64> = self
+            .best
+            .iter()
+            .map(|b| {
+                if (b.n_min as usize) < size { (size - b.n_min as usize) as f64 / size as f64 } else { -1.0 }
+            })
+            .collect();
+        let all: Vec<usize> = (0..size).collect();
+        distances(rows, &all, &min, &weight)
+    }
 }
 
 /// A member of the population with its rank and crowding distance, for the tournament, and its
@@ -245,12 +411,14 @@ struct Rows {
 impl Rows {
     /// The rows of `union` on `targets`: `rows[i]` is kept (remapped when the targets changed) for
     /// a member ranked before, gathered for a new one.
+    /// Also returns, when the targets changed, each new target's position among the old ones.
     fn update(
         &mut self,
         union: &[Individual],
         mut rows: Vec<Option<Vec<f64>>>,
         targets: Vec<GoalIdx>,
-    ) -> Vec<Vec<f64>> {
+    ) -> (Vec<Vec<f64>>, Option<Vec<Option<usize>>>) {
+        let mut changed = None;
         if targets != self.targets {
             // For each new target, its position among the old ones (both lists ascend).
             let mut map: Vec<Option<usize>> = Vec::with_capacity(targets.len());
@@ -272,11 +440,14 @@ impl Rows {
                 }
             }
             self.targets = targets;
+            changed = Some(map);
         }
-        rows.into_iter()
+        let rows = rows
+            .into_iter()
             .zip(union)
             .map(|(row, ind)| row.unwrap_or_else(|| gather(&ind.eval.fitness, &self.targets)))
-            .collect()
+            .collect();
+        (rows, changed)
     }
 }
 
@@ -294,6 +465,9 @@ fn has_call(t: &TestCase) -> bool {
 struct Generations {
     population: Vec<Ranked>,
     rows: Rows,
+    /// DynaMOSA's front 0 state over `population` (`None` for MOSA, whose population may lose
+    /// front 0 members to the population size).
+    front0: Option<Front0>,
     pop_size: usize,
     dynamic: bool,
 }
@@ -313,7 +487,16 @@ impl Batches for Generations {
         }
         kept.resize(union.len() + offspring.len(), None);
         union.extend(offspring);
-        self.population = select_next(cx, union, kept, &mut self.rows, self.pop_size, self.dynamic, rng);
+        self.population = select_next(
+            cx,
+            union,
+            kept,
+            &mut self.rows,
+            self.front0.as_mut(),
+            self.pop_size,
+            self.dynamic,
+            rng,
+        );
     }
 }
 
@@ -325,9 +508,10 @@ pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng, dynamic: bool) -> Resu
     let evaluated = cx.evaluate(initial)?;
     let mut rows = Rows::default();
     let fresh = vec![None; evaluated.len()];
-    let population = select_next(cx, evaluated, fresh, &mut rows, pop_size, dynamic, rng);
+    let mut front0 = dynamic.then(Front0::default);
+    let population = select_next(cx, evaluated, fresh, &mut rows, front0.as_mut(), pop_size, dynamic, rng);
     cx.end_iteration();
-    pipelined(cx, rng, &mut Generations { population, rows, pop_size, dynamic })
+    pipelined(cx, rng, &mut Generations { population, rows, front0, pop_size, dynamic })
 }
 
 /// MOSA's `breedNextGeneration`: pairs of tournament-selected parents, crossover, mutation; only
@@ -381,37 +565,56 @@ fn breed(cx: &Search<'_>, population: &[Ranked], pop_size: usize, rng: &mut Test
 
 /// Preference sorting of `union` and the next population: whole fronts while they fit, then the
 /// most crowded-apart tests of the next front. DynaMOSA keeps at least all of front 0. `kept[i]` is
-/// the row `union[i]` had as a member of the last population (see `Rows`).
+/// the row `union[i]` had as a member of the last population (see `Rows`). `front0`, DynaMOSA's
+/// state over the last population (empty before the first selection), is brought up to the union
+/// by its offspring's rows, ranks it, and is left over the next population, which then keeps the
+/// union's order (`Front0` numbers rows in order).
+#[allow(clippy::too_many_arguments)]
 fn select_next(
     cx: &Search<'_>,
     union: Vec<Individual>,
     kept: Vec<Option<Vec<f64>>>,
     rows: &mut Rows,
+    front0: Option<&mut Front0>,
     pop_size: usize,
     dynamic: bool,
     rng: &mut TestRng,
 ) -> Vec<Ranked> {
-    let all_rows = rows.update(&union, kept, cx.uncovered_targets());
+    let n_members = kept.iter().filter(|r| r.is_some()).count();
+    let (all_rows, map) = rows.update(&union, kept, cx.uncovered_targets());
     let n_targets = rows.targets.len();
     let lengths: Vec<usize> = union.iter().map(Individual::len).collect();
     let refs: Vec<&[f64]> = all_rows.iter().map(Vec::as_slice).collect();
-    let fronts = preference_sort_rows(&refs, n_targets, &lengths, pop_size, rng);
-    let mut remain = if dynamic { pop_size.max(fronts.first().map_or(0, Vec::len)) } else { pop_size };
-    let mut chosen: Vec<(usize, usize, f64)> = Vec::with_capacity(remain);
-    for (rank, front) in fronts.iter().enumerate() {
-        if remain == 0 || front.is_empty() {
-            break;
+    let mut chosen: Vec<(usize, usize, f64)>;
+    match front0 {
+        Some(f) => {
+            if f.len() != n_members {
+                // The first selection (or a state out of step, which does not happen): from scratch.
+                *f = Front0::new(n_targets);
+            } else if let Some(map) = &map {
+                f.remap(map, &refs[..n_members]);
+            }
+            for (row, &len) in refs.iter().zip(&lengths).skip(f.len()) {
+                f.push(row, len);
+            }
+            let fronts = f.fronts(&refs, pop_size, rng);
+            if fronts[0].len() >= pop_size {
+                // All of front 0 and nothing else: its crowding from the state.
+                f.keep(&fronts[0], &refs);
+                let members: Vec<&[f64]> = fronts[0].iter().map(|&i| refs[i]).collect();
+                let d = f.crowding(&members);
+                chosen = fronts[0].iter().zip(d).map(|(&i, di)| (i, 0, di)).collect();
+            } else {
+                chosen = choose(&refs, n_targets, &fronts, pop_size.max(fronts[0].len()));
+                chosen.sort_by_key(|c| c.0);
+                let members: Vec<usize> = chosen.iter().map(|c| c.0).collect();
+                f.keep(&members, &refs);
+            }
         }
-        let d = crowding_distance_rows(&refs, n_targets, front);
-        if front.len() <= remain {
-            chosen.extend(front.iter().zip(&d).map(|(&i, &di)| (i, rank, di)));
-            remain -= front.len();
-        } else {
-            let mut order: Vec<usize> = (0..front.len()).collect();
-            // Stable sort: equal distances keep the front's order.
-            order.sort_by(|&x, &y| d[y].total_cmp(&d[x]));
-            chosen.extend(order.into_iter().take(remain).map(|k| (front[k], rank, d[k])));
-            remain = 0;
+        None => {
+            let fronts = preference_sort_rows(&refs, n_targets, &lengths, pop_size, rng);
+            let remain = if dynamic { pop_size.max(fronts.first().map_or(0, Vec::len)) } else { pop_size };
+            chosen = choose(&refs, n_targets, &fronts, remain);
         }
     }
     drop(refs);
@@ -422,4 +625,32 @@ fn select_next(
             slots[i].take().map(|(ind, row)| Ranked { ind, rank, distance, row })
         })
         .collect()
+}
+
+/// Up to `remain` rows of `fronts`, as (row, rank, crowding distance): whole fronts while they fit,
+/// then the most crowded-apart rows of the next front (stable: equal distances keep the front's
+/// order).
+fn choose(
+    refs: &[&[f64]],
+    n_targets: usize,
+    fronts: &[Vec<usize>],
+    mut remain: usize,
+) -> Vec<(usize, usize, f64)> {
+    let mut chosen = Vec::with_capacity(remain);
+    for (rank, front) in fronts.iter().enumerate() {
+        if remain == 0 || front.is_empty() {
+            break;
+        }
+        let d = crowding_distance_rows(refs, n_targets, front);
+        if front.len() <= remain {
+            chosen.extend(front.iter().zip(&d).map(|(&i, &di)| (i, rank, di)));
+            remain -= front.len();
+        } else {
+            let mut order: Vec<usize> = (0..front.len()).collect();
+            order.sort_by(|&x, &y| d[y].total_cmp(&d[x]));
+            chosen.extend(order.into_iter().take(remain).map(|k| (front[k], rank, d[k])));
+            remain = 0;
+        }
+    }
+    chosen
 }

@@ -218,3 +218,73 @@ fn preference_sort_matches_the_target_by_target_reference() {
         }
     }
 }
+
+/// `Front0`, kept over generations (offspring pushed, targets dropped and added, the next
+/// population kept), gives the fronts, draws and front-0 crowding distances that sorting each
+/// generation's union from scratch gives.
+#[test]
+fn front0_kept_over_generations_matches_sorting_from_scratch() {
+    use rand::RngExt;
+    use search::mosa::{Front0, crowding_distance_rows, preference_sort_rows};
+    let mut draw = rng_from_seed(11);
+    for case in 0..60u64 {
+        let mut n_targets = draw.random_range(0..10usize);
+        let value =
+            |d: &mut testcase::TestRng| [0.0, 0.5, 1.0, 2.5, f64::INFINITY][d.random_range(0..5usize)];
+        let mut population: Vec<(Vec<f64>, usize)> = Vec::new();
+        let mut front0 = Front0::new(n_targets);
+        let (mut r1, mut r2) = (rng_from_seed(case), rng_from_seed(case));
+        for generation in 0..25 {
+            // Sometimes the targets change: some go (covered), some come (released).
+            if generation > 0 && draw.random_bool(0.3) {
+                let keep: Vec<usize> = (0..n_targets).filter(|_| draw.random_bool(0.8)).collect();
+                let added = draw.random_range(0..3usize);
+                let mut map: Vec<Option<usize>> = keep.iter().map(|&k| Some(k)).collect();
+                map.extend((0..added).map(|_| None));
+                for (row, _) in &mut population {
+                    let mut new: Vec<f64> = keep.iter().map(|&k| row[k]).collect();
+                    new.extend((0..added).map(|_| value(&mut draw)));
+                    *row = new;
+                }
+                n_targets = map.len();
+                let rows: Vec<&[f64]> = population.iter().map(|(r, _)| r.as_slice()).collect();
+                front0.remap(&map, &rows);
+            }
+            let offspring = draw.random_range(0..8usize);
+            let mut union = population.clone();
+            union.extend(
+                (0..offspring).map(|_| {
+                    ((0..n_targets).map(|_| value(&mut draw)).collect(), draw.random_range(1..4usize))
+                }),
+            );
+            for (row, len) in &union[population.len()..] {
+                front0.push(row, *len);
+            }
+            let rows: Vec<&[f64]> = union.iter().map(|(r, _)| r.as_slice()).collect();
+            let lengths: Vec<usize> = union.iter().map(|(_, l)| *l).collect();
+            let min_ranked = draw.random_range(0..6usize);
+            let kept = front0.fronts(&rows, min_ranked, &mut r1);
+            let scratch = preference_sort_rows(&rows, n_targets, &lengths, min_ranked, &mut r2);
+            assert_eq!(kept, scratch, "case {case}, generation {generation}");
+            assert_eq!(r1.random_range(0..u64::MAX), r2.random_range(0..u64::MAX), "draws: case {case}");
+            // The next population: front 0 and some of the rest, in union order.
+            let zero = scratch.first().cloned().unwrap_or_default();
+            let mut next: Vec<usize> = (0..union.len())
+                .filter(|i| zero.contains(i) || (n_targets > 0 && draw.random_bool(0.3)))
+                .collect();
+            if n_targets == 0 {
+                next = (0..union.len()).collect();
+            }
+            front0.keep(&next, &rows);
+            if next == zero && !zero.is_empty() {
+                let members: Vec<&[f64]> = zero.iter().map(|&i| rows[i]).collect();
+                assert_eq!(
+                    front0.crowding(&members),
+                    crowding_distance_rows(&rows, n_targets, &zero),
+                    "crowding: case {case}, generation {generation}"
+                );
+            }
+            population = next.iter().map(|&i| union[i].clone()).collect();
+        }
+    }
+}
