@@ -240,18 +240,19 @@ fn distances(rows: &[&[f64]], front: &[usize], min: &[f64], weight: &[f64]) -> V
 }
 
 /// One target's part of [`Front0`]: the best (value as `order_key`, length) over the rows and the
-/// rows that have it (ties, ascending), and the minimum value with the number of rows that have it.
+/// rows that have it (ties), and the minimum value and the rows that have it (ascending both).
 #[derive(Debug, Clone)]
 struct Best {
     key: i64,
     len: u64,
     ties: Vec<u32>,
     min: f64,
-    n_min: u32,
+    mins: Vec<u32>,
 }
 
 impl Best {
-    const EMPTY: Best = Best { key: i64::MAX, len: u64::MAX, ties: Vec::new(), min: f64::INFINITY, n_min: 0 };
+    const EMPTY: Best =
+        Best { key: i64::MAX, len: u64::MAX, ties: Vec::new(), min: f64::INFINITY, mins: Vec::new() };
 
     fn add(&mut self, x: f64, len: u64, at: u32) {
         let key = order_key(x);
@@ -265,18 +266,20 @@ impl Best {
         }
         if x < self.min {
             self.min = x;
-            self.n_min = 1;
+            self.mins.clear();
+            self.mins.push(at);
         } else if x == self.min {
-            self.n_min += 1;
+            self.mins.push(at);
         }
     }
 }
 
 /// What front 0 of the preference sorting and its crowding distance need, kept up to date for a
 /// population that keeps all of front 0 from one generation to the next (DynaMOSA), so that a
-/// generation costs a pass over its offspring's rows and over the rows that leave, instead of
-/// passes over every member's row (issue 4: on gson `JsonReader`, front 0 holds ~600 tests for
-/// ~1,600 targets, and ranking them from scratch was most of the engine's time). Rows are
+/// generation costs a pass over its offspring's rows and over the lists of best and minimal rows,
+/// instead of passes over every member's row (issue 4: on gson `JsonReader`, front 0 holds ~600
+/// tests for ~1,700 targets, ~1M values, while the minimal rows of the targets on which front 0
+/// differs are ~60k; ranking from scratch was most of the engine's time). Rows are
 /// positions in the order they were pushed; the fronts, the draws from the RNG and the distances
 /// are those of [`preference_sort_rows`] and [`crowding_distance_rows`] on the same rows.
 #[derive(Debug, Clone, Default)]
@@ -347,8 +350,8 @@ impl Front0 {
     }
 
     /// Keeps the rows `kept` (ascending positions; they must include front 0, so that each
-    /// target's best stays), renumbered from 0; `rows` are all the rows pushed.
-    pub fn keep(&mut self, kept: &[usize], rows: &[&[f64]]) {
+    /// target's best stays), renumbered from 0.
+    pub fn keep(&mut self, kept: &[usize]) {
         if kept.is_empty() {
             *self = Front0::new(self.best.len());
             return;
@@ -357,37 +360,36 @@ impl Front0 {
         for (j, &i) in kept.iter().enumerate() {
             new_at[i] = j as u32;
         }
-        let mut gone = vec![0u32; self.best.len()];
-        for row in rows.iter().zip(&new_at).filter(|(_, at)| **at == u32::MAX).map(|(r, _)| r) {
-            for ((g, b), &x) in gone.iter_mut().zip(&self.best).zip(*row) {
-                *g += u32::from(x == b.min);
-            }
-        }
-        for (b, g) in self.best.iter_mut().zip(gone) {
-            b.n_min -= g;
-            b.ties.retain_mut(|t| {
-                *t = new_at[*t as usize];
-                *t != u32::MAX
-            });
+        let renumber = |t: &mut u32| {
+            *t = new_at[*t as usize];
+            *t != u32::MAX
+        };
+        for b in &mut self.best {
+            b.ties.retain_mut(renumber);
+            b.mins.retain_mut(renumber);
             debug_assert!(!b.ties.is_empty(), "a target's best row was not kept");
         }
         self.lens = kept.iter().map(|&i| self.lens[i]).collect();
     }
 
-    /// [`crowding_distance_rows`] of all the rows pushed (`rows`: the same rows), taken as one
-    /// front: after [`Front0::keep`] of front 0, front 0's distances.
-    pub fn crowding(&self, rows: &[&[f64]]) -> Vec<f64> {
+    /// [`crowding_distance_rows`] of all the rows pushed, taken as one front: after
+    /// [`Front0::keep`] of front 0, front 0's distances. A row's distance is the largest weight
+    /// `(|front| - |minimal|) / |front|` of the targets on which it is minimal and the front
+    /// differs, that is the one with the fewest minimal rows: one pass over the lists of minimal
+    /// rows instead of over every row.
+    pub fn crowding(&self) -> Vec<f64> {
         let size = self.lens.len();
-        let min: Vec<f64> = self.best.iter().map(|b| b.min).collect();
-        let weight: Vec<f64> = self
-            .best
-            .iter()
-            .map(|b| {
-                if (b.n_min as usize) < size { (size - b.n_min as usize) as f64 / size as f64 } else { -1.0 }
-            })
-            .collect();
-        let all: Vec<usize> = (0..size).collect();
-        distances(rows, &all, &min, &weight)
+        let mut fewest = vec![usize::MAX; size];
+        for b in self.best.iter().filter(|b| b.mins.len() < size) {
+            for &i in &b.mins {
+                let f = &mut fewest[i as usize];
+                *f = (*f).min(b.mins.len());
+            }
+        }
+        fewest
+            .into_iter()
+            .map(|n| if n == usize::MAX { 0.0 } else { (size - n) as f64 / size as f64 })
+            .collect()
     }
 }
 
@@ -600,15 +602,14 @@ fn select_next(
             let fronts = f.fronts(&refs, pop_size, rng);
             if fronts[0].len() >= pop_size {
                 // All of front 0 and nothing else: its crowding from the state.
-                f.keep(&fronts[0], &refs);
-                let members: Vec<&[f64]> = fronts[0].iter().map(|&i| refs[i]).collect();
-                let d = f.crowding(&members);
+                f.keep(&fronts[0]);
+                let d = f.crowding();
                 chosen = fronts[0].iter().zip(d).map(|(&i, di)| (i, 0, di)).collect();
             } else {
                 chosen = choose(&refs, n_targets, &fronts, pop_size.max(fronts[0].len()));
                 chosen.sort_by_key(|c| c.0);
                 let members: Vec<usize> = chosen.iter().map(|c| c.0).collect();
-                f.keep(&members, &refs);
+                f.keep(&members);
             }
         }
         None => {
