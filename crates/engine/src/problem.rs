@@ -7,8 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::thread::JoinHandle;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
 use exec::{Cached, ExecError, ExecResult, Executor, JvmExecutor, Plan, Scored};
@@ -53,8 +52,10 @@ pub struct JvmProblem {
     model: Arc<GoalModel>,
     /// `selected[i]`: the model goal of `GoalIdx(i)`, in model id order.
     selected: Arc<Vec<GoalId>>,
-    /// The batch started by `evaluate_then` and not yet collected.
+    /// The batch started by `evaluate_then` and not yet collected, and the thread running it
+    /// (started with the first such batch).
     in_flight: Option<InFlight>,
+    runner: Option<Runner>,
     /// The context goals found so far: `GoalIdx(selected.len() + i)` is `contexts.goals[i]`.
     /// `None` when `Criterion::ContextBranch` is not selected.
     contexts: Option<ContextGoals>,
@@ -89,17 +90,44 @@ pub struct JvmProblem {
 /// arrival (`JvmProblem::evaluate_then`).
 type ScoredRuns = Scored<ExecResult, (GoalFitness, Vec<f64>)>;
 
-/// A batch whose misses run on a thread of their own while the search works on the batch before.
+/// A batch whose misses run on the runner's thread while the search works on the batch before.
 #[derive(Debug)]
 struct InFlight {
     tests: usize,
     plan: Plan,
     started: Instant,
-    handle: JoinHandle<Result<ScoredRuns, ExecError>>,
+}
+
+/// The thread that runs started batches, one at a time, for the problem's whole life: a thread
+/// per batch would start its allocator's heap afresh each time (fresh pages, page faults), which
+/// was a tenth of the engine's time on classes with fast tests.
+#[derive(Debug)]
+struct Runner {
+    jobs: mpsc::Sender<(Arc<Vec<Vec<protocol::Statement>>>, usize)>,
+    done: mpsc::Receiver<Result<ScoredRuns, ExecError>>,
+}
+
+impl Runner {
+    /// Starts the thread; it runs each batch it is sent with `run` (its misses and the width to
+    /// reserve) and ends when the problem goes.
+    fn spawn(run: BatchRun) -> std::io::Result<Runner> {
+        let (jobs, inbox) = mpsc::channel::<(Arc<Vec<Vec<protocol::Statement>>>, usize)>();
+        let (outbox, done) = mpsc::channel();
+        std::thread::Builder::new().name("suitesmith-batches".into()).spawn(move || {
+            for (misses, width) in inbox {
+                let r = BatchRun { width, ..run.clone() }.run(&misses);
+                if outbox.send(r).is_err() {
+                    break;
+                }
+            }
+        })?;
+        Ok(Runner { jobs, done })
+    }
 }
 
 /// What runs a batch's misses and scores them away from the problem: the pool (locked for the
 /// batch), the model and the selected goals, and the width to reserve in each value vector.
+#[derive(Clone)]
 struct BatchRun {
     executor: Arc<Mutex<JvmExecutor>>,
     model: Arc<GoalModel>,
@@ -112,7 +140,7 @@ impl BatchRun {
     /// trace) and its selected goals' values are computed as its result arrives, on the thread that
     /// waits for its worker, while the workers run the rest of the batch (DESIGN.md §3.8: whatever
     /// runs where, the values are the same and are consumed in batch order).
-    fn run(self, misses: &[Vec<protocol::Statement>]) -> Result<ScoredRuns, ExecError> {
+    fn run(&self, misses: &[Vec<protocol::Statement>]) -> Result<ScoredRuns, ExecError> {
         if misses.is_empty() {
             return Ok(Scored { results: Vec::new(), scores: Vec::new(), workers_done: None });
         }
@@ -190,6 +218,7 @@ impl JvmProblem {
             model: Arc::new(model),
             selected: Arc::new(selected),
             in_flight: None,
+            runner: None,
             contexts,
             roots,
             released,
@@ -262,18 +291,27 @@ impl JvmProblem {
         }
     }
 
-    /// Starts the misses of a planned batch of `tests` tests on a thread of their own.
+    /// Starts the misses of a planned batch of `tests` tests on the runner's thread.
     fn start(
-        &self,
+        &mut self,
         tests: usize,
         plan: Plan,
         misses: Arc<Vec<Vec<protocol::Statement>>>,
     ) -> Result<InFlight, ProblemError> {
-        let run = self.batch_run();
+        if self.runner.is_none() {
+            self.runner = Some(Runner::spawn(self.batch_run())?);
+        }
+        let width = self.n_goals() + 64;
         let started = Instant::now();
-        let handle =
-            std::thread::Builder::new().name("suitesmith-batch".into()).spawn(move || run.run(&misses))?;
-        Ok(InFlight { tests, plan, started, handle })
+        let runner = self.runner.as_ref().ok_or("no thread to run batches")?;
+        runner.jobs.send((misses, width)).map_err(|_| "the thread running batches is gone")?;
+        Ok(InFlight { tests, plan, started })
+    }
+
+    /// The runs of the batch the runner's thread was last sent.
+    fn collect(&mut self) -> Result<Result<ScoredRuns, ExecError>, ProblemError> {
+        let runner = self.runner.as_ref().ok_or("no batch was started")?;
+        runner.done.recv().map_err(|_| "the thread running batches panicked".into())
     }
 
     /// The workers' wall time so far (see the field); the rest of a search's wall time is the
@@ -893,12 +931,9 @@ impl Problem for JvmProblem {
             None => None,
         };
         let (ran, plan, started) = match self.in_flight.take() {
-            Some(f) if f.tests == tests.len() => {
-                let ran = f.handle.join().map_err(|_| "the thread running a batch panicked")?;
-                (ran, f.plan, f.started)
-            }
+            Some(f) if f.tests == tests.len() => (self.collect()?, f.plan, f.started),
             Some(f) => {
-                let _ = f.handle.join();
+                let _ = self.collect();
                 *lock(&self.ahead) = worker::AheadSlot::default();
                 return Err(format!(
                     "a batch of {} tests was started, but a batch of {} was asked for",
