@@ -270,7 +270,7 @@ impl JvmProblem {
         let wire: Vec<Vec<protocol::Statement>> = tests.iter().map(to_protocol).collect();
         let start = Instant::now();
         let plan = self.cache.plan(&wire);
-        let misses = plan.misses(&wire);
+        let misses = plan.take_misses(wire);
         let ran = if misses.is_empty() {
             Scored { results: Vec::new(), scores: Vec::<Option<()>>::new(), workers_done: None }
         } else {
@@ -921,7 +921,7 @@ impl Problem for JvmProblem {
             Some(t) => {
                 let wire: Vec<Vec<protocol::Statement>> = t.iter().map(to_protocol).collect();
                 let plan = self.cache.plan(&wire);
-                let misses = Arc::new(plan.misses(&wire));
+                let misses = Arc::new(plan.take_misses(wire));
                 *lock(&self.ahead) = worker::AheadSlot {
                     batch: (!misses.is_empty()).then(|| Arc::clone(&misses)),
                     first_sent: None,
@@ -945,7 +945,7 @@ impl Problem for JvmProblem {
             None => {
                 let wire: Vec<Vec<protocol::Statement>> = tests.iter().map(to_protocol).collect();
                 let plan = self.cache.plan(&wire);
-                let misses = plan.misses(&wire);
+                let misses = plan.take_misses(wire);
                 let started = Instant::now();
                 (self.batch_run().run(&misses), plan, started)
             }

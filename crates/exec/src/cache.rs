@@ -48,6 +48,11 @@ impl Plan {
     pub fn misses(&self, tests: &[TestCase]) -> Vec<TestCase> {
         self.to_run.iter().map(|&i| tests[i].clone()).collect()
     }
+
+    /// [`Plan::misses`], taken out of the batch instead of copied.
+    pub fn take_misses(&self, mut tests: Vec<TestCase>) -> Vec<TestCase> {
+        self.to_run.iter().map(|&i| std::mem::take(&mut tests[i])).collect()
+    }
 }
 
 impl<E> Cached<E> {
