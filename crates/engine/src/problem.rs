@@ -43,10 +43,11 @@ pub struct CriterionCoverage {
 #[derive(Debug)]
 pub struct JvmProblem {
     /// Results of tests run before, on the engine's thread: a batch is planned against it (hits,
-    /// misses) before its misses go to the workers, and finished with their runs.
+    /// misses) before its misses go to the workers, and finished with their runs (no executor of
+    /// its own, hence `()`).
     cache: Cached<()>,
-    /// The worker pool, shared with the thread of the batch in flight, which holds the lock while
-    /// it runs; `ahead` is where the next batch's misses go for the workers to start early.
+    /// The worker pool, shared with the runner's thread, which holds the lock while it runs a batch;
+    /// `ahead` is where the next batch's misses go for the workers to start early.
     executor: Arc<Mutex<JvmExecutor>>,
     ahead: worker::Ahead,
     model: Arc<GoalModel>,
@@ -103,15 +104,17 @@ struct InFlight {
 /// was a tenth of the engine's time on classes with fast tests.
 #[derive(Debug)]
 struct Runner {
-    jobs: mpsc::Sender<(Arc<Vec<Vec<protocol::Statement>>>, usize)>,
+    jobs: mpsc::Sender<Job>,
     done: mpsc::Receiver<Result<ScoredRuns, ExecError>>,
 }
 
+/// A batch for the runner: its misses, and the width to reserve in each value vector.
+type Job = (Arc<Vec<Vec<protocol::Statement>>>, usize);
+
 impl Runner {
-    /// Starts the thread; it runs each batch it is sent with `run` (its misses and the width to
-    /// reserve) and ends when the problem goes.
+    /// Starts the thread; it runs each batch it is sent with `run` and ends when the problem goes.
     fn spawn(run: BatchRun) -> std::io::Result<Runner> {
-        let (jobs, inbox) = mpsc::channel::<(Arc<Vec<Vec<protocol::Statement>>>, usize)>();
+        let (jobs, inbox) = mpsc::channel::<Job>();
         let (outbox, done) = mpsc::channel();
         std::thread::Builder::new().name("suitesmith-batches".into()).spawn(move || {
             for (misses, width) in inbox {

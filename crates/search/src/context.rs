@@ -59,11 +59,6 @@ pub(crate) struct Individual {
 }
 
 impl Individual {
-    /// The fitness on `g`; infinite for a goal discovered after this test was evaluated.
-    pub fn fitness(&self, g: GoalIdx) -> f64 {
-        self.eval.fitness.get(g.index()).copied().unwrap_or(f64::INFINITY)
-    }
-
     pub fn len(&self) -> usize {
         self.test.len()
     }
@@ -350,8 +345,10 @@ pub(crate) trait Batches {
 /// batch k+2 (issue 4: the engine's work overlaps the workers' instead of alternating with it).
 /// Batches thus see the results of all batches but the one just before them. That lag is part of
 /// the algorithm, not of the timing: a seed gives the same run with any number of workers, and
-/// with a `Problem` that ignores `then`. A batch that was started is always evaluated, so a run
-/// ends at most one batch after its budget, as a synchronous loop does.
+/// with a `Problem` that ignores `then`. Whether batch k+1 starts is judged before batch k's
+/// results are in (its evaluations counted), and a batch that was started is always evaluated: a
+/// run can end the rest of batch k plus batch k+1 after its time budget, one batch more than a loop
+/// that waits for each batch.
 pub(crate) fn pipelined(
     cx: &mut Search<'_>,
     rng: &mut TestRng,

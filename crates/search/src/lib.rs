@@ -4,7 +4,9 @@
 //! `Clock`. Execution and fitness are behind the `Problem` trait so that this crate knows neither
 //! JVM workers nor traces: a problem evaluates a batch of tests and returns per test the fitness of
 //! every goal. Results are consumed in the order given, so a seed reproduces a run whatever the
-//! number of workers behind `Problem::evaluate`.
+//! number of workers behind `Problem::evaluate`. Every algorithm runs with one batch in flight
+//! (`context::pipelined`): the next batch is made before the last one's results are absorbed, so
+//! that the workers run it while the engine works.
 //!
 //! Not here: goal construction and fitness functions (`goals`, `fitness`), execution (`exec`),
 //! minimisation and assertions (`postprocess`).

@@ -471,7 +471,6 @@ struct Generations {
     /// front 0 members to the population size).
     front0: Option<Front0>,
     pop_size: usize,
-    dynamic: bool,
 }
 
 impl Batches for Generations {
@@ -489,16 +488,8 @@ impl Batches for Generations {
         }
         kept.resize(union.len() + offspring.len(), None);
         union.extend(offspring);
-        self.population = select_next(
-            cx,
-            union,
-            kept,
-            &mut self.rows,
-            self.front0.as_mut(),
-            self.pop_size,
-            self.dynamic,
-            rng,
-        );
+        self.population =
+            select_next(cx, union, kept, &mut self.rows, self.front0.as_mut(), self.pop_size, rng);
     }
 }
 
@@ -511,9 +502,9 @@ pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng, dynamic: bool) -> Resu
     let mut rows = Rows::default();
     let fresh = vec![None; evaluated.len()];
     let mut front0 = dynamic.then(Front0::default);
-    let population = select_next(cx, evaluated, fresh, &mut rows, front0.as_mut(), pop_size, dynamic, rng);
+    let population = select_next(cx, evaluated, fresh, &mut rows, front0.as_mut(), pop_size, rng);
     cx.end_iteration();
-    pipelined(cx, rng, &mut Generations { population, rows, front0, pop_size, dynamic })
+    pipelined(cx, rng, &mut Generations { population, rows, front0, pop_size })
 }
 
 /// MOSA's `breedNextGeneration`: pairs of tournament-selected parents, crossover, mutation; only
@@ -566,12 +557,12 @@ fn breed(cx: &Search<'_>, population: &[Ranked], pop_size: usize, rng: &mut Test
 }
 
 /// Preference sorting of `union` and the next population: whole fronts while they fit, then the
-/// most crowded-apart tests of the next front. DynaMOSA keeps at least all of front 0. `kept[i]` is
+/// most crowded-apart tests of the next front. DynaMOSA (`front0` given) keeps at least all of
+/// front 0; MOSA cuts it to the population size if it is larger. `kept[i]` is
 /// the row `union[i]` had as a member of the last population (see `Rows`). `front0`, DynaMOSA's
 /// state over the last population (empty before the first selection), is brought up to the union
 /// by its offspring's rows, ranks it, and is left over the next population, which then keeps the
 /// union's order (`Front0` numbers rows in order).
-#[allow(clippy::too_many_arguments)]
 fn select_next(
     cx: &Search<'_>,
     union: Vec<Individual>,
@@ -579,7 +570,6 @@ fn select_next(
     rows: &mut Rows,
     front0: Option<&mut Front0>,
     pop_size: usize,
-    dynamic: bool,
     rng: &mut TestRng,
 ) -> Vec<Ranked> {
     let n_members = kept.iter().filter(|r| r.is_some()).count();
@@ -614,8 +604,7 @@ fn select_next(
         }
         None => {
             let fronts = preference_sort_rows(&refs, n_targets, &lengths, pop_size, rng);
-            let remain = if dynamic { pop_size.max(fronts.first().map_or(0, Vec::len)) } else { pop_size };
-            chosen = choose(&refs, n_targets, &fronts, remain);
+            chosen = choose(&refs, n_targets, &fronts, pop_size);
         }
     }
     drop(refs);

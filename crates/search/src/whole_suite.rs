@@ -12,6 +12,8 @@
 //! in flight (`context::pipelined`): offspring are bred from the population before the replacement
 //! of the generation still running.
 
+use std::sync::Arc;
+
 use rand::RngExt;
 use testcase::{TestCase, TestRng};
 
@@ -25,36 +27,56 @@ enum Member {
     Todo(TestCase),
 }
 
+/// A suite and the best value its tests reach on each goal, computed once when the suite is made
+/// (it does not depend on the archive, which only decides which goals count), shared by its copies.
 #[derive(Clone)]
 struct Suite {
     tests: Vec<Individual>,
+    best: Arc<Vec<f64>>,
 }
 
 impl Suite {
+    /// The best value per goal is taken test by test over whole fitness vectors (one sequential
+    /// pass each); a goal found after every test ran is infinite (see `suite_fitness`).
+    fn new(tests: Vec<Individual>) -> Suite {
+        let width = tests.iter().map(|t| t.eval.fitness.len()).max().unwrap_or(0);
+        let mut best = vec![f64::INFINITY; width];
+        for t in &tests {
+            // Values are never NaN (the search checks them), so a plain compare, which vectorises.
+            for (b, &x) in best.iter_mut().zip(&t.eval.fitness) {
+                *b = if x < *b { x } else { *b };
+            }
+        }
+        Suite { tests, best: Arc::new(best) }
+    }
+
     fn length(&self) -> usize {
         self.tests.iter().map(Individual::len).sum()
     }
 }
 
-/// Suite fitness over the goals the archive has not covered.
-fn suite_fitness(cx: &Search<'_>, suite: &Suite) -> f64 {
+/// The goals the archive has not covered, ascending: the goals a suite's fitness sums over.
+fn open_goals(cx: &Search<'_>) -> Vec<usize> {
+    (0..cx.n_goals()).filter(|&g| !cx.archive.is_covered(crate::GoalIdx(g as u32))).collect()
+}
+
+/// Suite fitness over the `open` goals, summed in goal order.
+fn suite_fitness(open: &[usize], suite: &Suite) -> f64 {
     let mut sum = 0.0;
-    for g in 0..cx.n_goals() {
-        let g = crate::GoalIdx(g as u32);
-        if cx.archive.is_covered(g) {
-            continue;
-        }
+    for &g in open {
         // An empty suite reaches nothing: the worst value EvoSuite uses for a goal is 1 per
         // normalised term; any bound works as long as it is the same for all suites.
-        let best = suite.tests.iter().map(|t| t.fitness(g)).fold(f64::INFINITY, f64::min);
-        sum += if best.is_finite() { best } else { 1.0 };
+        let b = suite.best.get(g).copied().unwrap_or(f64::INFINITY);
+        sum += if b.is_finite() { b } else { 1.0 };
     }
     sum
 }
 
 /// Sorts best first: lower fitness, then shorter (stable, so ties keep their order).
 fn sort_population(cx: &Search<'_>, population: Vec<Suite>) -> Vec<(f64, Suite)> {
-    let mut scored: Vec<(f64, Suite)> = population.into_iter().map(|s| (suite_fitness(cx, &s), s)).collect();
+    let open = open_goals(cx);
+    let mut scored: Vec<(f64, Suite)> =
+        population.into_iter().map(|s| (suite_fitness(&open, &s), s)).collect();
     scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.length().cmp(&b.1.length())));
     scored
 }
@@ -89,8 +111,8 @@ fn join(shape: Vec<Vec<Option<Individual>>>, evaluated: Vec<Individual>) -> Vec<
     let mut evaluated = evaluated.into_iter();
     shape
         .into_iter()
-        .map(|members| Suite {
-            tests: members.into_iter().filter_map(|m| m.or_else(|| evaluated.next())).collect(),
+        .map(|members| {
+            Suite::new(members.into_iter().filter_map(|m| m.or_else(|| evaluated.next())).collect())
         })
         .collect()
 }
@@ -155,7 +177,8 @@ impl Batches for Generations {
         let mut next: Vec<Suite> =
             self.population.iter().take(config.elite.min(pop_size)).map(|p| p.1.clone()).collect();
         // Fitness values of this generation use the archive after the batch, for parents too.
-        let score = |cx: &Search<'_>, s: &Suite| (suite_fitness(cx, s), s.length());
+        let open = open_goals(cx);
+        let score = |s: &Suite| (suite_fitness(&open, s), s.length());
         let mut offspring = join(shape, evaluated).into_iter();
         for (pa, pb) in parents {
             let (Some(mut o1), Some(mut o2)) = (offspring.next(), offspring.next()) else { break };
@@ -166,7 +189,7 @@ impl Batches for Generations {
             if o2.tests.is_empty() || o2.tests.len() > config.max_suite_size {
                 o2 = pb.clone();
             }
-            let (s1, s2, sa, sb) = (score(cx, &o1), score(cx, &o2), score(cx, &pa), score(cx, &pb));
+            let (s1, s2, sa, sb) = (score(&o1), score(&o2), score(&pa), score(&pb));
             let best_off = if no_worse(&s1, &s2) { s1 } else { s2 };
             let best_par = if no_worse(&sa, &sb) { sa } else { sb };
             if no_worse(&best_off, &best_par) {

@@ -160,8 +160,8 @@ impl Pool {
         if tests.is_empty() {
             return Ok(Scored { runs: Vec::new(), scores: Vec::new(), workers_done: Instant::now() });
         }
-        let (n_slots, n_chunks) = (self.slots.len(), self.slots.len().min(tests.len()));
-        let chunk = tests.len().div_ceil(n_chunks);
+        let n_slots = self.slots.len();
+        let chunk = chunk_len(n_slots, tests.len());
         let (config, ahead) = (&self.config, &self.ahead);
         type Output<S> = Result<(Vec<TestRun>, Vec<Option<S>>, Instant, u64), WorkerError>;
         let run = |slot: &mut Option<Worker>, part: &[&[Statement]], j: usize| -> Output<S> {
@@ -169,8 +169,7 @@ impl Pool {
             let next = || -> Option<Vec<u8>> {
                 let mut guard = ahead.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 let batch = guard.batch.as_ref()?;
-                let n = n_slots.min(batch.len());
-                let part = batch.chunks(batch.len().div_ceil(n.max(1))).nth(j)?;
+                let part = batch.chunks(chunk_len(n_slots, batch.len())).nth(j)?;
                 let refs: Vec<TestRef<'_>> =
                     part.iter().enumerate().map(|(i, t)| TestRef { id: i as u32, statements: t }).collect();
                 let mut out = Vec::new();
@@ -197,7 +196,7 @@ impl Pool {
             };
             Ok((runs, scores, end, spawned))
         };
-        let outputs: Vec<Output<S>> = if n_chunks == 1 {
+        let outputs: Vec<Output<S>> = if chunk >= tests.len() {
             vec![run(&mut self.slots[0], tests, 0)]
         } else {
             std::thread::scope(|s| {
@@ -259,6 +258,12 @@ impl Pool {
             w.shutdown();
         }
     }
+}
+
+/// How many tests of a batch of `len` each of `slots` workers gets (the last may get fewer): as
+/// evenly as possible, one chunk per worker.
+fn chunk_len(slots: usize, len: usize) -> usize {
+    len.div_ceil(slots.min(len).max(1)).max(1)
 }
 
 /// Runs `tests` on one slot, replacing its worker as needed; returns the runs and the number of
