@@ -72,11 +72,11 @@ fn suite_fitness(open: &[usize], suite: &Suite) -> f64 {
     sum
 }
 
-/// Sorts best first: lower fitness, then shorter (stable, so ties keep their order).
-fn sort_population(cx: &Search<'_>, population: Vec<Suite>) -> Vec<(f64, Suite)> {
-    let open = open_goals(cx);
+/// Sorts best first over the `open` goals: lower fitness, then shorter (stable, so ties keep their
+/// order).
+fn sort_population(open: &[usize], population: Vec<Suite>) -> Vec<(f64, Suite)> {
     let mut scored: Vec<(f64, Suite)> =
-        population.into_iter().map(|s| (suite_fitness(&open, &s), s)).collect();
+        population.into_iter().map(|s| (suite_fitness(open, &s), s)).collect();
     scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.length().cmp(&b.1.length())));
     scored
 }
@@ -201,7 +201,7 @@ impl Batches for Generations {
             }
         }
         next.truncate(pop_size);
-        self.population = sort_population(cx, next);
+        self.population = sort_population(&open, next);
     }
 }
 
@@ -220,7 +220,7 @@ pub(crate) fn run(cx: &mut Search<'_>, rng: &mut TestRng) -> Result<(), SearchEr
         .collect();
     let (todo, shape) = split(initial);
     let evaluated = cx.evaluate(todo)?;
-    let population = sort_population(cx, join(shape, evaluated));
+    let population = sort_population(&open_goals(cx), join(shape, evaluated));
     cx.end_iteration();
     // The best suite's tests are all in the archive already for the goals they cover; nothing
     // else to return.
