@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use engine::{ClassTests, Criterion, GenerateConfig, JvmVerifier, Stage, WriteConfig};
+use engine::{ClassTests, Criterion, GenerateConfig, JvmVerifier, Phase, Stage, WriteConfig};
 use worker::verify::{JUnitJars, JUnitVersion};
 
 use crate::report;
@@ -63,7 +63,18 @@ pub struct Args {
     /// and put it in report.json beside ours.
     #[arg(long)]
     jacoco: bool,
+    /// Wall time per class for minimisation, assertions and verification together, e.g. `90s`;
+    /// default: the search budget, at least 30 s. When it runs out, what was verified is written.
+    #[arg(long)]
+    post_budget: Option<String>,
+    /// Print every note of a class (each verification round's drops and why) on stderr; they are
+    /// always in report.json's "log".
+    #[arg(long)]
+    verbose: bool,
 }
+
+/// The least default post-processing budget: a compile and five JVM runs of a large suite.
+const MIN_POST_BUDGET: Duration = Duration::from_secs(30);
 
 /// A checked run: everything the classes need, decided before any JVM starts.
 struct Plan {
@@ -80,7 +91,7 @@ struct Plan {
 pub fn run(args: &Args) -> Result<(), Failure> {
     let plan = check(args)?;
     let started = Instant::now();
-    let mut progress = Progress::new(plan.classes.len());
+    let mut progress = Progress::new(plan.classes.len(), args.verbose);
     let mut done: Vec<ClassTests> = Vec::new();
     let mut failed: Vec<(String, String)> = Vec::new();
     for (i, class) in plan.classes.iter().enumerate() {
@@ -190,6 +201,10 @@ fn check(args: &Args) -> Result<Plan, Failure> {
     let mut write = WriteConfig::new(style);
     write.verify_runs = args.verify_runs;
     write.jacoco = args.jacoco;
+    write.post_budget = Some(match &args.post_budget {
+        Some(b) => parse_duration(b)?,
+        None => budget.max(MIN_POST_BUDGET),
+    });
     Ok(Plan { classes, classpath, config, write, java, jars, version, out: args.out.clone() })
 }
 
@@ -287,6 +302,8 @@ fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 /// The progress display: a bar redrawn in place on a terminal (stderr), plain lines otherwise.
 struct Progress {
     terminal: bool,
+    /// Print every note of a class, not just how many there are.
+    verbose: bool,
     classes: usize,
     index: usize,
     class: String,
@@ -294,9 +311,10 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(classes: usize) -> Progress {
+    fn new(classes: usize, verbose: bool) -> Progress {
         Progress {
             terminal: std::io::stderr().is_terminal(),
+            verbose,
             classes,
             index: 0,
             class: String::new(),
@@ -330,9 +348,16 @@ impl Progress {
                     "{head} [{bar}] {covered}/{goals} goals, generation {iteration}, {rate:.0} tests/s{left}"
                 )
             }
-            Stage::Minimising => format!("{head}: minimising"),
-            Stage::Asserting => format!("{head}: adding assertions"),
-            Stage::Verifying { round } => format!("{head}: compiling and running the tests (round {round})"),
+            Stage::Post { phase, left } => {
+                let what = match phase {
+                    Phase::Minimising => "minimising".to_string(),
+                    Phase::Asserting => "adding assertions".to_string(),
+                    Phase::Verifying { round } => format!("compiling and running the tests (round {round})"),
+                };
+                let left =
+                    left.map_or(String::new(), |l| format!(", {}s of post-processing left", l.as_secs()));
+                format!("{head}: {what}{left}")
+            }
         };
         self.last_line = Instant::now();
         if self.terminal {
@@ -365,8 +390,12 @@ impl Progress {
             t.assertions(),
             cov.join(", ")
         );
-        for l in &t.log {
-            eprintln!("  {l}");
+        if self.verbose {
+            for l in &t.log {
+                eprintln!("  {l}");
+            }
+        } else if !t.log.is_empty() {
+            eprintln!("  {} notes in report.json (--verbose prints them)", t.log.len());
         }
     }
 

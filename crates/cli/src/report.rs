@@ -95,6 +95,7 @@ pub fn report_json(
             "workers": config.workers,
             "junit": match write.style { junit::Style::JUnit4 => 4, junit::Style::JUnit5 => 5 },
             "verify_runs": write.verify_runs,
+            "post_budget_seconds": write.post_budget.map(|d| d.as_secs_f64()),
             "test_timeout_ms": write.test_timeout_ms,
         },
         "classes": classes,
@@ -142,6 +143,19 @@ fn class_json(t: &ClassTests) -> Value {
             "failing_assertions_removed": v.failing_assertions,
             "failing_tests_dropped": v.failing_tests,
             "verified": v.verified,
+            "stopped_by_budget": v.stopped_by_budget,
+        },
+        "phases_seconds": {
+            "minimisation": t.phases.minimise.as_secs_f64(),
+            "assertions": t.phases.assertions.as_secs_f64(),
+            "verification": t.phases.verification.as_secs_f64(),
+            "coverage": t.phases.coverage.as_secs_f64(),
+        },
+        "guards": {
+            "tests_cut": t.guard_cuts.tests_cut,
+            "tests_dropped": t.guard_cuts.tests_dropped,
+            "statements_removed": t.guard_cuts.statements_removed,
+            "refused": t.guard_cuts.refused,
         },
         "jacoco": t.jacoco.map(|j| json!({
             "lines": { "covered": j.lines.0, "total": j.lines.1, "coverage": ratio(j.lines.0 as usize, j.lines.1 as usize) },

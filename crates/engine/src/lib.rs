@@ -18,8 +18,8 @@ use testcase::{ClusterConfig, TestCase, TestCluster, ValuePool, rng_from_seed};
 pub use convert::to_protocol;
 pub use goals::Criterion;
 pub use pipeline::{
-    ClassTests, CompileError, JacocoFigures, SearchFigures, Stage, TestFailure, Verification, Verifier,
-    WriteConfig, generate_tests, test_class_name,
+    ClassTests, CompileError, JacocoFigures, Phase, PhaseTimes, SearchFigures, Stage, TestFailure,
+    Verification, Verifier, WriteConfig, generate_tests, test_class_name,
 };
 pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, JvmProblem};
 pub use verifier::JvmVerifier;

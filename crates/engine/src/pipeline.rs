@@ -17,11 +17,22 @@ use testcase::{Statement, TestCase};
 use crate::problem::CriterionCoverage;
 use crate::{EngineError, GenerateConfig, JvmProblem, search_class};
 
-/// Verification rounds (render, compile, run) before a test that still fails is dropped whole.
-const ASSERTION_ROUNDS: usize = 3;
-/// Rounds in all; each one after `ASSERTION_ROUNDS` drops at least one test, so this bounds a
-/// pathological suite, never a real one.
+/// Rounds that run the tests in which a failing assertion is removed; from the next one on, a test
+/// that fails goes whole. A test whose assertions keep failing round after round is flaky.
+const ASSERTION_ROUNDS: usize = 2;
+/// Rounds that run the tests (compile-only rounds aside). Past it, the tests that failed in the last
+/// round go and the rest are written as they passed it (issue 21: the loop once ran 7 rounds of 5
+/// fresh JVMs on a class whose tests failed anew in every round).
+const MAX_RUN_ROUNDS: usize = 4;
+/// Rounds in all, compile-only ones included; each compile-only round drops at least one test, so
+/// this bounds a pathological suite, never a real one.
 const MAX_ROUNDS: usize = 12;
+/// Shares of the post-processing budget by which minimisation must stop shrinking and assertion
+/// generation stop adding inspectors, and after which no further verification round starts: the
+/// round under way at the end finishes, so the budget is kept up to about one round.
+const MINIMISE_SHARE: f64 = 0.35;
+const ASSERT_SHARE: f64 = 0.55;
+const VERIFY_SHARE: f64 = 0.85;
 
 /// How the tests of one class are written. No `Default`: [`WriteConfig::new`] gives EvoSuite's.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,12 +46,23 @@ pub struct WriteConfig {
     pub test_timeout_ms: u64,
     /// Measure the written tests' line and branch coverage with JaCoCo too (one more run).
     pub jacoco: bool,
+    /// Wall time of minimisation, assertion generation and verification together; `None`: no
+    /// limit. When it runs out, what was verified so far is written (see [`generate_tests`]).
+    pub post_budget: Option<Duration>,
 }
 
 impl WriteConfig {
-    /// 5 verification runs, 100 tests per file, EvoSuite's 4 s timeout per test.
+    /// 5 verification runs, 100 tests per file, EvoSuite's 4 s timeout per test, no time limit on
+    /// post-processing.
     pub fn new(style: Style) -> WriteConfig {
-        WriteConfig { style, verify_runs: 5, tests_per_file: 100, test_timeout_ms: 4000, jacoco: false }
+        WriteConfig {
+            style,
+            verify_runs: 5,
+            tests_per_file: 100,
+            test_timeout_ms: 4000,
+            jacoco: false,
+            post_budget: None,
+        }
     }
 }
 
@@ -80,6 +102,9 @@ pub trait Verifier {
     /// Measures the coverage of `cut` by the files compiled last with an independent tool (JaCoCo),
     /// when asked for ([`WriteConfig::jacoco`]).
     fn coverage(&mut self, files: &[Rendered], cut: &str) -> Result<JacocoFigures, EngineError>;
+    /// When post-processing's time ends: a run still going then may be cut short (its unfinished
+    /// tests count as failed). Ignored by default.
+    fn set_deadline(&mut self, _deadline: Option<Instant>) {}
 }
 
 /// What `generate_tests` reports while it runs.
@@ -87,19 +112,31 @@ pub trait Verifier {
 pub enum Stage {
     /// The end of a search generation: goals covered of the goals known at the start, tests
     /// executed, wall time so far.
-    Search {
-        iteration: u64,
-        evaluations: u64,
-        covered: usize,
-        goals: usize,
-        elapsed: Duration,
-    },
+    Search { iteration: u64, evaluations: u64, covered: usize, goals: usize, elapsed: Duration },
+    /// A post-processing phase, with the time left of the post-processing budget, if there is one.
+    Post { phase: Phase, left: Option<Duration> },
+}
+
+/// The phases after the search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
     Minimising,
     Asserting,
     /// A verification round (from 1): compiling and running the written tests.
     Verifying {
         round: usize,
     },
+}
+
+/// Wall time of each phase after the search.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PhaseTimes {
+    /// Cutting the tests at guards and minimising them.
+    pub minimise: Duration,
+    pub assertions: Duration,
+    pub verification: Duration,
+    /// The final coverage (re-execution of the written tests, JaCoCo when asked for).
+    pub coverage: Duration,
 }
 
 /// Counts of the repair loop.
@@ -114,9 +151,12 @@ pub struct Verification {
     /// Tests dropped because they failed outside an assertion (an unexpected or missing exception,
     /// a timeout), or kept failing after `ASSERTION_ROUNDS`.
     pub failing_tests: usize,
-    /// Whether the final files compiled and passed every run (false only when no JUnit runs were
-    /// asked for).
+    /// Whether the final files compiled and passed every run (false when no JUnit runs were asked
+    /// for, or when the last round's failing tests were dropped without another round: the round
+    /// cap or the post-processing budget was reached).
     pub verified: bool,
+    /// Whether the post-processing budget ran out in verification (no further round was started).
+    pub stopped_by_budget: bool,
 }
 
 /// The search's figures.
@@ -153,6 +193,10 @@ pub struct ClassTests {
     pub jacoco: Option<JacocoFigures>,
     /// Wall time after the search: minimisation, assertions, verification, final coverage.
     pub postprocess_time: Duration,
+    /// Its parts.
+    pub phases: PhaseTimes,
+    /// Tests cut before (or dropped for) a statement a worker's guard refused.
+    pub guard_cuts: postprocess::GuardCuts,
     /// Classes or methods left uninstrumented, with the reason.
     pub unchanged: Vec<String>,
     /// What went wrong on the way and was repaired (dropped tests with the compiler's message...).
@@ -203,10 +247,11 @@ pub fn test_class_name(cut: &str) -> String {
     format!("{}Test", simple.replace('$', "_"))
 }
 
-/// The search problem as `postprocess` runs tests: one worker round trip per batch, and the goals
-/// whose fitness is 0 as covered.
+/// The search problem as `postprocess` runs tests: one worker round trip per batch, the goals
+/// whose fitness is 0 as covered, and the time left to the current phase.
 struct ProblemRunner<'a> {
     problem: &'a mut JvmProblem,
+    deadline: Option<Instant>,
 }
 
 impl Runner for ProblemRunner<'_> {
@@ -218,10 +263,38 @@ impl Runner for ProblemRunner<'_> {
         let f = self.problem.fitness(&result.trace);
         f.iter().enumerate().filter(|(_, f)| **f == 0.0).map(|(i, _)| i as u32).collect()
     }
+
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// The post-processing budget's clock: when it started and the deadline of each phase.
+#[derive(Debug, Clone, Copy)]
+struct PostClock {
+    started: Instant,
+    budget: Option<Duration>,
+}
+
+impl PostClock {
+    /// The instant by which the phase whose share of the budget is `share` must end.
+    fn by(&self, share: f64) -> Option<Instant> {
+        self.budget.map(|b| self.started + b.mul_f64(share))
+    }
+
+    fn left(&self) -> Option<Duration> {
+        self.budget.map(|b| b.saturating_sub(self.started.elapsed()))
+    }
 }
 
 /// Generates, minimises, asserts, renders and verifies the tests of `config.class`. The files are
 /// returned, not written: the caller writes them when every class is done.
+///
+/// Before minimisation every test is cut before its first statement a worker's guard refused
+/// ([`postprocess::cut_at_guards`]): the files never contain such a statement. With a
+/// post-processing budget ([`WriteConfig::post_budget`]), minimisation and assertion generation
+/// stop early when their share is used (keeping what they checked), and verification starts no
+/// round past its share: the tests that passed the last round are written, never nothing.
 pub fn generate_tests(
     config: &GenerateConfig,
     write: &WriteConfig,
@@ -244,20 +317,51 @@ pub fn generate_tests(
         tests: suite.len(),
         statements: suite.iter().map(TestCase::len).sum(),
     };
-    let post_started = Instant::now();
-    on_stage(&Stage::Minimising);
-    let minimised = {
-        let mut runner = ProblemRunner { problem: &mut problem };
-        postprocess::minimise(&mut runner, suite).map_err(EngineError::Post)?
-    };
-    on_stage(&Stage::Asserting);
-    let asserted = {
-        let mut runner = ProblemRunner { problem: &mut problem };
-        let assertion_config = AssertionConfig::evosuite(&config.class);
-        postprocess::assertions(&mut runner, &minimised.suite, &cp, &assertion_config)
-            .map_err(EngineError::Post)?
-    };
+    let clock = PostClock { started: Instant::now(), budget: write.post_budget };
+    let mut phases = PhaseTimes::default();
     let mut log = Vec::new();
+    let mut stage = |phase: Phase| on_stage(&Stage::Post { phase, left: clock.left() });
+
+    stage(Phase::Minimising);
+    let t0 = Instant::now();
+    let (suite, guard_cuts) = {
+        let mut runner = ProblemRunner { problem: &mut problem, deadline: None };
+        postprocess::cut_at_guards(&mut runner, suite).map_err(EngineError::Post)?
+    };
+    if guard_cuts.any() {
+        log.push(format!(
+            "{} tests cut and {} dropped before a statement the workers' guards refused ({})",
+            guard_cuts.tests_cut,
+            guard_cuts.tests_dropped,
+            guard_cuts.refused.join("; ")
+        ));
+    }
+    let minimised = {
+        let mut runner = ProblemRunner { problem: &mut problem, deadline: clock.by(MINIMISE_SHARE) };
+        let m = postprocess::minimise(&mut runner, suite).map_err(EngineError::Post)?;
+        if runner.out_of_time() {
+            log.push("post-processing budget: minimisation stopped early".to_string());
+        }
+        m
+    };
+    phases.minimise = t0.elapsed();
+
+    stage(Phase::Asserting);
+    let t0 = Instant::now();
+    let asserted = {
+        let mut runner = ProblemRunner { problem: &mut problem, deadline: clock.by(ASSERT_SHARE) };
+        let assertion_config = AssertionConfig::evosuite(&config.class);
+        let a = postprocess::assertions(&mut runner, &minimised.suite, &cp, &assertion_config)
+            .map_err(EngineError::Post)?;
+        if runner.out_of_time() {
+            log.push(
+                "post-processing budget: assertion generation stopped early (no inspector calls)".to_string(),
+            );
+        }
+        a
+    };
+    phases.assertions = t0.elapsed();
+
     let package_classes = package_classes(&cp, &config.class);
     let static_nested = static_nested(&cp, &minimised.suite);
     let render_config = |name: String| {
@@ -270,8 +374,14 @@ pub fn generate_tests(
     };
     let tests: Vec<JUnitTest> =
         asserted.into_iter().filter_map(|a| without_vm_error(a.test, &mut log)).collect();
+    let t0 = Instant::now();
+    verifier.set_deadline(clock.by(1.0));
+    let rounds = Rounds { last_start: clock.by(VERIFY_SHARE) };
     let (tests, files, verification) =
-        verify(&config.class, tests, write, &render_config, verifier, on_stage, &mut log)?;
+        verify(&config.class, tests, write, &render_config, verifier, &rounds, &mut stage, &mut log)?;
+    verifier.set_deadline(None);
+    phases.verification = t0.elapsed();
+    let t0 = Instant::now();
     // JaCoCo is a cross-check on top: its failure is logged, never a reason to lose the tests.
     let jacoco = if write.jacoco {
         verifier
@@ -286,6 +396,7 @@ pub fn generate_tests(
     let cases: Vec<TestCase> = tests.iter().map(postprocess::as_written).collect();
     let results = problem.execute(&cases)?;
     let (coverage, uncovered) = problem.final_coverage(&config.criteria, &results);
+    phases.coverage = t0.elapsed();
     Ok(ClassTests {
         class: config.class.clone(),
         files,
@@ -296,7 +407,9 @@ pub fn generate_tests(
         minimised_statements: minimised.statements_after,
         verification,
         jacoco,
-        postprocess_time: post_started.elapsed(),
+        postprocess_time: clock.started.elapsed(),
+        phases,
+        guard_cuts,
         unchanged: problem.unchanged().to_vec(),
         tests,
         log,
@@ -353,21 +466,36 @@ fn render_files(
     Ok(out)
 }
 
+/// When the repair loop may start another round that runs the tests.
+#[derive(Debug, Clone, Copy)]
+struct Rounds {
+    /// No round runs the tests after this instant (the post-processing budget's share).
+    last_start: Option<Instant>,
+}
+
 /// The repair loop: render, compile, run `write.verify_runs` times; drop what did not compile,
-/// remove failing assertions (whole failing tests after `ASSERTION_ROUNDS`), until a round passes.
+/// remove failing assertions in the first `ASSERTION_ROUNDS` rounds that run the tests and drop
+/// every other failing test whole, until a round passes. After `MAX_RUN_ROUNDS` such rounds, or
+/// once `rounds.last_start` has passed, the tests that failed the last round go whole and the rest
+/// are written after a compile check, as they passed that round. Each round's drops are logged.
+#[allow(clippy::too_many_arguments)] // the loop's inputs; a struct for them would only rename them
 fn verify(
     cut: &str,
     mut tests: Vec<JUnitTest>,
     write: &WriteConfig,
     render_config: &dyn Fn(String) -> RenderConfig,
     verifier: &mut dyn Verifier,
-    on_stage: &mut dyn FnMut(&Stage),
+    rounds: &Rounds,
+    on_stage: &mut dyn FnMut(Phase),
     log: &mut Vec<String>,
 ) -> Result<(Vec<JUnitTest>, Vec<Rendered>, Verification), EngineError> {
     let mut v = Verification::default();
+    let mut run_rounds = 0;
+    // Set when the loop stops running the tests: the next successful compile ends it.
+    let mut last_cut = false;
     loop {
         v.rounds += 1;
-        on_stage(&Stage::Verifying { round: v.rounds });
+        on_stage(Phase::Verifying { round: v.rounds });
         if v.rounds > MAX_ROUNDS && !tests.is_empty() {
             // Unreachable on real suites (see MAX_ROUNDS); give up on every test rather than
             // write one that was not verified.
@@ -411,45 +539,73 @@ fn verify(
         if tests.is_empty() {
             // The empty class compiled (so the classpath and JDK are sound), but a test class
             // without a test method is not written: JUnit 4 fails it ("No runnable methods").
-            v.verified = write.verify_runs > 0;
+            v.verified = write.verify_runs > 0 && !last_cut;
             return Ok((tests, Vec::new(), v));
         }
-        if write.verify_runs == 0 {
+        if write.verify_runs == 0 || last_cut {
             return Ok((tests, rendered, v));
         }
+        run_rounds += 1;
         let failures = verifier.run(&rendered, write.verify_runs)?;
         if failures.is_empty() {
             v.verified = true;
             return Ok((tests, rendered, v));
         }
+        let out_of_time = rounds.last_start.is_some_and(|d| Instant::now() >= d);
+        // The last round: whatever failed goes whole, since no round will check a repaired test.
+        let last = run_rounds >= MAX_RUN_ROUNDS || out_of_time;
         // Per test: the assertions that failed, or the whole test.
         let mut drop_tests = BTreeSet::new();
         let mut drop_assertions: BTreeSet<(usize, usize)> = BTreeSet::new();
+        let mut why = Vec::new();
         for f in &failures {
             let (file, indices) = &files[f.file];
             let Some(t) = file.tests.iter().position(|t| t.method == f.method) else {
                 // A class-level failure (the test class could not be set up): no test of the file
                 // can be trusted.
-                log.push(format!(
-                    "{cut}: {} failed as a whole ({}): {}",
-                    file.class_name, f.method, f.message
-                ));
+                why.push(format!("{} as a whole ({}): {}", file.class_name, f.method, short(&f.message)));
                 drop_tests.extend(indices.iter().copied());
                 continue;
             };
             let lines = &file.tests[t];
             let assertion = f.line.and_then(|l| lines.assertions.iter().find(|(_, al)| *al == l));
+            let at = f.line.map_or(String::new(), |l| format!(" line {l}"));
             match assertion {
-                Some(&(a, _)) if v.rounds <= ASSERTION_ROUNDS => {
+                Some(&(a, _)) if run_rounds <= ASSERTION_ROUNDS && !last => {
+                    why.push(format!(
+                        "{}.{}{at}: assertion removed: {}",
+                        file.class_name,
+                        f.method,
+                        short(&f.message)
+                    ));
                     drop_assertions.insert((indices[t], a));
                 }
                 _ => {
+                    why.push(format!(
+                        "{}.{}{at}: test dropped: {}",
+                        file.class_name,
+                        f.method,
+                        short(&f.message)
+                    ));
                     drop_tests.insert(indices[t]);
                 }
             }
         }
-        v.failing_assertions += drop_assertions.iter().filter(|(t, _)| !drop_tests.contains(t)).count();
+        why.dedup();
+        let removed = drop_assertions.iter().filter(|(t, _)| !drop_tests.contains(t)).count();
+        v.failing_assertions += removed;
         v.failing_tests += drop_tests.len();
+        log.push(format!(
+            "{cut}: verification round {}: {removed} failing assertions removed, {} tests dropped{}",
+            v.rounds,
+            drop_tests.len(),
+            match (last, out_of_time) {
+                (true, true) => "; the post-processing budget is used: the rest are written as they passed",
+                (true, false) => "; the last round: the rest are written as they passed",
+                _ => "",
+            }
+        ));
+        log.extend(why.into_iter().map(|w| format!("  {w}")));
         for (t, test) in tests.iter_mut().enumerate() {
             let remove: Vec<usize> =
                 drop_assertions.range((t, 0)..=(t, usize::MAX)).map(|&(_, a)| a).collect();
@@ -464,6 +620,19 @@ fn verify(
             }
         }
         tests = keep_except(tests, &drop_tests);
+        if last {
+            last_cut = true;
+            v.stopped_by_budget = out_of_time;
+        }
+    }
+}
+
+/// A failure message for the log: its first line, at most 200 characters.
+fn short(message: &str) -> String {
+    let line = message.lines().next().unwrap_or("");
+    match line.char_indices().nth(200) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None => line.to_string(),
     }
 }
 
@@ -490,16 +659,7 @@ fn without_vm_error(mut t: JUnitTest, log: &mut Vec<String>) -> Option<JUnitTest
     t.case = postprocess::remove_with_dependents(&t.case, &[last]);
     // Without that statement a test may be left with values alone (literals the call took), which
     // test nothing: it goes.
-    let calls = t.case.statements.iter().any(|s| {
-        matches!(
-            s,
-            Statement::Constructor { .. }
-                | Statement::Method { .. }
-                | Statement::FieldGet { .. }
-                | Statement::FieldSet { .. }
-        )
-    });
-    calls.then_some(t)
+    postprocess::has_call(&t.case).then_some(t)
 }
 
 fn keep_except(tests: Vec<JUnitTest>, drop: &BTreeSet<usize>) -> Vec<JUnitTest> {
@@ -576,6 +736,15 @@ mod tests {
         }
     }
 
+    const NO_LIMIT: Rounds = Rounds { last_start: None };
+
+    /// The render configuration of the tests here: JUnit 4, seed 1, the class name given.
+    fn junit4_named(name: String) -> RenderConfig {
+        let mut rc = RenderConfig::new(Style::JUnit4, 1);
+        rc.class_name = Some(name);
+        rc
+    }
+
     /// `int int0 = v; assertEquals(v, int0);`
     fn test_of(v: i32) -> JUnitTest {
         let mut case = TestCase::new();
@@ -589,14 +758,10 @@ mod tests {
         v: &mut Scripted,
     ) -> (Vec<JUnitTest>, Vec<Rendered>, Verification, Vec<String>) {
         let write = WriteConfig::new(Style::JUnit4);
-        let config = |name: String| {
-            let mut rc = RenderConfig::new(Style::JUnit4, 1);
-            rc.class_name = Some(name);
-            rc
-        };
+        let config = junit4_named;
         let mut log = Vec::new();
         let (t, f, ver) =
-            verify("p.Cut", tests, &write, &config, v, &mut |_| {}, &mut log).expect("verifies");
+            verify("p.Cut", tests, &write, &config, v, &NO_LIMIT, &mut |_| {}, &mut log).expect("verifies");
         (t, f, ver, log)
     }
 
@@ -614,7 +779,8 @@ mod tests {
                 uncompilable_tests: 1,
                 failing_assertions: 1,
                 failing_tests: 1,
-                verified: true
+                verified: true,
+                stopped_by_budget: false,
             }
         );
         assert_eq!(v.calls, ["compile", "compile", "run", "compile", "run"]);
@@ -669,17 +835,14 @@ mod tests {
         }
         let mut v = Stubborn(Scripted { uncompilable: -1, failing: 7, crashing: -1, calls: Vec::new() });
         let write = WriteConfig::new(Style::JUnit4);
-        let config = |name: String| {
-            let mut rc = RenderConfig::new(Style::JUnit4, 1);
-            rc.class_name = Some(name);
-            rc
-        };
+        let config = junit4_named;
         let (tests, _, ver) = verify(
             "Cut",
             vec![test_of(7), test_of(2)],
             &write,
             &config,
             &mut v,
+            &NO_LIMIT,
             &mut |_| {},
             &mut Vec::new(),
         )
@@ -700,8 +863,9 @@ mod tests {
             rc
         };
         let tests: Vec<JUnitTest> = (0..5).map(test_of).collect();
-        let (_, files, _) = verify("a.b.C$D", tests, &write, &config, &mut v, &mut |_| {}, &mut Vec::new())
-            .expect("verifies");
+        let (_, files, _) =
+            verify("a.b.C$D", tests, &write, &config, &mut v, &NO_LIMIT, &mut |_| {}, &mut Vec::new())
+                .expect("verifies");
         let names: Vec<String> = files.iter().map(Rendered::binary_name).collect();
         assert_eq!(names, ["a.b.C_DTest", "a.b.C_DTest2", "a.b.C_DTest3"]);
         assert_eq!(files.iter().map(|f| f.tests.len()).collect::<Vec<_>>(), [2, 2, 1]);
@@ -746,5 +910,70 @@ mod tests {
         t.expected_exception = Some("java.lang.IllegalStateException".into());
         assert_eq!(without_vm_error(t.clone(), &mut log), Some(t));
         assert_eq!(test_class_name("Top"), "TopTest");
+    }
+
+    /// Fails, in run round k (from 1), the assertion of the test holding the value k: a suite
+    /// whose tests fail anew in every round, as flaky ones do.
+    struct Flaky {
+        runs: usize,
+        compiles: usize,
+    }
+
+    impl Verifier for Flaky {
+        fn compile(&mut self, _: &[Rendered]) -> Result<Vec<CompileError>, EngineError> {
+            self.compiles += 1;
+            Ok(Vec::new())
+        }
+
+        fn run(&mut self, files: &[Rendered], _: usize) -> Result<Vec<TestFailure>, EngineError> {
+            self.runs += 1;
+            let mut s =
+                Scripted { uncompilable: -1, failing: self.runs as i32, crashing: -1, calls: Vec::new() };
+            s.run(files, 5)
+        }
+
+        fn coverage(&mut self, _: &[Rendered], _: &str) -> Result<JacocoFigures, EngineError> {
+            Ok(JacocoFigures::default())
+        }
+    }
+
+    #[test]
+    fn the_repair_loop_stops_after_its_run_rounds_and_drops_the_last_failures() {
+        let mut v = Flaky { runs: 0, compiles: 0 };
+        let write = WriteConfig::new(Style::JUnit4);
+        let config = junit4_named;
+        let tests: Vec<JUnitTest> = (1..=8).map(test_of).collect();
+        let mut log = Vec::new();
+        let (kept, _, ver) = verify("Cut", tests, &write, &config, &mut v, &NO_LIMIT, &mut |_| {}, &mut log)
+            .expect("verifies");
+        assert_eq!(v.runs, MAX_RUN_ROUNDS, "no round runs the tests past the cap");
+        assert_eq!(v.compiles, MAX_RUN_ROUNDS + 1, "the written files are compiled once more");
+        // Rounds 1 and 2 remove the assertions of 1 and 2; rounds 3 and 4 drop 3 and 4 whole.
+        let values: Vec<usize> = kept.iter().map(|t| t.assertions.len()).collect();
+        assert_eq!(values, [0, 0, 1, 1, 1, 1]);
+        assert_eq!((ver.failing_assertions, ver.failing_tests, ver.verified), (2, 2, false));
+        assert!(!ver.stopped_by_budget);
+        assert!(
+            log.iter().any(|l| l.contains("verification round 4") && l.contains("the last round")),
+            "{log:?}"
+        );
+        assert!(log.iter().any(|l| l.contains("assertion removed")), "{log:?}");
+    }
+
+    #[test]
+    fn out_of_time_the_failing_tests_go_and_the_rest_are_written_without_another_run() {
+        let mut v = Flaky { runs: 0, compiles: 0 };
+        let write = WriteConfig::new(Style::JUnit4);
+        let config = junit4_named;
+        let past = Rounds { last_start: Some(Instant::now()) };
+        let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
+        let mut log = Vec::new();
+        let (kept, files, ver) =
+            verify("Cut", tests, &write, &config, &mut v, &past, &mut |_| {}, &mut log).expect("verifies");
+        assert_eq!((v.runs, v.compiles), (1, 2));
+        assert_eq!(kept.len(), 2, "the test failing in the one round goes whole");
+        assert_eq!(files.len(), 1);
+        assert!(ver.stopped_by_budget && !ver.verified);
+        assert!(log.iter().any(|l| l.contains("budget is used")), "{log:?}");
     }
 }

@@ -10,6 +10,8 @@
 //! # Public API
 //!
 //! - [`Runner`]: `run(&[TestCase]) -> Vec<ExecResult>` and `covered(&ExecResult) -> Vec<u32>`.
+//! - [`cut_at_guards`]`(runner, suite)`: each test cut before its first statement a worker's guard
+//!   refused (exit, files outside scratch, sockets...), so that no written test does it for real.
 //! - [`minimise`]`(runner, suite) -> Result<`[`Minimised`]`, `[`PostError`]`>`.
 //! - [`assertions`]`(runner, suite, classpath, config) -> Result<Vec<`[`AssertedTest`]`>, PostError>`
 //!   with [`AssertionConfig`] (the cap per test).
@@ -17,10 +19,12 @@
 //! Both are deterministic: the same suite and the same runner answers give the same output.
 
 mod assert;
+mod escape;
 mod inspect;
 mod minimise;
 
 pub use assert::{AssertedTest, AssertionConfig, AssertionStats, as_written, assertions};
+pub use escape::{GuardCuts, cut_at_guards, has_call};
 pub use inspect::{Inspector, Inspectors};
 pub use minimise::{Minimised, minimise, remove_with_dependents};
 
@@ -37,6 +41,12 @@ pub trait Runner {
 
     /// The ids of the goals `result`'s execution covers, sorted and distinct.
     fn covered(&self, result: &ExecResult) -> Vec<u32>;
+
+    /// Whether post-processing's time is up: minimisation then stops shrinking (keeping what it
+    /// has checked) and assertion generation stops adding inspectors. Never, by default.
+    fn out_of_time(&self) -> bool {
+        false
+    }
 }
 
 /// Why post-processing stopped (never the code under test misbehaving: that is data).

@@ -11,6 +11,7 @@
 //! then, in a second batch, the removals that passed alone combined as prefixes (last statement
 //! first); the largest passing combination is kept. Rounds repeat until no test shrinks, so the
 //! number of round trips grows with the rounds (typically 2–3), not with the statements.
+//! When the runner says post-processing's time is up, shrinking stops between rounds.
 //! A candidate is accepted only if it covers its goals and nothing outside the original suite's
 //! covered goals, so the minimised suite covers exactly the goals the original did.
 
@@ -88,7 +89,9 @@ pub fn remove_with_dependents(test: &TestCase, remove: &[usize]) -> TestCase {
 
 /// Whether a candidate's execution keeps what its test must cover and stays inside `allowed`.
 fn acceptable(runner: &dyn Runner, r: &ExecResult, need: &BTreeSet<u32>, allowed: &BTreeSet<u32>) -> bool {
-    if !matches!(r.status, ExecStatus::Normal | ExecStatus::Guard) {
+    // A guard firing means the candidate would escape in the user's run (`cut_at_guards` took such
+    // statements out of the suite; removing a statement must not bring one back).
+    if r.status != ExecStatus::Normal {
         return false;
     }
     let cov = runner.covered(r);
@@ -131,8 +134,12 @@ pub fn minimise(runner: &mut dyn Runner, suite: Vec<TestCase>) -> Result<Minimis
         .map(|(origin, need)| Shrinking { current: suite[origin].clone(), need, active: true })
         .collect();
 
-    // 2. Statement removal, batched across tests.
+    // 2. Statement removal, batched across tests; out of time, the tests stay as shrunk so far
+    // (every accepted candidate was checked).
     for _ in 0..MAX_ROUNDS {
+        if runner.out_of_time() {
+            break;
+        }
         let mut batch = Vec::new();
         let mut owner: Vec<(usize, usize)> = Vec::new();
         for (k, w) in work.iter().enumerate().filter(|(_, w)| w.active) {
