@@ -14,6 +14,7 @@ pub mod measure;
 pub mod report;
 mod run;
 pub mod subjects;
+pub mod watch;
 
 use std::path::PathBuf;
 

@@ -33,12 +33,13 @@ pub struct Measured {
     pub workers_peak_kib: u64,
 }
 
-/// Runs `program args` in `cwd`, stdout and stderr to the given files, killed (with every descendant
-/// seen) after `timeout`.
+/// Runs `program args` in `cwd` with `env` added to the environment, stdout and stderr to the given
+/// files, killed (with every descendant seen) after `timeout`.
 pub fn run_measured(
     program: &Path,
     args: &[String],
     cwd: &Path,
+    env: &[(&str, &Path)],
     stdout: &Path,
     stderr: &Path,
     timeout: Duration,
@@ -50,6 +51,7 @@ pub fn run_measured(
     let start = Instant::now();
     let mut child = Command::new(program)
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(file(stdout)?)
@@ -193,11 +195,21 @@ mod tests {
         let tmp = tempfile::tempdir().expect("tempdir");
         let (out, err) = (tmp.path().join("out"), tmp.path().join("err"));
         let sh = Path::new("/bin/sh");
-        let script = "sleep 0.7 & x=$(head -c 20000000 /dev/zero | tr '\\0' a); wait; exit 3";
-        let m =
-            run_measured(sh, &["-c".into(), script.into()], tmp.path(), &out, &err, Duration::from_secs(30))
-                .expect("run");
-        assert_eq!(m.exit_code, Some(3));
+        let script = "sleep 0.7 & x=$(head -c 20000000 /dev/zero | tr '\\0' a); wait; exit $CODE";
+        let code = tmp.path().join("3");
+        let env = [("CODE", Path::new("3"))];
+        let m = run_measured(
+            sh,
+            &["-c".into(), script.into()],
+            tmp.path(),
+            &env,
+            &out,
+            &err,
+            Duration::from_secs(30),
+        )
+        .expect("run");
+        assert!(!code.exists());
+        assert_eq!(m.exit_code, Some(3), "the environment reaches the program");
         assert!(!m.timed_out);
         assert!(m.engine_peak_kib > 1000, "{m:?}");
         assert!(m.workers_peak_kib > 0, "{m:?}");
@@ -205,6 +217,7 @@ mod tests {
             sh,
             &["-c".into(), "sleep 30".into()],
             tmp.path(),
+            &[],
             &out,
             &err,
             Duration::from_millis(500),

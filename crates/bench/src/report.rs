@@ -45,6 +45,8 @@ pub struct Row {
     pub jacoco_lines: Option<(u32, u32)>,
     pub jacoco_branches: Option<(u32, u32)>,
     pub jacoco_branches_with_nested: Option<(u32, u32)>,
+    /// What the run or the check of its tests left outside its scratch (`watch`), as paths.
+    pub escapes: Vec<String>,
     /// Why a figure is missing (generation or measurement failed), one line.
     pub error: String,
 }
@@ -112,6 +114,8 @@ pub fn csv_header() -> String {
             "jacoco_branches_covered",
             "jacoco_branches_total",
             "jacoco_branch_with_nested",
+            "escapes",
+            "escaped",
             "error",
         ]
         .iter()
@@ -156,6 +160,8 @@ pub fn csv_line(r: &Row) -> String {
         opt(r.jacoco_branches.map(|p| p.0)),
         opt(r.jacoco_branches.map(|p| p.1)),
         f4(r.jacoco_branches_with_nested.map(fraction)),
+        r.escapes.len().to_string(),
+        quote(&r.escapes.join(";")),
         quote(&r.error),
     ]);
     cells.join(",")
@@ -201,6 +207,10 @@ pub struct ConfigSummary {
     pub files_failed_to_compile: usize,
     pub tests_flaky: usize,
     pub tests_failing: usize,
+    /// Runs whose `generate` failed inside (exit 1) or was killed; exit 2 (bad input) is not one.
+    pub engine_failures: usize,
+    /// Paths left outside scratch, over all runs.
+    pub escapes: usize,
     pub tests: u64,
     pub executions_per_second_mean: Option<f64>,
     pub wall_mean: f64,
@@ -235,6 +245,8 @@ pub fn summarize_configs(rows: &[Row], configs: &[String]) -> Vec<ConfigSummary>
                 files_failed_to_compile: rs.iter().map(|r| r.files_failed_to_compile).sum(),
                 tests_flaky: rs.iter().map(|r| r.tests_flaky).sum(),
                 tests_failing: rs.iter().map(|r| r.tests_failing).sum(),
+                engine_failures: rs.iter().filter(|r| r.timed_out || r.exit_code == Some(1)).count(),
+                escapes: rs.iter().map(|r| r.escapes.len()).sum(),
                 tests: rs.iter().filter_map(|r| r.tests).sum(),
                 executions_per_second_mean: mean(&eps),
                 wall_mean: mean(&wall).unwrap_or(0.0),
@@ -294,9 +306,9 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
         ctx.flaky_runs
     );
     md.push_str(
-        "| configuration | runs | JaCoCo line mean | line median | JaCoCo branch mean | branch median | ours branch mean | ours median | line ratio | branch ratio | ours branch ratio | files not compiling | flaky tests | failing tests | tests | executions/s | wall s (mean) | engine MiB (max) | workers MiB (max) |\n",
+        "| configuration | runs | JaCoCo line mean | line median | JaCoCo branch mean | branch median | ours branch mean | ours median | line ratio | branch ratio | ours branch ratio | files not compiling | flaky tests | failing tests | engine failures | escapes | tests | executions/s | wall s (mean) | engine MiB (max) | workers MiB (max) |\n",
     );
-    md.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    md.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for s in &sums {
         let (lr, br, or) = match base {
             Some(b) => (
@@ -313,7 +325,7 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
         };
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.0} | {:.0} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.0} | {:.0} |",
             s.config,
             runs,
             pct(s.line_mean),
@@ -328,6 +340,8 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
             s.files_failed_to_compile,
             s.tests_flaky,
             s.tests_failing,
+            s.engine_failures,
+            s.escapes,
             s.tests,
             s.executions_per_second_mean.map(|v| format!("{v:.0}")).unwrap_or_else(|| "n/a".into()),
             s.wall_mean,

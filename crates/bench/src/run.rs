@@ -24,6 +24,7 @@ use crate::config::{Budget, Configuration};
 use crate::measure::{Measured, run_measured};
 use crate::report::{self, CRITERIA, Row, SummaryContext};
 use crate::subjects::Subject;
+use crate::watch::{RUN_TMP, Watched};
 
 /// Everything one benchmark invocation does.
 #[derive(Debug, Clone)]
@@ -100,10 +101,16 @@ impl Generator for Suitesmith {
         let budget = request.config.get("budget").and_then(|b| Budget::parse(b).ok());
         let timeout =
             timeout.max(budget.map(|b| b.duration * 4 + Duration::from_secs(900)).unwrap_or_default());
+        // The engine's scratch directories (its workers', its verification's) go in a directory of
+        // the run's own, which `run_one` checks is left empty.
+        let tmp = request.log_dir.join(RUN_TMP);
+        std::fs::create_dir_all(&tmp)
+            .map_err(|e| BenchError::Io { what: format!("cannot create {}", tmp.display()), source: e })?;
         run_measured(
             &self.path,
             &args,
             request.log_dir,
+            &[("TMPDIR", tmp.as_path())],
             &request.log_dir.join("engine.stdout"),
             &request.log_dir.join("engine.stderr"),
             timeout,
@@ -225,6 +232,7 @@ fn run_one(
     let tests_dir = dir.join("tests");
     let request =
         GenerateRequest { subject, config, budget: &plan.budget, seed, out_dir: &tests_dir, log_dir: dir };
+    let watched = Watched::before();
     let measured = generator.generate(&request)?;
     let mut row = Row {
         class: subject.class.clone(),
@@ -276,6 +284,8 @@ fn run_one(
             }
         }
     }
+    // After the engine and the check of its tests: whatever either left outside its scratch.
+    row.escapes = watched.escapes(dir);
     Ok(row)
 }
 

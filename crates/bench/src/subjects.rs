@@ -9,7 +9,9 @@
 //! list's own directory. `evosuite_branch` holds `BUDGET=PERCENT` pairs separated by spaces (e.g.
 //! `60=75.8 180=25.3`); an empty cell, `-` or `–` means none. The same class on the same classpath
 //! may appear on several rows (one per competition edition): it is run once and keeps every row's
-//! published values.
+//! published values. A row whose class is `*` stands for every top-level class (not an interface or
+//! annotation) of its classpath's first entry, a whole jar (`jars.tsv`, issue 21), each run with
+//! that row's classpath.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -64,7 +66,36 @@ pub fn read_subjects(path: &Path) -> Result<Vec<Subject>, BenchError> {
     // Absolute, since `generate` runs in another directory.
     let base = std::path::absolute(path.parent().unwrap_or(Path::new(".")))
         .map_err(|e| BenchError::Io { what: format!("cannot resolve {}", path.display()), source: e })?;
-    parse_subjects(&text, &base).map_err(|detail| BenchError::Subjects { path: path.to_path_buf(), detail })
+    let parsed = parse_subjects(&text, &base)
+        .map_err(|detail| BenchError::Subjects { path: path.to_path_buf(), detail })?;
+    expand_wildcards(parsed).map_err(|detail| BenchError::Subjects { path: path.to_path_buf(), detail })
+}
+
+/// Replaces each `*` subject by one subject per top-level class of its first classpath entry, with
+/// the same classpath and area, in the classes' order; duplicates of a listed class are dropped.
+pub fn expand_wildcards(subjects: Vec<Subject>) -> Result<Vec<Subject>, String> {
+    let mut out: Vec<Subject> = Vec::new();
+    for s in subjects {
+        if s.class != "*" {
+            out.push(s);
+            continue;
+        }
+        let Some(first) = s.classpath.first() else { return Err("a `*` row with no classpath".into()) };
+        let entry =
+            classfile::ClassPathEntry::open(first).map_err(|e| format!("{}: {e}", first.display()))?;
+        let cp = classfile::ClassPath::open(&s.classpath).map_err(|e| format!("{}: {e}", first.display()))?;
+        for class in cp.top_level_classes(entry.class_names()) {
+            if !out.iter().any(|o| o.class == class && o.classpath == s.classpath) {
+                out.push(Subject {
+                    class,
+                    classpath: s.classpath.clone(),
+                    area: s.area.clone(),
+                    references: Vec::new(),
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Parses the text of a subject list (see the module comment). Errors name the line.
@@ -205,6 +236,11 @@ mod tests {
         assert_eq!(guava.iter().map(|s| s.references.len()).sum::<usize>(), 60);
         let fixtures = read_subjects(&dir.join("fixtures.tsv")).expect("fixtures.tsv");
         assert_eq!(fixtures.len(), 2);
+        // Every top-level class of three whole jars: hundreds, none an interface, none nested.
+        let jars = read_subjects(&dir.join("jars.tsv")).expect("jars.tsv");
+        assert!(jars.len() > 300, "{}", jars.len());
+        assert!(jars.iter().any(|s| s.class == "org.apache.commons.lang3.StringUtils"));
+        assert!(jars.iter().all(|s| !s.class.contains('$') && s.class != "org.jsoup.select.NodeFilter"));
         for s in public.iter().chain(&guava).chain(&fixtures) {
             for e in &s.classpath {
                 assert!(e.exists(), "{} needs {}", s.class, e.display());

@@ -89,6 +89,12 @@ fn real_engine_on_the_fixture_list() {
         assert_eq!(c("tests_failing"), "0", "{line}");
         assert!(c("test_files").parse::<usize>().expect("test_files") >= 1);
         assert_eq!(c("tests_run"), c("tests"), "every test the report counts ran: {line}");
+        // Nothing left in the run's own temporary and working directories (the engine's scratch
+        // directories are removed); machine-wide entries may come from other tests running beside.
+        let run_dir = out_dir.join("runs");
+        let own: Vec<&str> =
+            c("escaped").split(';').filter(|e| e.starts_with(&*run_dir.to_string_lossy())).collect();
+        assert!(own.is_empty(), "{own:?}");
         let f = |name: &str| c(name).parse::<f64>().unwrap_or_else(|_| panic!("{name} in {line}"));
         // The fixtures are small: any search covers most of them in 5 s.
         assert!(f("jacoco_line") > 0.5 && f("jacoco_branch") > 0.5, "{line}");

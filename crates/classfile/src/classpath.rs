@@ -115,6 +115,26 @@ impl ClassPath {
     pub fn contains(&self, internal_name: &str) -> bool {
         self.names.contains_key(internal_name)
     }
+
+    /// Of `names` (internal names), the top-level classes, read from this classpath, that are
+    /// neither interfaces nor annotations (`module-info` and `package-info` are none), as sorted
+    /// distinct binary names: the classes `generate --target`/`--prefix` and the benchmark's
+    /// whole-jar lists test (nested classes are tested through their outer class). A class that
+    /// cannot be read is left out.
+    pub fn top_level_classes<'a>(&self, names: impl Iterator<Item = &'a str>) -> Vec<String> {
+        let mut out: Vec<String> = names
+            .filter(|n| !n.contains('$') && !n.ends_with("module-info") && !n.ends_with("package-info"))
+            .filter(|n| {
+                let Ok(Some(bytes)) = self.class_bytes(n) else { return false };
+                let Ok(cf) = crate::ClassFile::parse(&bytes) else { return false };
+                cf.access_flags & (crate::access::INTERFACE | crate::access::ANNOTATION) == 0
+            })
+            .map(|n| n.replace('/', "."))
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
 }
 
 impl ClassPathEntry {

@@ -157,7 +157,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         vec![c.clone()]
     } else if let Some(p) = &args.prefix {
         let dir = format!("{}/", p.trim_end_matches('.').replace('.', "/"));
-        let found = testable(&cp, cp.class_names().filter(|n| n.starts_with(&dir)));
+        let found = cp.top_level_classes(cp.class_names().filter(|n| n.starts_with(&dir)));
         if found.is_empty() {
             return Err(bad(format!("no class of the classpath is in package {p}")));
         }
@@ -165,7 +165,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
     } else if let Some(t) = &args.target {
         let entry = classfile::ClassPathEntry::open(t)
             .map_err(|e| bad(format!("cannot read --target {}: {e}", t.display())))?;
-        let found = testable(&cp, entry.class_names());
+        let found = cp.top_level_classes(entry.class_names());
         if found.is_empty() {
             return Err(bad(format!("--target {} holds no testable class", t.display())));
         }
@@ -224,23 +224,6 @@ fn parse_criteria(s: &str) -> Result<Vec<Criterion>, Failure> {
         return Err(Failure::BadInput("--criteria names no criterion".into()));
     }
     Ok(out)
-}
-
-/// The classes among `names` (internal names) that tests can target: top-level, not an interface,
-/// annotation, module or package descriptor. Binary names, sorted.
-fn testable<'a>(cp: &classfile::ClassPath, names: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let mut out: Vec<String> = names
-        .filter(|n| !n.contains('$') && !n.ends_with("module-info") && !n.ends_with("package-info"))
-        .filter(|n| {
-            let Ok(Some(bytes)) = cp.class_bytes(n) else { return false };
-            let Ok(cf) = classfile::ClassFile::parse(&bytes) else { return false };
-            cf.access_flags & (classfile::access::INTERFACE | classfile::access::ANNOTATION) == 0
-        })
-        .map(|n| n.replace('/', "."))
-        .collect();
-    out.sort();
-    out.dedup();
-    out
 }
 
 /// The output directory must be a directory we can write in, or creatable: checked by creating and
