@@ -34,6 +34,9 @@ pub struct Row {
     pub statements: Option<u64>,
     pub executions: Option<u64>,
     pub search_seconds: Option<f64>,
+    /// Post-processing's parts (report.json `phases_seconds`): minimisation (with the guard cut),
+    /// assertions, verification, final coverage.
+    pub phases_seconds: Option<[f64; 4]>,
     /// Our coverage per criterion (fraction), for the criteria of [`CRITERIA`] the run had.
     pub ours: BTreeMap<String, f64>,
     /// The independent measurement.
@@ -94,6 +97,10 @@ pub fn csv_header() -> String {
         "statements",
         "executions",
         "search_s",
+        "minimise_s",
+        "assertions_s",
+        "verification_s",
+        "coverage_s",
         "executions_per_s",
     ]
     .iter()
@@ -144,6 +151,10 @@ pub fn csv_line(r: &Row) -> String {
         opt(r.statements),
         opt(r.executions),
         r.search_seconds.map(|v| format!("{v:.2}")).unwrap_or_default(),
+        r.phases_seconds.map(|p| format!("{:.2}", p[0])).unwrap_or_default(),
+        r.phases_seconds.map(|p| format!("{:.2}", p[1])).unwrap_or_default(),
+        r.phases_seconds.map(|p| format!("{:.2}", p[2])).unwrap_or_default(),
+        r.phases_seconds.map(|p| format!("{:.2}", p[3])).unwrap_or_default(),
         r.executions_per_second().map(|v| format!("{v:.1}")).unwrap_or_default(),
     ];
     cells.extend(CRITERIA.iter().map(|c| f4(r.ours.get(*c).copied())));
@@ -214,6 +225,7 @@ pub struct ConfigSummary {
     pub tests: u64,
     pub executions_per_second_mean: Option<f64>,
     pub wall_mean: f64,
+    pub wall_max: f64,
     pub engine_peak_mib_max: f64,
     pub workers_peak_mib_max: f64,
 }
@@ -250,6 +262,7 @@ pub fn summarize_configs(rows: &[Row], configs: &[String]) -> Vec<ConfigSummary>
                 tests: rs.iter().filter_map(|r| r.tests).sum(),
                 executions_per_second_mean: mean(&eps),
                 wall_mean: mean(&wall).unwrap_or(0.0),
+                wall_max: wall.iter().copied().fold(0.0, f64::max),
                 engine_peak_mib_max: rs.iter().map(|r| r.engine_peak_mib).fold(0.0, f64::max),
                 workers_peak_mib_max: rs.iter().map(|r| r.workers_peak_mib).fold(0.0, f64::max),
             }
@@ -306,9 +319,11 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
         ctx.flaky_runs
     );
     md.push_str(
-        "| configuration | runs | JaCoCo line mean | line median | JaCoCo branch mean | branch median | ours branch mean | ours median | line ratio | branch ratio | ours branch ratio | files not compiling | flaky tests | failing tests | engine failures | escapes | tests | executions/s | wall s (mean) | engine MiB (max) | workers MiB (max) |\n",
+        "| configuration | runs | JaCoCo line mean | line median | JaCoCo branch mean | branch median | ours branch mean | ours median | line ratio | branch ratio | ours branch ratio | files not compiling | flaky tests | failing tests | engine failures | escapes | tests | executions/s | wall s (mean) | wall s (max) | engine MiB (max) | workers MiB (max) |\n",
     );
-    md.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    md.push_str(
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
     for s in &sums {
         let (lr, br, or) = match base {
             Some(b) => (
@@ -325,7 +340,7 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
         };
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.0} | {:.0} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.0} | {:.0} |",
             s.config,
             runs,
             pct(s.line_mean),
@@ -345,6 +360,7 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
             s.tests,
             s.executions_per_second_mean.map(|v| format!("{v:.0}")).unwrap_or_else(|| "n/a".into()),
             s.wall_mean,
+            s.wall_max,
             s.engine_peak_mib_max,
             s.workers_peak_mib_max,
         );

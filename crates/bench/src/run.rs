@@ -304,6 +304,12 @@ fn read_report(path: &Path, class: &str, row: &mut Row) -> Result<JUnitVersion, 
     row.statements = entry["statements"].as_u64();
     row.executions = entry["executions"].as_u64();
     row.search_seconds = entry["search_seconds"].as_f64();
+    let phase = |k: &str| entry["phases_seconds"][k].as_f64();
+    if let (Some(m), Some(a), Some(v), Some(c)) =
+        (phase("minimisation"), phase("assertions"), phase("verification"), phase("coverage"))
+    {
+        row.phases_seconds = Some([m, a, v, c]);
+    }
     for c in CRITERIA {
         if let Some(v) = entry["criteria"][c]["coverage"].as_f64() {
             row.ours.insert((*c).to_string(), v);
