@@ -86,7 +86,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         generation.generations,
         secs,
         generation.worker_time.as_secs_f64(),
-        (generation.evaluation_time - generation.worker_time).as_secs_f64(),
+        // The workers run the next batch while the engine scores this one, so their time may
+        // exceed the time spent in `evaluate` calls.
+        generation.evaluation_time.saturating_sub(generation.worker_time).as_secs_f64(),
         secs - generation.evaluation_time.as_secs_f64(),
     );
     for c in &generation.coverage {
