@@ -287,11 +287,9 @@ fn generate(sb: &Sandbox, class: &str, problems: &mut Vec<String>) -> Option<Wri
         problems.push(format!("generate: left in its TMPDIR: {left:?}"));
     }
     if res.status.code() != Some(0) {
-        problems.push(format!(
-            "generate: exit {:?}: {}",
-            res.status.code(),
-            String::from_utf8_lossy(&res.stderr)
-        ));
+        let stderr = String::from_utf8_lossy(&res.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(6).collect::<Vec<_>>().into_iter().rev().collect();
+        problems.push(format!("generate: {} (stderr ends: {})", res.status, tail.join(" | ")));
         return None;
     }
     let report: serde_json::Value =
