@@ -312,6 +312,9 @@ fn generate(sb: &Sandbox, class: &str, problems: &mut Vec<String>) -> Option<Wri
 
 /// Compiles the written tests and runs them in [`RUNS`] fresh plain JVMs (JUnitCore, the workers'
 /// heap, stdin closed, each in a new working directory), checking each run passes and escapes nothing.
+/// Stdin is closed as under a build tool in CI and in the engine's own verification: with a stdin
+/// left open (a terminal, an IDE) `Prompt.ask(true, ..)` would wait for a line until JUnit's timeout,
+/// which no guard of the workers prevents today.
 fn run_written(sb: &Sandbox, written: &Written, problems: &mut Vec<String>) {
     if written.files.is_empty() {
         return;
@@ -468,6 +471,8 @@ fn quitter_exits_no_jvm_and_keeps_its_tests() {
         timeout_ms: 3000,
         stop_when_covered: None,
     };
+    // Runs in this process, so its workers' scratch directories go to this process's temporary
+    // directory, which is not checked here (`generate`'s is, above).
     let searched = engine::generate(&config).expect("search");
     const EXITING: [(engine::Criterion, usize); 2] =
         [(engine::Criterion::Line, 1), (engine::Criterion::Branch, 1)];
