@@ -15,6 +15,7 @@ pub fn suitesmith(args: &[&str], env: &[(&str, &str)]) -> Output {
 }
 
 /// stderr, checked to be exactly one line.
+#[allow(dead_code)] // each test file compiles this module; not every one checks stderr
 pub fn stderr_line(out: &Output) -> String {
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(err.lines().count(), 1, "expected one line on stderr, got {err:?}");
