@@ -221,6 +221,16 @@ pub const REDIRECTS: &[Redirect] = &[
     replace(INVOKESTATIC, "java/lang/System", "exit", "(I)V", "systemExit", "(I)V"),
     replace(INVOKEVIRTUAL, "java/lang/Runtime", "exit", "(I)V", "runtimeExit", "(Ljava/lang/Runtime;I)V"),
     replace(INVOKEVIRTUAL, "java/lang/Runtime", "halt", "(I)V", "runtimeHalt", "(Ljava/lang/Runtime;I)V"),
+    // A shutdown hook runs when the JVM exits: in a worker never during its test, in the user's
+    // `mvn test` at the end of the run, doing whatever it does (issue 21).
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/Runtime",
+        "addShutdownHook",
+        "(Ljava/lang/Thread;)V",
+        "runtimeAddShutdownHook",
+        "(Ljava/lang/Runtime;Ljava/lang/Thread;)V",
+    ),
     replace(
         INVOKEVIRTUAL,
         "java/lang/Runtime",

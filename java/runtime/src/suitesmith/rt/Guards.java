@@ -5,7 +5,8 @@
  * table.
  *
  * Policy:
- * - Process exit, halt and process creation throw {@link GuardException} (an Error, see there).
+ * - Process exit, halt, process creation and shutdown hooks throw {@link GuardException} (an Error,
+ *   see there).
  * - Thread starts are counted per test; beyond `max_threads` they throw GuardException, otherwise the
  *   thread is made a daemon (so it cannot keep the worker alive) and started.
  * - Files: writes, creations, renames and deletes are allowed only under the scratch directory
@@ -179,6 +180,11 @@ public final class Guards {
 
     public static void runtimeHalt(Runtime rt, int status) {
         throw refuse("Runtime.halt(" + status + ")");
+    }
+
+    /** A hook would run at the JVM's exit, after the test, outside any guard's reach. */
+    public static void runtimeAddShutdownHook(Runtime rt, Thread hook) {
+        throw refuse("Runtime.addShutdownHook(" + (hook == null ? "null" : hook.getName()) + ")");
     }
 
     public static Process runtimeExec(Runtime rt, String command) {

@@ -39,6 +39,7 @@ public final class Guards {
     public static void systemExit(int status) { throw deny("System.exit(" + status + ")"); }
     public static void runtimeExit(Runtime r, int status) { throw deny("Runtime.exit(" + status + ")"); }
     public static void runtimeHalt(Runtime r, int status) { throw deny("Runtime.halt(" + status + ")"); }
+    public static void runtimeAddShutdownHook(Runtime r, Thread hook) { throw deny("Runtime.addShutdownHook"); }
     public static Process runtimeExec(Runtime r, String command) { throw deny("Runtime.exec"); }
     public static Process runtimeExec(Runtime r, String[] command) { throw deny("Runtime.exec"); }
     public static Process runtimeExec(Runtime r, String command, String[] env) { throw deny("Runtime.exec"); }
