@@ -99,7 +99,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         config.class = class.clone();
         progress.start(i, class);
         let mut verifier =
-            JvmVerifier::new(plan.java.clone(), plan.jars.clone(), plan.version, &plan.classpath)
+            JvmVerifier::new(plan.java.clone(), plan.jars.clone(), plan.version, &plan.classpath, class)
                 .map_err(|e| Failure::Internal(e.into()))?;
         let budget = plan.config.budget.time;
         let res =

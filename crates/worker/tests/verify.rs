@@ -372,3 +372,53 @@ fn missing_jars_and_javac_are_clear_errors() {
     let agent: CoverageAgent = JacocoJars::debian().unwrap().agent(Path::new("x.exec")).unwrap();
     assert!(agent.agent_jar.is_file());
 }
+
+#[test]
+fn class_hash_method_runs_only_the_methods_named() {
+    let report = run(
+        JUnitVersion::Four,
+        &["PassingTest#tally", "FailingTest#passes", "FailingTest#wrongGrade"],
+        &RunOptions::new(Duration::from_secs(60)),
+    );
+    check(
+        &report,
+        expect![[r#"
+            verify.PassingTest.tally Passed
+            verify.FailingTest.passes Passed
+            verify.FailingTest.wrongGrade failed at line 15: org.junit.ComparisonFailure: expected:<[B]> but was:<[A]>
+            end: Completed
+        "#]],
+    );
+    let report = run(JUnitVersion::Five, &["Passing5Test#gradeA"], &RunOptions::new(Duration::from_secs(60)));
+    check(
+        &report,
+        expect![[r#"
+            verify.Passing5Test.gradeA Passed
+            end: Completed
+        "#]],
+    );
+}
+
+#[test]
+fn a_contained_run_has_its_temporary_and_home_directories_in_its_working_directory() {
+    let work = tempfile::tempdir().unwrap();
+    let mut options = RunOptions::new(Duration::from_secs(60));
+    options.working_dir = Some(work.path().to_path_buf());
+    options.contained = true;
+    // -XshowSettings prints the JVM's system properties (what the tests see) to stderr, which the
+    // report keeps.
+    options.jvm_args = vec!["-XshowSettings:properties".into()];
+    let report = run(JUnitVersion::Four, &["PassingTest#tally"], &options);
+    assert!(report.all_passed(), "{}", render(&report));
+    let root = std::path::absolute(work.path()).unwrap();
+    for (key, dir) in [
+        ("user.dir", root.clone()),
+        ("java.io.tmpdir", root.join("tmp")),
+        ("user.home", root.join("home")),
+        ("suitesmith.verify.scratch", root.clone()),
+    ] {
+        let line = format!("{key} = {}", dir.display());
+        assert!(report.stderr.contains(&line), "{line} not in\n{}", report.stderr);
+        assert!(dir.is_dir(), "{}", dir.display());
+    }
+}

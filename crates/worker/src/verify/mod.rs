@@ -40,12 +40,17 @@ pub struct RunOptions {
     pub working_dir: Option<PathBuf>,
     /// Extra JVM flags, placed before `-cp` (e.g. `-Xmx512m`).
     pub jvm_args: Vec<String>,
+    /// Contains the tests in the working directory: `user.dir`, `java.io.tmpdir` (`tmp/` in it) and
+    /// `user.home` (`home/` in it) point there, and the guards run in verification mode with it as
+    /// their scratch (`-Dsuitesmith.verify.scratch`): guard-instrumented classes on the classpath may
+    /// then write files only below it, and a test during which a guard refused fails (docs/verify.md).
+    pub contained: bool,
 }
 
 impl RunOptions {
-    /// No coverage, a fresh working directory, no extra flags.
+    /// No coverage, a fresh working directory, no extra flags, not contained.
     pub fn new(timeout: Duration) -> RunOptions {
-        RunOptions { timeout, coverage: None, working_dir: None, jvm_args: Vec::new() }
+        RunOptions { timeout, coverage: None, working_dir: None, jvm_args: Vec::new(), contained: false }
     }
 }
 

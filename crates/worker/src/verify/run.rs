@@ -19,7 +19,8 @@ use crate::{Java, runtime_jar};
 /// and instrumenting them only slows the JVM's start.
 const JACOCO_EXCLUDES: &str = "org.junit.*:junit.*:org.hamcrest.*:org.opentest4j.*:org.apiguardian.*:suitesmith.tools.*:suitesmith.rt.*";
 
-/// Runs the test classes `classes` (binary names) in one fresh JVM with JUnit's own runner.
+/// Runs the test classes `classes` (binary names) in one fresh JVM with JUnit's own runner; an entry
+/// `Class#method` runs only that method of the class.
 /// `classpath` holds the compiled tests and the user's classpath; `jars.run` and the runtime jar
 /// (for the runner) are appended.
 pub fn run_tests(
@@ -70,6 +71,9 @@ pub fn run_tests(
             scratch.path()
         }
     };
+    if options.contained {
+        jvm.extend(containment(cwd)?);
+    }
     let argdir =
         tempfile::tempdir().map_err(|e| VerifyError::io("cannot create a temporary directory", e))?;
     let mut rest = vec!["-cp".to_string(), process::classpath(&cp)?, "suitesmith.tools.RunTests".into()];
@@ -101,6 +105,26 @@ pub fn run_tests(
     }
     let end = if report.done { JvmEnd::Completed } else { end_if_unfinished };
     Ok(TestRunReport { tests: report.finish(end), end, stderr: done.stderr, elapsed: done.elapsed })
+}
+
+/// The system properties that keep a run's tests inside `dir` ([`RunOptions::contained`]): the
+/// working directory, the temporary directory and the home directory all point into it, so a test
+/// that writes a relative path, a temporary file or a dot-file in `~` writes there, and the guards'
+/// scratch (verification mode) is `dir` itself.
+fn containment(dir: &Path) -> Result<Vec<String>, VerifyError> {
+    let dir = process::absolute(dir)?;
+    let tmp = dir.join("tmp");
+    let home = dir.join("home");
+    for d in [&tmp, &home] {
+        std::fs::create_dir_all(d)
+            .map_err(|e| VerifyError::io(format!("cannot create {}", d.display()), e))?;
+    }
+    Ok(vec![
+        format!("-Duser.dir={}", dir.display()),
+        format!("-Djava.io.tmpdir={}", tmp.display()),
+        format!("-Duser.home={}", home.display()),
+        format!("-Dsuitesmith.verify.scratch={}", dir.display()),
+    ])
 }
 
 /// [`run_tests`] `runs` times, each in a fresh JVM, in order. With a shared

@@ -20,6 +20,9 @@
  *
  * Every refusal is recorded ({@link #fired}), first one wins: the test's outcome is Guard even if the
  * SUT caught the exception or ignored the `false`.
+ *
+ * Verification mode ({@link #VERIFYING}): the same redirections in a plain JVM that runs the written
+ * JUnit tests (suitesmith.tools.RunTests), configured from system properties instead of a Setup.
  */
 package suitesmith.rt;
 
@@ -53,6 +56,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 public final class Guards {
@@ -72,6 +76,55 @@ public final class Guards {
     private static final Random random = new Random(RANDOM_SEED);
     private static volatile String fired;
     private static final List<Thread> started = new ArrayList<Thread>();
+
+    /** The system property that turns verification mode on and names its scratch directory. */
+    public static final String VERIFY_SCRATCH_PROPERTY = "suitesmith.verify.scratch";
+
+    /**
+     * Verification mode: the engine's verification runs the written tests in plain JVMs against
+     * guard-instrumented classes under test, with {@code -Dsuitesmith.verify.scratch=DIR}. There the
+     * escape guards (exit, halt, exec, files outside DIR, sockets, the thread limit) refuse exactly as
+     * in a worker, so a test that would act on the user's machine fails instead. The determinism
+     * redirections (clock, seeds of {@code new Random()}, Math.random, UUIDs) pass through to the JDK:
+     * verification exists to catch assertions on values that differ from run to run for the user, and
+     * the workers' fixed clock and seeded sequences would make exactly those pass every run.
+     */
+    static final boolean VERIFYING;
+
+    static {
+        String dir = null;
+        try {
+            dir = System.getProperty(VERIFY_SCRATCH_PROPERTY);
+        } catch (RuntimeException e) {
+            dir = null; // a security manager forbids reading properties: not a verification run
+        }
+        boolean verifying = false;
+        if (dir != null && !dir.isEmpty()) {
+            try {
+                scratch = new File(dir).getCanonicalPath();
+                verifying = true;
+            } catch (IOException e) {
+                // No usable scratch: scratch stays null, so every file write outside is refused.
+                verifying = true;
+            }
+        }
+        VERIFYING = verifying;
+    }
+
+    /** Whether this JVM runs in verification mode (for RunTests, in another package). */
+    public static boolean verifying() {
+        return VERIFYING;
+    }
+
+    /** Verification mode: a JUnit test starts (RunTests); see {@link #beginTest}. */
+    public static void beginVerifiedTest() {
+        beginTest();
+    }
+
+    /** Verification mode: the first refusal since {@link #beginVerifiedTest}, or null. */
+    public static String verifiedTestFired() {
+        return fired;
+    }
 
     static void configure(long timeBase, int threads, String scratchDir) throws IOException {
         timeBaseMs = timeBase;
@@ -240,15 +293,19 @@ public final class Guards {
     // Time and randomness.
 
     public static long currentTimeMillis() {
+        if (VERIFYING) return System.currentTimeMillis();
         return timeBaseMs + tick.getAndIncrement();
     }
 
     public static long nanoTime() {
+        if (VERIFYING) return System.nanoTime();
         return (timeBaseMs + tick.getAndIncrement()) * 1_000_000L;
     }
 
     /** Replaces the seed of `new Random()`: a per-test sequence (SplitMix64 of a counter). */
     public static long randomSeed() {
+        // As `new Random()` seeds itself: different in every JVM and every call.
+        if (VERIFYING) return ThreadLocalRandom.current().nextLong() ^ System.nanoTime();
         long z = seeds.incrementAndGet() * 0x9E3779B97F4A7C15L;
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
@@ -256,10 +313,12 @@ public final class Guards {
     }
 
     public static double mathRandom() {
+        if (VERIFYING) return Math.random();
         return random.nextDouble();
     }
 
     public static UUID randomUUID() {
+        if (VERIFYING) return UUID.randomUUID();
         byte[] b = new byte[16];
         random.nextBytes(b);
         b[6] = (byte) ((b[6] & 0x0f) | 0x40); // version 4
@@ -272,18 +331,25 @@ public final class Guards {
 
     /** The "system" clock: UTC, and it advances with {@link #currentTimeMillis}. */
     public static Clock clock() {
+        // Clock.systemUTC and systemDefaultZone both come here. Verification answers with the default
+        // zone: an assertion on a UTC clock's zone is then removed in vain in some run, which only
+        // loses an assertion; answering UTC would keep a zone assertion that fails for the user.
+        if (VERIFYING) return Clock.systemDefaultZone();
         return new GuardClock(ZoneOffset.UTC);
     }
 
     public static Instant instantNow() {
+        if (VERIFYING) return Instant.now();
         return Instant.ofEpochMilli(currentTimeMillis());
     }
 
     public static LocalDateTime localDateTimeNow() {
+        if (VERIFYING) return LocalDateTime.now();
         return LocalDateTime.ofInstant(instantNow(), ZoneOffset.UTC);
     }
 
     public static LocalDate localDateNow() {
+        if (VERIFYING) return LocalDate.now();
         return localDateTimeNow().toLocalDate();
     }
 

@@ -12,6 +12,16 @@
  * {@code pass}, {@code fail}, {@code timeout}, {@code skip}, {@code done}, and {@code fatal} when JUnit
  * itself cannot be driven. After {@code done} the JVM exits with System.exit(0) (shutdown hooks, such
  * as JaCoCo's agent writing its exec file, run), which also ends threads a timed-out test left behind.
+ *
+ * <p>An argument {@code Class#method} runs only that test method of the class (several such arguments
+ * for one class run those methods, in the runner's order); the engine uses it to run the tests a
+ * dying JVM left unfinished again, one by one.
+ *
+ * <p>Verification mode ({@code -Dsuitesmith.verify.scratch=DIR}, see suitesmith.rt.Guards): the
+ * classes under test are guard-instrumented, and a test during which a guard refused something is
+ * reported as failed ({@code fail ... suitesmith.rt.GuardException "a guard refused: ..." -}), even
+ * if it passed: the search cut every statement that hit a guard, so a guard firing here means the
+ * test does something else when run again, and it must not be written.
  */
 package suitesmith.tools;
 
@@ -23,9 +33,13 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+
+import suitesmith.rt.Guards;
 
 public final class RunTests {
     private RunTests() {}
@@ -51,6 +65,50 @@ public final class RunTests {
         }
         out.emit("done", planned);
         System.exit(0);
+    }
+
+    /**
+     * The arguments grouped by class, in first-seen order: null for a whole class, else the method
+     * names asked for with {@code Class#method}.
+     */
+    static Map<String, Set<String>> selection(List<String> names) {
+        Map<String, Set<String>> byClass = new LinkedHashMap<String, Set<String>>();
+        for (String name : names) {
+            int hash = name.indexOf('#');
+            String cls = hash < 0 ? name : name.substring(0, hash);
+            if (hash < 0) {
+                byClass.put(cls, null);
+            } else if (!byClass.containsKey(cls) || byClass.get(cls) != null) {
+                Set<String> methods = byClass.get(cls);
+                if (methods == null) {
+                    methods = new HashSet<String>();
+                    byClass.put(cls, methods);
+                }
+                methods.add(name.substring(hash + 1));
+            }
+        }
+        return byClass;
+    }
+
+    /** Verification mode: forgets the last refusal as a test starts. */
+    static void beginGuarded() {
+        if (Guards.verifying()) {
+            Guards.beginVerifiedTest();
+        }
+    }
+
+    /**
+     * Verification mode: if a guard refused something since {@link #beginGuarded}, writes the test's
+     * failure record and returns true.
+     */
+    static boolean failedGuard(Records out, String cls, String method) {
+        String refused = Guards.verifying() ? Guards.verifiedTestFired() : null;
+        if (refused == null) {
+            return false;
+        }
+        out.emit("fail", cls, method, "suitesmith.rt.GuardException",
+                Records.firstLine("a guard refused: " + refused), "-");
+        return true;
     }
 
     static Throwable unwrap(Throwable t) {
@@ -145,7 +203,8 @@ public final class RunTests {
         int run(List<String> names) throws Exception {
             List<Object[]> leaves = new ArrayList<Object[]>(); // {Class, Description, className, method}
             int planned = 0;
-            for (String name : names) {
+            for (Map.Entry<String, Set<String>> selected : selection(names).entrySet()) {
+                String name = selected.getKey();
                 Class<?> c = load(out, name);
                 if (c == null) {
                     planned++;
@@ -160,6 +219,9 @@ public final class RunTests {
                     if (method == null) {
                         method = (String) call(d, "getDisplayName");
                     }
+                    if (selected.getValue() != null && !selected.getValue().contains(method)) {
+                        continue;
+                    }
                     leaves.add(new Object[] {c, d, cls == null ? name : cls, method});
                     out.emit("plan", cls == null ? name : cls, method);
                     planned++;
@@ -173,7 +235,11 @@ public final class RunTests {
                 String method = (String) leaf[3];
                 out.emit("start", cls, method);
                 Object req = filterWith.invoke(aClass.invoke(null, leaf[0]), leaf[1]);
-                report(cls, method, leaf[1], runRequest.invoke(core, req));
+                beginGuarded();
+                Object result = runRequest.invoke(core, req);
+                if (!failedGuard(out, cls, method)) {
+                    report(cls, method, leaf[1], result);
+                }
             }
             return planned;
         }
@@ -243,12 +309,17 @@ public final class RunTests {
             List<Object> selectors = new ArrayList<Object>();
             Class<?> discoverySelectors = Class.forName("org.junit.platform.engine.discovery.DiscoverySelectors");
             Method selectClass = discoverySelectors.getMethod("selectClass", Class.class);
-            for (String name : names) {
-                Class<?> c = load(out, name);
+            Method selectMethod = discoverySelectors.getMethod("selectMethod", Class.class, String.class);
+            for (Map.Entry<String, Set<String>> selected : selection(names).entrySet()) {
+                Class<?> c = load(out, selected.getKey());
                 if (c == null) {
                     planned++;
-                } else {
+                } else if (selected.getValue() == null) {
                     selectors.add(selectClass.invoke(null, c));
+                } else {
+                    for (String method : selected.getValue()) {
+                        selectors.add(selectMethod.invoke(null, c, method));
+                    }
                 }
             }
             if (selectors.isEmpty()) {
@@ -293,6 +364,7 @@ public final class RunTests {
             } else if (name.equals("executionStarted")) {
                 if (isTest(args[0])) {
                     out.emit("start", classOf(args[0]), methodOf(args[0]));
+                    beginGuarded();
                 }
             } else if (name.equals("executionSkipped")) {
                 for (Object t : testsOf(args[0])) {
@@ -327,6 +399,9 @@ public final class RunTests {
             Throwable t = (Throwable) ((Optional<?>) call(result, "getThrowable")).orElse(null);
             if (isTest(id)) {
                 if (!reported.add(uniqueId(id))) {
+                    return;
+                }
+                if (failedGuard(out, classOf(id), methodOf(id))) {
                     return;
                 }
                 if (status.equals("SUCCESSFUL")) {
