@@ -39,7 +39,8 @@ pub struct Args {
     /// Where the tests, statistics.csv and report.json go.
     #[arg(long, default_value = "suitesmith-tests")]
     out: PathBuf,
-    /// The seed of the search; the same seed and inputs give the same files, byte for byte.
+    /// The seed of the search; the same seed and inputs give the same files, byte for byte, when the
+    /// search ends by `--evaluations` (a time budget alone depends on the machine's speed).
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// JVM workers evaluating tests in parallel; the tests do not depend on it.
