@@ -204,7 +204,8 @@ pub fn terminate() -> Terminated {
 }
 
 /// Runs `f` (writing a run's output, say) unless [`terminate`] has been called; while `f` runs,
-/// `terminate` waits. So output is written whole or not at all.
+/// `terminate` waits. So output is written whole or not at all. `f` runs under the registry's lock:
+/// it must not start a child or make or drop a [`ScratchDir`].
 pub fn unless_terminating<T>(f: impl FnOnce() -> T) -> Option<T> {
     let _reg = registry();
     if terminating() { None } else { Some(f()) }
