@@ -39,7 +39,8 @@ pub struct Args {
     /// Where the tests, statistics.csv and report.json go.
     #[arg(long, default_value = "suitesmith-tests")]
     out: PathBuf,
-    /// The seed of the search; the same seed and inputs give the same files, byte for byte.
+    /// The seed of the search; the same seed and inputs give the same files, byte for byte, when the
+    /// search ends by `--evaluations` (a time budget alone depends on the machine's speed).
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// JVM workers evaluating tests in parallel; the tests do not depend on it.
@@ -104,6 +105,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         let budget = plan.config.budget.time;
         let res =
             engine::generate_tests(&config, &plan.write, &mut verifier, &mut |s| progress.stage(s, budget));
+        if worker::cleanup::terminating() {
+            // A signal is stopping the run (its workers were killed under the search): say nothing
+            // and write nothing; the handler exits the process.
+            return Ok(());
+        }
         match res {
             Ok(t) => {
                 progress.finish(&t);
@@ -115,7 +121,12 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             }
         }
     }
-    write_outputs(&plan, &done, &failed, started.elapsed()).map_err(Failure::Internal)?;
+    // Written whole or not at all: a signal arriving now either stops the run before this or waits
+    // for the files.
+    match worker::cleanup::unless_terminating(|| write_outputs(&plan, &done, &failed, started.elapsed())) {
+        None => return Ok(()),
+        Some(written) => written.map_err(Failure::Internal)?,
+    }
     progress.summary(&plan.out, &done, &failed);
     if !failed.is_empty() {
         return Err(Failure::Internal(anyhow::anyhow!(
@@ -315,6 +326,9 @@ impl Progress {
     }
 
     fn stage(&mut self, stage: &Stage, budget: Option<Duration>) {
+        if worker::cleanup::terminating() {
+            return; // The signal handler's line is the last one.
+        }
         let head = format!("[{}/{}] {}", self.index + 1, self.classes, self.class);
         let text = match *stage {
             Stage::Search { iteration, evaluations, covered, goals, elapsed } => {

@@ -1,6 +1,7 @@
 //! The `suitesmith` binary: turns arguments into a command's configuration, runs it, and maps the
 //! result to an exit code (0 done, 2 bad input with one line on stderr and nothing written, 1 internal
-//! error). Commands live in their own modules; this file only dispatches.
+//! error, 130/143 stopped by SIGINT/SIGTERM with one line and nothing written). Commands live in their
+//! own modules; this file only dispatches and handles the signals.
 
 mod analyze;
 mod generate;
@@ -8,6 +9,7 @@ mod instrument;
 mod report;
 mod search;
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -57,12 +59,25 @@ impl From<anyhow::Error> for Failure {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if matches!(cli.command, Command::Generate(_) | Command::Search(_))
+        && let Err(e) = stop_on_signals()
+    {
+        eprintln!("suitesmith: internal error: cannot handle SIGINT and SIGTERM: {e}");
+        return ExitCode::from(1);
+    }
     let res = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Instrument(args) => instrument::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Generate(args) => generate::run(&args),
     };
+    if worker::cleanup::terminating() {
+        // The signal handler is stopping the run and exits the process with the signal's status;
+        // whatever this thread would add (an error from the workers it killed) is not news.
+        loop {
+            std::thread::park();
+        }
+    }
     match res {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::BadInput(msg)) => {
@@ -74,6 +89,29 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// SIGINT (Ctrl-C) and SIGTERM stop the commands that start JVMs: a thread waits for them and then
+/// kills every worker and helper JVM, removes every scratch directory (`worker::cleanup`), writes
+/// one line and exits with 128 + the signal's number (130, 143), before any output is written.
+/// Without it the process would die at once and its scratch directories stay behind.
+fn stop_on_signals() -> std::io::Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+    std::thread::Builder::new().name("suitesmith-signals".into()).spawn(move || {
+        let Some(signal) = signals.forever().next() else { return };
+        // Held until the exit: nothing is started, removed or written after the clean-up.
+        let _stopped = worker::cleanup::terminate();
+        let name = if signal == SIGINT { "SIGINT" } else { "SIGTERM" };
+        if std::io::stderr().is_terminal() {
+            eprint!("\r\x1b[2K"); // over the progress bar
+        }
+        eprintln!(
+            "suitesmith: stopped by {name}: workers killed, scratch directories removed, nothing written"
+        );
+        std::process::exit(128 + signal);
+    })?;
+    Ok(())
 }
 
 /// Opens a user-given classpath: an empty classpath, a missing entry or a corrupt jar is bad input.

@@ -69,7 +69,8 @@ pub struct JvmVerifier {
     classpath: Vec<PathBuf>,
     /// The class under test (binary name), whose classes the runs guard.
     cut: String,
-    scratch: tempfile::TempDir,
+    /// Registered in `worker::cleanup`, so a signal handler removes it too.
+    scratch: worker::cleanup::ScratchDir,
     round: usize,
     /// The guard-instrumented classes under test, made at the first run.
     guarded: Option<PathBuf>,
@@ -96,8 +97,7 @@ impl JvmVerifier {
         classpath: &[PathBuf],
         cut: &str,
     ) -> Result<JvmVerifier, EngineError> {
-        let scratch =
-            tempfile::Builder::new().prefix("suitesmith-verify").tempdir().map_err(EngineError::Scratch)?;
+        let scratch = worker::cleanup::scratch_dir("suitesmith-verify").map_err(EngineError::Scratch)?;
         let classpath =
             classpath.iter().map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone())).collect();
         Ok(JvmVerifier {

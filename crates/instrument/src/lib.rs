@@ -131,7 +131,6 @@ pub fn instrument_class(
     if opts.reset && cf.method(rt_abi::STATIC_RESET_METHOD, rt_abi::STATIC_RESET_DESCRIPTOR).is_some() {
         return Err(Error::AlreadyInstrumented { class: name, method: rt_abi::STATIC_RESET_METHOD });
     }
-    let code_name = cf.constant_pool.intern_utf8("Code")?;
     let mut clinit_body: Option<MethodBody> = None;
     let mut refs = probes::TracerRefs::default();
     let ClassFile { constant_pool: cp, methods, .. } = &mut cf;
@@ -172,17 +171,23 @@ pub fn instrument_class(
                 report.probes += probes.len();
                 report.redirects += redirects;
                 report.notes.extend(notes.into_iter().map(|n| format!("{mname}: {n}")));
-                method.attributes[attr_pos] = Attribute { name_index: code_name, info: code.to_bytes() };
+                // The attribute keeps its own name entry: interning "Code" up front would add an
+                // unused constant to a class without code (an interface), which must come out
+                // byte-identical when nothing is inserted.
+                let name_index = method.attributes[attr_pos].name_index;
+                method.attributes[attr_pos] = Attribute { name_index, info: code.to_bytes() };
             }
             Err(reason) => report.unchanged.push(Unchanged { method: mname, index, probes: planned, reason }),
         }
     }
     if opts.reset {
+        let code_name = cf.constant_pool.intern_utf8("Code")?;
         reset::add_reset(&mut cf, clinit_body, opts.guards, code_name, &mut report)?;
     }
     if let Some(p) = cplan.class_init
         && plan.probe(p).method.is_none()
     {
+        let code_name = cf.constant_pool.intern_utf8("Code")?;
         reset::add_clinit(&mut cf, plan.probe(p).arg(p), code_name)?;
         report.probes += 1;
     }

@@ -5,8 +5,10 @@
 //! This is the only crate that starts processes (STYLE.md rule 2). It knows nothing about test-case
 //! models or search: its input is protocol statements, its output per test is a [`TestRun`].
 //! Architecture invariant: no JVM outlives its [`Worker`] value (kill on drop), and whatever the
-//! code under test does is data in a [`TestRun`], never an `Err` (STYLE.md rule 8).
+//! code under test does is data in a [`TestRun`], never an `Err` (STYLE.md rule 8). Every process
+//! and scratch directory is registered in [`cleanup`], which a signal handler empties.
 
+pub mod cleanup;
 mod jdk;
 mod pool;
 mod process;

@@ -7,14 +7,16 @@
 
 use std::collections::VecDeque;
 use std::io::{BufWriter, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use protocol::{Outcome, Request, Response, Setup, TestRef, TestResult, TestStatus, Trace};
 
+use crate::cleanup::{self, ScratchDir, TrackedChild};
 use crate::{Java, WorkerError};
 
 /// How to start workers. Built once by the caller and shared by every worker of a pool.
@@ -123,13 +125,14 @@ struct StderrLog {
     limit: usize,
 }
 
-/// A running JVM worker. Dropping it kills the process.
+/// A running JVM worker. Dropping it kills the process, waits for it to end, then removes its
+/// scratch directory (`child` is declared before `scratch`, and fields drop in order).
 pub struct Worker {
-    child: Child,
+    child: TrackedChild,
     stdin: BufWriter<ChildStdin>,
     events: Receiver<Event>,
     stderr: Arc<Mutex<StderrLog>>,
-    scratch: tempfile::TempDir,
+    scratch: ScratchDir,
     java_version: String,
     pid: u32,
     deadline: Duration,
@@ -159,22 +162,23 @@ impl Worker {
     #[allow(clippy::disallowed_methods)]
     pub fn spawn(config: &WorkerConfig) -> Result<Worker, WorkerError> {
         let t0 = Instant::now();
-        let scratch =
-            tempfile::Builder::new().prefix("suitesmith-worker-").tempdir().map_err(WorkerError::Scratch)?;
-        let mut child = Command::new(&config.java.path)
+        let scratch = cleanup::scratch_dir("suitesmith-worker-").map_err(WorkerError::Scratch)?;
+        let mut command = Command::new(&config.java.path);
+        command
             .args(config.jvm_args())
             .current_dir(scratch.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .spawn()
+            // A process group of its own: a terminal's Ctrl-C (SIGINT to the foreground group) is
+            // for the engine, whose handler then kills the workers; a worker killed by it first
+            // would look like a crash and be restarted.
+            .process_group(0);
+        let (child, pipes) = cleanup::spawn(&mut command)
             .map_err(|source| WorkerError::Spawn { java: config.java.path.clone(), source })?;
         let pid = child.id();
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            let _ = child.kill();
-            let _ = child.wait();
+        let (Some(stdin), Some(stdout), Some(stderr)) = (pipes.stdin, pipes.stdout, pipes.stderr) else {
+            // Dropping `child` kills it.
             return Err(WorkerError::Handshake {
                 stage: "spawn",
                 detail: "child pipes missing".into(),
@@ -193,9 +197,7 @@ impl Worker {
                     .spawn(move || read_stderr(stderr, &log2))
             });
         if let Err(source) = readers {
-            // Not yet owned by a `Worker`, so its Drop cannot do this.
-            let _ = child.kill();
-            let _ = child.wait();
+            // Dropping `child` kills it.
             return Err(WorkerError::Spawn { java: config.java.path.clone(), source });
         }
         let deadline = Duration::from_millis(u64::from(config.setup.timeout_ms) + u64::from(config.grace_ms));
@@ -420,8 +422,7 @@ impl Worker {
 
     fn kill(&mut self) {
         self.retiring = true;
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.child.kill_and_reap();
     }
 
     /// Kills the worker and explains why it is unusable: its exit status, what it sent, its stderr.
@@ -478,9 +479,10 @@ impl Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        // No orphan JVMs (EvoSuite issue #121): kill and reap. The reader threads end at EOF.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // No orphan JVMs (EvoSuite issue #121): kill and reap before the scratch directory goes
+        // (a JVM's threads may still be writing in it until it is reaped). The reader threads end
+        // at EOF.
+        self.child.kill_and_reap();
     }
 }
 

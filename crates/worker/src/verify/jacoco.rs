@@ -39,7 +39,8 @@ pub fn jacoco_coverage(
             return Err(VerifyError::ExecFileMissing { path: exec.clone() });
         }
     }
-    let tmp = tempfile::tempdir().map_err(|e| VerifyError::io("cannot create a temporary directory", e))?;
+    let tmp = crate::cleanup::scratch_dir("suitesmith-jacoco-")
+        .map_err(|e| VerifyError::io("cannot create a temporary directory", e))?;
     let dir = tmp.path().join("classes");
     for class in classes {
         let bytes = class_bytes(class_files, class)?

@@ -79,7 +79,8 @@ pub fn compile(
     let javac = javac_for(java)?;
     std::fs::create_dir_all(out_dir)
         .map_err(|e| VerifyError::io(format!("cannot create {}", out_dir.display()), e))?;
-    let tmp = tempfile::tempdir().map_err(|e| VerifyError::io("cannot create a temporary directory", e))?;
+    let tmp = crate::cleanup::scratch_dir("suitesmith-javac-")
+        .map_err(|e| VerifyError::io("cannot create a temporary directory", e))?;
     let mut args = vec!["-encoding".to_string(), "UTF-8".into(), "-nowarn".into(), "-g".into()];
     args.extend(["-Xmaxerrs".to_string(), "10000".into(), "-d".into()]);
     args.push(process::absolute(out_dir)?.to_string_lossy().into_owned());

@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -30,17 +30,9 @@ pub(crate) struct Finished {
     pub elapsed: Duration,
 }
 
-/// Kills the child when dropped, whatever path the caller leaves by.
-struct Guard(Child);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        if let Ok(None) = self.0.try_wait() {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-}
+/// Kills the child when dropped, whatever path the caller leaves by (`TrackedChild` does; it is
+/// also registered for a signal handler, `crate::cleanup`).
+struct Guard(crate::cleanup::TrackedChild);
 
 /// Runs `program args` in `cwd` with stdin closed, and waits at most `timeout`.
 // This crate is the one place allowed to start processes (STYLE.md rule 2, clippy.toml).
@@ -52,17 +44,17 @@ pub(crate) fn run(
     timeout: Duration,
 ) -> Result<Finished, VerifyError> {
     let start = Instant::now();
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|source| VerifyError::Spawn { program: program.to_path_buf(), source })?;
-    let stdout = child.stdout.take();
-    let stderr = child.stderr.take();
-    let mut guard = Guard(child);
+    let (child, pipes) = crate::cleanup::spawn(
+        Command::new(program)
+            .args(args)
+            .current_dir(cwd)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .map_err(|source| VerifyError::Spawn { program: program.to_path_buf(), source })?;
+    let (stdout, stderr) = (pipes.stdout, pipes.stderr);
+    let guard = Guard(child);
 
     let (line_tx, line_rx) = mpsc::channel::<String>();
     if let Some(out) = stdout {

@@ -66,16 +66,16 @@ pub fn run_tests(
     let cwd: &Path = match &options.working_dir {
         Some(dir) => dir,
         None => {
-            scratch =
-                tempfile::tempdir().map_err(|e| VerifyError::io("cannot create a working directory", e))?;
+            scratch = crate::cleanup::scratch_dir("suitesmith-junit-")
+                .map_err(|e| VerifyError::io("cannot create a working directory", e))?;
             scratch.path()
         }
     };
     if options.contained {
         jvm.extend(containment(cwd)?);
     }
-    let argdir =
-        tempfile::tempdir().map_err(|e| VerifyError::io("cannot create a temporary directory", e))?;
+    let argdir = crate::cleanup::scratch_dir("suitesmith-junit-")
+        .map_err(|e| VerifyError::io("cannot create a temporary directory", e))?;
     let mut rest = vec!["-cp".to_string(), process::classpath(&cp)?, "suitesmith.tools.RunTests".into()];
     rest.push(version.arg().into());
     rest.extend(classes.iter().cloned());
