@@ -376,7 +376,7 @@ pub fn generate_tests(
         asserted.into_iter().filter_map(|a| without_vm_error(a.test, &mut log)).collect();
     let t0 = Instant::now();
     verifier.set_deadline(clock.by(1.0));
-    let rounds = Rounds { last_start: clock.by(VERIFY_SHARE) };
+    let rounds = Rounds { last_start: clock.by(VERIFY_SHARE), end: clock.by(1.0) };
     let (tests, files, verification) =
         verify(&config.class, tests, write, &render_config, verifier, &rounds, &mut stage, &mut log)?;
     verifier.set_deadline(None);
@@ -471,6 +471,17 @@ fn render_files(
 struct Rounds {
     /// No round runs the tests after this instant (the post-processing budget's share).
     last_start: Option<Instant>,
+    /// The end of the post-processing budget: no round starts that the last one's duration says
+    /// would end past it (a round of 5 fresh JVMs on a large suite takes tens of seconds).
+    end: Option<Instant>,
+}
+
+impl Rounds {
+    /// Whether another round that runs the tests may start, the last one having taken `last`.
+    fn another(&self, last: Duration) -> bool {
+        let now = Instant::now();
+        self.last_start.is_none_or(|d| now < d) && self.end.is_none_or(|e| now + last <= e)
+    }
 }
 
 /// The repair loop: render, compile, run `write.verify_runs` times; drop what did not compile,
@@ -546,12 +557,13 @@ fn verify(
             return Ok((tests, rendered, v));
         }
         run_rounds += 1;
+        let round_started = Instant::now();
         let failures = verifier.run(&rendered, write.verify_runs)?;
         if failures.is_empty() {
             v.verified = true;
             return Ok((tests, rendered, v));
         }
-        let out_of_time = rounds.last_start.is_some_and(|d| Instant::now() >= d);
+        let out_of_time = !rounds.another(round_started.elapsed());
         // The last round: whatever failed goes whole, since no round will check a repaired test.
         let last = run_rounds >= MAX_RUN_ROUNDS || out_of_time;
         // Per test: the assertions that failed, or the whole test.
@@ -736,7 +748,7 @@ mod tests {
         }
     }
 
-    const NO_LIMIT: Rounds = Rounds { last_start: None };
+    const NO_LIMIT: Rounds = Rounds { last_start: None, end: None };
 
     /// The render configuration of the tests here: JUnit 4, seed 1, the class name given.
     fn junit4_named(name: String) -> RenderConfig {
@@ -965,7 +977,7 @@ mod tests {
         let mut v = Flaky { runs: 0, compiles: 0 };
         let write = WriteConfig::new(Style::JUnit4);
         let config = junit4_named;
-        let past = Rounds { last_start: Some(Instant::now()) };
+        let past = Rounds { last_start: Some(Instant::now()), end: None };
         let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
         let mut log = Vec::new();
         let (kept, files, ver) =
@@ -975,5 +987,12 @@ mod tests {
         assert_eq!(files.len(), 1);
         assert!(ver.stopped_by_budget && !ver.verified);
         assert!(log.iter().any(|l| l.contains("budget is used")), "{log:?}");
+        // The same when the budget's end is too near for another round as long as the last one.
+        let mut v = Flaky { runs: 0, compiles: 0 };
+        let near = Rounds { last_start: None, end: Some(Instant::now()) };
+        let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
+        let (kept, _, ver) =
+            verify("Cut", tests, &write, &config, &mut v, &near, &mut |_| {}, &mut log).expect("verifies");
+        assert_eq!((v.runs, kept.len(), ver.stopped_by_budget), (1, 2, true));
     }
 }

@@ -26,6 +26,29 @@ use crate::{PostError, Runner, run_batch};
 /// suites, never reached on real ones (each round removes at least one statement of some test).
 const MAX_ROUNDS: usize = 16;
 
+/// Candidates sent per round trip when the runner has a deadline: a round of a large suite is
+/// thousands of candidates (okio's `Buffer`: one round took 70 s of a 60 s budget), so the deadline
+/// is checked between chunks of this many.
+const CHUNK: usize = 512;
+
+/// Runs `batch` in chunks, stopping before a chunk once the runner is out of time: the results of
+/// the candidates run, in order (a prefix of `batch`). The candidates left unrun are not accepted.
+fn run_chunked(
+    runner: &mut dyn Runner,
+    batch: &[TestCase],
+    round_trips: &mut usize,
+    executions: &mut usize,
+) -> Result<Vec<ExecResult>, PostError> {
+    let mut out = Vec::with_capacity(batch.len());
+    for chunk in batch.chunks(CHUNK) {
+        if runner.out_of_time() {
+            break;
+        }
+        out.extend(run_batch(runner, chunk, round_trips, executions)?);
+    }
+    Ok(out)
+}
+
 /// The result of [`minimise`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Minimised {
@@ -154,7 +177,7 @@ pub fn minimise(runner: &mut dyn Runner, suite: Vec<TestCase>) -> Result<Minimis
         if batch.is_empty() {
             break;
         }
-        let results = run_batch(runner, &batch, &mut round_trips, &mut executions)?;
+        let results = run_chunked(runner, &batch, &mut round_trips, &mut executions)?;
         // Per test: the statements whose removal alone passed, last first, with that candidate.
         let mut passed: BTreeMap<usize, Vec<(usize, TestCase)>> = BTreeMap::new();
         for ((cand, r), &(k, i)) in batch.into_iter().zip(&results).zip(&owner) {
@@ -185,7 +208,7 @@ pub fn minimise(runner: &mut dyn Runner, suite: Vec<TestCase>) -> Result<Minimis
                 }
             }
         }
-        let results = run_batch(runner, &combos, &mut round_trips, &mut executions)?;
+        let results = run_chunked(runner, &combos, &mut round_trips, &mut executions)?;
         let mut best: BTreeMap<usize, (usize, TestCase)> = BTreeMap::new();
         for ((cand, r), &(k, j)) in combos.into_iter().zip(&results).zip(&combo_owner) {
             if acceptable(runner, r, &work[k].need, &before) && best.get(&k).is_none_or(|(bj, _)| j > *bj) {
