@@ -123,6 +123,18 @@ fn interrupt(
     (status, stderr(&err_path))
 }
 
+/// What a run stopped by `signal` must show: exit `code`, one line besides the progress saying so,
+/// no output directory, no process left and nothing left in its `TMPDIR`.
+fn assert_stopped(sb: &Sandbox, status: ExitStatus, err: &str, code: i32, signal: &str) {
+    assert_eq!(status.code(), Some(code), "{err}");
+    let last: Vec<&str> = err.lines().filter(|l| !l.starts_with('[')).collect();
+    assert_eq!(last.len(), 1, "one line besides the progress: {err}");
+    assert!(last[0].starts_with(&format!("suitesmith: stopped by {signal}")), "{err}");
+    assert!(!sb.out.exists(), "wrote {}", sb.out.display());
+    assert_eq!(sb.processes(), Vec::<String>::new(), "still running");
+    assert_eq!(sb.leftovers(), Vec::<String>::new(), "left in TMPDIR");
+}
+
 /// Stopped mid-search: every worker JVM killed, their scratch directories (and the verifier's)
 /// removed, no output directory, exit 143 and one line saying so.
 #[test]
@@ -131,13 +143,7 @@ fn sigterm_during_the_search_kills_the_workers_and_removes_everything() {
     let (status, err) = interrupt(&sb, &[], "-TERM", |err, left| {
         err.contains("searching") && left.iter().filter(|n| n.starts_with("suitesmith-worker-")).count() == 2
     });
-    assert_eq!(status.code(), Some(143), "{err}");
-    let last: Vec<&str> = err.lines().filter(|l| !l.starts_with('[')).collect();
-    assert_eq!(last.len(), 1, "one line besides the progress: {err}");
-    assert!(last[0].starts_with("suitesmith: stopped by SIGTERM"), "{err}");
-    assert!(!sb.out.exists(), "wrote {}", sb.out.display());
-    assert_eq!(sb.processes(), Vec::<String>::new(), "still running");
-    assert_eq!(sb.leftovers(), Vec::<String>::new(), "left in TMPDIR");
+    assert_stopped(&sb, status, &err, 143, "SIGTERM");
 }
 
 /// Stopped while the written tests are compiled and run (javac and JUnit JVMs, the verifier's
@@ -149,11 +155,5 @@ fn sigint_during_verification_kills_its_jvms_and_removes_everything() {
     let (status, err) = interrupt(&sb, &["--evaluations", "300", "--verify-runs", "5"], "-INT", |err, _| {
         err.contains("compiling and running the tests")
     });
-    assert_eq!(status.code(), Some(130), "{err}");
-    let last: Vec<&str> = err.lines().filter(|l| !l.starts_with('[')).collect();
-    assert_eq!(last.len(), 1, "one line besides the progress: {err}");
-    assert!(last[0].starts_with("suitesmith: stopped by SIGINT"), "{err}");
-    assert!(!sb.out.exists(), "wrote {}", sb.out.display());
-    assert_eq!(sb.processes(), Vec::<String>::new(), "still running");
-    assert_eq!(sb.leftovers(), Vec::<String>::new(), "left in TMPDIR");
+    assert_stopped(&sb, status, &err, 130, "SIGINT");
 }

@@ -174,6 +174,14 @@ impl BatchRun {
     }
 }
 
+/// The classes a run instruments for `internal` (the CUT's internal name): the CUT, then every
+/// class of the classpath nested in it, sorted. The workers and the verification runs guard the same.
+pub(crate) fn classes_under_test(cp: &classfile::ClassPath, internal: &str) -> Vec<String> {
+    let prefix = format!("{internal}$");
+    let nested: BTreeSet<&str> = cp.class_names().filter(|n| n.starts_with(&prefix)).collect();
+    std::iter::once(internal.to_string()).chain(nested.into_iter().map(str::to_owned)).collect()
+}
+
 /// The pool, whether or not a batch thread panicked holding it (the pool replaces a worker that
 /// is in doubt before its next batch).
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -195,10 +203,7 @@ impl JvmProblem {
         if !cp.contains(&internal) {
             return Err(EngineError::MissingClass(cut.to_string()));
         }
-        let prefix = format!("{internal}$");
-        let nested: BTreeSet<String> =
-            cp.class_names().filter(|n| n.starts_with(&prefix)).map(str::to_owned).collect();
-        let classes: Vec<String> = std::iter::once(internal).chain(nested).collect();
+        let classes = classes_under_test(&cp, &internal);
 
         let subject = exec::prepare(classpath, &classes, &instrument::Options::all(), timeout_ms)?;
         // The model is built from the original class files, in plan order (a class the plan refused

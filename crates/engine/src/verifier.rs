@@ -135,11 +135,7 @@ impl JvmVerifier {
             return Ok(dir.clone());
         }
         let cp = classfile::ClassPath::open(&self.classpath)?;
-        let internal = self.cut.replace('.', "/");
-        let prefix = format!("{internal}$");
-        let nested: BTreeSet<String> =
-            cp.class_names().filter(|n| n.starts_with(&prefix)).map(str::to_owned).collect();
-        let classes: Vec<String> = std::iter::once(internal).chain(nested).collect();
+        let classes = crate::problem::classes_under_test(&cp, &self.cut.replace('.', "/"));
         let options = instrument::Options { plan: goals::PlanOptions::none(), guards: true, reset: false };
         // The timeout is the workers' and plays no part here: only the instrumented bytes are used.
         let subject = exec::prepare(&self.classpath, &classes, &options, 3000)?;

@@ -1,6 +1,6 @@
 //! Running one short-lived helper process (javac, a test JVM, the JaCoCo report) to completion under a
 //! wall-clock deadline: stdout is read line by line and stderr's tail is kept by one thread each, the
-//! caller's thread polls the child, and the child is killed at the deadline or when the guard drops.
+//! caller's thread polls the child, and the child is killed at the deadline or when its handle drops.
 //! Pipes are read by threads so that a chatty child never blocks on a full pipe.
 
 use std::io::{BufRead, BufReader, Read};
@@ -30,10 +30,6 @@ pub(crate) struct Finished {
     pub elapsed: Duration,
 }
 
-/// Kills the child when dropped, whatever path the caller leaves by (`TrackedChild` does; it is
-/// also registered for a signal handler, `crate::cleanup`).
-struct Guard(crate::cleanup::TrackedChild);
-
 /// Runs `program args` in `cwd` with stdin closed, and waits at most `timeout`.
 // This crate is the one place allowed to start processes (STYLE.md rule 2, clippy.toml).
 #[allow(clippy::disallowed_methods)]
@@ -54,7 +50,8 @@ pub(crate) fn run(
     )
     .map_err(|source| VerifyError::Spawn { program: program.to_path_buf(), source })?;
     let (stdout, stderr) = (pipes.stdout, pipes.stderr);
-    let guard = Guard(child);
+    // A `TrackedChild` is killed when dropped, whatever path this function leaves by, and is
+    // registered for a signal handler (`crate::cleanup`).
 
     let (line_tx, line_rx) = mpsc::channel::<String>();
     if let Some(out) = stdout {
@@ -96,15 +93,14 @@ pub(crate) fn run(
     let deadline = start + timeout;
     let mut lines = Vec::new();
     let status = loop {
-        match guard.0.try_wait() {
+        match child.try_wait() {
             Ok(Some(status)) => break Some(status),
             Ok(None) => {}
             Err(e) => return Err(VerifyError::io(format!("cannot wait for {}", program.display()), e)),
         }
         let now = Instant::now();
         if now >= deadline {
-            let _ = guard.0.kill();
-            let _ = guard.0.wait();
+            child.kill_and_reap();
             break None;
         }
         // Reading lines doubles as the poll interval: it returns as soon as output arrives.
