@@ -1,0 +1,145 @@
+//! Behaviour kept across refactors (issue 14): `generate --evaluations 3000 --seed 1` on every
+//! generation fixture area must write the same test files and the same coverage figures as the
+//! snapshots under `fixtures/snapshots/generate/<area>/`, which were produced by the commit before
+//! the program database and goal space were cut out (16ce2b0). A change that means to alter what
+//! is generated re-blesses them with `SUITESMITH_BLESS=1 cargo test -p cli --test unchanged` and says
+//! why in its commit.
+
+// Tests run the binary as a user would.
+#![allow(clippy::disallowed_methods)]
+
+mod common;
+
+use common::suitesmith;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The areas whose classes are subjects of generation (the others are parser, instrumenter or
+/// hostile-code fixtures with tests of their own), and the classpath each is read from.
+const AREAS: &[(&str, &str)] = &[
+    ("examples", "examples/classes"),
+    ("search", "fixtures/classes/search"),
+    ("behaviour", "fixtures/classes/behaviour"),
+    ("bounds", "fixtures/classes/bounds"),
+    ("cluster", "fixtures/classes/cluster"),
+    ("context", "fixtures/classes/context"),
+    ("mutation", "fixtures/classes/mutation"),
+    ("verify", "fixtures/classes/verify"),
+];
+
+/// The figures of report.json that say what was covered and what was written, per class. Times,
+/// the log and anything else that depends on the machine are left out.
+const FIGURES: &[&str] = &[
+    "criteria",
+    "uncovered",
+    "tests",
+    "assertions",
+    "statements",
+    "executions",
+    "generations",
+    "minimisation",
+    "expected_exceptions",
+    "guards",
+    "files",
+];
+
+#[test]
+fn generated_files_and_coverage_match_the_snapshots() {
+    let root = test_support::workspace_root();
+    let bless = std::env::var_os("SUITESMITH_BLESS").is_some();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut differences = Vec::new();
+    for (area, classpath) in AREAS {
+        let out = tmp.path().join(area);
+        let out_s = out.display().to_string();
+        let run = suitesmith(
+            &[
+                "generate",
+                "--target",
+                classpath,
+                "--classpath",
+                classpath,
+                "--evaluations",
+                "3000",
+                "--seed",
+                "1",
+                "--workers",
+                "2",
+                "--verify-runs",
+                "1",
+                "--out",
+                &out_s,
+            ],
+            &[],
+        );
+        assert!(run.status.success(), "{area}: generate failed: {}", String::from_utf8_lossy(&run.stderr));
+        let actual = observed(&out);
+        let dir = root.join("fixtures/snapshots/generate").join(area);
+        if bless {
+            let _ = std::fs::remove_dir_all(&dir);
+            for (name, text) in &actual {
+                let path = dir.join(name);
+                std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+                std::fs::write(&path, text).expect("write snapshot");
+            }
+            continue;
+        }
+        let expected = read_tree(&dir);
+        assert!(!expected.is_empty(), "{area}: no snapshot under {}", dir.display());
+        for name in expected.keys().chain(actual.keys()) {
+            if expected.get(name) != actual.get(name) {
+                differences.push(format!("{area}/{name}"));
+            }
+        }
+    }
+    differences.dedup();
+    assert!(
+        differences.is_empty(),
+        "differs from the snapshot (inspect with SUITESMITH_BLESS=1 and git diff): {differences:?}"
+    );
+}
+
+/// The written test files as they are, and `coverage.json`: the figures of report.json per class.
+fn observed(out: &Path) -> BTreeMap<String, String> {
+    let mut files: BTreeMap<String, String> =
+        read_tree(out).into_iter().filter(|(name, _)| name.ends_with(".java")).collect();
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report"))
+            .expect("report.json parses");
+    let classes = report["classes"].as_array().expect("classes");
+    let mut kept = Vec::new();
+    for class in classes {
+        let mut figures = serde_json::Map::new();
+        figures.insert("class".into(), class["class"].clone());
+        for key in FIGURES {
+            figures.insert((*key).into(), class[*key].clone());
+        }
+        kept.push(serde_json::Value::Object(figures));
+    }
+    let mut text = serde_json::to_string_pretty(&kept).expect("json");
+    text.push('\n');
+    files.insert("coverage.json".into(), text);
+    files
+}
+
+/// Every file under `dir`, by its `/`-separated path relative to `dir`.
+fn read_tree(dir: &Path) -> BTreeMap<String, String> {
+    let mut files = BTreeMap::new();
+    let mut stack: Vec<PathBuf> = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for entry in entries {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(dir).expect("under dir");
+                let name =
+                    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+                files.insert(name, std::fs::read_to_string(&path).expect("read"));
+            }
+        }
+    }
+    files
+}
