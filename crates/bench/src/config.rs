@@ -1,7 +1,9 @@
 //! Configurations named on the command line (`--config NAME:key=value:key=value`) and the budget.
 //! Each `key=value` becomes `--key value` of `suitesmith generate` (a bare `key` becomes `--key`), so a
 //! technique switch added to `generate` later is benchmarked without a change here. The keys the
-//! runner sets itself (`class`, `classpath`, `out`, `seed`, ...) are refused.
+//! runner sets itself (`class`, `classpath`, `out`, `seed`, ...) are refused. One key is the
+//! runner's own: `binary=PATH` runs that `suitesmith` executable for the configuration, so an old
+//! build and a new one are compared in one invocation (issue 14's speed check).
 
 use std::time::Duration;
 
@@ -16,6 +18,9 @@ pub struct Configuration {
 
 /// Options `bench` passes itself: one per class, repetition and output directory.
 const RESERVED: &[&str] = &["class", "classpath", "prefix", "target", "out", "seed"];
+
+/// The runner's own key: which `suitesmith` executable runs the configuration.
+const BINARY: &str = "binary";
 
 impl Configuration {
     /// Parses `NAME` or `NAME:key=value:key=value:flag`.
@@ -46,16 +51,22 @@ impl Configuration {
         Ok(Configuration { name: name.to_string(), options })
     }
 
-    /// The arguments this configuration adds to `suitesmith generate`.
+    /// The arguments this configuration adds to `suitesmith generate` (all its options but
+    /// `binary`).
     pub fn args(&self) -> Vec<String> {
         let mut out = Vec::new();
-        for (k, v) in &self.options {
+        for (k, v) in self.options.iter().filter(|(k, _)| k != BINARY) {
             out.push(format!("--{k}"));
             if let Some(v) = v {
                 out.push(v.clone());
             }
         }
         out
+    }
+
+    /// The `suitesmith` executable this configuration runs, when it names one (`binary=PATH`).
+    pub fn binary(&self) -> Option<&str> {
+        self.get(BINARY)
     }
 
     /// The value of `key`, if the configuration sets it.
@@ -107,6 +118,11 @@ mod tests {
         assert_eq!(c.get("algorithm"), Some("dynamosa"));
         assert_eq!(c.get("jacoco"), None);
         assert_eq!(Configuration::parse("plain").expect("parse").args(), Vec::<String>::new());
+        // `binary` picks the executable and is not passed on.
+        let old = Configuration::parse("old:binary=/opt/old/suitesmith:workers=2").expect("parse");
+        assert_eq!(old.binary(), Some("/opt/old/suitesmith"));
+        assert_eq!(old.args(), ["--workers", "2"]);
+        assert_eq!(c.binary(), None);
     }
 
     #[test]

@@ -106,8 +106,9 @@ impl Generator for Suitesmith {
         let tmp = request.log_dir.join(RUN_TMP);
         std::fs::create_dir_all(&tmp)
             .map_err(|e| BenchError::Io { what: format!("cannot create {}", tmp.display()), source: e })?;
+        let path = request.config.binary().map_or(self.path.as_path(), Path::new);
         run_measured(
-            &self.path,
+            path,
             &args,
             request.log_dir,
             &[("TMPDIR", tmp.as_path())],
