@@ -22,8 +22,8 @@ use std::sync::Arc;
 
 use classfile::ClassPath;
 use exec::{ExecResult, ExecStatus};
-use junit::{Assertion, Check, Expected, JUnitTest, Subject};
 use protocol::{Outcome, Value};
+use testcase::assertion::{Assertion, Check, Expected, JUnitTest, Subject};
 use testcase::{JType, MethodRef, PrimType, PrimValue, Statement, TestCase, VarId};
 
 use crate::inspect::{Inspector, Inspectors};
@@ -79,7 +79,7 @@ pub struct AssertionStats {
     pub flaky: bool,
 }
 
-/// A test with its assertions, as `junit::render` takes it.
+/// A test with its assertions, as `junit::render` takes it (`testcase::assertion`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AssertedTest {
     pub test: JUnitTest,
