@@ -664,7 +664,7 @@ impl Ctx<'_> {
             }
             _ => false,
         };
-        let e = if inner {
+        if inner {
             // An inner class: `outer.new Inner(rest)` (JLS §15.9); the outer instance
             // is the constructor's first descriptor parameter.
             let outer = self.operand(case, names, args[0], &ctor.params[0]);
@@ -675,8 +675,7 @@ impl Ctx<'_> {
             let class = self.names.class(&ctor.class);
             let a = self.args(case, names, args, &ctor.params);
             format!("new {class}{type_args}({a})")
-        };
-        e
+        }
     }
 
     /// A method call, and the same call cast to the model's type where javac needs it: (the
