@@ -325,45 +325,7 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for s in &sums {
-        let (lr, br, or) = match base {
-            Some(b) => (
-                ratio_text(s.line_mean, b.line_mean),
-                ratio_text(s.branch_mean, b.branch_mean),
-                ratio_text(s.ours_branch_mean, b.ours_branch_mean),
-            ),
-            None => ("n/a".into(), "n/a".into(), "n/a".into()),
-        };
-        let runs = if s.runs_without_coverage > 0 {
-            format!("{} ({} without coverage)", s.runs, s.runs_without_coverage)
-        } else {
-            s.runs.to_string()
-        };
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.0} | {:.0} |",
-            s.config,
-            runs,
-            pct(s.line_mean),
-            pct(s.line_median),
-            pct(s.branch_mean),
-            pct(s.branch_median),
-            pct(s.ours_branch_mean),
-            pct(s.ours_branch_median),
-            lr,
-            br,
-            or,
-            s.files_failed_to_compile,
-            s.tests_flaky,
-            s.tests_failing,
-            s.engine_failures,
-            s.escapes,
-            s.tests,
-            s.executions_per_second_mean.map(|v| format!("{v:.0}")).unwrap_or_else(|| "n/a".into()),
-            s.wall_mean,
-            s.wall_max,
-            s.engine_peak_mib_max,
-            s.workers_peak_mib_max,
-        );
+        config_row(&mut md, s, base);
     }
     md.push('\n');
     let ratios: Vec<String> = sums
@@ -383,7 +345,61 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
         ratios.join(", ")
     );
 
-    // Per class: each configuration's JaCoCo branch coverage (mean over seeds), ours, and EvoSuite's.
+    per_class(&mut md, rows, configs, subjects, ctx);
+    md
+}
+
+/// One configuration's row of the summary table, with its ratios to the baseline `base`.
+fn config_row(md: &mut String, s: &ConfigSummary, base: Option<&ConfigSummary>) {
+    let (lr, br, or) = match base {
+        Some(b) => (
+            ratio_text(s.line_mean, b.line_mean),
+            ratio_text(s.branch_mean, b.branch_mean),
+            ratio_text(s.ours_branch_mean, b.ours_branch_mean),
+        ),
+        None => ("n/a".into(), "n/a".into(), "n/a".into()),
+    };
+    let runs = if s.runs_without_coverage > 0 {
+        format!("{} ({} without coverage)", s.runs, s.runs_without_coverage)
+    } else {
+        s.runs.to_string()
+    };
+    let _ = writeln!(
+        md,
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.0} | {:.0} |",
+        s.config,
+        runs,
+        pct(s.line_mean),
+        pct(s.line_median),
+        pct(s.branch_mean),
+        pct(s.branch_median),
+        pct(s.ours_branch_mean),
+        pct(s.ours_branch_median),
+        lr,
+        br,
+        or,
+        s.files_failed_to_compile,
+        s.tests_flaky,
+        s.tests_failing,
+        s.engine_failures,
+        s.escapes,
+        s.tests,
+        s.executions_per_second_mean.map(|v| format!("{v:.0}")).unwrap_or_else(|| "n/a".into()),
+        s.wall_mean,
+        s.wall_max,
+        s.engine_peak_mib_max,
+        s.workers_peak_mib_max,
+    );
+}
+
+/// Per class: each configuration's JaCoCo branch coverage (mean over seeds), ours, and EvoSuite's.
+fn per_class(
+    md: &mut String,
+    rows: &[Row],
+    configs: &[String],
+    subjects: &[Subject],
+    ctx: &SummaryContext<'_>,
+) {
     let with_evosuite = subjects.iter().any(|s| s.evosuite_mean_at(ctx.budget_s).is_some());
     md.push_str("## Per class: JaCoCo branch coverage (ours from report.json in parentheses)\n\n| class |");
     for c in configs {
@@ -449,7 +465,6 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
              measurements of this run.\n",
         );
     }
-    md
 }
 
 /// A grouped bar chart: per class, one bar per configuration (JaCoCo branch coverage, mean over

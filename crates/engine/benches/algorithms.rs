@@ -399,6 +399,55 @@ fn main() {
     summary(&subjects, &algorithms, &results, bench_start.elapsed());
 }
 
+/// DynaMOSA's branch coverage over random search's: the ratio of the means and the per-class ratios.
+fn headline(algorithms: &[Algorithm], results: &[Vec<Result<Run, String>>], complete: &[usize]) {
+    let di = algorithms.iter().position(|&a| a == Algorithm::DynaMosa);
+    let ri = algorithms.iter().position(|&a| a == Algorithm::Random);
+    match (di, ri) {
+        (Some(di), Some(ri)) => {
+            let mean_of = |ai: usize| {
+                let xs: Vec<f64> = complete
+                    .iter()
+                    .filter_map(|&ci| results[ci][ai].as_ref().ok()?.pct(Criterion::Branch))
+                    .collect();
+                mean(&xs)
+            };
+            let (d, r) = (mean_of(di), mean_of(ri));
+            match (d, r) {
+                (Some(d), Some(r)) if r > 0.0 => {
+                    println!("mean branch coverage: dynamosa {d:.1} % / random {r:.1} % = ratio {:.3}", d / r)
+                }
+                _ => println!(
+                    "mean branch coverage ratio dynamosa/random: n/a (no branch coverage to compare)"
+                ),
+            }
+            let mut ratios = Vec::new();
+            let mut undefined = 0;
+            for &ci in complete {
+                let pd = results[ci][di].as_ref().ok().and_then(|x| x.pct(Criterion::Branch));
+                let pr = results[ci][ri].as_ref().ok().and_then(|x| x.pct(Criterion::Branch));
+                match (pd, pr) {
+                    (Some(pd), Some(pr)) if pr > 0.0 => ratios.push(pd / pr),
+                    _ => undefined += 1,
+                }
+            }
+            println!(
+                "per-class branch ratio dynamosa/random: median {}, min {}, max {} over {} classes{}",
+                median(&ratios).map_or("n/a".into(), |m| format!("{m:.3}")),
+                ratios.iter().copied().reduce(f64::min).map_or("n/a".into(), |m| format!("{m:.3}")),
+                ratios.iter().copied().reduce(f64::max).map_or("n/a".into(), |m| format!("{m:.3}")),
+                ratios.len(),
+                if undefined > 0 {
+                    format!(" ({undefined} without a ratio: random 0 % or no branches)")
+                } else {
+                    String::new()
+                }
+            );
+        }
+        _ => println!("ratio dynamosa/random: n/a (both algorithms must be selected)"),
+    }
+}
+
 fn summary(
     subjects: &[Subject],
     algorithms: &[Algorithm],
@@ -478,44 +527,7 @@ fn summary(
 
     // Headline: DynaMOSA's branch coverage over random search's.
     println!("\n==== headline ====");
-    let di = algorithms.iter().position(|&a| a == Algorithm::DynaMosa);
-    let ri = algorithms.iter().position(|&a| a == Algorithm::Random);
-    match (di, ri) {
-        (Some(di), Some(ri)) => {
-            let (d, r) = (mean_of(di, Criterion::Branch), mean_of(ri, Criterion::Branch));
-            match (d, r) {
-                (Some(d), Some(r)) if r > 0.0 => {
-                    println!("mean branch coverage: dynamosa {d:.1} % / random {r:.1} % = ratio {:.3}", d / r)
-                }
-                _ => println!(
-                    "mean branch coverage ratio dynamosa/random: n/a (no branch coverage to compare)"
-                ),
-            }
-            let mut ratios = Vec::new();
-            let mut undefined = 0;
-            for &ci in &complete {
-                let pd = results[ci][di].as_ref().ok().and_then(|x| x.pct(Criterion::Branch));
-                let pr = results[ci][ri].as_ref().ok().and_then(|x| x.pct(Criterion::Branch));
-                match (pd, pr) {
-                    (Some(pd), Some(pr)) if pr > 0.0 => ratios.push(pd / pr),
-                    _ => undefined += 1,
-                }
-            }
-            println!(
-                "per-class branch ratio dynamosa/random: median {}, min {}, max {} over {} classes{}",
-                median(&ratios).map_or("n/a".into(), |m| format!("{m:.3}")),
-                ratios.iter().copied().reduce(f64::min).map_or("n/a".into(), |m| format!("{m:.3}")),
-                ratios.iter().copied().reduce(f64::max).map_or("n/a".into(), |m| format!("{m:.3}")),
-                ratios.len(),
-                if undefined > 0 {
-                    format!(" ({undefined} without a ratio: random 0 % or no branches)")
-                } else {
-                    String::new()
-                }
-            );
-        }
-        _ => println!("ratio dynamosa/random: n/a (both algorithms must be selected)"),
-    }
+    headline(algorithms, results, &complete);
     let all: Vec<f64> = results
         .iter()
         .flat_map(|row| row.iter().filter_map(|r| r.as_ref().ok()).map(|r| 100.0 * r.overhead()))

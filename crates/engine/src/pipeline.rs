@@ -328,14 +328,7 @@ pub fn generate_tests(
         let mut runner = ProblemRunner { problem: &mut problem, deadline: None };
         postprocess::cut_at_guards(&mut runner, suite).map_err(EngineError::Post)?
     };
-    if guard_cuts.any() {
-        log.push(format!(
-            "{} tests cut and {} dropped before a statement the workers' guards refused ({})",
-            guard_cuts.tests_cut,
-            guard_cuts.tests_dropped,
-            guard_cuts.refused.join("; ")
-        ));
-    }
+    log.extend(guard_cut_note(&guard_cuts));
     let minimised = {
         let mut runner = ProblemRunner { problem: &mut problem, deadline: clock.by(MINIMISE_SHARE) };
         let m = postprocess::minimise(&mut runner, suite).map_err(EngineError::Post)?;
@@ -350,8 +343,8 @@ pub fn generate_tests(
     let t0 = Instant::now();
     let asserted = {
         let mut runner = ProblemRunner { problem: &mut problem, deadline: clock.by(ASSERT_SHARE) };
-        let assertion_config = AssertionConfig::evosuite(&config.class);
-        let a = postprocess::assertions(&mut runner, &minimised.suite, &cp, &assertion_config)
+        let assert_config = AssertionConfig::evosuite(&config.class);
+        let a = postprocess::assertions(&mut runner, &minimised.suite, &cp, &assert_config)
             .map_err(EngineError::Post)?;
         if runner.out_of_time() {
             log.push(
@@ -376,9 +369,16 @@ pub fn generate_tests(
         asserted.into_iter().filter_map(|a| without_vm_error(a.test, &mut log)).collect();
     let t0 = Instant::now();
     verifier.set_deadline(clock.by(1.0));
-    let rounds = Rounds { last_start: clock.by(VERIFY_SHARE), end: clock.by(1.0) };
-    let (tests, files, verification) =
-        verify(&config.class, tests, write, &render_config, verifier, &rounds, &mut stage, &mut log)?;
+    let cx = Verify {
+        cut: &config.class,
+        write,
+        render_config: &render_config,
+        verifier,
+        rounds: &Rounds { last_start: clock.by(VERIFY_SHARE), end: clock.by(1.0) },
+        on_stage: &mut stage,
+        log: &mut log,
+    };
+    let (tests, files, verification) = verify(cx, tests)?;
     verifier.set_deadline(None);
     phases.verification = t0.elapsed();
     let t0 = Instant::now();
@@ -413,6 +413,18 @@ pub fn generate_tests(
         unchanged: problem.unchanged().to_vec(),
         tests,
         log,
+    })
+}
+
+/// The log line saying what `cut_at_guards` did, if it did anything.
+fn guard_cut_note(cuts: &postprocess::GuardCuts) -> Option<String> {
+    cuts.any().then(|| {
+        format!(
+            "{} tests cut and {} dropped before a statement the workers' guards refused ({})",
+            cuts.tests_cut,
+            cuts.tests_dropped,
+            cuts.refused.join("; ")
+        )
     })
 }
 
@@ -484,22 +496,29 @@ impl Rounds {
     }
 }
 
+/// What the repair loop ([`verify`]) works with besides the tests.
+struct Verify<'a> {
+    /// The class under test (binary name), for the log.
+    cut: &'a str,
+    write: &'a WriteConfig,
+    /// The render configuration for a test class of the given simple name.
+    render_config: &'a dyn Fn(String) -> RenderConfig,
+    verifier: &'a mut dyn Verifier,
+    rounds: &'a Rounds,
+    on_stage: &'a mut dyn FnMut(Phase),
+    log: &'a mut Vec<String>,
+}
+
 /// The repair loop: render, compile, run `write.verify_runs` times; drop what did not compile,
 /// remove failing assertions in the first `ASSERTION_ROUNDS` rounds that run the tests and drop
 /// every other failing test whole, until a round passes. After `MAX_RUN_ROUNDS` such rounds, or
 /// once `rounds.last_start` has passed, the tests that failed the last round go whole and the rest
 /// are written after a compile check, as they passed that round. Each round's drops are logged.
-#[allow(clippy::too_many_arguments)] // the loop's inputs; a struct for them would only rename them
 fn verify(
-    cut: &str,
+    cx: Verify<'_>,
     mut tests: Vec<JUnitTest>,
-    write: &WriteConfig,
-    render_config: &dyn Fn(String) -> RenderConfig,
-    verifier: &mut dyn Verifier,
-    rounds: &Rounds,
-    on_stage: &mut dyn FnMut(Phase),
-    log: &mut Vec<String>,
 ) -> Result<(Vec<JUnitTest>, Vec<Rendered>, Verification), EngineError> {
+    let Verify { cut, write, render_config, verifier, rounds, on_stage, log } = cx;
     let mut v = Verification::default();
     let mut run_rounds = 0;
     // Set when the loop stops running the tests: the next successful compile ends it.
@@ -518,27 +537,7 @@ fn verify(
         let rendered: Vec<Rendered> = files.iter().map(|(r, _)| r.clone()).collect();
         let errors = verifier.compile(&rendered)?;
         if !errors.is_empty() {
-            let mut drop = BTreeSet::new();
-            for e in &errors {
-                let (file, indices) = &files[e.file];
-                let hit = e
-                    .line
-                    .and_then(|l| file.tests.iter().position(|t| t.first_line <= l && l <= t.last_line));
-                log.push(format!(
-                    "{cut}: renderer bug: {}:{}: {}",
-                    file.relative_path(),
-                    e.line.map_or("?".to_string(), |l| l.to_string()),
-                    e.message
-                ));
-                match hit {
-                    Some(t) => drop.insert(indices[t]),
-                    // An error outside any test method: nothing in this file can be kept.
-                    None => {
-                        drop.extend(indices.iter().copied());
-                        true
-                    }
-                };
-            }
+            let drop = uncompilable(cut, &files, &errors, log);
             if drop.is_empty() {
                 // Not even an empty test class compiles: the classpath or the JDK is at fault.
                 return Err(EngineError::Uncompilable(errors[0].message.clone()));
@@ -566,43 +565,8 @@ fn verify(
         let out_of_time = !rounds.another(round_started.elapsed());
         // The last round: whatever failed goes whole, since no round will check a repaired test.
         let last = run_rounds >= MAX_RUN_ROUNDS || out_of_time;
-        // Per test: the assertions that failed, or the whole test.
-        let mut drop_tests = BTreeSet::new();
-        let mut drop_assertions: BTreeSet<(usize, usize)> = BTreeSet::new();
-        let mut why = Vec::new();
-        for f in &failures {
-            let (file, indices) = &files[f.file];
-            let Some(t) = file.tests.iter().position(|t| t.method == f.method) else {
-                // A class-level failure (the test class could not be set up): no test of the file
-                // can be trusted.
-                why.push(format!("{} as a whole ({}): {}", file.class_name, f.method, short(&f.message)));
-                drop_tests.extend(indices.iter().copied());
-                continue;
-            };
-            let lines = &file.tests[t];
-            let assertion = f.line.and_then(|l| lines.assertions.iter().find(|(_, al)| *al == l));
-            let at = f.line.map_or(String::new(), |l| format!(" line {l}"));
-            match assertion {
-                Some(&(a, _)) if run_rounds <= ASSERTION_ROUNDS && !last => {
-                    why.push(format!(
-                        "{}.{}{at}: assertion removed: {}",
-                        file.class_name,
-                        f.method,
-                        short(&f.message)
-                    ));
-                    drop_assertions.insert((indices[t], a));
-                }
-                _ => {
-                    why.push(format!(
-                        "{}.{}{at}: test dropped: {}",
-                        file.class_name,
-                        f.method,
-                        short(&f.message)
-                    ));
-                    drop_tests.insert(indices[t]);
-                }
-            }
-        }
+        let (drop_tests, drop_assertions, mut why) =
+            failing(&files, &failures, run_rounds <= ASSERTION_ROUNDS && !last);
         why.dedup();
         let removed = drop_assertions.iter().filter(|(t, _)| !drop_tests.contains(t)).count();
         v.failing_assertions += removed;
@@ -618,23 +582,103 @@ fn verify(
             }
         ));
         log.extend(why.into_iter().map(|w| format!("  {w}")));
-        for (t, test) in tests.iter_mut().enumerate() {
-            let remove: Vec<usize> =
-                drop_assertions.range((t, 0)..=(t, usize::MAX)).map(|&(_, a)| a).collect();
-            if !remove.is_empty() {
-                test.assertions = test
-                    .assertions
-                    .drain(..)
-                    .enumerate()
-                    .filter(|(a, _)| !remove.contains(a))
-                    .map(|(_, x)| x)
-                    .collect();
-            }
-        }
+        remove_assertions(&mut tests, &drop_assertions);
         tests = keep_except(tests, &drop_tests);
         if last {
             last_cut = true;
             v.stopped_by_budget = out_of_time;
+        }
+    }
+}
+
+/// The tests (indices into the suite) a round's compile errors point at, each error logged: the
+/// test whose lines hold the error, or every test of the file for an error outside them.
+fn uncompilable(
+    cut: &str,
+    files: &[(Rendered, Vec<usize>)],
+    errors: &[CompileError],
+    log: &mut Vec<String>,
+) -> BTreeSet<usize> {
+    let mut drop = BTreeSet::new();
+    for e in errors {
+        let (file, indices) = &files[e.file];
+        let hit = e.line.and_then(|l| file.tests.iter().position(|t| t.first_line <= l && l <= t.last_line));
+        log.push(format!(
+            "{cut}: renderer bug: {}:{}: {}",
+            file.relative_path(),
+            e.line.map_or("?".to_string(), |l| l.to_string()),
+            e.message
+        ));
+        match hit {
+            Some(t) => drop.insert(indices[t]),
+            // An error outside any test method: nothing in this file can be kept.
+            None => {
+                drop.extend(indices.iter().copied());
+                true
+            }
+        };
+    }
+    drop
+}
+
+/// Per failing test of a round: the test to drop, or (when `repair` and the failing line is an
+/// assertion) that assertion as (test, assertion); with a line of the log for each.
+fn failing(
+    files: &[(Rendered, Vec<usize>)],
+    failures: &[TestFailure],
+    repair: bool,
+) -> (BTreeSet<usize>, BTreeSet<(usize, usize)>, Vec<String>) {
+    let mut drop_tests = BTreeSet::new();
+    let mut drop_assertions: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let mut why = Vec::new();
+    for f in failures {
+        let (file, indices) = &files[f.file];
+        let Some(t) = file.tests.iter().position(|t| t.method == f.method) else {
+            // A class-level failure (the test class could not be set up): no test of the file
+            // can be trusted.
+            why.push(format!("{} as a whole ({}): {}", file.class_name, f.method, short(&f.message)));
+            drop_tests.extend(indices.iter().copied());
+            continue;
+        };
+        let lines = &file.tests[t];
+        let assertion = f.line.and_then(|l| lines.assertions.iter().find(|(_, al)| *al == l));
+        let at = f.line.map_or(String::new(), |l| format!(" line {l}"));
+        match assertion {
+            Some(&(a, _)) if repair => {
+                why.push(format!(
+                    "{}.{}{at}: assertion removed: {}",
+                    file.class_name,
+                    f.method,
+                    short(&f.message)
+                ));
+                drop_assertions.insert((indices[t], a));
+            }
+            _ => {
+                why.push(format!(
+                    "{}.{}{at}: test dropped: {}",
+                    file.class_name,
+                    f.method,
+                    short(&f.message)
+                ));
+                drop_tests.insert(indices[t]);
+            }
+        }
+    }
+    (drop_tests, drop_assertions, why)
+}
+
+/// Removes the (test, assertion) pairs of `drop` from the tests.
+fn remove_assertions(tests: &mut [JUnitTest], drop: &BTreeSet<(usize, usize)>) {
+    for (t, test) in tests.iter_mut().enumerate() {
+        let remove: Vec<usize> = drop.range((t, 0)..=(t, usize::MAX)).map(|&(_, a)| a).collect();
+        if !remove.is_empty() {
+            test.assertions = test
+                .assertions
+                .drain(..)
+                .enumerate()
+                .filter(|(a, _)| !remove.contains(a))
+                .map(|(_, x)| x)
+                .collect();
         }
     }
 }
@@ -687,6 +731,20 @@ mod tests {
     use testcase::{PrimValue, Statement, VarId};
 
     use super::*;
+
+    /// [`super::verify`] with its inputs spelled out, stage reports ignored.
+    fn verify(
+        cut: &str,
+        tests: Vec<JUnitTest>,
+        write: &WriteConfig,
+        render_config: &dyn Fn(String) -> RenderConfig,
+        verifier: &mut dyn Verifier,
+        rounds: &Rounds,
+        log: &mut Vec<String>,
+    ) -> Result<(Vec<JUnitTest>, Vec<Rendered>, Verification), EngineError> {
+        let cx = Verify { cut, write, render_config, verifier, rounds, on_stage: &mut |_| {}, log };
+        super::verify(cx, tests)
+    }
 
     /// Fails to compile any file holding `= {uncompilable};`, fails every run at the line of an
     /// assertion on a value in `failing`, and without a line for a test holding `= {crashing};`.
@@ -772,8 +830,7 @@ mod tests {
         let write = WriteConfig::new(Style::JUnit4);
         let config = junit4_named;
         let mut log = Vec::new();
-        let (t, f, ver) =
-            verify("p.Cut", tests, &write, &config, v, &NO_LIMIT, &mut |_| {}, &mut log).expect("verifies");
+        let (t, f, ver) = verify("p.Cut", tests, &write, &config, v, &NO_LIMIT, &mut log).expect("verifies");
         (t, f, ver, log)
     }
 
@@ -848,17 +905,9 @@ mod tests {
         let mut v = Stubborn(Scripted { uncompilable: -1, failing: 7, crashing: -1, calls: Vec::new() });
         let write = WriteConfig::new(Style::JUnit4);
         let config = junit4_named;
-        let (tests, _, ver) = verify(
-            "Cut",
-            vec![test_of(7), test_of(2)],
-            &write,
-            &config,
-            &mut v,
-            &NO_LIMIT,
-            &mut |_| {},
-            &mut Vec::new(),
-        )
-        .expect("verifies");
+        let (tests, _, ver) =
+            verify("Cut", vec![test_of(7), test_of(2)], &write, &config, &mut v, &NO_LIMIT, &mut Vec::new())
+                .expect("verifies");
         assert_eq!(tests.len(), 1);
         assert_eq!(ver.failing_tests, 1);
         assert!(ver.verified);
@@ -876,8 +925,7 @@ mod tests {
         };
         let tests: Vec<JUnitTest> = (0..5).map(test_of).collect();
         let (_, files, _) =
-            verify("a.b.C$D", tests, &write, &config, &mut v, &NO_LIMIT, &mut |_| {}, &mut Vec::new())
-                .expect("verifies");
+            verify("a.b.C$D", tests, &write, &config, &mut v, &NO_LIMIT, &mut Vec::new()).expect("verifies");
         let names: Vec<String> = files.iter().map(Rendered::binary_name).collect();
         assert_eq!(names, ["a.b.C_DTest", "a.b.C_DTest2", "a.b.C_DTest3"]);
         assert_eq!(files.iter().map(|f| f.tests.len()).collect::<Vec<_>>(), [2, 2, 1]);
@@ -956,8 +1004,8 @@ mod tests {
         let config = junit4_named;
         let tests: Vec<JUnitTest> = (1..=8).map(test_of).collect();
         let mut log = Vec::new();
-        let (kept, _, ver) = verify("Cut", tests, &write, &config, &mut v, &NO_LIMIT, &mut |_| {}, &mut log)
-            .expect("verifies");
+        let (kept, _, ver) =
+            verify("Cut", tests, &write, &config, &mut v, &NO_LIMIT, &mut log).expect("verifies");
         assert_eq!(v.runs, MAX_RUN_ROUNDS, "no round runs the tests past the cap");
         assert_eq!(v.compiles, MAX_RUN_ROUNDS + 1, "the written files are compiled once more");
         // Rounds 1 and 2 remove the assertions of 1 and 2; rounds 3 and 4 drop 3 and 4 whole.
@@ -981,7 +1029,7 @@ mod tests {
         let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
         let mut log = Vec::new();
         let (kept, files, ver) =
-            verify("Cut", tests, &write, &config, &mut v, &past, &mut |_| {}, &mut log).expect("verifies");
+            verify("Cut", tests, &write, &config, &mut v, &past, &mut log).expect("verifies");
         assert_eq!((v.runs, v.compiles), (1, 2));
         assert_eq!(kept.len(), 2, "the test failing in the one round goes whole");
         assert_eq!(files.len(), 1);
@@ -992,7 +1040,7 @@ mod tests {
         let near = Rounds { last_start: None, end: Some(Instant::now()) };
         let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
         let (kept, _, ver) =
-            verify("Cut", tests, &write, &config, &mut v, &near, &mut |_| {}, &mut log).expect("verifies");
+            verify("Cut", tests, &write, &config, &mut v, &near, &mut log).expect("verifies");
         assert_eq!((v.runs, kept.len(), ver.stopped_by_budget), (1, 2, true));
     }
 }

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
-use exec::{Cached, ExecError, ExecResult, Executor, JvmExecutor, Plan, Scored};
+use exec::{Cached, ExecError, ExecResult, JvmExecutor, Plan, Scored};
 use fitness::{ContextGoal, GoalFitness, GoalModel, context_goals, goal_fitness, norm};
 use goals::{Criterion, GoalId, ProbeId, ProbeKind};
 use protocol::{Outcome, Trace};
@@ -45,7 +45,7 @@ pub struct JvmProblem {
     /// Results of tests run before, on the engine's thread: a batch is planned against it (hits,
     /// misses) before its misses go to the workers, and finished with their runs (no executor of
     /// its own, hence `()`).
-    cache: Cached<()>,
+    cache: Cached,
     /// The worker pool, shared with the runner's thread, which holds the lock while it runs a batch;
     /// `ahead` is where the next batch's misses go for the workers to start early.
     executor: Arc<Mutex<JvmExecutor>>,
@@ -237,7 +237,7 @@ impl JvmProblem {
         let (selected, roots, released) = select_goals(&model, criteria, &init_goals);
         let contexts = criteria.contains(&Criterion::ContextBranch).then(ContextGoals::default);
         Ok(JvmProblem {
-            cache: Cached::bounded((), CACHE_CAPACITY, CACHE_BYTES),
+            cache: Cached::bounded(CACHE_CAPACITY, CACHE_BYTES),
             executor,
             ahead,
             model: Arc::new(model),

@@ -1,12 +1,13 @@
-//! A result cache in front of any [`Executor`], keyed by the canonical bytes of a test
+//! A result cache for test executions, keyed by the canonical bytes of a test
 //! ([`protocol::canonical_test_bytes`]): equal statement lists hit, whatever object holds them.
 //! Bounded by a number of results and by the bytes they hold ([`approx_bytes`]), first-in
 //! first-out (search populations revisit recent tests, not old ones). Only deterministic results
 //! are stored ([`ExecResult::is_deterministic`]). A test repeated inside one batch runs once.
 //!
-//! Results are shared (`Arc`) between the cache and its callers: [`Cached::execute_shared`] hands
-//! them out without copying a trace, which the search's hot path uses; the [`Executor`] impl
-//! copies, for callers that want owned values.
+//! The cache runs nothing itself: a caller plans a batch against it ([`Cached::plan`]), runs the
+//! misses wherever it likes (the engine sends them to its pool ahead of time), and finishes the plan
+//! with their runs ([`Cached::finish`]). Results are shared (`Arc`) between the cache and its
+//! callers, so the search's hot path never copies a trace.
 //!
 //! Not here: deciding what is worth caching beyond determinism, or any eviction smarter than FIFO.
 
@@ -15,12 +16,11 @@ use std::sync::Arc;
 
 use protocol::{Outcome, Trace, Value};
 
-use crate::{ExecError, ExecResult, Executor, JvmExecutor, Scored, TestCase};
+use crate::{ExecResult, Scored, TestCase};
 
-/// An [`Executor`] wrapper that remembers results.
+/// Remembered results, bounded by entries and bytes.
 #[derive(Debug)]
-pub struct Cached<E> {
-    inner: E,
+pub struct Cached {
     map: BTreeMap<Arc<[u8]>, Arc<ExecResult>>,
     /// Insertion order, with each entry's size as counted in `bytes`.
     order: VecDeque<(Arc<[u8]>, usize)>,
@@ -55,17 +55,16 @@ impl Plan {
     }
 }
 
-impl<E> Cached<E> {
+impl Cached {
     /// Keeps at most `capacity` results, whatever their size.
-    pub fn new(inner: E, capacity: usize) -> Cached<E> {
-        Cached::bounded(inner, capacity, usize::MAX)
+    pub fn new(capacity: usize) -> Cached {
+        Cached::bounded(capacity, usize::MAX)
     }
 
     /// Keeps at most `capacity` results holding at most `max_bytes` together (keys included, as
     /// [`approx_bytes`] counts them); a result larger than `max_bytes` alone is not kept.
-    pub fn bounded(inner: E, capacity: usize, max_bytes: usize) -> Cached<E> {
+    pub fn bounded(capacity: usize, max_bytes: usize) -> Cached {
         Cached {
-            inner,
             map: BTreeMap::new(),
             order: VecDeque::new(),
             capacity,
@@ -74,14 +73,6 @@ impl<E> Cached<E> {
             hits: 0,
             misses: 0,
         }
-    }
-
-    pub fn inner(&self) -> &E {
-        &self.inner
-    }
-
-    pub fn inner_mut(&mut self) -> &mut E {
-        &mut self.inner
     }
 
     /// (hits, misses) so far; a test repeated within a batch counts as a hit.
@@ -169,59 +160,6 @@ impl<E> Cached<E> {
         self.order.push_back((Arc::clone(&key), size));
         self.bytes += size;
         self.map.insert(key, result);
-    }
-}
-
-impl<E: Executor> Cached<E> {
-    /// Runs the tests not in the cache as one batch of the inner executor and returns one shared
-    /// result per test, in order.
-    pub fn execute_shared(&mut self, tests: &[TestCase]) -> Result<Vec<Arc<ExecResult>>, ExecError> {
-        let out = self.through(tests, |inner, batch| {
-            Ok(Scored::<ExecResult, ()> {
-                results: inner.execute(batch)?,
-                scores: Vec::new(),
-                workers_done: None,
-            })
-        })?;
-        Ok(out.results)
-    }
-
-    /// The cache around one batch: `run` executes the misses (each distinct test once, in
-    /// first-seen order) and may return a score per miss (or none at all); the scores come back
-    /// at the position of each miss's first occurrence, `None` elsewhere (hits, repeats), and
-    /// `workers_done` as `run` gave it (`None` when nothing ran).
-    fn through<S>(
-        &mut self,
-        tests: &[TestCase],
-        run: impl FnOnce(&mut E, &[TestCase]) -> Result<Scored<ExecResult, S>, ExecError>,
-    ) -> Result<Scored<Arc<ExecResult>, S>, ExecError> {
-        let plan = self.plan(tests);
-        let batch = plan.misses(tests);
-        let ran = if batch.is_empty() {
-            Scored { results: Vec::new(), scores: Vec::new(), workers_done: None }
-        } else {
-            run(&mut self.inner, &batch)?
-        };
-        Ok(self.finish(plan, ran))
-    }
-}
-
-impl Cached<JvmExecutor> {
-    /// [`Cached::execute_shared`] with [`JvmExecutor::execute_scored`] behind it: `score` is applied
-    /// to each executed test's trace as it arrives, overlapping with the workers; hits and repeats
-    /// get `None` (the caller scores them). `workers_done` is `None` when nothing ran.
-    pub fn execute_shared_scored<S: Send>(
-        &mut self,
-        tests: &[TestCase],
-        score: &(dyn Fn(&Trace) -> S + Sync),
-    ) -> Result<Scored<Arc<ExecResult>, S>, ExecError> {
-        self.through(tests, |inner, batch| inner.execute_scored(batch, score))
-    }
-}
-
-impl<E: Executor> Executor for Cached<E> {
-    fn execute(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, ExecError> {
-        Ok(self.execute_shared(tests)?.into_iter().map(Arc::unwrap_or_clone).collect())
     }
 }
 

@@ -1,13 +1,13 @@
-//! Executing test cases: the [`Executor`] trait the search runs against, its JVM implementation over a
-//! worker [`Pool`], a result cache keyed by the test's canonical bytes ([`Cached`]), and a scripted
-//! [`FakeExecutor`] for unit tests of the search (STYLE.md "search, fitness" row).
+//! Executing test cases: [`JvmExecutor`] runs batches on a worker [`Pool`], and [`Cached`] is the
+//! result cache keyed by the test's canonical bytes that the engine plans each batch against. The
+//! search does not execute anything itself (it asks `search::Problem`, which the engine implements),
+//! so there is no executor trait and no fake executor here: search tests script a `Problem` instead.
 //!
 //! Until the test-case model lands (its own issue), a test case is its protocol statement list.
 //! What the code under test does is data in [`ExecResult`] (status, outcomes, trace); `Err` is only
 //! for the machinery failing (no JVM can be started).
 
 mod cache;
-mod fake;
 mod subject;
 
 use std::time::Instant;
@@ -16,7 +16,6 @@ use protocol::{Outcome, Statement, TestStatus, Trace};
 use worker::{Pool, TestRun, WorkerError};
 
 pub use cache::{Cached, Plan, approx_bytes};
-pub use fake::FakeExecutor;
 pub use subject::{Subject, SubjectError, prepare};
 
 /// A test case as the executor sees it (for now: the protocol statements).
@@ -113,11 +112,6 @@ pub enum ExecError {
     Worker(#[from] WorkerError),
 }
 
-/// Runs test cases. Implementations return exactly one result per test, in order.
-pub trait Executor {
-    fn execute(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, ExecError>;
-}
-
 /// The real executor: a pool of JVM workers.
 #[derive(Debug)]
 pub struct JvmExecutor {
@@ -139,7 +133,14 @@ impl JvmExecutor {
 }
 
 impl JvmExecutor {
-    /// [`Executor::execute`] through [`Pool::execute_scored`]: `score` sees each finished test's
+    /// Runs the tests as one batch and returns exactly one result per test, in order.
+    pub fn execute(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, ExecError> {
+        let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
+        let runs = self.pool.execute(&refs)?;
+        Ok(runs.into_iter().zip(tests).map(|(run, t)| ExecResult::from_run(run, t.len())).collect())
+    }
+
+    /// [`JvmExecutor::execute`] through [`Pool::execute_scored`]: `score` sees each finished test's
     /// trace as it arrives, while the workers run the rest of the batch. It must be a pure
     /// function of the trace (it runs on the pool's threads, in no fixed order).
     pub fn execute_scored<S: Send>(
@@ -156,7 +157,7 @@ impl JvmExecutor {
 }
 
 /// Results of a batch with a score per result that was computed while the workers ran
-/// ([`JvmExecutor::execute_scored`], [`Cached::execute_shared_scored`]).
+/// ([`JvmExecutor::execute_scored`], [`Cached::finish`]).
 #[derive(Debug)]
 pub struct Scored<R, S> {
     /// One per test, in order.
@@ -165,12 +166,4 @@ pub struct Scored<R, S> {
     pub scores: Vec<Option<S>>,
     /// When the workers' part of the batch ended; `None` when nothing ran.
     pub workers_done: Option<Instant>,
-}
-
-impl Executor for JvmExecutor {
-    fn execute(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, ExecError> {
-        let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
-        let runs = self.pool.execute(&refs)?;
-        Ok(runs.into_iter().zip(tests).map(|(run, t)| ExecResult::from_run(run, t.len())).collect())
-    }
 }

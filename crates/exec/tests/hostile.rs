@@ -3,7 +3,7 @@
 //! normally, no file outside the scratch directory changes, and running the same tests again gives
 //! identical outcomes and traces (static reset and deterministic time and randomness).
 
-use exec::{ExecResult, ExecStatus, Executor, JvmExecutor, TestCase};
+use exec::{ExecResult, ExecStatus, JvmExecutor, TestCase};
 use protocol::{Outcome, PrimType, Statement, Value, Var};
 use worker::{Java, Pool, WorkerConfig};
 

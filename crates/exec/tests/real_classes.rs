@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use exec::{ExecStatus, Executor, JvmExecutor, Subject, TestCase};
+use exec::{ExecStatus, JvmExecutor, Subject, TestCase};
 use goals::{Detail, MethodIdx, ProbeKind};
 use protocol::{Outcome, PrimType, ProbeId, Statement, Value, Var};
 use worker::{Java, Pool, WorkerConfig};
@@ -44,7 +44,7 @@ fn branch_probes(s: &Subject, name: &str, descriptor: &str) -> Vec<(ProbeId, i32
         .method_probes(goals::ClassId(0), MethodIdx(m.index.0))
         .filter(|(_, p)| matches!(p.kind, ProbeKind::BranchInt | ProbeKind::BranchZero))
         .map(|(id, p)| match p.detail {
-            Detail::Branch { cond } => (ProbeId(id.0), cond),
+            Detail::Branch { cond } => (id, cond),
             ref d => panic!("branch probe without a condition: {d:?}"),
         })
         .collect()

@@ -3,7 +3,7 @@
 //! dynamic value pool: a string `switch` (javac: `hashCode()` then `equals`) on the behaviour
 //! fixture shows the case labels it compared against.
 
-use exec::{Executor, JvmExecutor};
+use exec::JvmExecutor;
 use protocol::{Outcome, Statement, Value, Var};
 use worker::{Java, Pool, WorkerConfig};
 

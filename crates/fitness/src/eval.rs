@@ -64,14 +64,10 @@ impl GoalFitness {
     }
 }
 
-pub(crate) fn pid(p: ProbeId) -> protocol::ProbeId {
-    protocol::ProbeId(p.0)
-}
-
 /// Whether any probe of a method was hit (the method was entered).
 pub(crate) fn entered(trace: &Trace, site: &Site) -> bool {
     if let Some(e) = site.method_entry {
-        return trace.is_hit(pid(e));
+        return trace.is_hit(e);
     }
     let r = &site.method_probes;
     let i = trace.hits.partition_point(|h| h.0.0 < r.start);
@@ -200,13 +196,13 @@ fn branch_costs(
         let gi = g as usize;
         match &model.goals[gi].goal {
             Goal::Branch { probe, taken } => {
-                if let Some(b) = trace.branch(pid(*probe)) {
+                if let Some(b) = trace.branch(*probe) {
                     f[gi] = norm(if *taken { b.to_true } else { b.to_false });
                     fixed[gi] = true;
                 }
             }
             Goal::SwitchCase { probe, case } => {
-                let keys = trace.switch_keys(pid(*probe));
+                let keys = trace.switch_keys(*probe);
                 if !keys.is_empty() {
                     let (cases, targets) = match &plan.probe(*probe).detail {
                         Detail::Switch { keys, target_key } => (keys.as_slice(), target_key.as_slice()),
@@ -280,7 +276,7 @@ fn goal_value(model: &GoalModel, trace: &Trace, hits: &Hits, f: &[f64], gi: usiz
             .iter()
             .map(|s| {
                 if hits.has(s.probe) {
-                    let seen = trace.return_categories(pid(s.probe));
+                    let seen = trace.return_categories(s.probe);
                     if output_bits(*value) & seen != 0 { 0.0 } else { 1.0 }
                 } else {
                     reach(s) + 1.0
@@ -364,11 +360,9 @@ pub(crate) fn mutant_infection(model: &GoalModel, trace: &Trace, probe: ProbeId,
     match (&p.detail, mutant) {
         // The constant ran, so the replaced one pushes a different value (EvoSuite: distance 0).
         (_, Mutant::ReplaceConstant { .. }) => 0.0,
-        (_, Mutant::InsertUnary(u)) => unary_infection(p.kind, u, trace.operand_samples(pid(probe))),
-        (Detail::Operator { op }, _) => {
-            operator_infection(p.kind, *op, mutant, trace.operand_samples(pid(probe)))
-        }
-        (Detail::Branch { cond }, Mutant::ReplaceCond(r)) => match trace.branch(pid(probe)) {
+        (_, Mutant::InsertUnary(u)) => unary_infection(p.kind, u, trace.operand_samples(probe)),
+        (Detail::Operator { op }, _) => operator_infection(p.kind, *op, mutant, trace.operand_samples(probe)),
+        (Detail::Branch { cond }, Mutant::ReplaceCond(r)) => match trace.branch(probe) {
             Some(b) => cond_infection(p.kind, *cond, r, b.to_true, b.to_false),
             None => 1.0,
         },

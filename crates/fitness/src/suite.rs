@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use goals::{Criterion, Goal, GoalId, ProbeId};
 use protocol::Trace;
 
-use crate::eval::{GoalFitness, entered, goal_fitness, mutant_infection, pid};
+use crate::eval::{GoalFitness, entered, goal_fitness, mutant_infection};
 use crate::model::GoalModel;
 use crate::norm;
 
@@ -26,9 +26,9 @@ pub struct ContextGoal {
 pub fn context_goals(model: &GoalModel, trace: &Trace) -> Vec<ContextGoal> {
     let mut out = BTreeSet::new();
     for c in &trace.contexts {
-        let probe = ProbeId(c.probe.0);
+        let probe = c.probe;
         if let Some((t, f)) = model.branch_goals_of(probe) {
-            let site = c.site.map(|s| ProbeId(s.0));
+            let site = c.site;
             out.insert(ContextGoal { site, goal: t });
             out.insert(ContextGoal { site, goal: f });
         }
@@ -42,7 +42,7 @@ pub fn context_goals(model: &GoalModel, trace: &Trace) -> Vec<ContextGoal> {
 /// the branch at all while ranking any in-context evaluation better).
 pub fn context_fitness(model: &GoalModel, trace: &Trace, goal: ContextGoal, plain: &GoalFitness) -> f64 {
     let Goal::Branch { probe, taken } = *model.goal(goal.goal) else { return 1.0 + plain.of(goal.goal) };
-    match trace.context_branch(goal.site.map(pid), pid(probe)) {
+    match trace.context_branch(goal.site, probe) {
         Some(c) => norm(if taken { c.to_true } else { c.to_false }),
         None => 1.0 + plain.of(goal.goal),
     }
@@ -164,14 +164,14 @@ pub fn suite_fitness(model: &GoalModel, traces: &[&Trace]) -> SuiteFitness {
     let mut res = SuiteFitness::default();
     // Branches.
     for &(probe, _, _) in &model.predicates {
-        let n: u64 = traces.iter().map(|t| t.hit_count(pid(probe)) as u64).sum();
+        let n: u64 = traces.iter().map(|t| t.hit_count(probe) as u64).sum();
         res.branch += match n {
             0 => 2.0,
             1 => 1.0,
             _ => {
                 let (mut dt, mut df) = (f64::INFINITY, f64::INFINITY);
                 for t in traces {
-                    if let Some(b) = t.branch(pid(probe)) {
+                    if let Some(b) = t.branch(probe) {
                         dt = dt.min(b.to_true);
                         df = df.min(b.to_false);
                     }
@@ -181,8 +181,8 @@ pub fn suite_fitness(model: &GoalModel, traces: &[&Trace]) -> SuiteFitness {
         };
     }
     for (probe, cases) in &model.switches {
-        let n: u64 = traces.iter().map(|t| t.hit_count(pid(*probe)) as u64).sum();
-        let keys_of = |t: &Trace| t.switch_keys(pid(*probe)).to_vec();
+        let n: u64 = traces.iter().map(|t| t.hit_count(*probe) as u64).sum();
+        let keys_of = |t: &Trace| t.switch_keys(*probe).to_vec();
         let (case_keys, targets) = match &plan.probe(*probe).detail {
             goals::Detail::Switch { keys, target_key } => (keys.clone(), target_key.clone()),
             _ => (Vec::new(), Vec::new()),
@@ -191,7 +191,7 @@ pub fn suite_fitness(model: &GoalModel, traces: &[&Trace]) -> SuiteFitness {
             let Goal::SwitchCase { case, .. } = *model.goal(g) else { continue };
             let d = traces
                 .iter()
-                .filter(|t| !t.switch_keys(pid(*probe)).is_empty())
+                .filter(|t| !t.switch_keys(*probe).is_empty())
                 .map(|t| crate::eval::switch_distance(&keys_of(t), &case_keys, &targets, case))
                 .fold(f64::INFINITY, f64::min);
             res.branch += match n {
@@ -232,7 +232,7 @@ pub fn suite_fitness(model: &GoalModel, traces: &[&Trace]) -> SuiteFitness {
                 }
             }
             Goal::WeakMutation { probe, mutant } => {
-                let touched: Vec<&&Trace> = traces.iter().filter(|t| t.is_hit(pid(*probe))).collect();
+                let touched: Vec<&&Trace> = traces.iter().filter(|t| t.is_hit(*probe)).collect();
                 if touched.is_empty() {
                     res.weak_mutation += 1.0;
                 } else {

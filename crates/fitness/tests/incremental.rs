@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use classfile::access;
-use exec::{Executor, JvmExecutor, TestCase};
+use exec::{JvmExecutor, TestCase};
 use fitness::{GoalModel, goal_fitness, goal_fitness_reference};
 use protocol::{Statement, Trace, Var};
 use worker::{Java, Pool, WorkerConfig};

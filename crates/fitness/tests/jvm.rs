@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use exec::{ExecStatus, Executor, JvmExecutor, TestCase};
+use exec::{ExecStatus, JvmExecutor, TestCase};
 use expect_test::expect;
 use fitness::{GoalModel, coverage, goal_fitness, goal_text};
 use protocol::{Setup, Statement, Trace, Var};

@@ -9,7 +9,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use exec::{ExecStatus, Executor, JvmExecutor, TestCase};
+use exec::{ExecStatus, JvmExecutor, TestCase};
 use expect_test::expect_file;
 use fitness::{GoalModel, goal_fitness, goal_text};
 use goals::{Goal, Mutant};

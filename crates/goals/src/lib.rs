@@ -21,11 +21,7 @@ pub use plan::{
     PlanError, PlanOptions, binop_of, branch_cond, cmp_kind, constant_of, constant_replacements,
     load_value_kind, return_probe,
 };
-pub use rt_abi::ProbeKind;
-
-/// A probe: one call to the tracer that the instrumenter inserts. Dense, starting at 0 over a plan.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ProbeId(pub u32);
+pub use rt_abi::{ProbeId, ProbeKind};
 
 /// A coverage goal. Dense, starting at 0 over a plan.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -59,7 +55,7 @@ macro_rules! id_fmt {
         }
     )*};
 }
-id_fmt!(ProbeId "p", GoalId "g", ClassId "c", MethodIdx "m");
+id_fmt!(GoalId "g", ClassId "c", MethodIdx "m");
 
 /// A binary operator whose operands a weak-mutation probe records (JVMS §6.5 `iadd` .. `lxor`).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]

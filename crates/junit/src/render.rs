@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use testcase::types::{parse_field_type, parse_method_sig};
-use testcase::{JType, PrimType, PrimValue, Statement, TestCase, VarId};
+use testcase::{ConstructorRef, JType, MethodRef, PrimType, PrimValue, Statement, TestCase, VarId};
 
 use crate::literal::{ascii_ident, prim_literal, string_literal};
 use crate::names::{ClassName, Names, VarNames};
@@ -48,18 +48,7 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
         validate(ti, t)?;
     }
     let package = cut_name.package.clone();
-    let class_name = match &config.class_name {
-        Some(n) if !n.is_empty() => n.clone(),
-        Some(_) => return Err(RenderError::BadClassName(String::new())),
-        None => {
-            let mut n = cut_name.top.clone();
-            for p in &cut_name.nested {
-                n.push('_');
-                n.push_str(p);
-            }
-            format!("{n}_ESTest")
-        }
-    };
+    let class_name = test_class_name(&cut_name, config)?;
 
     let jn = junit_names(config.style);
     let ms_timeout = config.style == Style::JUnit5 && !config.timeout_ms.is_multiple_of(1000);
@@ -98,25 +87,8 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
             static_nested: &config.static_nested,
         };
         let body = ctx.test_body(t)?;
-        let test_ann = ctx.names.class(jn.test);
         methods.push('\n');
-        match (config.style, config.timeout_ms) {
-            (_, 0) => writeln!(methods, "{INDENT}@{test_ann}"),
-            (Style::JUnit4, ms) => writeln!(methods, "{INDENT}@{test_ann}(timeout = {ms})"),
-            (Style::JUnit5, ms) => {
-                let timeout = ctx.names.class(jn.timeout.unwrap_or("org.junit.jupiter.api.Timeout"));
-                if ms_timeout {
-                    let unit = ctx.names.class(TIME_UNIT);
-                    writeln!(
-                        methods,
-                        "{INDENT}@{test_ann}\n{INDENT}@{timeout}(value = {ms}, unit = {unit}.MILLISECONDS)"
-                    )
-                } else {
-                    writeln!(methods, "{INDENT}@{test_ann}\n{INDENT}@{timeout}({})", ms / 1000)
-                }
-            }
-        }
-        .ok();
+        test_annotations(&mut methods, ctx.names, config, &jn, ms_timeout);
         let method = format!("test{ti:0width$}");
         writeln!(methods, "{INDENT}public void {method}() throws Throwable {{").ok();
         let body_start = line_count(&methods);
@@ -133,6 +105,70 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
         });
     }
 
+    let mut out = preamble(cut, &package, &statics, &names, config, &jn);
+    writeln!(out, "public class {} {{", ascii_ident(&class_name)).ok();
+    // Offsets so far count from the first line of `methods`; make them 1-based file lines.
+    shift_lines(&mut placed, line_count(&out) as u32 + 1);
+    out.push_str(&methods);
+    out.push_str("}\n");
+    Ok(Rendered { package, class_name, source: out, tests: placed })
+}
+
+/// The simple name of the test class: the configured one, else `<Simple>_ESTest` (nested classes
+/// joined with `_`).
+fn test_class_name(cut_name: &ClassName, config: &RenderConfig) -> Result<String, RenderError> {
+    Ok(match &config.class_name {
+        Some(n) if !n.is_empty() => n.clone(),
+        Some(_) => return Err(RenderError::BadClassName(String::new())),
+        None => {
+            let mut n = cut_name.top.clone();
+            for p in &cut_name.nested {
+                n.push('_');
+                n.push_str(p);
+            }
+            format!("{n}_ESTest")
+        }
+    })
+}
+
+/// The `@Test` annotation of one method, with its timeout.
+fn test_annotations(
+    methods: &mut String,
+    names: &mut Names,
+    config: &RenderConfig,
+    jn: &JUnitNames,
+    ms_timeout: bool,
+) {
+    let test_ann = names.class(jn.test);
+    match (config.style, config.timeout_ms) {
+        (_, 0) => writeln!(methods, "{INDENT}@{test_ann}"),
+        (Style::JUnit4, ms) => writeln!(methods, "{INDENT}@{test_ann}(timeout = {ms})"),
+        (Style::JUnit5, ms) => {
+            let timeout = names.class(jn.timeout.unwrap_or("org.junit.jupiter.api.Timeout"));
+            if ms_timeout {
+                let unit = names.class(TIME_UNIT);
+                writeln!(
+                    methods,
+                    "{INDENT}@{test_ann}\n{INDENT}@{timeout}(value = {ms}, unit = {unit}.MILLISECONDS)"
+                )
+            } else {
+                writeln!(methods, "{INDENT}@{test_ann}\n{INDENT}@{timeout}({})", ms / 1000)
+            }
+        }
+    }
+    .ok();
+}
+
+/// Everything before the class declaration: the header comment, the package, the static imports
+/// of the assertions used and the single-type imports.
+fn preamble(
+    cut: &str,
+    package: &str,
+    statics: &BTreeSet<&'static str>,
+    names: &Names,
+    config: &RenderConfig,
+    jn: &JUnitNames,
+) -> String {
     let mut out = String::new();
     let junit_version = match config.style {
         Style::JUnit4 => 4,
@@ -148,10 +184,10 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
     .ok();
     out.push('\n');
     if !package.is_empty() {
-        writeln!(out, "package {};\n", ascii_ident(&package)).ok();
+        writeln!(out, "package {};\n", ascii_ident(package)).ok();
     }
     if !statics.is_empty() {
-        for s in &statics {
+        for s in statics {
             writeln!(out, "import static {}.{s};", jn.assertions).ok();
         }
         out.push('\n');
@@ -163,10 +199,12 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
         }
         out.push('\n');
     }
-    writeln!(out, "public class {} {{", ascii_ident(&class_name)).ok();
-    // Offsets so far count from the first line of `methods`; make them 1-based file lines.
-    let shift = line_count(&out) as u32 + 1;
-    for t in &mut placed {
+    out
+}
+
+/// Moves the lines of `placed`, counted from the first line of the methods, down by `shift`.
+fn shift_lines(placed: &mut [TestLines], shift: u32) {
+    for t in placed {
         t.first_line += shift;
         t.last_line += shift;
         for (_, l) in &mut t.assertions {
@@ -176,9 +214,6 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
             *l += shift;
         }
     }
-    out.push_str(&methods);
-    out.push_str("}\n");
-    Ok(Rendered { package, class_name, source: out, tests: placed })
 }
 
 /// Checks what the renderer relies on: variables defined before use and with values, assertions
@@ -538,61 +573,14 @@ impl Ctx<'_> {
                 format!("{}.{}", self.names.class(&class), ascii_ident(name))
             }
             Statement::Constructor { ctor, args } => {
-                let cn = ClassName::parse(&ctor.class);
-                let type_args = match &ctor.ty {
-                    JType::Class { args, .. } if args.is_empty() => String::new(),
-                    JType::Class { args, .. }
-                        if args.iter().all(|a| matches!(a, testcase::TypeArg::Exact(_))) =>
-                    {
-                        let full = self.names.ty(&ctor.ty);
-                        full.find('<').map(|p| full[p..].to_string()).unwrap_or_default()
-                    }
-                    JType::Class { .. } => "<>".to_string(),
-                    _ => String::new(),
-                };
-                let enclosing = enclosing_class(&ctor.class);
-                let inner = match (&enclosing, ctor.params.first(), args.first()) {
-                    (Some(enc), Some(p0), Some(_)) => {
-                        p0.erasure() == JType::class(enc) && !self.static_nested.contains(&ctor.class)
-                    }
-                    _ => false,
-                };
-                let e = if inner {
-                    // An inner class: `outer.new Inner(rest)` (JLS §15.9); the outer instance
-                    // is the constructor's first descriptor parameter.
-                    let outer = self.operand(case, names, args[0], &ctor.params[0]);
-                    let rest = self.args(case, names, &args[1..], &ctor.params[1..]);
-                    let simple = cn.nested.last().map(|s| ascii_ident(s)).unwrap_or_default();
-                    format!("{outer}.new {simple}{type_args}({rest})")
-                } else {
-                    let class = self.names.class(&ctor.class);
-                    let a = self.args(case, names, args, &ctor.params);
-                    format!("new {class}{type_args}({a})")
-                };
+                let e = self.constructor(case, names, ctor, args);
                 call = Some(e.clone());
                 e
             }
             Statement::Method { method, receiver, args } => {
-                let target = match receiver {
-                    Some(r) => self.operand(case, names, *r, &method.owner),
-                    None => self.names.class(&method.class),
-                };
-                let a = self.args(case, names, args, &method.params);
-                let e = format!("{target}.{}({a})", ascii_ident(&method.name));
-                call = Some(e.clone());
-                // A receiver declared exactly as the parameterized owner makes javac substitute
-                // the same type arguments the model did: no cast needed.
-                let typed_receiver = receiver.is_some_and(|r| {
-                    is_parameterized(&method.owner) && case.var_type(r).as_ref() == Some(&method.owner)
-                });
-                match &method.ret {
-                    Some(_) if typed_receiver => e,
-                    Some(want) => {
-                        let declared = parse_method_sig(&method.descriptor).ok().and_then(|s| s.ret);
-                        self.result_cast(e, declared, want)
-                    }
-                    None => e,
-                }
+                let (e, c) = self.method_call(case, names, method, *receiver, args);
+                call = Some(c);
+                e
             }
             Statement::FieldGet { field, receiver } => {
                 let target = match receiver {
@@ -649,6 +637,77 @@ impl Ctx<'_> {
             Statement::Copy { from, ty } => self.arg(case, names, *from, ty),
         };
         Line { decl, expr, call }
+    }
+
+    /// A constructor call: `new C<..>(args)`, or `outer.new Inner(rest)` for an inner class.
+    fn constructor(
+        &mut self,
+        case: &TestCase,
+        names: &[Option<String>],
+        ctor: &ConstructorRef,
+        args: &[VarId],
+    ) -> String {
+        let cn = ClassName::parse(&ctor.class);
+        let type_args = match &ctor.ty {
+            JType::Class { args, .. } if args.is_empty() => String::new(),
+            JType::Class { args, .. } if args.iter().all(|a| matches!(a, testcase::TypeArg::Exact(_))) => {
+                let full = self.names.ty(&ctor.ty);
+                full.find('<').map(|p| full[p..].to_string()).unwrap_or_default()
+            }
+            JType::Class { .. } => "<>".to_string(),
+            _ => String::new(),
+        };
+        let enclosing = enclosing_class(&ctor.class);
+        let inner = match (&enclosing, ctor.params.first(), args.first()) {
+            (Some(enc), Some(p0), Some(_)) => {
+                p0.erasure() == JType::class(enc) && !self.static_nested.contains(&ctor.class)
+            }
+            _ => false,
+        };
+        if inner {
+            // An inner class: `outer.new Inner(rest)` (JLS §15.9); the outer instance
+            // is the constructor's first descriptor parameter.
+            let outer = self.operand(case, names, args[0], &ctor.params[0]);
+            let rest = self.args(case, names, &args[1..], &ctor.params[1..]);
+            let simple = cn.nested.last().map(|s| ascii_ident(s)).unwrap_or_default();
+            format!("{outer}.new {simple}{type_args}({rest})")
+        } else {
+            let class = self.names.class(&ctor.class);
+            let a = self.args(case, names, args, &ctor.params);
+            format!("new {class}{type_args}({a})")
+        }
+    }
+
+    /// A method call, and the same call cast to the model's type where javac needs it: (the
+    /// expression, the bare call).
+    fn method_call(
+        &mut self,
+        case: &TestCase,
+        names: &[Option<String>],
+        method: &MethodRef,
+        receiver: Option<VarId>,
+        args: &[VarId],
+    ) -> (String, String) {
+        let target = match receiver {
+            Some(r) => self.operand(case, names, r, &method.owner),
+            None => self.names.class(&method.class),
+        };
+        let a = self.args(case, names, args, &method.params);
+        let e = format!("{target}.{}({a})", ascii_ident(&method.name));
+        // A receiver declared exactly as the parameterized owner makes javac substitute
+        // the same type arguments the model did: no cast needed.
+        let typed_receiver = receiver.is_some_and(|r| {
+            is_parameterized(&method.owner) && case.var_type(r).as_ref() == Some(&method.owner)
+        });
+        let expr = match &method.ret {
+            Some(_) if typed_receiver => e.clone(),
+            Some(want) => {
+                let declared = parse_method_sig(&method.descriptor).ok().and_then(|s| s.ret);
+                self.result_cast(e.clone(), declared, want)
+            }
+            None => e.clone(),
+        };
+        (expr, e)
     }
 
     fn subject(&mut self, case: &TestCase, names: &[Option<String>], s: &Subject) -> (String, JType) {

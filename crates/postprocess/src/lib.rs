@@ -2,7 +2,7 @@
 //! and 2): [`minimise`] (EvoSuite's `TestSuiteMinimizer`: the shortest test per covered goal, the
 //! statements no covered goal needs removed, redundant tests dropped, the covered goals checked by
 //! re-execution) and [`assertions`] (EvoSuite's regression assertions from observed values, kept only
-//! when two executions agree, as `junit::JUnitTest`s).
+//! when two executions agree, as `testcase::assertion::JUnitTest`s).
 //!
 //! The crate knows neither workers nor the goal model: the engine implements [`Runner`], which runs
 //! a batch of tests (one worker round trip) and says which goals an execution covers.

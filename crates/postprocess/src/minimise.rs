@@ -163,64 +163,8 @@ pub fn minimise(runner: &mut dyn Runner, suite: Vec<TestCase>) -> Result<Minimis
         if runner.out_of_time() {
             break;
         }
-        let mut batch = Vec::new();
-        let mut owner: Vec<(usize, usize)> = Vec::new();
-        for (k, w) in work.iter().enumerate().filter(|(_, w)| w.active) {
-            for i in (0..w.current.len()).rev() {
-                let cand = remove_with_dependents(&w.current, &[i]);
-                if !cand.is_empty() {
-                    batch.push(cand);
-                    owner.push((k, i));
-                }
-            }
-        }
-        if batch.is_empty() {
+        if !shrink_round(runner, &mut work, &before, &mut round_trips, &mut executions)? {
             break;
-        }
-        let results = run_chunked(runner, &batch, &mut round_trips, &mut executions)?;
-        // Per test: the statements whose removal alone passed, last first, with that candidate.
-        let mut passed: BTreeMap<usize, Vec<(usize, TestCase)>> = BTreeMap::new();
-        for ((cand, r), &(k, i)) in batch.into_iter().zip(&results).zip(&owner) {
-            if acceptable(runner, r, &work[k].need, &before) {
-                passed.entry(k).or_default().push((i, cand));
-            }
-        }
-        for (k, w) in work.iter_mut().enumerate() {
-            if w.active && !passed.contains_key(&k) {
-                w.active = false;
-            }
-        }
-        if passed.is_empty() {
-            break;
-        }
-        // Combinations: the first j passing removals together, for j >= 2.
-        let mut combos = Vec::new();
-        let mut combo_owner: Vec<(usize, usize)> = Vec::new();
-        for (&k, singles) in &passed {
-            let mut seen: Vec<TestCase> = Vec::new();
-            for j in 2..=singles.len() {
-                let idx: Vec<usize> = singles[..j].iter().map(|(i, _)| *i).collect();
-                let cand = remove_with_dependents(&work[k].current, &idx);
-                if !cand.is_empty() && !seen.contains(&cand) {
-                    seen.push(cand.clone());
-                    combos.push(cand);
-                    combo_owner.push((k, j));
-                }
-            }
-        }
-        let results = run_chunked(runner, &combos, &mut round_trips, &mut executions)?;
-        let mut best: BTreeMap<usize, (usize, TestCase)> = BTreeMap::new();
-        for ((cand, r), &(k, j)) in combos.into_iter().zip(&results).zip(&combo_owner) {
-            if acceptable(runner, r, &work[k].need, &before) && best.get(&k).is_none_or(|(bj, _)| j > *bj) {
-                best.insert(k, (j, cand));
-            }
-        }
-        for (k, mut singles) in passed {
-            work[k].current = match best.remove(&k) {
-                Some((_, cand)) => cand,
-                // The last statement's removal passed alone (removals last first).
-                None => singles.swap_remove(0).1,
-            };
         }
     }
 
@@ -262,6 +206,78 @@ pub fn minimise(runner: &mut dyn Runner, suite: Vec<TestCase>) -> Result<Minimis
         round_trips,
         executions,
     })
+}
+
+/// One round of statement removal over the active tests (step 2): each single removal, then the
+/// first j passing removals together; each test takes the largest combination that passed.
+/// `false` when nothing is left to try.
+fn shrink_round(
+    runner: &mut dyn Runner,
+    work: &mut [Shrinking],
+    before: &BTreeSet<u32>,
+    round_trips: &mut usize,
+    executions: &mut usize,
+) -> Result<bool, PostError> {
+    let mut batch = Vec::new();
+    let mut owner: Vec<(usize, usize)> = Vec::new();
+    for (k, w) in work.iter().enumerate().filter(|(_, w)| w.active) {
+        for i in (0..w.current.len()).rev() {
+            let cand = remove_with_dependents(&w.current, &[i]);
+            if !cand.is_empty() {
+                batch.push(cand);
+                owner.push((k, i));
+            }
+        }
+    }
+    if batch.is_empty() {
+        return Ok(false);
+    }
+    let results = run_chunked(runner, &batch, round_trips, executions)?;
+    // Per test: the statements whose removal alone passed, last first, with that candidate.
+    let mut passed: BTreeMap<usize, Vec<(usize, TestCase)>> = BTreeMap::new();
+    for ((cand, r), &(k, i)) in batch.into_iter().zip(&results).zip(&owner) {
+        if acceptable(runner, r, &work[k].need, before) {
+            passed.entry(k).or_default().push((i, cand));
+        }
+    }
+    for (k, w) in work.iter_mut().enumerate() {
+        if w.active && !passed.contains_key(&k) {
+            w.active = false;
+        }
+    }
+    if passed.is_empty() {
+        return Ok(false);
+    }
+    // Combinations: the first j passing removals together, for j >= 2.
+    let mut combos = Vec::new();
+    let mut combo_owner: Vec<(usize, usize)> = Vec::new();
+    for (&k, singles) in &passed {
+        let mut seen: Vec<TestCase> = Vec::new();
+        for j in 2..=singles.len() {
+            let idx: Vec<usize> = singles[..j].iter().map(|(i, _)| *i).collect();
+            let cand = remove_with_dependents(&work[k].current, &idx);
+            if !cand.is_empty() && !seen.contains(&cand) {
+                seen.push(cand.clone());
+                combos.push(cand);
+                combo_owner.push((k, j));
+            }
+        }
+    }
+    let results = run_chunked(runner, &combos, round_trips, executions)?;
+    let mut best: BTreeMap<usize, (usize, TestCase)> = BTreeMap::new();
+    for ((cand, r), &(k, j)) in combos.into_iter().zip(&results).zip(&combo_owner) {
+        if acceptable(runner, r, &work[k].need, before) && best.get(&k).is_none_or(|(bj, _)| j > *bj) {
+            best.insert(k, (j, cand));
+        }
+    }
+    for (k, mut singles) in passed {
+        work[k].current = match best.remove(&k) {
+            Some((_, cand)) => cand,
+            // The last statement's removal passed alone (removals last first).
+            None => singles.swap_remove(0).1,
+        };
+    }
+    Ok(true)
 }
 
 /// Marks as not kept each test whose goals the other kept tests cover, trying the longest tests

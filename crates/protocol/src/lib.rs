@@ -26,9 +26,9 @@ pub use trace::{Branch, ContextBranch, Trace};
 /// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
 pub const VERSION: u16 = 3;
 
-/// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ProbeId(pub u32);
+/// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`); the
+/// same type as `goals::ProbeId`, defined in `rt-abi`.
+pub use rt_abi::ProbeId;
 
 /// A statement index inside one test: the variable that statement defines. `0xFFFF` on the wire is
 /// "none", represented here as `Option<Var>`, so a `Var` is always a real index.

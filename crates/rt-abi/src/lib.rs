@@ -4,7 +4,8 @@
 //! This is the one shared definition DESIGN.md §3.2 and issue 3 ask for: `instrument` emits calls only
 //! to the methods listed here, and a test in `worker` parses the compiled runtime jar and checks that
 //! every method listed here exists there with the same descriptor and is `public static`.
-//! It deliberately knows nothing about the wire protocol or about goals.
+//! It also defines [`ProbeId`], the one probe id type of the workspace. It deliberately knows nothing
+//! about the wire protocol or about goals.
 
 /// Internal name of the tracer class that every probe calls.
 pub const TRACER_CLASS: &str = "suitesmith/rt/Tracer";
@@ -15,6 +16,31 @@ pub const GUARDS_CLASS: &str = "suitesmith/rt/Guards";
 /// reset static state between tests. Classes without `<clinit>` get one that only resets fields.
 pub const STATIC_RESET_METHOD: &str = "__suitesmith_reset";
 pub const STATIC_RESET_DESCRIPTOR: &str = "()V";
+
+/// A probe: one call to the tracer that the instrumenter inserts, and its index in the tracer's
+/// per-probe arrays. Dense, starting at 0 over a probe plan (`goals` allocates them). Defined here,
+/// in the crate both the planner (`goals`) and the wire format (`protocol`) depend on, so the id a
+/// plan assigns is the very type a trace reports; both crates re-export it.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProbeId(pub u32);
+
+impl ProbeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl std::fmt::Debug for ProbeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "p{}", self.0)
+    }
+}
+
+impl std::fmt::Display for ProbeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "p{}", self.0)
+    }
+}
 
 /// Condition codes packed into the low 4 bits of a branch probe's site argument:
 /// `site = (probe_id << 4) | cond`, with bit 3 set for the `g` variants of `fcmp`/`dcmp`

@@ -1,10 +1,12 @@
 //! The test model of suitesmith and everything that creates and changes tests without running them:
-//! statements with variables as statement indices (`statement`), Java types with generics and
+//! statements with variables as statement indices (`statement`), the assertions written after them
+//! (`assertion`, shared by `postprocess` and `junit`), Java types with generics and
 //! assignability (`types`), typing checks and graceful deletion (`validity`), the test cluster read
 //! from class files (`cluster`), value pools (`pool`), and EvoSuite's random test factory, mutation
 //! and crossover (`factory`, `mutation`). Execution and serialisation for workers live elsewhere
 //! (`exec`, `protocol`).
 
+pub mod assertion;
 pub mod cluster;
 pub mod factory;
 pub mod mutation;

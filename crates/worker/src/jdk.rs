@@ -1,6 +1,7 @@
-//! Finding the JVM to run workers on: `$JAVA_HOME/bin/java`, else `java` on `PATH`, and checking that
-//! it is Java 8 or later (the runtime is compiled with `--release 8`). A missing or too old Java is
-//! one clear error, reported once, before any worker starts.
+//! Finding the JVM to run workers on: `$JAVA_HOME/bin/java`, else `java` on `PATH` (the `jdk` crate
+//! says where, for the test cluster's jmods too), and checking that it is Java 8 or later (the
+//! runtime is compiled with `--release 8`). A missing or too old Java is one clear error, reported
+//! once, before any worker starts.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,22 +24,9 @@ pub struct Java {
 impl Java {
     /// `$JAVA_HOME/bin/java` if `JAVA_HOME` is set, else `java` on `PATH`.
     pub fn discover() -> Result<Java, WorkerError> {
-        match std::env::var_os("JAVA_HOME").filter(|h| !h.is_empty()) {
-            Some(home) => {
-                let path = Path::new(&home).join("bin").join("java");
-                if !path.is_file() {
-                    return Err(WorkerError::JdkNotFound {
-                        tried: format!(
-                            "JAVA_HOME is {} but {} does not exist",
-                            Path::new(&home).display(),
-                            path.display()
-                        ),
-                    });
-                }
-                Java::at(&path)
-            }
-            None => Java::at(Path::new("java")),
-        }
+        // Where to look is decided by the `jdk` crate, shared with the test cluster's jmods.
+        let path = ::jdk::java_executable().map_err(|tried| WorkerError::JdkNotFound { tried })?;
+        Java::at(&path)
     }
 
     /// Checks the given `java` executable (a path, or a bare name looked up on `PATH`).

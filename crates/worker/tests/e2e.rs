@@ -117,35 +117,9 @@ fn handshake_and_scratch_dir() {
     assert!(!scratch.exists(), "the scratch directory goes with the worker");
 }
 
-#[test]
-fn jdk_classes_and_every_statement_kind() {
-    let mut w = spawn(&config(3000));
-    let list = "java.util.ArrayList";
-    // ArrayList: new, add, add, size, get — five statements.
-    let array_list = vec![
-        new_object(list),
-        Statement::string("a"),
-        call(list, "add", "(Ljava/lang/Object;)Z", 0, &[1]),
-        call(list, "size", "()I", 0, &[]),
-        Statement::Method {
-            class: list.into(),
-            name: "isEmpty".into(),
-            descriptor: "()Z".into(),
-            is_static: false,
-            receiver: Some(Var(0)),
-            args: vec![],
-        },
-    ];
-    // Integer.parseInt with bad input: a SUT exception, and the rest is not executed.
-    let parse = vec![
-        Statement::string("12x"),
-        call_static("java.lang.Integer", "parseInt", "(Ljava/lang/String;)I", &[0]),
-        Statement::int(1),
-    ];
-    // A call on null: the call site fails, not the SUT.
-    let null_receiver = vec![Statement::Null { ty: list.into() }, call(list, "size", "()I", 0, &[])];
-    // Every other statement kind.
-    let kinds = vec![
+/// Every statement kind the tests above do not use (the index of each in a comment).
+fn every_other_statement_kind() -> Vec<Statement> {
+    vec![
         Statement::Primitive { ty: PrimType::Char, bits: 0xE9 }, // 0
         Statement::Primitive { ty: PrimType::Byte, bits: (-2i64) as u64 }, // 1
         Statement::Primitive { ty: PrimType::Short, bits: 300 }, // 2
@@ -185,7 +159,37 @@ fn jdk_classes_and_every_statement_kind() {
         }, // 17
         Statement::Null { ty: "java.lang.String".into() },        // 18
         Statement::ArrayLoad { array: Some(Var(9)), index: 5 },   // 19: out of bounds
+    ]
+}
+
+#[test]
+fn jdk_classes_and_every_statement_kind() {
+    let mut w = spawn(&config(3000));
+    let list = "java.util.ArrayList";
+    // ArrayList: new, add, add, size, get — five statements.
+    let array_list = vec![
+        new_object(list),
+        Statement::string("a"),
+        call(list, "add", "(Ljava/lang/Object;)Z", 0, &[1]),
+        call(list, "size", "()I", 0, &[]),
+        Statement::Method {
+            class: list.into(),
+            name: "isEmpty".into(),
+            descriptor: "()Z".into(),
+            is_static: false,
+            receiver: Some(Var(0)),
+            args: vec![],
+        },
     ];
+    // Integer.parseInt with bad input: a SUT exception, and the rest is not executed.
+    let parse = vec![
+        Statement::string("12x"),
+        call_static("java.lang.Integer", "parseInt", "(Ljava/lang/String;)I", &[0]),
+        Statement::int(1),
+    ];
+    // A call on null: the call site fails, not the SUT.
+    let null_receiver = vec![Statement::Null { ty: list.into() }, call(list, "size", "()I", 0, &[])];
+    let kinds = every_other_statement_kind();
     let tests = [&array_list, &parse, &null_receiver, &kinds];
     let refs: Vec<TestRef<'_>> =
         tests.iter().enumerate().map(|(i, t)| TestRef { id: i as u32 + 10, statements: t }).collect();

@@ -261,21 +261,9 @@ pub struct TestCluster {
     problems: BTreeMap<String, String>,
 }
 
-/// `java.base.jmod` of the JDK in `JAVA_HOME`, or of the `java` found on `PATH`.
+/// `java.base.jmod` of the JDK in `JAVA_HOME`, or of the `java` found on `PATH` (`jdk::base_jmod`).
 pub fn jdk_base_jmod() -> Option<PathBuf> {
-    let from_home = std::env::var_os("JAVA_HOME").map(PathBuf::from);
-    let from_path = std::env::var_os("PATH").and_then(|p| {
-        std::env::split_paths(&p)
-            .map(|d| d.join("java"))
-            .find(|j| j.is_file())
-            .and_then(|j| std::fs::canonicalize(j).ok())
-            .and_then(|j| j.parent()?.parent().map(PathBuf::from))
-    });
-    [from_home, from_path]
-        .into_iter()
-        .flatten()
-        .map(|home| home.join("jmods").join("java.base.jmod"))
-        .find(|p| p.is_file())
+    ::jdk::base_jmod()
 }
 
 impl SubtypeOracle for TestCluster {
