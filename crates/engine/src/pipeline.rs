@@ -302,12 +302,13 @@ pub fn generate_tests(
     on_stage: &mut dyn FnMut(&Stage),
 ) -> Result<ClassTests, EngineError> {
     let started = Instant::now();
-    let (mut problem, result, cp) = search_class(config, &mut |e| {
+    let (mut problem, result, db) = search_class(config, &mut |e| {
         if let search::Event::Iteration { iteration, evaluations, covered, goals, .. } = *e {
             let elapsed = started.elapsed();
             on_stage(&Stage::Search { iteration, evaluations, covered, goals, elapsed });
         }
     })?;
+    let cp = db.classpath();
     let suite = result.suite();
     let search = SearchFigures {
         evaluations: result.stats.evaluations,

@@ -17,7 +17,7 @@ use worker::{Pool, TestRun, WorkerError};
 
 pub use cache::{Cached, Plan, approx_bytes};
 pub use fake::FakeExecutor;
-pub use subject::{Subject, SubjectError, prepare};
+pub use subject::{Subject, SubjectError, prepare, prepare_in};
 
 /// A test case as the executor sees it (for now: the protocol statements).
 pub type TestCase = Vec<Statement>;
