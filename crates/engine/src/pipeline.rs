@@ -308,7 +308,6 @@ pub fn generate_tests(
             on_stage(&Stage::Search { iteration, evaluations, covered, goals, elapsed });
         }
     })?;
-    let cp = db.classpath();
     let suite = result.suite();
     let search = SearchFigures {
         evaluations: result.stats.evaluations,
@@ -352,7 +351,7 @@ pub fn generate_tests(
     let asserted = {
         let mut runner = ProblemRunner { problem: &mut problem, deadline: clock.by(ASSERT_SHARE) };
         let assertion_config = AssertionConfig::evosuite(&config.class);
-        let a = postprocess::assertions(&mut runner, &minimised.suite, &cp, &assertion_config)
+        let a = postprocess::assertions(&mut runner, &minimised.suite, db.classpath(), &assertion_config)
             .map_err(EngineError::Post)?;
         if runner.out_of_time() {
             log.push(
@@ -363,8 +362,8 @@ pub fn generate_tests(
     };
     phases.assertions = t0.elapsed();
 
-    let package_classes = package_classes(&cp, &config.class);
-    let static_nested = static_nested(&cp, &minimised.suite);
+    let package_classes = package_classes(db.classpath(), &config.class);
+    let static_nested = static_nested(db.classpath(), &minimised.suite);
     let render_config = |name: String| {
         let mut rc = RenderConfig::new(write.style, config.seed);
         rc.class_name = Some(name);

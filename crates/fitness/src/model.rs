@@ -154,7 +154,8 @@ impl GoalModel {
             let class = &classes[ci];
             let cp = &class.constant_pool;
             let err = |what: String| method_error(cp_plan, mp, what);
-            let member = class.methods.get(mp.index.0 as usize).ok_or_else(|| err("no such method".into()))?;
+            let member =
+                class.methods.get(mp.index.0 as usize).ok_or_else(|| err("no such method".into()))?;
             let code = member.code(cp).ok_or_else(|| err("no Code attribute".into()))??;
             let body = bytecode::decode(&code, cp).map_err(|e| err(e.to_string()))?;
             Ok((body.insns.len(), Cow::Owned(MethodAnalysis::compute(&body))))
@@ -173,7 +174,8 @@ impl GoalModel {
         GoalModel::build_with(plan, |(ci, cp_plan, mp)| {
             let err = |what: String| method_error(cp_plan, mp, what);
             let m = db.method_id(ids[ci], mp.index.0).ok_or_else(|| err("no such method".into()))?;
-            let body = db.body(m).ok_or_else(|| err("no Code attribute".into()))?.map_err(|e| err(e.to_string()))?;
+            let body =
+                db.body(m).ok_or_else(|| err("no Code attribute".into()))?.map_err(|e| err(e.to_string()))?;
             let analysis = db.analysis(m).ok_or_else(|| err("no analysis".into()))?;
             Ok((body.insns.len(), Cow::Borrowed(analysis)))
         })
@@ -375,7 +377,8 @@ fn method_sites(
         mp.probes.clone().map(|i| (ProbeId(i), plan.probe(ProbeId(i)))).collect();
     let method_entry = probes.iter().find(|(_, p)| p.kind == ProbeKind::MethodEnter).map(|(id, _)| *id);
     // Analysis branch goal k -> plan goal.
-    let mapped: Vec<Option<GoalId>> = ma.branch_goals.iter().map(|bg| map_branch_goal(plan, bg, &probes)).collect();
+    let mapped: Vec<Option<GoalId>> =
+        ma.branch_goals.iter().map(|bg| map_branch_goal(plan, bg, &probes)).collect();
     if ma.branch_goals.iter().all(|bg| matches!(bg, BranchGoal::Root)) {
         branchless.push(BranchlessMethod { method_probes: mp.probes.clone(), method_entry });
     }
@@ -404,7 +407,13 @@ fn method_sites(
                 deps.clear();
             }
             let entry = entry || deps.is_empty();
-            sites[g.index()].push(Site { probe: id, deps, entry, method_probes: mp.probes.clone(), method_entry });
+            sites[g.index()].push(Site {
+                probe: id,
+                deps,
+                entry,
+                method_probes: mp.probes.clone(),
+                method_entry,
+            });
         }
     }
 }
@@ -427,7 +436,8 @@ fn release_lists(goals: &[GoalInfo]) -> (Vec<GoalId>, Vec<Vec<GoalId>>) {
 
 /// The branch probes with their goals (taken, not taken), the switch probes with their case goals,
 /// and the branch goals by probe.
-type ProbeTables = (Vec<(ProbeId, GoalId, GoalId)>, Vec<(ProbeId, Vec<GoalId>)>, Vec<Option<(GoalId, GoalId)>>);
+type ProbeTables =
+    (Vec<(ProbeId, GoalId, GoalId)>, Vec<(ProbeId, Vec<GoalId>)>, Vec<Option<(GoalId, GoalId)>>);
 
 /// Phase 3: the probe tables.
 fn probe_tables(plan: &ProbePlan) -> ProbeTables {
@@ -438,16 +448,21 @@ fn probe_tables(plan: &ProbePlan) -> ProbeTables {
         let id = ProbeId(pi as u32);
         match &p.detail {
             Detail::Branch { .. } => {
-                let side =
-                    |taken: bool| p.goals.iter().copied().find(|&g| *plan.goal(g) == Goal::Branch { probe: id, taken });
+                let side = |taken: bool| {
+                    p.goals.iter().copied().find(|&g| *plan.goal(g) == Goal::Branch { probe: id, taken })
+                };
                 if let (Some(t), Some(f)) = (side(true), side(false)) {
                     predicates.push((id, t, f));
                     branch_of_probe[pi] = Some((t, f));
                 }
             }
             Detail::Switch { .. } => {
-                let cases: Vec<GoalId> =
-                    p.goals.iter().copied().filter(|&g| matches!(plan.goal(g), Goal::SwitchCase { .. })).collect();
+                let cases: Vec<GoalId> = p
+                    .goals
+                    .iter()
+                    .copied()
+                    .filter(|&g| matches!(plan.goal(g), Goal::SwitchCase { .. }))
+                    .collect();
                 switches.push((id, cases));
             }
             _ => {}

@@ -164,7 +164,10 @@ pub fn instrument_class(
         .iter()
         .map(|m| {
             let code = m.code(cp)?;
-            Some(code.map_err(|e| e.to_string()).and_then(|c| bytecode::decode(&c, cp).map_err(|e| e.to_string())))
+            Some(
+                code.map_err(|e| e.to_string())
+                    .and_then(|c| bytecode::decode(&c, cp).map_err(|e| e.to_string())),
+            )
         })
         .collect();
     rewrite_class(cf, plan, class, opts, |mi| Some(bodies.get_mut(mi)?.take()?.map(Cow::Owned)))

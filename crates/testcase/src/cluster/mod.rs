@@ -917,7 +917,11 @@ fn is_bridge_or_synthetic(access: u16) -> bool {
 }
 
 impl<'a> Builder<'a> {
-    fn new(mut table: ClassTable<'a>, cut: &str, config: &ClusterConfig) -> Result<Builder<'a>, ClusterError> {
+    fn new(
+        mut table: ClassTable<'a>,
+        cut: &str,
+        config: &ClusterConfig,
+    ) -> Result<Builder<'a>, ClusterError> {
         let cf = table.parse(cut)?;
         let constants = ConstantValues::from_pool(&load::pool_constants(&cf));
         let info = table.get(cut).ok_or_else(|| ClusterError::ClassNotFound(cut.to_string()))?;
