@@ -25,6 +25,7 @@ fn each_class_parsed_once_and_each_method_decoded_at_most_once() {
     assert_eq!(parsed_again, [], "classes parsed more than once");
     assert_eq!(decoded_again, [], "methods decoded more than once");
     let stats = db.stats();
+    println!("{stats:?} of {} classes on the classpath", db.class_ids().count());
     assert_eq!(stats.parses, stats.classes_parsed as u64);
     assert_eq!(stats.decodes, stats.methods_decoded as u64);
     // The classes under test were read through the database: the CUT and its nested enum, with
