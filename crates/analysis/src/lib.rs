@@ -1,14 +1,14 @@
 //! analysis: pure analyses of one method or class (DESIGN.md §4). Generic graph algorithms
 //! (`graph`, `dominators`, `post_dominators`, `control_deps`) work on a small typed graph; the
 //! bytecode-facing analyses (`cfg`, `branch_goals`, `method`) build that graph from a method
-//! body; `hierarchy` reads the class hierarchy of a classpath. Nothing here rewrites code.
+//! body. Nothing here rewrites code; the class hierarchy, which needs a whole classpath, is
+//! `programdb`'s.
 
 pub mod branch_goals;
 pub mod cfg;
 pub mod control_deps;
 pub mod dominators;
 pub mod graph;
-pub mod hierarchy;
 pub mod method;
 pub mod post_dominators;
 pub mod text;
@@ -18,6 +18,5 @@ pub use cfg::{Block, BlockId, Cfg, CfgEdge, EdgeKind};
 pub use control_deps::{ControlDep, ControlDeps};
 pub use dominators::DomTree;
 pub use graph::{EdgeId, Graph, NodeId};
-pub use hierarchy::{ClassHierarchy, ClassInfo};
 pub use method::MethodAnalysis;
 pub use post_dominators::PostDomTree;

@@ -12,6 +12,7 @@ mod verifier;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use programdb::{DbConfig, ProgramDb};
 use search::{Algorithm, Budget, SearchConfig, SystemClock};
 use testcase::{ClusterConfig, TestCase, TestCluster, ValuePool, rng_from_seed};
 
@@ -138,7 +139,19 @@ fn cluster_classpath(user: &[PathBuf]) -> Vec<PathBuf> {
 /// prepares the problem, runs `config.algorithm`, then executes the archive's suite once more to
 /// compute its coverage per criterion.
 pub fn generate(config: &GenerateConfig) -> Result<Generation, EngineError> {
-    let (mut problem, result, _) = search_class(config, &mut |_| {})?;
+    generate_in(&open_program(config)?, config)
+}
+
+/// The program database of a run of `config`: the user's classpath and `java.base`, opened once;
+/// the cluster, the planner, the instrumenter and the goal model all read classes through it.
+pub fn open_program(config: &GenerateConfig) -> Result<ProgramDb, EngineError> {
+    Ok(ProgramDb::open(&cluster_classpath(&config.classpath), DbConfig::STANDARD)?)
+}
+
+/// `generate` with the run's program database given (`open_program`), so that a caller can ask it
+/// afterwards what was parsed and decoded.
+pub fn generate_in(db: &ProgramDb, config: &GenerateConfig) -> Result<Generation, EngineError> {
+    let (mut problem, result) = search_class_in(db, config, &mut |_| {})?;
     // The final re-execution below is not part of the search.
     let search_worker_time = problem.worker_time();
     let suite = result.suite();
@@ -166,18 +179,29 @@ pub fn generate(config: &GenerateConfig) -> Result<Generation, EngineError> {
 }
 
 /// The search part of a run: the problem (its workers stay up for post-processing), the search's
-/// result, and the classpath with `java.base` the cluster was built from. `on_event` sees the
-/// search's events.
+/// result, and the run's program database, whose classpath has `java.base` for the cluster.
+/// `on_event` sees the search's events.
 pub(crate) fn search_class(
     config: &GenerateConfig,
     on_event: &mut dyn FnMut(&search::Event),
-) -> Result<(JvmProblem, search::SearchResult, classfile::ClassPath), EngineError> {
-    let cp = classfile::ClassPath::open(&cluster_classpath(&config.classpath))?;
-    let cluster = TestCluster::build(&cp, &config.class, &ClusterConfig::evosuite())?;
+) -> Result<(JvmProblem, search::SearchResult, ProgramDb), EngineError> {
+    let db = open_program(config)?;
+    let (problem, result) = search_class_in(&db, config, on_event)?;
+    Ok((problem, result, db))
+}
+
+/// `search_class` with the run's program database given.
+fn search_class_in(
+    db: &ProgramDb,
+    config: &GenerateConfig,
+    on_event: &mut dyn FnMut(&search::Event),
+) -> Result<(JvmProblem, search::SearchResult), EngineError> {
+    let cluster = TestCluster::build_in(db, &config.class, &ClusterConfig::evosuite())?;
     let mut search_config = SearchConfig::evosuite(config.budget);
     search_config.algorithm = config.algorithm;
     let mut pool = ValuePool::new(cluster.constants().clone(), search_config.factory.dynamic_pool_size);
-    let mut problem = JvmProblem::new(
+    let mut problem = JvmProblem::with_db(
+        db,
         &config.classpath,
         &config.class,
         &config.criteria,
@@ -190,7 +214,7 @@ pub(crate) fn search_class(
     let mut rng = rng_from_seed(config.seed);
     let clock = SystemClock::start();
     let result = search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
-    Ok((problem, result, cp))
+    Ok((problem, result))
 }
 
 /// The search goals of `filter`; an `except` entry that names no goal of the filter's criteria is

@@ -302,7 +302,7 @@ pub fn generate_tests(
     on_stage: &mut dyn FnMut(&Stage),
 ) -> Result<ClassTests, EngineError> {
     let started = Instant::now();
-    let (mut problem, result, cp) = search_class(config, &mut |e| {
+    let (mut problem, result, db) = search_class(config, &mut |e| {
         if let search::Event::Iteration { iteration, evaluations, covered, goals, .. } = *e {
             let elapsed = started.elapsed();
             on_stage(&Stage::Search { iteration, evaluations, covered, goals, elapsed });
@@ -343,8 +343,8 @@ pub fn generate_tests(
     let t0 = Instant::now();
     let asserted = {
         let mut runner = ProblemRunner { problem: &mut problem, deadline: clock.by(ASSERT_SHARE) };
-        let assert_config = AssertionConfig::evosuite(&config.class);
-        let a = postprocess::assertions(&mut runner, &minimised.suite, &cp, &assert_config)
+        let assertion_config = AssertionConfig::evosuite(&config.class);
+        let a = postprocess::assertions(&mut runner, &minimised.suite, db.classpath(), &assertion_config)
             .map_err(EngineError::Post)?;
         if runner.out_of_time() {
             log.push(
@@ -355,8 +355,8 @@ pub fn generate_tests(
     };
     phases.assertions = t0.elapsed();
 
-    let package_classes = package_classes(&cp, &config.class);
-    let static_nested = static_nested(&cp, &minimised.suite);
+    let package_classes = package_classes(db.classpath(), &config.class);
+    let static_nested = static_nested(db.classpath(), &minimised.suite);
     let render_config = |name: String| {
         let mut rc = RenderConfig::new(write.style, config.seed);
         rc.class_name = Some(name);

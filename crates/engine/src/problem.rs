@@ -198,20 +198,34 @@ impl JvmProblem {
         workers: usize,
         timeout_ms: u32,
     ) -> Result<JvmProblem, EngineError> {
-        let cp = classfile::ClassPath::open(classpath)?;
+        let db = programdb::ProgramDb::open(classpath, programdb::DbConfig::STANDARD)?;
+        JvmProblem::with_db(&db, classpath, cut, criteria, workers, timeout_ms)
+    }
+
+    /// `new` reading the classes from the run's program database, whose classpath starts with
+    /// `classpath` (the workers').
+    pub fn with_db(
+        db: &programdb::ProgramDb,
+        classpath: &[PathBuf],
+        cut: &str,
+        criteria: &[Criterion],
+        workers: usize,
+        timeout_ms: u32,
+    ) -> Result<JvmProblem, EngineError> {
+        let cp = db.classpath();
         let internal = cut.replace('.', "/");
         if !cp.contains(&internal) {
             return Err(EngineError::MissingClass(cut.to_string()));
         }
-        let classes = classes_under_test(&cp, &internal);
+        let classes = classes_under_test(cp, &internal);
 
-        let subject = exec::prepare(classpath, &classes, &instrument::Options::all(), timeout_ms)?;
+        let subject = exec::prepare_in(db, classpath, &classes, &instrument::Options::all(), timeout_ms)?;
         // The model is built from the original class files, in plan order (a class the plan refused
         // is not in it), each parsed once here.
         let mut originals = Vec::with_capacity(subject.plan.classes().len());
         for c in subject.plan.classes() {
-            let bytes = cp.class_bytes(&c.name)?.ok_or_else(|| EngineError::MissingClass(c.name.clone()))?;
-            originals.push(classfile::ClassFile::parse(&bytes)?);
+            let file = db.class_id(&c.name).and_then(|id| db.class(id).ok());
+            originals.push(file.ok_or_else(|| EngineError::MissingClass(c.name.clone()))?);
         }
         let mut supers = BTreeMap::new();
         let mut synthetic = BTreeSet::new();
@@ -226,7 +240,7 @@ impl JvmProblem {
                 synthetic.insert(c.name.clone());
             }
         }
-        let model = GoalModel::build(&subject.plan, &originals)?;
+        let model = GoalModel::build_in(db, &subject.plan)?;
 
         let java = Java::discover()?;
         let config = WorkerConfig::new(java, worker::runtime_jar()?, subject.setup);

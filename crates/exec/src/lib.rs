@@ -16,7 +16,7 @@ use protocol::{Outcome, Statement, TestStatus, Trace};
 use worker::{Pool, TestRun, WorkerError};
 
 pub use cache::{Cached, Plan, approx_bytes};
-pub use subject::{Subject, SubjectError, prepare};
+pub use subject::{Subject, SubjectError, prepare, prepare_in};
 
 /// A test case as the executor sees it (for now: the protocol statements).
 pub type TestCase = Vec<Statement>;

@@ -7,8 +7,8 @@
 
 use std::path::PathBuf;
 
-use classfile::ClassPath;
 use goals::ProbePlan;
+use programdb::{ClassId, DbConfig, ProgramDb};
 use protocol::Setup;
 
 /// Instrumented classes with their plan, and the `Setup` that loads them.
@@ -31,22 +31,34 @@ pub enum SubjectError {
 
 /// Plans and instruments `classes` (internal names, in the order given) found on `classpath`, and
 /// builds a `Setup` whose classpath is `classpath` and whose defined classes are the instrumented ones.
+/// Opens a program database of its own; `prepare_in` uses the run's.
 pub fn prepare(
     classpath: &[PathBuf],
     classes: &[String],
     opts: &instrument::Options,
     timeout_ms: u32,
 ) -> Result<Subject, SubjectError> {
-    let cp = ClassPath::open(classpath)?;
-    let originals: Vec<Vec<u8>> = classes
+    let db = ProgramDb::open(classpath, DbConfig::STANDARD)?;
+    prepare_in(&db, classpath, classes, opts, timeout_ms)
+}
+
+/// `prepare` with the classes read from `db`, whose classpath holds `classpath` (the worker's
+/// classpath) and possibly more after it (the JDK's `java.base`).
+pub fn prepare_in(
+    db: &ProgramDb,
+    classpath: &[PathBuf],
+    classes: &[String],
+    opts: &instrument::Options,
+    timeout_ms: u32,
+) -> Result<Subject, SubjectError> {
+    let ids: Vec<ClassId> = classes
         .iter()
-        .map(|name| cp.class_bytes(name)?.ok_or_else(|| SubjectError::MissingClass(name.clone())))
+        .map(|name| db.class_id(name).ok_or_else(|| SubjectError::MissingClass(name.clone())))
         .collect::<Result<_, _>>()?;
-    let refs: Vec<&[u8]> = originals.iter().map(Vec::as_slice).collect();
-    let (plan, results) = instrument::instrument_classes(&refs, opts);
+    let (plan, results) = instrument::instrument_classes_in(db, &ids, opts);
     let mut unchanged = Vec::new();
-    let mut defined = Vec::with_capacity(originals.len());
-    for ((name, bytes), result) in classes.iter().zip(originals).zip(results) {
+    let mut defined = Vec::with_capacity(classes.len());
+    for (name, result) in classes.iter().zip(results) {
         let out = match result {
             Ok((out, report)) => {
                 for u in report.unchanged {
@@ -56,7 +68,8 @@ pub fn prepare(
             }
             Err(e) => {
                 unchanged.push(format!("class {name}: {e}"));
-                bytes
+                // The original bytes, as they are: read again, not parsed.
+                db.classpath().class_bytes(name)?.ok_or_else(|| SubjectError::MissingClass(name.clone()))?
             }
         };
         defined.push((name.replace('/', "."), out));

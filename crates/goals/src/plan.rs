@@ -19,10 +19,12 @@
 //!   (An exception thrown between the constant and its probe makes the goal look unreached:
 //!   the approximation errs towards "not killed".)
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use bytecode::{Insn, InsnIdx, MethodBody, Opcode};
-use classfile::{ClassFile, ConstantPool};
+use classfile::{ClassFile, ConstantPool, Member};
+use programdb::ProgramDb;
 use rt_abi::{ProbeKind, cond};
 
 use crate::{
@@ -95,6 +97,10 @@ pub enum PlanError {
     ClassFile(#[from] classfile::Error),
     #[error("class {class}: {what}")]
     Malformed { class: String, what: String },
+    /// The program database could not parse the class (its error, as text: the database keeps
+    /// the error itself).
+    #[error("{0}")]
+    Unreadable(String),
 }
 
 /// The probe kind and rt-abi condition (of the jump being taken) of a conditional jump.
@@ -305,8 +311,43 @@ impl ProbePlan {
     }
 
     /// Plans the probes of one more class. Ids continue after those of the classes added before;
-    /// nothing is added when an error is returned.
+    /// nothing is added when an error is returned. Each method is decoded here; `add_class_in`
+    /// takes the bodies the program database keeps instead.
     pub fn add_class(&mut self, class: &ClassFile, opts: &PlanOptions) -> Result<ClassId, PlanError> {
+        let cp = &class.constant_pool;
+        self.add_class_with(class, opts, |_, m| {
+            let code = m.code(cp)?;
+            Some(
+                code.map_err(|e| e.to_string())
+                    .and_then(|c| bytecode::decode(&c, cp).map_err(|e| e.to_string()))
+                    .map(Cow::Owned),
+            )
+        })
+    }
+
+    /// Plans the probes of class `class` of the program database (see `add_class`), from the
+    /// class and method bodies the database parsed and decoded.
+    pub fn add_class_in(
+        &mut self,
+        db: &ProgramDb,
+        class: programdb::ClassId,
+        opts: &PlanOptions,
+    ) -> Result<ClassId, PlanError> {
+        let file = db.class(class).map_err(|e| PlanError::Unreadable(e.to_string()))?;
+        self.add_class_with(file, opts, |mi, _| {
+            let m = db.method_id(class, mi as u16)?;
+            Some(db.body(m)?.map(Cow::Borrowed).map_err(str::to_owned))
+        })
+    }
+
+    /// `add_class` with the method bodies from `body` (by method index): `None` for a method
+    /// without code, `Err` with the reason for code that does not decode.
+    fn add_class_with<'b>(
+        &mut self,
+        class: &ClassFile,
+        opts: &PlanOptions,
+        body: impl Fn(usize, &Member) -> Option<Result<Cow<'b, MethodBody>, String>>,
+    ) -> Result<ClassId, PlanError> {
         let id = ClassId(self.classes.len() as u32);
         let cp = &class.constant_pool;
         let name = class.name().into_owned();
@@ -341,12 +382,9 @@ impl ProbePlan {
         for (mi, (m, mname, mdesc)) in named.into_iter().enumerate() {
             let is_clinit = mname == "<clinit>";
             has_clinit |= is_clinit;
-            let Some(code) = m.code(cp) else { continue };
+            let Some(body) = body(mi, m) else { continue };
             let index = MethodIdx(mi as u16);
             let start = b.plan.probes.len() as u32;
-            let body = code
-                .map_err(|e| e.to_string())
-                .and_then(|c| bytecode::decode(&c, cp).map_err(|e| e.to_string()));
             let undecodable = match body {
                 Ok(body) => {
                     if is_clinit && opts.class_init {

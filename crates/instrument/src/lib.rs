@@ -15,9 +15,12 @@
 mod probes;
 mod reset;
 
+use std::borrow::Cow;
+
 use bytecode::{Insn, InsnIdx, MethodBody, Opcode};
 use classfile::{Attribute, ClassFile, ConstantPool};
 use goals::{ClassId, Detail, MethodIdx, PlanError, PlanOptions, Probe, ProbeId, ProbeKind, ProbePlan};
+use programdb::ProgramDb;
 use rt_abi::{GUARDS_CLASS, RedirectAction};
 
 /// What to do to a class. Built with `all()` or `none()`; there is deliberately no `Default`.
@@ -103,6 +106,40 @@ pub fn instrument_classes(classes: &[&[u8]], opts: &Options) -> (ProbePlan, Vec<
     (plan, results)
 }
 
+/// `instrument_classes` for classes of the program database: each class is the one the database
+/// parsed and each method body the one it decoded, for the plan and the rewriting alike.
+pub fn instrument_classes_in(
+    db: &ProgramDb,
+    classes: &[programdb::ClassId],
+    opts: &Options,
+) -> (ProbePlan, Vec<Instrumented>) {
+    let mut plan = ProbePlan::new();
+    let ids: Vec<Result<ClassId, Error>> =
+        classes.iter().map(|&c| plan.add_class_in(db, c, &opts.plan).map_err(Error::from)).collect();
+    let results = classes
+        .iter()
+        .zip(ids)
+        .map(|(&c, id)| id.and_then(|id| instrument_class_in(db, c, &plan, id, opts)))
+        .collect();
+    (plan, results)
+}
+
+/// `instrument_class` for class `c` of the program database, planned as `class` of `plan`. The
+/// class is copied out of the database, since rewriting changes it.
+pub fn instrument_class_in(
+    db: &ProgramDb,
+    c: programdb::ClassId,
+    plan: &ProbePlan,
+    class: ClassId,
+    opts: &Options,
+) -> Result<(Vec<u8>, Report), Error> {
+    let cf = db.class(c).map_err(|e| PlanError::Unreadable(e.to_string()))?.clone();
+    rewrite_class(cf, plan, class, opts, |mi| {
+        let m = db.method_id(c, mi as u16)?;
+        Some(db.body(m)?.map(Cow::Borrowed).map_err(str::to_owned))
+    })
+}
+
 /// Plans `bytes` alone (probe ids from 0, class id 0) and instruments it.
 pub fn instrument_standalone(bytes: &[u8], opts: &Options) -> Result<(Vec<u8>, ProbePlan, Report), Error> {
     let mut plan = ProbePlan::new();
@@ -118,7 +155,34 @@ pub fn instrument_class(
     class: ClassId,
     opts: &Options,
 ) -> Result<(Vec<u8>, Report), Error> {
-    let mut cf = ClassFile::parse(bytes)?;
+    let cf = ClassFile::parse(bytes)?;
+    // Decoded before the rewriting starts changing the constant pool (which only appends, so
+    // the bodies are the same).
+    let cp = &cf.constant_pool;
+    let mut bodies: Vec<Option<Result<MethodBody, String>>> = cf
+        .methods
+        .iter()
+        .map(|m| {
+            let code = m.code(cp)?;
+            Some(
+                code.map_err(|e| e.to_string())
+                    .and_then(|c| bytecode::decode(&c, cp).map_err(|e| e.to_string())),
+            )
+        })
+        .collect();
+    rewrite_class(cf, plan, class, opts, |mi| Some(bodies.get_mut(mi)?.take()?.map(Cow::Owned)))
+}
+
+/// Rewrites `cf`, class `class` of `plan`, taking each method's decoded original code from `body`
+/// (by method index; `None` for a method without code, `Err` with the reason when it does not
+/// decode).
+fn rewrite_class<'b>(
+    mut cf: ClassFile,
+    plan: &ProbePlan,
+    class: ClassId,
+    opts: &Options,
+    mut body: impl FnMut(usize) -> Option<Result<Cow<'b, MethodBody>, String>>,
+) -> Result<(Vec<u8>, Report), Error> {
     let name = cf.name().into_owned();
     let cplan = plan.classes().get(class.index()).ok_or_else(|| Error::NotPlanned {
         class: name.clone(),
@@ -144,11 +208,10 @@ pub fn instrument_class(
             format!("{}{}", method.name(cp).unwrap_or_default(), method.descriptor(cp).unwrap_or_default());
         let index = MethodIdx(mi as u16);
         let planned = cplan.methods.iter().find(|m| m.index == index).map_or(0..0, |m| m.probes.clone());
-        let decoded = classfile::Code::parse(&method.attributes[attr_pos].info)
-            .map_err(|e| e.to_string())
-            .and_then(|c| bytecode::decode(&c, cp).map_err(|e| e.to_string()));
+        // The method has a `Code` attribute (`attr_pos`), so `body` has an answer for it.
+        let decoded = body(mi).unwrap_or_else(|| Err("no Code attribute".to_string()));
         let body = match decoded {
-            Ok(b) => b,
+            Ok(b) => b.into_owned(),
             Err(reason) => {
                 report.unchanged.push(Unchanged {
                     method: mname,

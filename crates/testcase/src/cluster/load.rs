@@ -4,10 +4,12 @@
 //! §4.7.9.1); where a member has none, or one that disagrees with its descriptor (inner-class
 //! constructors omit the outer instance), the descriptor is used.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use classfile::{ClassFile, ClassPath, Constant, ConstantPool, Member, access};
+use programdb::ProgramDb;
 
 use crate::cluster::ClusterError;
 use crate::types::{
@@ -203,25 +205,45 @@ pub(crate) fn pool_constants(cf: &ClassFile) -> PoolConstants {
 /// Loads and caches class summaries from a classpath. A class that is missing or fails to parse
 /// is remembered as absent, with its error text kept for the cluster's report.
 pub(crate) struct ClassTable<'a> {
-    cp: &'a ClassPath,
+    source: Source<'a>,
     cache: BTreeMap<String, Option<Arc<ClassInfo>>>,
     pub problems: BTreeMap<String, String>,
 }
 
+/// Where a table reads classes: the run's program database (each class parsed once per run,
+/// shared with the planner and the goal model), or a bare classpath (tests, tools).
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    Db(&'a ProgramDb),
+    ClassPath(&'a ClassPath),
+}
+
 impl<'a> ClassTable<'a> {
     pub fn new(cp: &'a ClassPath) -> ClassTable<'a> {
-        ClassTable { cp, cache: BTreeMap::new(), problems: BTreeMap::new() }
+        ClassTable { source: Source::ClassPath(cp), cache: BTreeMap::new(), problems: BTreeMap::new() }
     }
 
-    /// Parses a class from the classpath (binary name with dots).
-    pub fn parse(&self, name: &str) -> Result<ClassFile, ClusterError> {
+    pub fn in_db(db: &'a ProgramDb) -> ClassTable<'a> {
+        ClassTable { source: Source::Db(db), cache: BTreeMap::new(), problems: BTreeMap::new() }
+    }
+
+    /// Parses a class from the classpath (binary name with dots), or takes the one the database
+    /// parsed.
+    pub fn parse(&self, name: &str) -> Result<Cow<'a, ClassFile>, ClusterError> {
         let internal = name.replace('.', "/");
+        if let Source::Db(db) = self.source
+            && let Some(Ok(cf)) = db.class_id(&internal).map(|c| db.class(c))
+        {
+            return Ok(Cow::Borrowed(cf));
+        }
+        // A class that is missing or does not parse is read again here, for an error of our own
+        // that names it.
         let bytes = self
-            .cp
+            .classpath()
             .class_bytes(&internal)
             .map_err(|e| ClusterError::ClassFile(e.in_class(internal.clone())))?
             .ok_or_else(|| ClusterError::ClassNotFound(name.to_string()))?;
-        ClassFile::parse(&bytes).map_err(|e| ClusterError::ClassFile(e.in_class(internal)))
+        ClassFile::parse(&bytes).map(Cow::Owned).map_err(|e| ClusterError::ClassFile(e.in_class(internal)))
     }
 
     pub fn get(&mut self, name: &str) -> Option<Arc<ClassInfo>> {
@@ -239,7 +261,10 @@ impl<'a> ClassTable<'a> {
         res
     }
 
-    pub fn classpath(&self) -> &ClassPath {
-        self.cp
+    pub fn classpath(&self) -> &'a ClassPath {
+        match self.source {
+            Source::Db(db) => db.classpath(),
+            Source::ClassPath(cp) => cp,
+        }
     }
 }

@@ -17,6 +17,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use classfile::{ClassPath, access};
+use programdb::ProgramDb;
 
 use crate::pool::ConstantValues;
 use crate::statement::{ConstructorRef, FieldRef, MethodRef, Statement, VarId};
@@ -32,6 +33,13 @@ pub fn is_static_nested(cp: &ClassPath, binary: &str) -> bool {
     let Ok(Some(bytes)) = cp.class_bytes(&internal) else { return false };
     let Ok(cf) = classfile::ClassFile::parse(&bytes) else { return false };
     load::inner_class_flags(&cf, &internal).is_some_and(|(flags, _)| flags & access::STATIC != 0)
+}
+
+/// `is_static_nested` over the classes of the run's program database.
+pub fn is_static_nested_in(db: &ProgramDb, binary: &str) -> bool {
+    let internal = binary.replace('.', "/");
+    let Some(Ok(cf)) = db.class_id(&internal).map(|c| db.class(c)) else { return false };
+    load::inner_class_flags(cf, &internal).is_some_and(|(flags, _)| flags & access::STATIC != 0)
 }
 
 /// Errors building a cluster: only the CUT itself must load; dependencies that fail are reported
@@ -399,7 +407,13 @@ impl TestCluster {
     /// Builds the cluster of `cut` (binary name with dots) over `cp`, which should contain the JDK
     /// (`jdk_base_jmod`) for JDK types to have generators.
     pub fn build(cp: &ClassPath, cut: &str, config: &ClusterConfig) -> Result<TestCluster, ClusterError> {
-        Builder::new(cp, cut, config)?.run()
+        Builder::new(ClassTable::new(cp), cut, config)?.run()
+    }
+
+    /// `build` over the classes of the run's program database (its classpath should contain the
+    /// JDK likewise).
+    pub fn build_in(db: &ProgramDb, cut: &str, config: &ClusterConfig) -> Result<TestCluster, ClusterError> {
+        Builder::new(ClassTable::in_db(db), cut, config)?.run()
     }
 
     /// The class under test.
@@ -891,8 +905,11 @@ fn is_bridge_or_synthetic(access: u16) -> bool {
 }
 
 impl<'a> Builder<'a> {
-    fn new(cp: &'a ClassPath, cut: &str, config: &ClusterConfig) -> Result<Builder<'a>, ClusterError> {
-        let mut table = ClassTable::new(cp);
+    fn new(
+        mut table: ClassTable<'a>,
+        cut: &str,
+        config: &ClusterConfig,
+    ) -> Result<Builder<'a>, ClusterError> {
         let cf = table.parse(cut)?;
         let constants = ConstantValues::from_pool(&load::pool_constants(&cf));
         let info = table.get(cut).ok_or_else(|| ClusterError::ClassNotFound(cut.to_string()))?;

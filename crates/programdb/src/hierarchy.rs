@@ -1,0 +1,156 @@
+//! The one class hierarchy of a run: superclass and superinterfaces of each class, subtype
+//! questions, and the known subtypes of a type (what call-graph construction and, next, lazy
+//! initialisation ask). Answers come from the database's memoised classes; walking up parses only
+//! the classes on the way, while subtype lists parse the whole classpath once.
+//!
+//! Names are internal names (`java/util/ArrayList`). A type that is named but not on the
+//! classpath takes part in questions by name, but its own supertypes are unknown; the one
+//! exception is `java/lang/Object`, a supertype of every reference type (JLS §4.10.2). A corrupt
+//! hierarchy with a cycle cannot hang a question: every walk keeps a visited set. A class that
+//! does not parse has no supertypes.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use classfile::access;
+
+use crate::{ClassId, ProgramDb};
+
+/// The root of the class hierarchy.
+pub const OBJECT: &str = "java/lang/Object";
+
+/// What the hierarchy keeps of one class.
+#[derive(Debug, Default)]
+pub(crate) struct Header {
+    super_name: Option<String>,
+    superclass: Option<ClassId>,
+    interface_names: Vec<String>,
+    interfaces: Vec<ClassId>,
+    access_flags: u16,
+}
+
+/// Direct subtypes (subclasses and implementing or extending types) by supertype name, sorted.
+pub(crate) type SubtypeIndex = BTreeMap<String, Vec<ClassId>>;
+
+impl ProgramDb {
+    fn header(&self, c: ClassId) -> &Header {
+        self.classes[c.index()].header.get_or_init(|| {
+            let Ok(class) = self.class(c) else { return Header::default() };
+            let super_name = class.super_name().map(|s| s.into_owned());
+            let interface_names: Vec<String> = class.interface_names().map(|s| s.into_owned()).collect();
+            Header {
+                superclass: super_name.as_deref().and_then(|s| self.class_id(s)),
+                interfaces: interface_names.iter().filter_map(|s| self.class_id(s)).collect(),
+                super_name,
+                interface_names,
+                access_flags: class.access_flags,
+            }
+        })
+    }
+
+    /// The superclass, if the class has one and it is on the classpath.
+    pub fn superclass(&self, c: ClassId) -> Option<ClassId> {
+        self.header(c).superclass
+    }
+
+    /// The superclass's name, whether or not it is on the classpath (`None` for `Object`).
+    pub fn super_name(&self, c: ClassId) -> Option<&str> {
+        self.header(c).super_name.as_deref()
+    }
+
+    /// The direct superinterfaces on the classpath, in declaration order.
+    pub fn interfaces(&self, c: ClassId) -> &[ClassId] {
+        &self.header(c).interfaces
+    }
+
+    /// The direct superinterfaces' names, in declaration order.
+    pub fn interface_names(&self, c: ClassId) -> &[String] {
+        &self.header(c).interface_names
+    }
+
+    /// The class's access flags (0 when it does not parse).
+    pub fn access_flags(&self, c: ClassId) -> u16 {
+        self.header(c).access_flags
+    }
+
+    pub fn is_interface(&self, c: ClassId) -> bool {
+        self.access_flags(c) & access::INTERFACE != 0
+    }
+
+    /// `name` and all its supertypes, each once, breadth first (superclass before interfaces).
+    /// Types not on the classpath end the walk but are listed.
+    pub fn supertypes<'a>(&'a self, name: &'a str) -> Vec<&'a str> {
+        let mut seen = BTreeSet::new();
+        let mut res = Vec::new();
+        let mut queue = VecDeque::from([name]);
+        while let Some(n) = queue.pop_front() {
+            if !seen.insert(n) {
+                continue;
+            }
+            res.push(n);
+            if let Some(c) = self.class_id(n) {
+                let h = self.header(c);
+                queue.extend(h.super_name.as_deref());
+                queue.extend(h.interface_names.iter().map(String::as_str));
+            }
+        }
+        res
+    }
+
+    /// Whether `sub` is `sup` or a subclass of it through superclass links.
+    pub fn is_subclass(&self, sub: &str, sup: &str) -> bool {
+        let mut seen = BTreeSet::new();
+        let mut cur = Some(sub);
+        while let Some(n) = cur {
+            if n == sup {
+                return true;
+            }
+            if !seen.insert(n) {
+                return false;
+            }
+            cur = self.class_id(n).and_then(|c| self.super_name(c));
+        }
+        false
+    }
+
+    /// Whether `sub` is `sup` or a subtype of it through superclasses and superinterfaces; every
+    /// type is a subtype of `java/lang/Object`.
+    pub fn is_subtype(&self, sub: &str, sup: &str) -> bool {
+        sup == OBJECT || self.supertypes(sub).contains(&sup)
+    }
+
+    /// The direct subtypes of `name` on the classpath, sorted. The first such question parses
+    /// every class of the classpath.
+    pub fn direct_subtypes(&self, name: &str) -> &[ClassId] {
+        self.subtype_index().get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// All subtypes of `name` on the classpath (transitively, not `name` itself), sorted.
+    pub fn subtypes(&self, name: &str) -> Vec<ClassId> {
+        let own = self.class_id(name);
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<ClassId> = self.direct_subtypes(name).to_vec();
+        while let Some(c) = stack.pop() {
+            if Some(c) != own && seen.insert(c) {
+                stack.extend_from_slice(self.direct_subtypes(self.class_name(c)));
+            }
+        }
+        seen.into_iter().collect()
+    }
+
+    fn subtype_index(&self) -> &SubtypeIndex {
+        self.subtypes.get_or_init(|| {
+            let mut index: SubtypeIndex = BTreeMap::new();
+            // Classes in id order, so each list comes out sorted.
+            for c in self.class_ids() {
+                let h = self.header(c);
+                for sup in h.super_name.iter().chain(&h.interface_names) {
+                    let list = index.entry(sup.clone()).or_default();
+                    if list.last() != Some(&c) {
+                        list.push(c);
+                    }
+                }
+            }
+            index
+        })
+    }
+}
