@@ -5,6 +5,7 @@
 //! suite to report coverage per criterion (issue 4).
 
 mod convert;
+mod feed;
 mod pipeline;
 mod problem;
 mod verifier;

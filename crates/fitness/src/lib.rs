@@ -11,6 +11,7 @@ mod direct;
 mod eval;
 mod infection;
 mod model;
+mod space;
 mod suite;
 
 pub use direct::{DirectCalls, direct_calls};
@@ -20,6 +21,7 @@ pub use eval::{
 pub use goals::goal_text;
 pub use infection::{cond_infection, operator_infection, unary_infection};
 pub use model::{BranchlessMethod, GoalInfo, GoalModel, ModelError, Site};
+pub use space::{ClassLoading, CriterionCoverage, GoalSpace, Scorer, SearchGoal};
 pub use suite::{
     ContextGoal, Coverage, SuiteFitness, context_fitness, context_goals, coverage, suite_fitness,
 };

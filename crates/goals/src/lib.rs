@@ -9,6 +9,7 @@
 
 mod dump;
 mod jacoco;
+mod locate;
 mod plan;
 
 pub use dump::goal_text;

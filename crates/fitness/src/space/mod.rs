@@ -1,0 +1,299 @@
+//! The goal space of a run: every goal the search works on, under a dense index (`SearchGoal`, the
+//! numbers the engine hands the search as `search::GoalIdx`), with its criterion, class, method,
+//! location and dependences (DynaMOSA's roots and the goals each goal releases); the context goals
+//! found at run time (`contexts`); the scoring of a trace over the space; coverage accounting
+//! (`coverage`) and the goals only class initialisation reaches (`class_init`).
+//!
+//! Pure: the engine gives it the goal model, the workers' set-up trace, and the traces and
+//! outcomes of tests; it starts no process and knows no worker. Which goals guide the search is
+//! the search's business (its target policy); this only says what the goals are and how they
+//! depend on each other.
+
+mod class_init;
+mod contexts;
+mod coverage;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use goals::{Criterion, GoalId, MethodPlan};
+use protocol::Trace;
+
+pub use class_init::ClassLoading;
+pub use coverage::CriterionCoverage;
+
+use crate::eval::{GoalFitness, goal_fitness};
+use crate::model::GoalModel;
+use crate::suite::ContextGoal;
+use contexts::ContextGoals;
+
+/// A goal of the space: an index in `0..GoalSpace::n_goals()`, the selected static goals first (in
+/// model id order), then the context goals in the order they were found. It is the number
+/// `search::GoalIdx` carries, which this crate, below `search`, cannot name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SearchGoal(pub u32);
+
+impl SearchGoal {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The goals of one run's search over a goal model (see the module comment).
+#[derive(Debug)]
+pub struct GoalSpace {
+    /// Shared with the threads that score a batch as its results arrive (`Scorer`).
+    model: Arc<GoalModel>,
+    /// `selected[i]`: the model goal of `SearchGoal(i)`, in model id order.
+    selected: Arc<Vec<GoalId>>,
+    roots: Vec<SearchGoal>,
+    released: Vec<Vec<SearchGoal>>,
+    /// The context goals found so far: `SearchGoal(selected.len() + i)` is `contexts.goals[i]`.
+    /// `None` when `Criterion::ContextBranch` is not selected.
+    contexts: Option<ContextGoals>,
+    /// Goals of the model no test can cover because the worker's set-up already ran them
+    /// (`class_init::init_goals`), in model order; left out of the search, counted by
+    /// `class_init_goals`.
+    init_goals: Vec<GoalId>,
+    /// What loading each class under test loads and initialises, for `class_init_goals`.
+    loading: ClassLoading,
+}
+
+/// What scores a trace over the selected static goals away from the space (on the threads that
+/// wait for workers): the model and the selected goals, shared, not copied.
+#[derive(Debug, Clone)]
+pub struct Scorer {
+    model: Arc<GoalModel>,
+    selected: Arc<Vec<GoalId>>,
+}
+
+impl Scorer {
+    /// The trace's fitness for every model goal (`goal_fitness`), and the selected goals' values in
+    /// `SearchGoal` order, in a vector with room for `width` values (the context goals come after
+    /// them, appended by `GoalSpace::fitness_with` in batch order).
+    pub fn score(&self, trace: &Trace, width: usize) -> (GoalFitness, Vec<f64>) {
+        score(&self.model, &self.selected, trace, width)
+    }
+}
+
+fn score(model: &GoalModel, selected: &[GoalId], trace: &Trace, width: usize) -> (GoalFitness, Vec<f64>) {
+    let all = goal_fitness(model, trace);
+    let values = selected_fitness(selected, &all, width);
+    (all, values)
+}
+
+/// The values of the `selected` goals in `all`, in `SearchGoal` order, in a vector with room for
+/// `capacity` values (the context goals come after them).
+fn selected_fitness(selected: &[GoalId], all: &GoalFitness, capacity: usize) -> Vec<f64> {
+    let mut out = Vec::with_capacity(capacity.max(selected.len()));
+    out.extend(selected.iter().map(|&g| all.of(g)));
+    out
+}
+
+impl GoalSpace {
+    /// The space of `model`'s goals of `criteria`, less those the workers' set-up covers
+    /// (`init_trace`, the trace of initialising every class under test); `loading` says what the
+    /// classes load when a test loads them, for the coverage of the goals left out.
+    pub fn new(
+        model: GoalModel,
+        criteria: &[Criterion],
+        loading: ClassLoading,
+        init_trace: &Trace,
+    ) -> GoalSpace {
+        let init_goals = class_init::init_goals(&model, init_trace);
+        let (selected, roots, released) = select_goals(&model, criteria, &init_goals);
+        GoalSpace {
+            model: Arc::new(model),
+            selected: Arc::new(selected),
+            roots,
+            released,
+            contexts: criteria.contains(&Criterion::ContextBranch).then(ContextGoals::default),
+            init_goals,
+            loading,
+        }
+    }
+
+    pub fn model(&self) -> &GoalModel {
+        &self.model
+    }
+
+    /// Number of goals: the selected static ones and the context goals found so far.
+    pub fn n_goals(&self) -> usize {
+        self.selected.len() + self.contexts.as_ref().map_or(0, ContextGoals::len)
+    }
+
+    /// The goals, in order: the selected static ones, then the context goals found so far.
+    pub fn goals(&self) -> impl Iterator<Item = SearchGoal> + use<> {
+        (0..self.n_goals() as u32).map(SearchGoal)
+    }
+
+    /// The model goals of the static goals, in `SearchGoal` order.
+    pub fn selected(&self) -> &[GoalId] {
+        &self.selected
+    }
+
+    /// The goals left out of the search because the workers' set-up covers them, in model order.
+    pub fn init_goals(&self) -> &[GoalId] {
+        &self.init_goals
+    }
+
+    /// DynaMOSA's initial targets: the selected goals no selected goal controls.
+    pub fn roots(&self) -> &[SearchGoal] {
+        &self.roots
+    }
+
+    /// The selected goals covering `g` releases (its control-dependent goals, through unselected
+    /// ones); none for a context goal.
+    pub fn released_by(&self, g: SearchGoal) -> &[SearchGoal] {
+        self.released.get(g.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// The model goal behind a goal (for a context goal, its branch goal).
+    pub fn goal_id(&self, g: SearchGoal) -> GoalId {
+        match self.context_goal(g) {
+            Some(cg) => cg.goal,
+            None => self.selected[g.index()],
+        }
+    }
+
+    /// The context goal behind a goal, when it is one.
+    pub fn context_goal(&self, g: SearchGoal) -> Option<ContextGoal> {
+        let i = g.index().checked_sub(self.selected.len())?;
+        self.contexts.as_ref()?.goals.get(i).copied()
+    }
+
+    /// The criterion of a goal.
+    pub fn criterion(&self, g: SearchGoal) -> Criterion {
+        match self.context_goal(g) {
+            Some(_) => Criterion::ContextBranch,
+            None => self.model.goal(self.goal_id(g)).criterion(),
+        }
+    }
+
+    /// The internal name of a goal's class.
+    pub fn class(&self, g: SearchGoal) -> &str {
+        self.model.plan().goal_class(self.goal_id(g))
+    }
+
+    /// The method a goal is in (`ProbePlan::goal_method`).
+    pub fn method(&self, g: SearchGoal) -> Option<&MethodPlan> {
+        self.model.plan().goal_method(self.goal_id(g))
+    }
+
+    /// A goal's class with its source line or method (`ProbePlan::goal_location`).
+    pub fn location(&self, g: SearchGoal) -> (String, Option<u16>) {
+        self.model.plan().goal_location(self.goal_id(g))
+    }
+
+    /// A goal as text with its class and line or method (`line c0 L7 (example/Triangle:7)`), as
+    /// `uncovered` lists them; a context goal names its context first (`context_text`).
+    pub fn text(&self, g: SearchGoal) -> String {
+        match self.context_goal(g) {
+            Some(cg) => self.context_text(cg),
+            None => self.static_text(self.goal_id(g)),
+        }
+    }
+
+    fn static_text(&self, g: GoalId) -> String {
+        let goal = self.model.goal(g);
+        match self.model.plan().goal_location(g) {
+            (class, Some(line)) => format!("{} ({class}:{line})", crate::goal_text(goal)),
+            (class, None) => format!("{} ({class})", crate::goal_text(goal)),
+        }
+    }
+
+    /// `context-branch <context> <branch text>`: the context is `direct` (the test called the
+    /// branch's method) or the outermost call site in the SUT as `p7@class:line`
+    /// (`context-branch p18@context/Calls:20 branch p7 taken (context/Calls:12)`).
+    fn context_text(&self, cg: ContextGoal) -> String {
+        let plan = self.model.plan();
+        let site = match cg.site {
+            None => "direct".to_string(),
+            Some(p) if p.index() < plan.n_probes() => {
+                let probe = plan.probe(p);
+                let class = &plan.class(probe.class).name;
+                match probe.line {
+                    Some(line) => format!("{p}@{class}:{line}"),
+                    None => format!("{p}@{class}"),
+                }
+            }
+            Some(p) => p.to_string(),
+        };
+        format!("context-branch {site} {}", self.static_text(cg.goal))
+    }
+
+    /// What scores a batch's traces away from the space (see `Scorer`).
+    pub fn scorer(&self) -> Scorer {
+        Scorer { model: Arc::clone(&self.model), selected: Arc::clone(&self.selected) }
+    }
+
+    /// `Scorer::score` here.
+    pub fn score(&self, trace: &Trace, width: usize) -> (GoalFitness, Vec<f64>) {
+        score(&self.model, &self.selected, trace, width)
+    }
+
+    /// Registers the context goals `trace` reveals that are new, after those found before (see
+    /// `ContextGoals::discover`); returns how many were added. Fed a batch's traces in batch order,
+    /// the indices depend on the tests alone, not on which worker ran them.
+    pub fn discover(&mut self, trace: &Trace) -> usize {
+        match &mut self.contexts {
+            Some(contexts) => contexts.discover(&self.model, trace),
+            None => 0,
+        }
+    }
+
+    /// The fitness of every goal for one trace, indexed by `SearchGoal` (`n_goals()` values).
+    pub fn fitness(&self, trace: &Trace) -> Vec<f64> {
+        let (all, values) = self.score(trace, self.n_goals());
+        self.fitness_with(&all, values, trace)
+    }
+
+    /// [`GoalSpace::fitness`] given a trace's score (`Scorer::score`): appends the context goals'
+    /// values (which depend on the goals found so far, so come in batch order) to `values`.
+    pub fn fitness_with(&self, all: &GoalFitness, mut values: Vec<f64>, trace: &Trace) -> Vec<f64> {
+        if let Some(contexts) = &self.contexts {
+            contexts.fitness_into(&self.model, trace, all, &mut values);
+        }
+        values
+    }
+}
+
+/// The goals of `criteria` (minus `init_goals`), their DynaMOSA roots and release lists. Control
+/// dependences in the model point at branch goals; when those are not selected, releases pass
+/// through them to the selected goals they control (so restricting criteria never strands a goal),
+/// and a root that is not selected hands its role to the selected goals it releases.
+fn select_goals(
+    model: &GoalModel,
+    criteria: &[Criterion],
+    init_goals: &[GoalId],
+) -> (Vec<GoalId>, Vec<SearchGoal>, Vec<Vec<SearchGoal>>) {
+    let mut dense: Vec<Option<SearchGoal>> = vec![None; model.n_goals()];
+    let mut selected = Vec::new();
+    for g in model.goal_ids() {
+        if criteria.contains(&model.goal(g).criterion()) && init_goals.binary_search(&g).is_err() {
+            dense[g.index()] = Some(SearchGoal(selected.len() as u32));
+            selected.push(g);
+        }
+    }
+    // Selected goals reached from `start` through unselected goals only (iterative, cycle-safe).
+    let closure = |start: &[GoalId]| -> Vec<SearchGoal> {
+        let mut out = BTreeSet::new();
+        let mut seen = vec![false; model.n_goals()];
+        let mut stack: Vec<GoalId> = start.iter().rev().copied().collect();
+        while let Some(h) = stack.pop() {
+            if std::mem::replace(&mut seen[h.index()], true) {
+                continue;
+            }
+            match dense[h.index()] {
+                Some(i) => {
+                    out.insert(i);
+                }
+                None => stack.extend(model.released_by(h).iter().rev().copied()),
+            }
+        }
+        out.into_iter().collect()
+    };
+    let roots = closure(model.roots());
+    let released = selected.iter().map(|&g| closure(model.released_by(g))).collect();
+    (selected, roots, released)
+}
