@@ -207,7 +207,7 @@ pub fn run(
 /// every algorithm; goals they have `problem` register become targets; see [`Hook`]) and a target
 /// policy in place of the configuration's. With `Seams::none()` it is exactly [`run`]: the same
 /// draws, batches, events and archive.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // `run`'s inputs and the seams; `run` stays the short form
 pub fn run_with<P: Problem>(
     problem: &mut P,
     cluster: &TestCluster,

@@ -12,7 +12,8 @@
 //! - the tests they return go into the next batch made, after the algorithm's own tests: at the
 //!   start, the first batch; after batch k, batch k+2, since batch k+1 is already running. So an
 //!   injected test sees, like the algorithm's own offspring of that batch, the results of every
-//!   batch but the one before it;
+//!   batch but the one before it. A batch made but never started (the budget ran out) is dropped
+//!   with whatever was injected into it;
 //! - goals a hook had the problem register are picked up right after the hooks ran: they become
 //!   targets as the policy says (all goals: at once; DynaMOSA: released with `by: None`) before the
 //!   next batch is made, and the next evaluations the problem returns (batch k+1's, already
