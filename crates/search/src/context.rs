@@ -10,7 +10,7 @@ use std::time::Duration;
 use testcase::{TestCase, TestCluster, TestFactory, TestRng, ValuePool};
 
 use crate::seam::{Best, Driver, View};
-use crate::target::{Goals, Release, TargetPolicy};
+use crate::target::{Goals, Release, TargetPolicy, Targets};
 use crate::{Archive, Clock, Evaluation, GoalIdx, SearchConfig, SearchError, SearchResult};
 
 /// Progress of a run, for a callback (CLI progress bar, statistics).
@@ -177,9 +177,9 @@ impl<'a> Search<'a> {
         self.archive.n_goals()
     }
 
-    /// Whether `g` guides the search now (the target policy's choice).
-    pub fn is_target(&self, g: GoalIdx) -> bool {
-        self.policy.targets().is_target(g)
+    /// The goals that guide the search now (the target policy's choice).
+    pub fn targets(&self) -> &Targets {
+        self.policy.targets()
     }
 
     /// The targets not yet covered, ascending: the objectives of MOSA's ranking, the goals whole

@@ -45,8 +45,9 @@ impl State {
     /// Returns whether anything improved (a population or a newly covered goal).
     fn update(&mut self, cx: &Search<'_>, ind: &Individual, n: usize) -> bool {
         let mut improved = false;
+        let targets = cx.targets();
         for (g, &f) in ind.eval.fitness.iter().enumerate() {
-            if self.done[g] || !cx.is_target(GoalIdx(g as u32)) {
+            if self.done[g] || !targets.is_target(GoalIdx(g as u32)) {
                 continue;
             }
             if cx.archive.is_covered(GoalIdx(g as u32)) {

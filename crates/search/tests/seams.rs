@@ -1,16 +1,17 @@
 //! The search's seams on the fake problem of `cluster.Overloads`, for each of the five algorithms:
 //! an empty hook (or the configuration's own target policy passed in) changes nothing; a test a
 //! hook injects is evaluated one batch later and reaches the archive when it covers a goal nothing
-//! else covers; a goal a hook has the problem register becomes a target and is covered.
+//! else covers; a goal a hook has the problem register becomes a target and is covered; a target
+//! policy passed in decides the targets.
 
 mod common;
 
 use common::{FakeProblem, overloads_cluster};
 use expect_test::{Expect, expect};
-use search::target::{AllGoals, ControlDependence};
+use search::target::{AllGoals, ControlDependence, Goals, Release, Targets};
 use search::{
     Algorithm, Budget, Evaluation, Event, GoalIdx, Hook, Problem, ProblemError, Seams, SearchConfig,
-    SearchResult, SystemClock, TargetPolicy, View,
+    SearchError, SearchResult, SystemClock, TargetPolicy, View,
 };
 use testcase::pool::DynamicPool;
 use testcase::{
@@ -358,4 +359,65 @@ fn a_registered_goal_is_targeted_and_covered() {
         dynamosa     g13 registered after iteration 3; targets at iterations 3..5: [13, 14, 14]; released: true; covered at evaluation Some(171)
         mio          g13 registered after iteration 3; targets at iterations 3..5: [13, 14, 14]; released: false; covered at evaluation Some(76)
     "#]]);
+}
+
+/// A policy of the kind smart selection is (a subset of the goals as guides), written outside the
+/// crate: every even goal is a target, the odd ones only archived.
+#[derive(Default)]
+struct EvenGoals {
+    targets: Targets,
+}
+
+impl EvenGoals {
+    fn even(&mut self, new: std::ops::Range<usize>) -> Result<(), SearchError> {
+        self.targets.grow(new.end);
+        for g in new.filter(|g| g % 2 == 0) {
+            self.targets.add(GoalIdx(g as u32))?;
+        }
+        Ok(())
+    }
+}
+
+impl TargetPolicy for EvenGoals {
+    fn targets(&self) -> &Targets {
+        &self.targets
+    }
+
+    fn start(&mut self, goals: Goals<'_>, _: &mut Vec<Release>) -> Result<(), SearchError> {
+        self.even(0..goals.n_goals())
+    }
+
+    fn grown(
+        &mut self,
+        new: std::ops::Range<usize>,
+        _: Goals<'_>,
+        _: &mut Vec<Release>,
+    ) -> Result<(), SearchError> {
+        self.even(new)
+    }
+
+    fn covered(&mut self, _: GoalIdx, _: Goals<'_>, _: &mut Vec<Release>) -> Result<(), SearchError> {
+        Ok(())
+    }
+}
+
+/// A policy passed in replaces the configuration's for every algorithm: the iterations report its
+/// targets, and the archive still takes every goal a test covers.
+#[test]
+fn a_policy_passed_in_decides_the_targets() {
+    let cluster = overloads_cluster();
+    for alg in Algorithm::ALL {
+        let c = config(alg, 1_000);
+        let seams = Seams { hooks: Vec::new(), policy: Some(Box::new(EvenGoals::default())) };
+        let r = run(&cluster, &c, FakeProblem::new(&cluster, true), 5, Some(seams));
+        let n = r.problem.n_goals();
+        for e in &r.events {
+            match e {
+                Event::Iteration { targets, .. } => assert_eq!(*targets, n.div_ceil(2), "{}", alg.name()),
+                Event::Released { .. } => panic!("{}: this policy reports no release", alg.name()),
+                Event::Covered { .. } => {}
+            }
+        }
+        assert!(r.result.archive.covered_goals().iter().any(|g| g.index() % 2 == 1), "{}", alg.name());
+    }
 }
