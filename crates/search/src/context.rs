@@ -1,22 +1,27 @@
-//! The state every algorithm shares: the problem, the archive, the target set (all goals, or
-//! DynaMOSA's released goals), the budget and the statistics. All evaluation goes through
-//! `Search::evaluate`, which batches, validates, updates the archive in the order of the batch,
-//! releases dependent goals and reports events.
+//! The state every algorithm shares: the problem and the hooks (`seam`), the archive, the target
+//! policy (`target`: all goals, DynaMOSA's released goals, or one passed in), the budget and the
+//! statistics. All evaluation goes through `Search::evaluate`, which batches, validates, updates
+//! the archive in the order of the batch, tells the policy what was covered and reports events;
+//! `pipelined` runs every algorithm with one batch in flight and calls the hooks between batches.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use testcase::{TestCase, TestCluster, TestFactory, TestRng, ValuePool};
 
-use crate::{Archive, Clock, Evaluation, GoalIdx, Problem, SearchConfig, SearchError, SearchResult};
+use crate::seam::{Best, Driver, View};
+use crate::target::{Goals, Release, TargetPolicy, Targets};
+use crate::{Archive, Clock, Evaluation, GoalIdx, SearchConfig, SearchError, SearchResult};
 
 /// Progress of a run, for a callback (CLI progress bar, statistics).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
     /// A goal was covered for the first time, by the `evaluations`-th evaluated test.
     Covered { goal: GoalIdx, evaluations: u64 },
-    /// A goal became a target: a DynaMOSA root at the start (`by: None`), or released when the goal
-    /// `by` was covered. Only DynaMOSA reports releases; the others target every goal.
+    /// A goal became a target: a DynaMOSA root at the start or a goal added while searching (`by:
+    /// None`), or released when the goal `by` was covered. The target policy decides what it
+    /// reports (`target::Release`): DynaMOSA's reports every release; the all-goals policy, which
+    /// targets every goal from the start, reports none.
     Released { goal: GoalIdx, by: Option<GoalIdx> },
     /// A generation (GA) or a batch (random, MIO) ended.
     /// `goals` is the number of goals known now (context goals appear while searching).
@@ -99,7 +104,8 @@ fn covered_goals(test: usize, fitness: &[f64]) -> Result<Vec<GoalIdx>, SearchErr
 }
 
 pub(crate) struct Search<'a> {
-    problem: &'a mut dyn Problem,
+    /// The problem, and the hooks called between generations (`seam`).
+    driver: &'a mut dyn Driver,
     cluster: &'a TestCluster,
     pool: &'a mut ValuePool,
     pub config: &'a SearchConfig,
@@ -107,15 +113,16 @@ pub(crate) struct Search<'a> {
     on_event: &'a mut dyn FnMut(&Event),
     pub archive: Archive,
     pub stats: Stats,
-    /// Whether each goal is a target (DynaMOSA: released; otherwise all).
-    target: Vec<bool>,
-    dynamic: bool,
-    n_targets: usize,
+    /// Which goals are targets (`target`): all, or DynaMOSA's released goals, or a policy passed in.
+    policy: Box<dyn TargetPolicy + 'a>,
+    /// The best test per uncovered goal, for hooks' `View::best`; kept only when there are hooks.
+    best: Option<Best>,
 }
 
 impl<'a> Search<'a> {
     pub fn new(
-        problem: &'a mut dyn Problem,
+        driver: &'a mut dyn Driver,
+        policy: Box<dyn TargetPolicy + 'a>,
         cluster: &'a TestCluster,
         pool: &'a mut ValuePool,
         config: &'a SearchConfig,
@@ -125,10 +132,10 @@ impl<'a> Search<'a> {
         if config.budget.time.is_none() && config.budget.evaluations.is_none() {
             return Err(SearchError::NoBudget);
         }
-        let n = problem.n_goals();
-        let dynamic = config.algorithm == crate::Algorithm::DynaMosa;
+        let n = driver.problem().n_goals();
+        let best = driver.hooked().then(Best::default);
         let mut s = Search {
-            problem,
+            driver,
             cluster,
             pool,
             config,
@@ -145,24 +152,21 @@ impl<'a> Search<'a> {
                 evaluation_time: Duration::ZERO,
                 elapsed: Duration::ZERO,
             },
-            target: vec![!dynamic; n],
-            dynamic,
-            n_targets: if dynamic { 0 } else { n },
+            policy,
+            best,
         };
-        if dynamic {
-            // Validate the whole control dependence up front: a bad index is an error, not a panic.
-            for g in (0..n).map(|i| GoalIdx(i as u32)) {
-                for c in s.problem.released_by(g) {
-                    if c.index() >= n {
-                        return Err(SearchError::BadGoal { goal: *c, n_goals: n });
-                    }
-                }
-            }
-            for r in s.problem.roots() {
-                s.release(r, None)?;
-            }
-        }
+        let mut released = Vec::new();
+        let goals = Goals { problem: s.driver.problem(), archive: &s.archive };
+        s.policy.start(goals, &mut released)?;
+        s.report(&released);
         Ok(s)
+    }
+
+    /// Reports the policy's releases, in order.
+    fn report(&mut self, released: &[Release]) {
+        for r in released {
+            (self.on_event)(&Event::Released { goal: r.goal, by: r.by });
+        }
     }
 
     pub fn factory(&self) -> TestFactory<'_> {
@@ -170,14 +174,21 @@ impl<'a> Search<'a> {
     }
 
     pub fn n_goals(&self) -> usize {
-        self.target.len()
+        self.archive.n_goals()
     }
 
-    /// The targets not yet covered, ascending: the objectives of MOSA's ranking.
+    /// The goals that guide the search now (the target policy's choice).
+    pub fn targets(&self) -> &Targets {
+        self.policy.targets()
+    }
+
+    /// The targets not yet covered, ascending: the objectives of MOSA's ranking, the goals whole
+    /// suite sums over.
     pub fn uncovered_targets(&self) -> Vec<GoalIdx> {
-        (0..self.target.len())
+        let targets = self.policy.targets();
+        (0..self.archive.n_goals())
             .map(|i| GoalIdx(i as u32))
-            .filter(|g| self.target[g.index()] && !self.archive.is_covered(*g))
+            .filter(|&g| targets.is_target(g) && !self.archive.is_covered(g))
             .collect()
     }
 
@@ -196,46 +207,47 @@ impl<'a> Search<'a> {
             || self.config.budget.exhausted(self.clock.elapsed(), self.stats.evaluations)
     }
 
-    /// Makes `g` a target, and, if it is already covered, its dependents too (worklist; STYLE.md
-    /// rule 7).
-    fn release(&mut self, g: GoalIdx, by: Option<GoalIdx>) -> Result<(), SearchError> {
-        let mut work = vec![(g, by)];
-        while let Some((g, by)) = work.pop() {
-            let n_goals = self.target.len();
-            match self.target.get(g.index()) {
-                None => return Err(SearchError::BadGoal { goal: g, n_goals }),
-                Some(true) => continue,
-                Some(false) => {}
-            }
-            self.target[g.index()] = true;
-            self.n_targets += 1;
-            (self.on_event)(&Event::Released { goal: g, by });
-            if self.archive.is_covered(g) {
-                for c in self.problem.released_by(g).iter().rev() {
-                    work.push((*c, Some(g)));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Adds goals discovered by the problem: uncovered targets for every algorithm.
+    /// Adds goals discovered by the problem: uncovered, and targets as the policy decides.
     fn grow(&mut self, n: usize) -> Result<(), SearchError> {
-        let old = self.target.len();
+        let old = self.archive.n_goals();
         if n <= old {
             return Ok(());
         }
         self.archive.grow(n);
-        self.target.resize(n, !self.dynamic);
         self.stats.n_goals = n;
-        if self.dynamic {
-            for g in old..n {
-                self.release(GoalIdx(g as u32), None)?;
-            }
-        } else {
-            self.n_targets += n - old;
-        }
+        let mut released = Vec::new();
+        let goals = Goals { problem: self.driver.problem(), archive: &self.archive };
+        self.policy.grown(old..n, goals, &mut released)?;
+        self.report(&released);
         Ok(())
+    }
+
+    /// Takes in the problem's goal count after a batch or after the hooks ran.
+    fn sync_goals(&mut self) -> Result<(), SearchError> {
+        let n = self.driver.problem().n_goals();
+        if n < self.n_goals() {
+            return Err(SearchError::GoalsShrank { before: self.n_goals(), after: n });
+        }
+        self.grow(n)
+    }
+
+    /// Runs the hooks between generations (`seam`) and returns the tests they inject; nothing at
+    /// all without hooks.
+    fn between(&mut self, rng: &mut TestRng) -> Result<Vec<TestCase>, SearchError> {
+        let Some(best) = &self.best else { return Ok(Vec::new()) };
+        let view = View {
+            archive: &self.archive,
+            targets: self.policy.targets(),
+            best,
+            cluster: self.cluster,
+            pool: &*self.pool,
+            config: self.config,
+            iteration: self.stats.iterations,
+            evaluations: self.stats.evaluations,
+        };
+        let tests = self.driver.between(&view, rng).map_err(|source| SearchError::Hook { source })?;
+        self.sync_goals()?;
+        Ok(tests)
     }
 
     /// Whether the search would stop after `n` more evaluations, judged now: before a batch's
@@ -263,7 +275,8 @@ impl<'a> Search<'a> {
         }
         let before = self.clock.elapsed();
         let evals = self
-            .problem
+            .driver
+            .problem_mut()
             .evaluate_then(&tests, then, &mut self.pool.dynamic)
             .map_err(|source| SearchError::Evaluate { tests: tests.len(), source })?;
         self.stats.evaluation_time += self.clock.elapsed().saturating_sub(before);
@@ -271,11 +284,8 @@ impl<'a> Search<'a> {
         if evals.len() != tests.len() {
             return Err(SearchError::WrongCount { expected: tests.len(), got: evals.len() });
         }
-        let n = self.problem.n_goals();
-        if n < self.n_goals() {
-            return Err(SearchError::GoalsShrank { before: self.n_goals(), after: n });
-        }
-        self.grow(n)?;
+        self.sync_goals()?;
+        let n = self.n_goals();
         // Validation and the goals each test covers, in one pass over each vector (they are a
         // few thousand values per test; the archive only needs the zeros).
         let mut covered = Vec::with_capacity(evals.len());
@@ -286,18 +296,20 @@ impl<'a> Search<'a> {
             covered.push(covered_goals(i, &e.fitness)?);
         }
         let mut out = Vec::with_capacity(tests.len());
+        let mut released = Vec::new();
         for ((test, eval), covered) in tests.into_iter().zip(evals).zip(covered) {
             let ind = Individual { test: Arc::new(test), eval: Arc::new(eval) };
             self.stats.evaluations += 1;
+            if let Some(best) = &mut self.best {
+                best.record(&ind.test, &ind.eval);
+            }
             let newly = self.archive.update_covered(&ind.test, &covered);
             for g in newly {
                 (self.on_event)(&Event::Covered { goal: g, evaluations: self.stats.evaluations });
-                if self.dynamic {
-                    let children = self.problem.released_by(g).to_vec();
-                    for c in children {
-                        self.release(c, Some(g))?;
-                    }
-                }
+                released.clear();
+                let goals = Goals { problem: self.driver.problem(), archive: &self.archive };
+                self.policy.covered(g, goals, &mut released)?;
+                self.report(&released);
             }
             out.push(ind);
         }
@@ -320,7 +332,7 @@ impl<'a> Search<'a> {
             evaluations: p.evaluations,
             covered: p.covered,
             goals,
-            targets: self.n_targets,
+            targets: self.policy.targets().n_targets(),
         });
     }
 
@@ -336,8 +348,15 @@ impl<'a> Search<'a> {
 pub(crate) trait Batches {
     /// The next batch, from the state as it is.
     fn make(&mut self, cx: &Search<'_>, rng: &mut TestRng) -> Vec<TestCase>;
-    /// The evaluations of a batch `make` gave, in its order.
-    fn absorb(&mut self, cx: &mut Search<'_>, rng: &mut TestRng, batch: Vec<Individual>);
+    /// The evaluations of a batch `make` gave, in its order, and of the tests hooks injected into
+    /// it (`seam`; empty without hooks), which the algorithm lets compete like its own.
+    fn absorb(
+        &mut self,
+        cx: &mut Search<'_>,
+        rng: &mut TestRng,
+        batch: Vec<Individual>,
+        injected: Vec<Individual>,
+    );
 }
 
 /// Runs `alg` with one batch in flight: batch k+1 is made before the results of batch k are
@@ -349,6 +368,10 @@ pub(crate) trait Batches {
 /// results are in (its evaluations counted), and a batch that was started is always evaluated: a
 /// run can end the rest of batch k plus batch k+1 after its time budget, one batch more than a loop
 /// that waits for each batch.
+///
+/// Hooks (`seam`) run before the first batch is made and after each batch k is absorbed when the
+/// run goes on, before batch k+2 is made; the tests they return are appended to that batch (the
+/// first one, or k+2: k+1 is running), so they wait one batch like the algorithm's own.
 pub(crate) fn pipelined(
     cx: &mut Search<'_>,
     rng: &mut TestRng,
@@ -357,17 +380,28 @@ pub(crate) fn pipelined(
     if cx.should_stop() {
         return Ok(());
     }
-    let mut ahead = Some(alg.make(cx, rng));
-    let mut next = alg.make(cx, rng);
-    while let Some(batch) = ahead.take() {
+    // Each batch with the number of the algorithm's own tests at its head.
+    let injected = cx.between(rng)?;
+    let mut ahead = Some(with(alg.make(cx, rng), injected));
+    let mut next = with(alg.make(cx, rng), Vec::new());
+    while let Some((batch, own)) = ahead.take() {
         let go_on = !cx.stops_after(batch.len());
-        let done = cx.evaluate_then(batch, go_on.then_some(next.as_slice()))?;
-        alg.absorb(cx, rng, done);
+        let mut done = cx.evaluate_then(batch, go_on.then_some(next.0.as_slice()))?;
+        let injected = done.split_off(own);
+        alg.absorb(cx, rng, done, injected);
         cx.end_iteration();
         if go_on {
+            let injected = cx.between(rng)?;
             ahead = Some(std::mem::take(&mut next));
-            next = alg.make(cx, rng);
+            next = with(alg.make(cx, rng), injected);
         }
     }
     Ok(())
+}
+
+/// A batch of the algorithm's own tests followed by injected ones, and how many are its own.
+fn with(mut own: Vec<TestCase>, injected: Vec<TestCase>) -> (Vec<TestCase>, usize) {
+    let n = own.len();
+    own.extend(injected);
+    (own, n)
 }

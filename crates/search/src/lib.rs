@@ -8,8 +8,25 @@
 //! (`context::pipelined`): the next batch is made before the last one's results are absorbed, so
 //! that the workers run it while the engine works.
 //!
+//! Two seams let techniques in without touching the algorithms, the same for all five:
+//! - the **target policy** (`target`): which goals guide the search. All goals, or DynaMOSA's
+//!   release along control dependences, chosen from `SearchConfig::algorithm`; another policy is
+//!   passed in `Seams::policy`. Smart goal selection (paper 002: a subset of the goals as guides,
+//!   DynaMOSA's release restricted to it) plugs in here, as a policy that filters another's targets.
+//! - **hooks** (`seam`, [`run_with`]): a [`Hook`] is called between generations with a read-only
+//!   [`View`] (archive, targets, best test per uncovered goal, generation, evaluations, a test
+//!   factory) and the problem. It returns tests that the next batch evaluates and the algorithm
+//!   absorbs like its own, and it may have the problem register goals, which grow
+//!   `Problem::n_goals` as context goals do. EvoObj's templates built from the object construction
+//!   graph (OCG, paper 000: one uncovered branch's template injected per generation with p = 0.3)
+//!   and DSE results (paper 004: concolic runs on the best tests, the solved inputs injected) are
+//!   injected tests; SUSHI's path conditions (paper 003) are goals the hook has the problem register,
+//!   whose distance the problem computes from traces (the trace extension point, `fitness`), with
+//!   the tests that satisfy them then archived and minimised like any other. Evoif's interprocedural
+//!   flags (paper 001) change fitness, not the search: they need no seam here.
+//!
 //! Not here: goal construction and fitness functions (`goals`, `fitness`), execution (`exec`),
-//! minimisation and assertions (`postprocess`).
+//! minimisation and assertions (`postprocess`), the techniques themselves.
 
 mod archive;
 mod clock;
@@ -18,7 +35,9 @@ mod context;
 mod mio;
 pub mod mosa;
 mod random;
+mod seam;
 mod select;
+pub mod target;
 mod whole_suite;
 
 use std::fmt;
@@ -27,6 +46,8 @@ pub use archive::Archive;
 pub use clock::{Clock, SystemClock};
 pub use config::{Algorithm, Budget, MioConfig, SearchConfig};
 pub use context::{Event, Progress, Stats};
+pub use seam::{Hook, Seams, View};
+pub use target::{TargetPolicy, target_policy};
 use testcase::pool::DynamicPool;
 use testcase::{TestCase, TestCluster, TestRng, ValuePool};
 
@@ -83,13 +104,15 @@ pub type ProblemError = Box<dyn std::error::Error + Send + Sync>;
 ///   numeric compares) to `dynamic`, the dynamic value pool the test factory draws constants from.
 ///   It should do so in the order of `tests` too.
 /// - `n_goals` may grow from one `evaluate` call to the next (never shrink), for goals discovered
-///   while running tests, like EvoSuite's exception goals: the evaluations a call returns have the
-///   `n_goals()` of after the call. A new goal is a target for every algorithm (DynaMOSA: released
-///   with `by: None`); tests evaluated before it existed count as not covering it.
-/// - `roots` and `released_by` define DynaMOSA's targets (Panichella et al., TSE 2018): goals with
-///   no control dependence (root branches, branchless methods, goals without dependences) are
-///   targeted from the start; covering a goal `g` releases `released_by(g)`. The other algorithms
-///   target every goal from the start and ignore both.
+///   while running tests, like EvoSuite's exception goals, or between calls, when a hook had the
+///   problem register goals of its own (`Hook`): the evaluations a call returns have the
+///   `n_goals()` of after the call (including those of a batch started before the goals were
+///   registered). A new goal is a target as the target policy says (all goals: at once; DynaMOSA:
+///   released with `by: None`); tests evaluated before it existed count as not covering it.
+/// - `roots` and `released_by` define DynaMOSA's targets (Panichella et al., TSE 2018,
+///   `target::ControlDependence`): goals with no control dependence (root branches, branchless
+///   methods, goals without dependences) are targeted from the start; covering a goal `g` releases
+///   `released_by(g)`. The other algorithms target every goal from the start and ignore both.
 pub trait Problem {
     /// Number of goals (`GoalIdx(0)..GoalIdx(n)`); may grow between batches (see above).
     fn n_goals(&self) -> usize;
@@ -140,6 +163,11 @@ pub enum SearchError {
     GoalsShrank { before: usize, after: usize },
     #[error("the problem's control dependence names goal {goal}, but it has only {n_goals} goals")]
     BadGoal { goal: GoalIdx, n_goals: usize },
+    #[error("a hook failed between generations: {source}")]
+    Hook {
+        #[source]
+        source: ProblemError,
+    },
 }
 
 /// The outcome of a search: the archive (its distinct tests are the generated suite) and the
@@ -157,7 +185,8 @@ impl SearchResult {
     }
 }
 
-/// Runs `config.algorithm` on `problem` until the budget is spent or every goal is covered.
+/// Runs `config.algorithm` on `problem` until the budget is spent or every goal is covered:
+/// [`run_with`] with no hook and the configuration's target policy.
 ///
 /// `cluster` and `pool` feed the test factory (`pool.dynamic` is handed to `Problem::evaluate` to
 /// grow); `clock` measures the time budget; `rng` is the run's only source of randomness;
@@ -171,7 +200,27 @@ pub fn run(
     rng: &mut TestRng,
     on_event: &mut dyn FnMut(&Event),
 ) -> Result<SearchResult, SearchError> {
-    let mut cx = context::Search::new(problem, cluster, pool, config, clock, on_event)?;
+    run_with(&mut seam::Dyn(problem), cluster, pool, config, clock, rng, on_event, Seams::none())
+}
+
+/// [`run`] with `seams`: hooks called between generations (their tests evaluated and absorbed by
+/// every algorithm; goals they have `problem` register become targets; see [`Hook`]) and a target
+/// policy in place of the configuration's. With `Seams::none()` it is exactly [`run`]: the same
+/// draws, batches, events and archive.
+#[allow(clippy::too_many_arguments)] // `run`'s inputs and the seams; `run` stays the short form
+pub fn run_with<P: Problem>(
+    problem: &mut P,
+    cluster: &TestCluster,
+    pool: &mut ValuePool,
+    config: &SearchConfig,
+    clock: &dyn Clock,
+    rng: &mut TestRng,
+    on_event: &mut dyn FnMut(&Event),
+    seams: Seams<'_, P>,
+) -> Result<SearchResult, SearchError> {
+    let policy = seams.policy.unwrap_or_else(|| target_policy(config));
+    let mut driver = seam::Hooked { problem, hooks: seams.hooks };
+    let mut cx = context::Search::new(&mut driver, policy, cluster, pool, config, clock, on_event)?;
     // Nothing to do for a problem without goals (or a budget spent before starting).
     if !cx.should_stop() {
         match config.algorithm {

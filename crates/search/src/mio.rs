@@ -7,6 +7,9 @@
 //! is mutated again and again, moving to each mutant that improves some population, until
 //! `max_mutations_before_giving_up` mutations in a row bring nothing (EvoSuite's MIO).
 //!
+//! Populations are kept for the targets of the target policy (every goal unless a policy is
+//! passed in); tests a hook injects are taken as samples: they join the populations.
+//!
 //! Batching: MIO is sequential; here `population` independent mutation chains in two groups take
 //! turns, a batch advancing one group's chains by one step while the other group's batch runs. The
 //! populations and counters are updated in the batch's order after it returns.
@@ -37,12 +40,14 @@ struct State {
 }
 
 impl State {
-    /// Adds the test to the population of every uncovered goal where it is among the best `n`.
+    /// Adds the test to the population of every uncovered target where it is among the best `n`
+    /// (a goal that is not a target is left alone: it gets a population once it becomes one).
     /// Returns whether anything improved (a population or a newly covered goal).
     fn update(&mut self, cx: &Search<'_>, ind: &Individual, n: usize) -> bool {
         let mut improved = false;
+        let targets = cx.targets();
         for (g, &f) in ind.eval.fitness.iter().enumerate() {
-            if self.done[g] {
+            if self.done[g] || !targets.is_target(GoalIdx(g as u32)) {
                 continue;
             }
             if cx.archive.is_covered(GoalIdx(g as u32)) {
@@ -163,7 +168,15 @@ impl Batches for Mio {
         batch
     }
 
-    fn absorb(&mut self, cx: &mut Search<'_>, _: &mut TestRng, evaluated: Vec<Individual>) {
+    /// Injected tests are samples outside the chains: they join the populations where they are
+    /// among the best, from which the chains sample.
+    fn absorb(
+        &mut self,
+        cx: &mut Search<'_>,
+        _: &mut TestRng,
+        evaluated: Vec<Individual>,
+        injected: Vec<Individual>,
+    ) {
         let Some((group, sampled, n)) = self.made.pop_front() else { return };
         // Goals discovered by this batch.
         let st = &mut self.st;
@@ -179,6 +192,9 @@ impl Batches for Mio {
             } else {
                 chain.failures += 1;
             }
+        }
+        for ind in &injected {
+            st.update(cx, ind, n);
         }
     }
 }

@@ -4,8 +4,9 @@
 //! front 0 and ranks the rest by non-dominated sorting; the next population is filled front by
 //! front, the last front cut by the sub-vector crowding distance (`fastEpsilonDominanceAssignment`);
 //! parents are chosen by a tournament on rank, then crowding distance. DynaMOSA is the same loop
-//! whose targets grow as covered goals release their control-dependent goals (`Search` keeps the
-//! target set) and whose population keeps all of front 0 even beyond the population size.
+//! whose targets grow as covered goals release their control-dependent goals (the target policy,
+//! `target::ControlDependence`) and whose population keeps all of front 0 even beyond the
+//! population size. Tests a hook injects join the union of population and offspring.
 //!
 //! The sorting and the crowding distance are public pure functions over fitness vectors so they
 //! can be tested on hand-made values (and against a target-by-target reference, `tests/mosa.rs`).
@@ -478,16 +479,25 @@ impl Batches for Generations {
         breed(cx, &self.population, self.pop_size, rng)
     }
 
-    fn absorb(&mut self, cx: &mut Search<'_>, rng: &mut TestRng, offspring: Vec<Individual>) {
+    /// Injected tests join the union after the offspring and are ranked with them.
+    fn absorb(
+        &mut self,
+        cx: &mut Search<'_>,
+        rng: &mut TestRng,
+        offspring: Vec<Individual>,
+        injected: Vec<Individual>,
+    ) {
         let population = std::mem::take(&mut self.population);
-        let mut union = Vec::with_capacity(population.len() + offspring.len());
-        let mut kept = Vec::with_capacity(union.capacity());
+        let size = population.len() + offspring.len() + injected.len();
+        let mut union = Vec::with_capacity(size);
+        let mut kept = Vec::with_capacity(size);
         for r in population {
             union.push(r.ind);
             kept.push(Some(r.row));
         }
-        kept.resize(union.len() + offspring.len(), None);
+        kept.resize(size, None);
         union.extend(offspring);
+        union.extend(injected);
         self.population =
             select_next(cx, union, kept, &mut self.rows, self.front0.as_mut(), self.pop_size, rng);
     }

@@ -8,7 +8,9 @@
 //!   never ran (Randoop's "illegal" sequences).
 //!
 //! Tests seen before are not evaluated again (Randoop discards equal sequences). The archive sees
-//! every evaluation, like the other algorithms, so the final suite is the archive's.
+//! every evaluation, like the other algorithms, so the final suite is the archive's. Random search
+//! has no targets to follow (the target policy changes nothing here); tests a hook injects are
+//! taken as samples of their batch.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -54,8 +56,19 @@ impl Batches for Randoop {
         batch
     }
 
-    fn absorb(&mut self, _: &mut Search<'_>, _: &mut TestRng, batch: Vec<Individual>) {
-        for ind in batch {
+    /// Injected tests are samples like the batch's own: extended when they ran without an
+    /// exception, and not made again.
+    fn absorb(
+        &mut self,
+        _: &mut Search<'_>,
+        _: &mut TestRng,
+        batch: Vec<Individual>,
+        injected: Vec<Individual>,
+    ) {
+        for ind in &injected {
+            self.seen.insert(ind.test.stable_hash());
+        }
+        for ind in batch.into_iter().chain(injected) {
             if ind.eval.exception_at.is_none() && !ind.test.is_empty() {
                 self.pool.push(ind.test);
             }

@@ -6,6 +6,10 @@
 //! probability 1/|T|, then new tests with probability `p_test_insertion^k`); offspring replace their
 //! parents only if the better offspring is no worse than the better parent (length breaks ties).
 //!
+//! Tests a hook injects (`seam`) become one extra candidate suite of their generation: the best
+//! suite with them added (`with_injected` says why), which competes in the sorting; the population
+//! keeps its size.
+//!
 //! A generation's offspring are bred first and evaluated in one batch; the replacement decisions
 //! follow in breeding order. That is EvoSuite's loop with the evaluations moved together, which
 //! changes nothing but the moment the archive learns of a covering test. Generations run with one
@@ -55,9 +59,10 @@ impl Suite {
     }
 }
 
-/// The goals the archive has not covered, ascending: the goals a suite's fitness sums over.
+/// The targets the archive has not covered, ascending: the goals a suite's fitness sums over
+/// (every goal but the covered ones, unless a target policy says otherwise).
 fn open_goals(cx: &Search<'_>) -> Vec<usize> {
-    (0..cx.n_goals()).filter(|&g| !cx.archive.is_covered(crate::GoalIdx(g as u32))).collect()
+    cx.uncovered_targets().into_iter().map(|g| g.index()).collect()
 }
 
 /// Suite fitness over the `open` goals, summed in goal order.
@@ -170,7 +175,13 @@ impl Batches for Generations {
         todo
     }
 
-    fn absorb(&mut self, cx: &mut Search<'_>, _: &mut TestRng, evaluated: Vec<Individual>) {
+    fn absorb(
+        &mut self,
+        cx: &mut Search<'_>,
+        _: &mut TestRng,
+        evaluated: Vec<Individual>,
+        injected: Vec<Individual>,
+    ) {
         let Some(Bred { shape, parents }) = self.bred.pop_front() else { return };
         let config = cx.config;
         let pop_size = config.population.max(2);
@@ -201,8 +212,26 @@ impl Batches for Generations {
             }
         }
         next.truncate(pop_size);
+        if !injected.is_empty() {
+            next.push(with_injected(self.population.first().map(|p| &p.1), injected, config.max_suite_size));
+        }
         self.population = sort_population(&open, next);
+        // Only an injected candidate can make the population larger than its size: the worst goes.
+        self.population.truncate(pop_size);
     }
+}
+
+/// Tests a hook injected, as one extra candidate suite: the best suite of the last population with
+/// the injected tests added (first, so that `max_suite_size` never cuts them). Joined to the best
+/// suite, the candidate is no worse than it on any goal, so an injected test that improves a goal
+/// makes it the best suite and one that does not costs only its length; a suite of the injected
+/// tests alone would lose to every suite that reaches what they do not and be dropped at once.
+/// (The archive has already taken whatever they cover.)
+fn with_injected(best: Option<&Suite>, injected: Vec<Individual>, max_suite_size: usize) -> Suite {
+    let mut tests = injected;
+    tests.extend(best.into_iter().flat_map(|s| s.tests.iter().cloned()));
+    tests.truncate(max_suite_size.max(1));
+    Suite::new(tests)
 }
 
 /// The initial population, then generations with one in flight ([`pipelined`]): the offspring
