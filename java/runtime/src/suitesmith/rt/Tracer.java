@@ -84,6 +84,12 @@ public final class Tracer {
     private static int overflow;
     private static int outerSite = NO_SITE;
     private static int outerDepth;
+    /**
+     * Instrumented frames of this statement entered and not yet left by a normal return (a frame an
+     * exception unwinds stays counted): the call depth of extension records. Not `depth`, which
+     * counts frames the context stack could not pop (`exit` pops to a frame by method id).
+     */
+    private static int callDepth;
 
     // Context branch distances: open addressing on (context << 32 | probe), with the used slots listed.
     private static long[] ctxKeys = newKeys(1024);
@@ -151,6 +157,7 @@ public final class Tracer {
         overflow = 0;
         outerSite = NO_SITE;
         outerDepth = 0;
+        callDepth = 0;
     }
 
     /** Starts a statement: the test calls the SUT directly, so no call site is pending. */
@@ -159,6 +166,7 @@ public final class Tracer {
         depth = 0;
         overflow = 0;
         outerSite = NO_SITE;
+        callDepth = 0;
     }
 
     /** Class ids whose initialisation was seen so far, in order (for static reset). */
@@ -446,7 +454,7 @@ public final class Tracer {
             r = new long[3 * MAX_RECORDS];
             records[id] = r;
         }
-        long d = Math.min(depth, MAX_STACK) + overflow;
+        long d = callDepth;
         for (int i = 0; i < n; i++) {
             if (r[3 * i] == d && r[3 * i + 1] == a && r[3 * i + 2] == b) return;
         }
@@ -476,6 +484,7 @@ public final class Tracer {
     /** MethodEnter: `(I)V`; pushes a frame with the pending call site. */
     public static void enter(int id) {
         hit(id);
+        callDepth++;
         int site = pendingSite;
         pendingSite = NO_SITE;
         int d = depth;
@@ -496,6 +505,7 @@ public final class Tracer {
     public static void exit(int id) {
         hit(id);
         pendingSite = NO_SITE;
+        if (callDepth > 0) callDepth--;
         if (overflow > 0) {
             overflow--;
             return;
