@@ -5,7 +5,8 @@
 //! The order of probes at one instruction is the order the instrumenter emits them in:
 //! `ClassInit`, `MethodEnter` (instruction 0 only), `Line`, `Caught`, then the instruction's own
 //! probe (call site, branch, compare, switch, operator, throw, return value) and, before a return,
-//! `MethodExit`. Two weak-mutation probes break the "own instruction" pattern:
+//! `MethodExit`; then any witness or RC `Line` probe and the extension families' `Record` probes
+//! (docs/probes.md). Two weak-mutation probes break the "own instruction" pattern:
 //! - UOI (`Value*`): the value a numeric load pushed is only on the stack *after* the load, so its
 //!   probe is placed before the next instruction, and is allocated right after the load's own
 //!   probes (so it precedes the next instruction's `Line`; all probes are stack-neutral, so the
