@@ -201,4 +201,6 @@ pub fn approx_bytes(r: &ExecResult) -> usize {
         + vec(&t.class_inits)
         + vec(&t.strings)
         + t.strings.iter().map(String::capacity).sum::<usize>()
+        + vec(&t.records)
+        + t.records.iter().map(|(_, r)| vec(r)).sum::<usize>()
 }

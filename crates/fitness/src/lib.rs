@@ -9,6 +9,8 @@
 
 mod direct;
 mod eval;
+mod extension;
+mod flags;
 mod infection;
 mod model;
 mod space;
@@ -18,6 +20,8 @@ pub use direct::{DirectCalls, direct_calls};
 pub use eval::{
     GoalFitness, UNREACHABLE, goal_fitness, goal_fitness_reference, output_bits, switch_distance,
 };
+pub use extension::{FamilyDecoder, FamilyProbe, FamilyProbes, decode};
+pub use flags::{FLAG_RETURNS, FlagReturn, FlagReturns};
 pub use goals::goal_text;
 pub use infection::{cond_infection, operator_infection, unary_infection};
 pub use model::{BranchlessMethod, GoalInfo, GoalModel, ModelError, Site};

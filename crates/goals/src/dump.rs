@@ -79,6 +79,9 @@ fn probe_line(plan: &ProbePlan, id: ProbeId, out: &mut String) {
             let _ = write!(out, " {callee}");
         }
         Detail::FallThrough => out.push_str(" fall-through"),
+        Detail::Record { family, tag } => {
+            let _ = write!(out, " {family} #{tag}");
+        }
     }
     if !p.goals.is_empty() {
         let goals: Vec<String> = p.goals.iter().map(ToString::to_string).collect();

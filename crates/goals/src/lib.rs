@@ -8,11 +8,14 @@
 //! (that is `instrument`) and does not compute fitness (that is `fitness`).
 
 mod dump;
+mod family;
 mod jacoco;
 mod locate;
 mod plan;
 
 pub use dump::goal_text;
+pub use family::{Extensions, MethodView, ProbeFamily, RecordProbe};
+pub use rt_abi::RecordShape;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -150,6 +153,12 @@ pub enum Detail {
     /// arrives. The instrumenter inserts its code first at `insn` and moves the jumps, handler
     /// entries and the stack-map frame past it. It witnesses completed lines (`completion_witnesses`).
     FallThrough,
+    /// An extension probe (`ProbeKind::Record`) of the family named `family`, with the family's
+    /// own `tag` (docs/probes.md). It serves no goals.
+    Record {
+        family: &'static str,
+        tag: u32,
+    },
 }
 
 /// A condition on a suite's traces standing for one of JaCoCo's probes

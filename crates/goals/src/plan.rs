@@ -1,10 +1,12 @@
 //! Building the probe plan of a class: walk every method's decoded instructions in order and
-//! allocate one probe per probe site (DESIGN.md §3.2), with the goals each probe serves.
+//! allocate one probe per probe site (DESIGN.md §3.2), with the goals each probe serves. Each
+//! probe family is a planner of its own in `family/` (docs/probes.md); `plan_method` runs them.
 //!
 //! The order of probes at one instruction is the order the instrumenter emits them in:
 //! `ClassInit`, `MethodEnter` (instruction 0 only), `Line`, `Caught`, then the instruction's own
 //! probe (call site, branch, compare, switch, operator, throw, return value) and, before a return,
-//! `MethodExit`. Two weak-mutation probes break the "own instruction" pattern:
+//! `MethodExit`; then any witness or RC `Line` probe and the extension families' `Record` probes
+//! (docs/probes.md). Two weak-mutation probes break the "own instruction" pattern:
 //! - UOI (`Value*`): the value a numeric load pushed is only on the stack *after* the load, so its
 //!   probe is placed before the next instruction, and is allocated right after the load's own
 //!   probes (so it precedes the next instruction's `Line`; all probes are stack-neutral, so the
@@ -20,16 +22,17 @@
 //!   the approximation errs towards "not killed".)
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use bytecode::{Insn, InsnIdx, MethodBody, Opcode};
 use classfile::{ClassFile, ConstantPool, Member};
 use programdb::ProgramDb;
 use rt_abi::{ProbeKind, cond};
 
+use crate::family::{self, Extensions};
 use crate::{
-    BinOp, ClassId, ClassPlan, Constant, Detail, Goal, GoalId, MethodIdx, MethodPlan, Mutant, OutputValue,
-    Probe, ProbeId, ProbePlan, SwitchCase, UnaryOp, Witness, jacoco,
+    BinOp, ClassId, ClassPlan, Constant, Detail, Goal, GoalId, MethodIdx, MethodPlan, Probe, ProbeId,
+    ProbePlan,
 };
 
 /// Which probe families to plan (and so to emit). Built with `all()` or `none()` and adjusted
@@ -53,6 +56,9 @@ pub struct PlanOptions {
     /// Numeric constants (weak mutation: RC), outside `<clinit>`; mostly served by other probes.
     pub constants: bool,
     pub class_init: bool,
+    /// Probe families added through the extension point (docs/probes.md), planned after the
+    /// built-in ones at each instruction; none in `all()` and `none()`.
+    pub extensions: Extensions,
 }
 
 impl PlanOptions {
@@ -69,6 +75,7 @@ impl PlanOptions {
             values: true,
             constants: true,
             class_init: true,
+            extensions: Extensions::NONE,
         }
     }
 
@@ -85,6 +92,7 @@ impl PlanOptions {
             values: false,
             constants: false,
             class_init: false,
+            extensions: Extensions::NONE,
         }
     }
 }
@@ -291,18 +299,6 @@ fn is_private_empty_constructor(
     }
 }
 
-/// The output goals of a method returning the type `ret` (a field descriptor, or `V`).
-fn output_values(ret: &str) -> &'static [OutputValue] {
-    use OutputValue::*;
-    match ret.as_bytes().first() {
-        Some(b'Z') => &[True, False],
-        Some(b'C') => &[Alphabetic, Digit, OtherChar],
-        Some(b'B' | b'S' | b'I' | b'J' | b'F' | b'D') => &[Negative, Zero, Positive],
-        Some(b'L' | b'[') => &[Null, NonNull],
-        _ => &[],
-    }
-}
-
 impl ProbePlan {
     /// Plans the probes of a class from its bytes; see `add_class`.
     pub fn add_class_bytes(&mut self, bytes: &[u8], opts: &PlanOptions) -> Result<ClassId, PlanError> {
@@ -427,15 +423,15 @@ impl ProbePlan {
 }
 
 /// Accumulates the probes and goals of one class.
-struct Builder {
-    plan: ProbePlan,
-    class: ClassId,
+pub(crate) struct Builder {
+    pub(crate) plan: ProbePlan,
+    pub(crate) class: ClassId,
     /// Line goals of the class so far, by line.
-    lines: BTreeMap<u16, GoalId>,
+    pub(crate) lines: BTreeMap<u16, GoalId>,
 }
 
 impl Builder {
-    fn push(
+    pub(crate) fn push(
         &mut self,
         kind: ProbeKind,
         method: Option<MethodIdx>,
@@ -457,7 +453,12 @@ impl Builder {
     }
 
     /// Adds a goal served by `probe` (a new goal, or `existing` if given).
-    fn serve(&mut self, probe: ProbeId, existing: Option<GoalId>, goal: impl FnOnce() -> Goal) -> GoalId {
+    pub(crate) fn serve(
+        &mut self,
+        probe: ProbeId,
+        existing: Option<GoalId>,
+        goal: impl FnOnce() -> Goal,
+    ) -> GoalId {
         let g = match existing {
             Some(g) => g,
             None => {
@@ -472,6 +473,8 @@ impl Builder {
         g
     }
 
+    /// Plans the probes of one method: every family of `family::STEPS` at each instruction in
+    /// turn (the order of the ids), then the method's completion witnesses.
     fn plan_method(
         &mut self,
         class: &ClassFile,
@@ -481,308 +484,26 @@ impl Builder {
         is_clinit: bool,
         opts: &PlanOptions,
     ) {
-        let cp = &class.constant_pool;
-        let m = Some(method);
-        let n = body.insns.len();
-        // The line of each instruction: the entry with the greatest start at or before it.
-        let mut line_starts: BTreeMap<InsnIdx, u16> = BTreeMap::new();
-        for e in body.lines() {
-            line_starts.entry(e.start).or_insert(e.line);
-        }
-        let line_at = |i: InsnIdx| line_starts.range(..=i).next_back().map(|(_, l)| *l);
-        // Jump targets and handler entries: a `?cmp*` is paired with the `if` after it only when
-        // nothing else can reach that `if`.
-        let mut targets: BTreeSet<InsnIdx> = BTreeSet::new();
-        for insn in &body.insns {
-            targets.extend(insn.targets());
-        }
-        let mut handlers: BTreeMap<InsnIdx, u16> = BTreeMap::new();
-        for h in &body.handlers {
-            targets.insert(h.handler);
-            handlers.entry(h.handler).or_insert(h.catch_type);
-        }
-        let ret = descriptor.rsplit_once(')').map_or("V", |(_, r)| r);
-        let mut exit_goal = None;
-        let mut output_goals: Option<Vec<GoalId>> = None;
-        let mut paired_if: Option<usize> = None;
-        let method_start = self.plan.probes.len();
-        // `<clinit>` runs once per JVM, before any test (docs/protocol.md, v1): its loads and
-        // constants (often large tables) would only give goals that no test can tell apart.
-        let (values, constants) = (opts.values && !is_clinit, opts.constants && !is_clinit);
-        // RC constants of the current straight run still waiting for a probe that tells they ran.
-        let mut pending_rc: Vec<(InsnIdx, Constant)> = Vec::new();
-        // JaCoCo's probe positions (`jacoco::Flow`), for the completion witnesses of line and
-        // branch goals (`ProbePlan::completion_witnesses`). JaCoCo marks a line-table entry holding
-        // a call, so that the lines before a call that throws still count.
-        let witnesses = opts.lines || opts.branches || opts.switches;
-        let mut call_lines: BTreeSet<InsnIdx> = BTreeSet::new();
-        for (i, insn) in body.insns.iter().enumerate() {
-            if matches!(insn, Insn::Invoke { .. } | Insn::InvokeInterface { .. } | Insn::InvokeDynamic { .. })
-                && let Some((&start, _)) = line_starts.range(..=InsnIdx::new(i)).next_back()
-            {
-                call_lines.insert(start);
+        let cx = family::MethodCx::new(self, class, method, descriptor, body, is_clinit, opts);
+        let mut state = family::MethodState::new();
+        for i in 0..body.insns.len() {
+            for step in family::STEPS {
+                step(self, &cx, &mut state, i);
             }
         }
-        let flow = jacoco::Flow::new(body, &call_lines);
-        let mut jumps = jacoco::MethodProbes {
-            at: BTreeMap::new(),
-            fall_through: BTreeMap::new(),
-            branch: BTreeMap::new(),
-            switch: BTreeMap::new(),
-        };
-        for (i, insn) in body.insns.iter().enumerate().take(n) {
-            let at = InsnIdx::new(i);
-            let line = line_at(at);
-            if witnesses && flow.needs_fall_through_probe(i) {
-                // JaCoCo's probe on the fall-through edge into a jump target: ours must come first
-                // here, so that the instrumenter can move the jumps past it.
-                let p = self.push(ProbeKind::Line, m, at, line, Detail::FallThrough);
-                jumps.fall_through.insert(i, p);
-            }
-            if i == 0 {
-                if is_clinit && opts.class_init {
-                    self.push(ProbeKind::ClassInit, m, at, line, Detail::None);
-                }
-                if opts.methods {
-                    let p = self.push(ProbeKind::MethodEnter, m, at, line, Detail::None);
-                    let class = self.class;
-                    self.serve(p, None, || Goal::MethodEntry { class, method });
-                }
-            }
-            if opts.lines
-                && let Some(&l) = line_starts.get(&at)
-            {
-                let p = self.push(ProbeKind::Line, m, at, line, Detail::None);
-                let existing = self.lines.get(&l).copied();
-                let class = self.class;
-                let g = self.serve(p, existing, || Goal::Line { class, line: l });
-                self.lines.insert(l, g);
-            }
-            if opts.exceptions
-                && let Some(&ct) = handlers.get(&at)
-            {
-                let catch_type = if ct == 0 { None } else { cp.class_name(ct).map(|c| c.into_owned()) };
-                let p = self.push(ProbeKind::Caught, m, at, line, Detail::Caught { catch_type });
-                self.serve(p, None, || Goal::Exception { probe: p });
-            }
-            let op = insn.op();
-            match insn {
-                Insn::Invoke { index, .. } | Insn::InvokeInterface { index, .. } if opts.call_sites => {
-                    let callee = cp.member_ref(*index).map_or_else(
-                        || format!("#{index}"),
-                        |r| format!("{}.{}{}", r.class, r.name, r.descriptor),
-                    );
-                    self.push(ProbeKind::CallSite, m, at, line, Detail::Call { callee });
-                }
-                _ => {}
-            }
-            if opts.branches {
-                if let Some((kind, nan_greater)) = cmp_kind(op) {
-                    let next = body.insns.get(i + 1).map(Insn::op);
-                    let paired = next
-                        .filter(|o| (0x99..=0x9e).contains(&o.0))
-                        .filter(|_| !targets.contains(&InsnIdx::new(i + 1)));
-                    if let Some(next) = paired {
-                        let (_, c) = branch_cond(next).unwrap_or((kind, cond::EQ));
-                        let c = if nan_greater { c | cond::NAN_GREATER } else { c };
-                        self.branch(kind, m, at, line, c);
-                        paired_if = Some(i + 1);
-                    }
-                } else if let Some((kind, c)) = branch_cond(op)
-                    && paired_if != Some(i)
-                {
-                    self.branch(kind, m, at, line, c);
-                }
-            }
-            if opts.switches {
-                // (key, target) pairs; keys that lead to the default target are gaps javac filled
-                // in, not cases.
-                let mut pairs: Vec<(i32, InsnIdx)> = match insn {
-                    Insn::TableSwitch { default, low, targets } => targets
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, t)| *t != default)
-                        .map(|(k, t)| (low.wrapping_add(k as i32), *t))
-                        .collect(),
-                    Insn::LookupSwitch { default, pairs } => {
-                        pairs.iter().filter(|(_, t)| t != default).copied().collect()
-                    }
-                    _ => Vec::new(),
-                };
-                if insn.is_switch() {
-                    pairs.sort_unstable_by_key(|&(k, _)| k);
-                    pairs.dedup_by_key(|&mut (k, _)| k);
-                    let keys: Vec<i32> = pairs.iter().map(|&(k, _)| k).collect();
-                    // Keys are sorted, so the first key seen for a target is its smallest.
-                    let target_key: Vec<i32> = pairs
-                        .iter()
-                        .map(|&(_, t)| pairs.iter().find(|&&(_, u)| u == t).map_or(0, |&(k, _)| k))
-                        .collect();
-                    let mut goal_keys = target_key.clone();
-                    goal_keys.sort_unstable();
-                    goal_keys.dedup();
-                    let p = self.push(ProbeKind::SwitchKey, m, at, line, Detail::Switch { keys, target_key });
-                    // Each distinct target with its goal (named by its smallest key, first in `pairs`).
-                    let mut cases = Vec::with_capacity(goal_keys.len() + 1);
-                    for k in goal_keys {
-                        let g =
-                            self.serve(p, None, || Goal::SwitchCase { probe: p, case: SwitchCase::Key(k) });
-                        let target = pairs.iter().find(|&&(key, _)| key == k).map_or(at, |&(_, t)| t);
-                        cases.push((target, g));
-                    }
-                    let g = self.serve(p, None, || Goal::SwitchCase { probe: p, case: SwitchCase::Default });
-                    cases.push((insn.targets().next().unwrap_or(at), g));
-                    jumps.switch.insert(i, cases);
-                }
-            }
-            if opts.operands
-                && let Some((bin, kind)) = binop_of(op)
-            {
-                let p = self.push(kind, m, at, line, Detail::Operator { op: bin });
-                for &r in bin.replacements() {
-                    self.serve(p, None, || Goal::WeakMutation { probe: p, mutant: Mutant::ReplaceOp(r) });
-                }
-                if bin.is_arithmetic() {
-                    self.serve(p, None, || Goal::WeakMutation { probe: p, mutant: Mutant::FirstOperand });
-                    self.serve(p, None, || Goal::WeakMutation { probe: p, mutant: Mutant::SecondOperand });
-                }
-            }
-            if opts.exceptions && op == Opcode::ATHROW {
-                let p = self.push(ProbeKind::Thrown, m, at, line, Detail::None);
-                self.serve(p, None, || Goal::Exception { probe: p });
-            }
-            if op.is_return() {
-                if opts.returns
-                    && let Some(kind) = return_probe(op)
-                {
-                    let p = self.push(kind, m, at, line, Detail::None);
-                    let values = output_values(ret);
-                    let class = self.class;
-                    let existing = output_goals.take();
-                    let mut goals = Vec::with_capacity(values.len());
-                    for (k, &value) in values.iter().enumerate() {
-                        let g = existing.as_ref().map(|e| e[k]);
-                        goals.push(self.serve(p, g, || Goal::Output { class, method, value }));
-                    }
-                    output_goals = Some(goals);
-                }
-                if opts.methods {
-                    let p = self.push(ProbeKind::MethodExit, m, at, line, Detail::None);
-                    let class = self.class;
-                    exit_goal = Some(self.serve(p, exit_goal, || Goal::MethodNormalExit { class, method }));
-                }
-            }
-            if witnesses && flow.needs_probe_at(i, insn) {
-                // JaCoCo has a probe that runs whenever this instruction does (a return, `athrow`,
-                // `goto` into a multi-target instruction, or the first of a line with a call that
-                // nothing jumps to): any probe of ours here stands for it.
-                let p = self
-                    .probe_at(method_start, at)
-                    .unwrap_or_else(|| self.push(ProbeKind::Line, m, at, line, Detail::None));
-                jumps.at.insert(i, p);
-            }
-            if witnesses && matches!(insn, Insn::Branch { .. }) && insn.falls_through() {
-                // A paired `if` has no probe of its own: its compare's records the jump.
-                let pos = if paired_if == Some(i) { InsnIdx::new(i - 1) } else { at };
-                if let Some(p) = self.probe_at_with(method_start, pos, |d| matches!(d, Detail::Branch { .. }))
-                {
-                    // `branch` serves the taken goal, then the fall-through one.
-                    if let [taken, fall, ..] = self.plan.probes[p.index()].goals[..] {
-                        jumps.branch.insert(i, (taken, fall));
-                    }
-                }
-            }
-            let next = InsnIdx::new(i + 1);
-            let straight_on = i + 1 < n && insn.falls_through() && !targets.contains(&next);
-            if constants && let Some(c) = constant_of(insn, cp) {
-                pending_rc.push((at, c));
-            }
-            if !pending_rc.is_empty() {
-                let server = match self.probe_at(method_start, at) {
-                    Some(p) => Some(p),
-                    None if !straight_on => Some(self.push(ProbeKind::Line, m, at, line, Detail::None)),
-                    None => None,
-                };
-                if let Some(p) = server {
-                    for (c_at, c) in std::mem::take(&mut pending_rc) {
-                        for by in constant_replacements(c) {
-                            let mutant = Mutant::ReplaceConstant { at: c_at, by };
-                            self.serve(p, None, || Goal::WeakMutation { probe: p, mutant });
-                        }
-                    }
-                }
-            }
-            // (Not before a try block's start that JaCoCo probes on the fall-through edge: that
-            // edge probe must be the first at its instruction.)
-            if values
-                && straight_on
-                && !(witnesses && flow.needs_fall_through_probe(i + 1))
-                && let Some(kind) = load_value_kind(insn, cp)
-            {
-                let p = self.push(kind, m, next, line_at(next), Detail::None);
-                for u in UnaryOp::ALL {
-                    self.serve(p, None, || Goal::WeakMutation { probe: p, mutant: Mutant::InsertUnary(u) });
-                }
-            }
-        }
-        if witnesses {
-            self.completion_witnesses(body, &flow, &jumps, |i| line_at(InsnIdx::new(i)), opts.lines);
-        }
-    }
-
-    /// Records the witnesses of this method's line goals (each instruction's, on its line) and of
-    /// its branch and switch goals (`ProbePlan::completion_witnesses`).
-    fn completion_witnesses(
-        &mut self,
-        body: &MethodBody,
-        flow: &jacoco::Flow,
-        jumps: &jacoco::MethodProbes,
-        line_at: impl Fn(usize) -> Option<u16>,
-        lines: bool,
-    ) {
-        let per_insn = jacoco::instruction_witnesses(flow, body, jumps);
-        let mut found: BTreeMap<GoalId, BTreeSet<Witness>> = BTreeMap::new();
-        if lines {
-            for (i, w) in per_insn.iter().enumerate() {
-                if let Some(&g) = line_at(i).and_then(|l| self.lines.get(&l)) {
-                    found.entry(g).or_default().extend(w.iter().copied());
-                }
-            }
-        }
-        let edge = |fall: bool, to: usize, on_edge: Option<Witness>| {
-            jacoco::edge_witnesses(flow, &per_insn, jumps, fall, to, on_edge)
-        };
-        for (&i, &(taken, fall)) in &jumps.branch {
-            let Some(target) = body.insns[i].targets().next() else { continue };
-            found.entry(taken).or_default().extend(edge(
-                false,
-                target.index(),
-                Some(Witness::Covered(taken)),
-            ));
-            found.entry(fall).or_default().extend(edge(true, i + 1, None));
-        }
-        for cases in jumps.switch.values() {
-            for &(t, g) in cases {
-                found.entry(g).or_default().extend(edge(false, t.index(), Some(Witness::Covered(g))));
-            }
-        }
-        for (g, w) in found {
-            let all = self.plan.completion_witnesses.entry(g).or_default();
-            all.extend(w);
-            all.sort_unstable();
-            all.dedup();
-        }
+        family::completion_witnesses(self, &cx, &state);
     }
 
     /// The first probe planned at `at` in the method whose probes start at `method_start` that
-    /// runs whenever `at` runs (a `FallThrough` probe does not when a jump arrives).
-    fn probe_at(&self, method_start: usize, at: InsnIdx) -> Option<ProbeId> {
-        self.probe_at_with(method_start, at, |d| *d != Detail::FallThrough)
+    /// runs whenever `at` runs (a `FallThrough` probe does not when a jump arrives) and is built
+    /// in (extension probes come and go with the options, the goals they would serve must not).
+    pub(crate) fn probe_at(&self, method_start: usize, at: InsnIdx) -> Option<ProbeId> {
+        self.probe_at_with(method_start, at, |d| !matches!(d, Detail::FallThrough | Detail::Record { .. }))
     }
 
     /// The first probe planned at `at` whose detail passes `want`. Probes are in instruction
     /// order, so those at `at` end the method's list so far.
-    fn probe_at_with(
+    pub(crate) fn probe_at_with(
         &self,
         method_start: usize,
         at: InsnIdx,
@@ -794,20 +515,5 @@ impl Builder {
             .filter(|&k| self.plan.probes[k].insn == at && want(&self.plan.probes[k].detail))
             .last()
             .map(|k| ProbeId(k as u32))
-    }
-
-    fn branch(&mut self, kind: ProbeKind, m: Option<MethodIdx>, at: InsnIdx, line: Option<u16>, c: i32) {
-        let p = self.push(kind, m, at, line, Detail::Branch { cond: c });
-        self.serve(p, None, || Goal::Branch { probe: p, taken: true });
-        self.serve(p, None, || Goal::Branch { probe: p, taken: false });
-        let base = c & 7;
-        let mutants: Vec<i32> = match kind {
-            // References can only be compared for (in)equality: the mutant negates the condition.
-            ProbeKind::BranchRef | ProbeKind::BranchNull => vec![base ^ 1],
-            _ => (cond::EQ..=cond::LE).filter(|&o| o != base).collect(),
-        };
-        for o in mutants {
-            self.serve(p, None, || Goal::WeakMutation { probe: p, mutant: Mutant::ReplaceCond(o) });
-        }
     }
 }

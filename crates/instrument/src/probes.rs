@@ -6,7 +6,7 @@
 
 use bytecode::{Insn, Opcode, ValueKind};
 use classfile::ConstantPool;
-use rt_abi::{ProbeKind, TRACER_CLASS};
+use rt_abi::{ProbeKind, RecordShape, TRACER_CLASS};
 
 /// Pushes an `int` constant: `iconst`/`bipush`/`sipush`, or `ldc` of an interned `Integer`.
 pub(crate) fn push_int(v: i32, cp: &mut ConstantPool) -> Result<Insn, classfile::Error> {
@@ -44,6 +44,7 @@ pub(crate) fn needs_scratch(kind: ProbeKind) -> bool {
             | ProbeKind::OperandsLong
             | ProbeKind::OperandsDouble
             | ProbeKind::OperandsLongShift
+            | ProbeKind::Record(RecordShape::LongLong | RecordShape::DoubleDouble)
     )
 }
 
@@ -61,6 +62,17 @@ pub(crate) fn probe_code(
     let dup = Insn::simple(Opcode::DUP);
     let dup2 = Insn::simple(Opcode::DUP2);
     let res = match kind {
+        // Extension probes: the shape alone says how to copy the operands (no per-family code).
+        ProbeKind::Record(shape) => match shape.slots() {
+            0 => (vec![push, call], 1),
+            1 => (vec![dup, push, call], 2),
+            2 => (vec![dup2, push, call], 3),
+            _ => {
+                let s = scratch.ok_or("no scratch locals")?;
+                let vk = if shape == RecordShape::LongLong { ValueKind::Long } else { ValueKind::Double };
+                (copy_two_wide(vk, s, push, call), 5)
+            }
+        },
         ProbeKind::Line
         | ProbeKind::MethodEnter
         | ProbeKind::MethodExit
@@ -95,19 +107,8 @@ pub(crate) fn probe_code(
             } else {
                 ValueKind::Double
             };
-            let (a, b) = (s, s + 2);
-            let code = vec![
-                Insn::store(vk, b),
-                Insn::store(vk, a),
-                Insn::load(vk, a),
-                Insn::load(vk, b),
-                Insn::load(vk, a),
-                Insn::load(vk, b),
-                push,
-                call,
-            ];
             // Depth d holds a and b (4 slots); the copies add 4 and the site 1.
-            (code, 5)
+            (copy_two_wide(vk, s, push, call), 5)
         }
         // A long shifted by an int: three slots, not copyable by any `dup` form.
         ProbeKind::OperandsLongShift => {
@@ -127,4 +128,20 @@ pub(crate) fn probe_code(
         }
     };
     Ok(res)
+}
+
+/// Two category-2 values on top (`a`, then `b`): store both (top first) in the scratch locals from
+/// `s`, load them back twice, then the site and the call.
+fn copy_two_wide(vk: ValueKind, s: u16, push: Insn, call: Insn) -> Vec<Insn> {
+    let (a, b) = (s, s + 2);
+    vec![
+        Insn::store(vk, b),
+        Insn::store(vk, a),
+        Insn::load(vk, a),
+        Insn::load(vk, b),
+        Insn::load(vk, a),
+        Insn::load(vk, b),
+        push,
+        call,
+    ]
 }

@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 
 use crate::trace::site_key;
 use crate::{
-    Branch, ContextBranch, DecodeError, NO_VAR, Outcome, PrimType, ProbeId, Request, Response, Setup,
+    Branch, ContextBranch, DecodeError, NO_VAR, Outcome, PrimType, ProbeId, Record, Request, Response, Setup,
     Statement, Test, TestRef, TestResult, TestStatus, Trace, Value, Var, kind,
 };
 
@@ -485,6 +485,16 @@ fn put_trace(out: &mut Vec<u8>, t: &Trace) {
     for s in &t.strings {
         put_str(out, s);
     }
+    put_len(out, t.records.len());
+    for (p, records) in &t.records {
+        put_u32(out, p.0);
+        put_len(out, records.len());
+        for r in records {
+            put_u32(out, r.depth);
+            put_u64(out, r.a);
+            put_u64(out, r.b);
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -843,6 +853,17 @@ fn read_trace(r: &mut Reader<'_>) -> Result<Trace, DecodeError> {
     t.strings.reserve_exact(n);
     for _ in 0..n {
         t.strings.push(r.str()?);
+    }
+    let n = r.count(8)?;
+    t.records.reserve_exact(n);
+    for _ in 0..n {
+        let p = ProbeId(r.u32()?);
+        let m = r.count(20)?;
+        let mut records = Vec::with_capacity(m);
+        for _ in 0..m {
+            records.push(Record { depth: r.u32()?, a: r.u64()?, b: r.u64()? });
+        }
+        t.records.push((p, records));
     }
     t.normalise();
     Ok(t)

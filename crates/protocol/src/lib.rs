@@ -21,10 +21,10 @@ pub use codec::{
     FrameError, MAX_FRAME_LEN, canonical_test_bytes, decode_request, decode_response, encode_execute,
     encode_request, encode_response, read_frame,
 };
-pub use trace::{Branch, ContextBranch, Trace};
+pub use trace::{Branch, ContextBranch, Record, Trace};
 
 /// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
-pub const VERSION: u16 = 3;
+pub const VERSION: u16 = 4;
 
 /// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`); the
 /// same type as `goals::ProbeId`, defined in `rt-abi`.

@@ -28,6 +28,17 @@ pub struct ContextBranch {
     pub to_false: f64,
 }
 
+/// One extension record (rt-abi `ProbeKind::Record`, docs/probes.md): the operands the probe
+/// copied, encoded as rt-abi `record` says (unused ones 0), and the depth of the worker's
+/// call-context stack when it ran. Which family planned the probe, and what the values mean, only
+/// the plan knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record {
+    pub depth: u32,
+    pub a: u64,
+    pub b: u64,
+}
+
 /// One execution's trace. Every list is sorted by probe id (contexts by site, then probe; `None`
 /// sorts last, as 0xFFFFFFFF does on the wire).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -49,6 +60,9 @@ pub struct Trace {
     /// Strings the SUT compared (`String.equals`, `startsWith`, `compareTo`, ...: both operands),
     /// distinct, in first-seen order, at most 32 of at most 1024 chars (not sorted).
     pub strings: Vec<String>,
+    /// Extension records (v4): per extension probe, the distinct records seen, first 16, in
+    /// first-seen order.
+    pub records: Vec<(ProbeId, Vec<Record>)>,
 }
 
 fn find<T>(list: &[T], probe: ProbeId, key: impl Fn(&T) -> ProbeId) -> Option<&T> {
@@ -101,6 +115,11 @@ impl Trace {
         self.exceptions[start..].iter().take_while(move |e| e.0 == probe).map(|e| e.1.as_str())
     }
 
+    /// Extension records made at `probe`, first seen first.
+    pub fn records_at(&self, probe: ProbeId) -> &[Record] {
+        find(&self.records, probe, |e| e.0).map_or(&[], |e| &e.1)
+    }
+
     /// Branch distances of `probe` in the context of call site `site`.
     pub fn context_branch(&self, site: Option<ProbeId>, probe: ProbeId) -> Option<&ContextBranch> {
         let key = (site_key(site), probe);
@@ -127,6 +146,9 @@ impl Trace {
         }
         if !self.exceptions.is_sorted_by_key(|e| e.0) {
             self.exceptions.sort_by_key(|e| e.0);
+        }
+        if !self.records.is_sorted_by_key(|e| e.0) {
+            self.records.sort_by_key(|e| e.0);
         }
         if !self.contexts.is_sorted_by_key(|c| (site_key(c.site), c.probe)) {
             self.contexts.sort_by_key(|c| (site_key(c.site), c.probe));

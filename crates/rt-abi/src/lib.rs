@@ -110,10 +110,86 @@ pub enum ProbeKind {
     /// `<clinit>` of an instrumented class started: `(class_id)`. The runtime resets exactly the
     /// classes whose initialisation it saw, in that order.
     ClassInit,
+    /// The generic extension probe (docs/probes.md): copies the operands `shape` names from the
+    /// top of the stack and records them, with the call depth, in the trace's `records` section,
+    /// without the runtime knowing which probe family planned it.
+    Record(RecordShape),
+}
+
+/// The operands an extension probe ([`ProbeKind::Record`]) copies from the top of the operand
+/// stack: none, one value, or two values of the same kind (as a compare consumes them), in every
+/// kind the JVM stack holds (narrower ints are `Int`; references are recorded by identity hash and
+/// null flag, never by calling SUT code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RecordShape {
+    /// Nothing but the hit and the call depth.
+    Event,
+    Int,
+    Long,
+    Float,
+    Double,
+    Ref,
+    IntInt,
+    LongLong,
+    FloatFloat,
+    DoubleDouble,
+    RefRef,
+}
+
+impl RecordShape {
+    pub const ALL: [RecordShape; 11] = [
+        RecordShape::Event,
+        RecordShape::Int,
+        RecordShape::Long,
+        RecordShape::Float,
+        RecordShape::Double,
+        RecordShape::Ref,
+        RecordShape::IntInt,
+        RecordShape::LongLong,
+        RecordShape::FloatFloat,
+        RecordShape::DoubleDouble,
+        RecordShape::RefRef,
+    ];
+
+    /// How many operands the probe copies (0, 1 or 2).
+    pub fn arity(self) -> usize {
+        match self {
+            RecordShape::Event => 0,
+            RecordShape::Int
+            | RecordShape::Long
+            | RecordShape::Float
+            | RecordShape::Double
+            | RecordShape::Ref => 1,
+            _ => 2,
+        }
+    }
+
+    /// Operand-stack slots the copied operands take (JVMS §2.6.2: longs and doubles take two).
+    pub fn slots(self) -> u16 {
+        match self {
+            RecordShape::Event => 0,
+            RecordShape::Int | RecordShape::Float | RecordShape::Ref => 1,
+            RecordShape::Long
+            | RecordShape::Double
+            | RecordShape::IntInt
+            | RecordShape::FloatFloat
+            | RecordShape::RefRef => 2,
+            RecordShape::LongLong | RecordShape::DoubleDouble => 4,
+        }
+    }
+}
+
+/// How the runtime turns a recorded operand into the `u64` of a trace record (docs/protocol.md,
+/// `records`): ints and longs sign-extended, floats and doubles as raw bits (floats zero-extended),
+/// references as `REF_NON_NULL | identityHashCode` (0 for null).
+pub mod record {
+    /// Set in a reference operand's record value when the reference is not null.
+    pub const REF_NON_NULL: u64 = 1 << 32;
 }
 
 impl ProbeKind {
-    pub const ALL: [ProbeKind; 29] = [
+    /// Every kind: the 29 built-in ones, then `Record` of every shape.
+    pub const ALL: [ProbeKind; 40] = [
         ProbeKind::Line,
         ProbeKind::MethodEnter,
         ProbeKind::MethodExit,
@@ -143,6 +219,17 @@ impl ProbeKind {
         ProbeKind::ValueFloat,
         ProbeKind::ValueDouble,
         ProbeKind::ClassInit,
+        ProbeKind::Record(RecordShape::Event),
+        ProbeKind::Record(RecordShape::Int),
+        ProbeKind::Record(RecordShape::Long),
+        ProbeKind::Record(RecordShape::Float),
+        ProbeKind::Record(RecordShape::Double),
+        ProbeKind::Record(RecordShape::Ref),
+        ProbeKind::Record(RecordShape::IntInt),
+        ProbeKind::Record(RecordShape::LongLong),
+        ProbeKind::Record(RecordShape::FloatFloat),
+        ProbeKind::Record(RecordShape::DoubleDouble),
+        ProbeKind::Record(RecordShape::RefRef),
     ];
 
     /// The tracer method this kind calls: (name, descriptor).
@@ -177,6 +264,19 @@ impl ProbeKind {
             ProbeKind::ValueFloat => ("valueFloat", "(FI)V"),
             ProbeKind::ValueDouble => ("valueDouble", "(DI)V"),
             ProbeKind::ClassInit => ("classInit", "(I)V"),
+            ProbeKind::Record(shape) => match shape {
+                RecordShape::Event => ("record", "(I)V"),
+                RecordShape::Int => ("recordInt", "(II)V"),
+                RecordShape::Long => ("recordLong", "(JI)V"),
+                RecordShape::Float => ("recordFloat", "(FI)V"),
+                RecordShape::Double => ("recordDouble", "(DI)V"),
+                RecordShape::Ref => ("recordRef", "(Ljava/lang/Object;I)V"),
+                RecordShape::IntInt => ("recordIntInt", "(III)V"),
+                RecordShape::LongLong => ("recordLongLong", "(JJI)V"),
+                RecordShape::FloatFloat => ("recordFloatFloat", "(FFI)V"),
+                RecordShape::DoubleDouble => ("recordDoubleDouble", "(DDI)V"),
+                RecordShape::RefRef => ("recordRefRef", "(Ljava/lang/Object;Ljava/lang/Object;I)V"),
+            },
         }
     }
 }

@@ -25,11 +25,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// Functions over the limit that other branches of issue 14 split (goals' `plan_method` into probe
-/// families, `GoalModel::build` along the program database): tolerated until those branches land.
-/// FIXME(issue 14): the lead empties this list when merging them; then the test holds everywhere.
-const PENDING: &[(&str, &str)] = &[("crates/goals/src/plan.rs", "plan_method")];
-
 /// A function with a body: where its `fn` is and how many lines it spans.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Function {
@@ -241,7 +236,6 @@ fn no_function_is_longer_than_the_limit() {
     let offenders: Vec<String> = long
         .iter()
         .filter(|(file, f)| !ALLOWED.iter().any(|&(af, an, _)| af == file && an == f.name))
-        .filter(|(file, f)| !PENDING.iter().any(|&(af, an)| af == file && an == f.name))
         .map(|(file, f)| format!("{file}:{} fn {} is {} lines", f.line, f.name, f.lines))
         .collect();
     assert!(

@@ -6,7 +6,8 @@
  *
  * Hot path: a probe is a bounds check, an array increment and, only on the first hit of a probe in a
  * test, an append to the touched list. Per-probe side tables (switch keys, operand samples, exception
- * classes) are allocated the first time a probe ever needs them and reused afterwards.
+ * classes, extension records) are allocated the first time a probe ever needs them and reused
+ * afterwards.
  *
  * Threads: the tables are not synchronised. Probes hit from threads the SUT starts are recorded on a
  * best-effort basis (a lost increment is possible); no probe ever throws into the SUT, and the shipped
@@ -33,11 +34,15 @@ public final class Tracer {
     private static final byte F_BRANCH = 1, F_SWITCH = 2, F_OPERANDS = 4, F_RETURN = 8, F_EXCEPTION = 16;
     /** The probe's current-context distances (dist[4 id + 2..3], context curContext[id]) are in use. */
     private static final byte F_CONTEXT = 32;
+    /** The probe made extension records (`records`, docs/probes.md). */
+    private static final byte F_RECORD = 64;
 
     private static final int MAX_SWITCH_KEYS = 16;
     private static final int MAX_SAMPLES = 8;
     private static final int MAX_EXCEPTION_CLASSES = 4;
     private static final int MAX_STACK = 1 << 12;
+    /** Distinct (depth, a, b) records kept per extension probe and test, first seen first. */
+    private static final int MAX_RECORDS = 16;
 
     // Condition codes of `site & 7`, as in rt-abi `cond`.
     private static final int EQ = 0, NE = 1, LT = 2, GE = 3, GT = 4, LE = 5;
@@ -60,6 +65,9 @@ public final class Tracer {
     private static byte[] sampleCount = new byte[0];
     private static int[] returns = new int[0];
     private static Class<?>[][] exceptions = new Class<?>[0][];
+    /** Extension records, three longs each (depth, a, b), allocated on a probe's first record. */
+    private static long[][] records = new long[0][];
+    private static byte[] recordCount = new byte[0];
 
     // Class initialisation: this test's order, and every class ever initialised (for static reset).
     private static int[] testInits = new int[16];
@@ -76,6 +84,12 @@ public final class Tracer {
     private static int overflow;
     private static int outerSite = NO_SITE;
     private static int outerDepth;
+    /**
+     * Instrumented frames of this statement entered and not yet left by a normal return (a frame an
+     * exception unwinds stays counted): the call depth of extension records. Not `depth`, which
+     * counts frames the context stack could not pop (`exit` pops to a frame by method id).
+     */
+    private static int callDepth;
 
     // Context branch distances: open addressing on (context << 32 | probe), with the used slots listed.
     private static long[] ctxKeys = newKeys(1024);
@@ -99,6 +113,8 @@ public final class Tracer {
         sampleCount = new byte[probeCount];
         returns = new int[probeCount];
         exceptions = new Class<?>[probeCount][];
+        records = new long[probeCount][];
+        recordCount = new byte[probeCount];
         everInit = new boolean[0];
         nEverInits = 0;
         reset();
@@ -124,6 +140,7 @@ public final class Tracer {
                 switchCount[id] = 0;
                 sampleCount[id] = 0;
                 returns[id] = 0;
+                recordCount[id] = 0;
                 Class<?>[] e = exceptions[id];
                 if (e != null) Arrays.fill(e, null);
             }
@@ -140,6 +157,7 @@ public final class Tracer {
         overflow = 0;
         outerSite = NO_SITE;
         outerDepth = 0;
+        callDepth = 0;
     }
 
     /** Starts a statement: the test calls the SUT directly, so no call site is pending. */
@@ -148,6 +166,7 @@ public final class Tracer {
         depth = 0;
         overflow = 0;
         outerSite = NO_SITE;
+        callDepth = 0;
     }
 
     /** Class ids whose initialisation was seen so far, in order (for static reset). */
@@ -421,6 +440,39 @@ public final class Tracer {
         }
     }
 
+    /**
+     * An extension record (rt-abi `ProbeKind::Record`): the operands as rt-abi `record` encodes
+     * them and the depth of the call-context stack, kept if not seen before at this probe.
+     */
+    private static void record(int id, long a, long b) {
+        if (!hit(id)) return;
+        if ((flags[id] & F_RECORD) == 0) flags[id] |= F_RECORD;
+        int n = recordCount[id];
+        if (n >= MAX_RECORDS) return;
+        long[] r = records[id];
+        if (r == null) {
+            r = new long[3 * MAX_RECORDS];
+            records[id] = r;
+        }
+        long d = callDepth;
+        for (int i = 0; i < n; i++) {
+            if (r[3 * i] == d && r[3 * i + 1] == a && r[3 * i + 2] == b) return;
+        }
+        r[3 * n] = d;
+        r[3 * n + 1] = a;
+        r[3 * n + 2] = b;
+        recordCount[id] = (byte) (n + 1);
+    }
+
+    /** A reference as a record operand: its identity hash with a non-null flag, or 0 for null. */
+    private static long ref(Object o) {
+        return o == null ? 0L : (1L << 32) | (System.identityHashCode(o) & 0xFFFFFFFFL);
+    }
+
+    private static long bits(float v) {
+        return Float.floatToRawIntBits(v) & 0xFFFFFFFFL;
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Probes: names and descriptors exactly as rt-abi `ProbeKind::method()`.
 
@@ -432,6 +484,7 @@ public final class Tracer {
     /** MethodEnter: `(I)V`; pushes a frame with the pending call site. */
     public static void enter(int id) {
         hit(id);
+        callDepth++;
         int site = pendingSite;
         pendingSite = NO_SITE;
         int d = depth;
@@ -452,6 +505,7 @@ public final class Tracer {
     public static void exit(int id) {
         hit(id);
         pendingSite = NO_SITE;
+        if (callDepth > 0) callDepth--;
         if (overflow > 0) {
             overflow--;
             return;
@@ -650,6 +704,61 @@ public final class Tracer {
         }
     }
 
+    /** Record(Event): `(I)V`. */
+    public static void record(int id) {
+        record(id, 0, 0);
+    }
+
+    /** Record(Int): `(II)V`. */
+    public static void recordInt(int v, int id) {
+        record(id, v, 0);
+    }
+
+    /** Record(Long): `(JI)V`. */
+    public static void recordLong(long v, int id) {
+        record(id, v, 0);
+    }
+
+    /** Record(Float): `(FI)V`. */
+    public static void recordFloat(float v, int id) {
+        record(id, bits(v), 0);
+    }
+
+    /** Record(Double): `(DI)V`. */
+    public static void recordDouble(double v, int id) {
+        record(id, Double.doubleToRawLongBits(v), 0);
+    }
+
+    /** Record(Ref): `(Ljava/lang/Object;I)V`. */
+    public static void recordRef(Object v, int id) {
+        record(id, ref(v), 0);
+    }
+
+    /** Record(IntInt): `(III)V`. */
+    public static void recordIntInt(int a, int b, int id) {
+        record(id, a, b);
+    }
+
+    /** Record(LongLong): `(JJI)V`. */
+    public static void recordLongLong(long a, long b, int id) {
+        record(id, a, b);
+    }
+
+    /** Record(FloatFloat): `(FFI)V`. */
+    public static void recordFloatFloat(float a, float b, int id) {
+        record(id, bits(a), bits(b));
+    }
+
+    /** Record(DoubleDouble): `(DDI)V`. */
+    public static void recordDoubleDouble(double a, double b, int id) {
+        record(id, Double.doubleToRawLongBits(a), Double.doubleToRawLongBits(b));
+    }
+
+    /** Record(RefRef): `(Ljava/lang/Object;Ljava/lang/Object;I)V`. */
+    public static void recordRefRef(Object a, Object b, int id) {
+        record(id, ref(a), ref(b));
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Shipping.
 
@@ -661,7 +770,7 @@ public final class Tracer {
         for (int i = 0; i < ids.length; i++) {
             if (n == 0 || ids[n - 1] != ids[i]) ids[n++] = ids[i];
         }
-        int nBranch = 0, nSwitch = 0, nOperand = 0, nReturn = 0, nExc = 0;
+        int nBranch = 0, nSwitch = 0, nOperand = 0, nReturn = 0, nExc = 0, nRecord = 0;
         for (int i = 0; i < n; i++) {
             int id = ids[i];
             byte f = flags[id];
@@ -669,6 +778,7 @@ public final class Tracer {
             if ((f & F_SWITCH) != 0) nSwitch++;
             if ((f & F_OPERANDS) != 0) nOperand++;
             if ((f & F_RETURN) != 0) nReturn++;
+            if ((f & F_RECORD) != 0) nRecord++;
             if ((f & F_EXCEPTION) != 0) {
                 for (Class<?> c : exceptions[id]) if (c != null) nExc++;
             }
@@ -747,6 +857,20 @@ public final class Tracer {
             out.writeInt(strings.size());
             for (String s : strings) Protocol.writeStr(out, s);
         }
+        out.writeInt(nRecord);
+        for (int i = 0; i < n; i++) {
+            int id = ids[i];
+            if ((flags[id] & F_RECORD) == 0) continue;
+            out.writeInt(id);
+            int k = recordCount[id];
+            out.writeInt(k);
+            long[] r = records[id];
+            for (int j = 0; j < k; j++) {
+                out.writeInt((int) r[3 * j]);
+                out.writeLong(r[3 * j + 1]);
+                out.writeLong(r[3 * j + 2]);
+            }
+        }
     }
 
     private static int findContext(long key) {
@@ -759,6 +883,6 @@ public final class Tracer {
 
     /** Writes an empty `Trace` (for a test abandoned at its timeout, whose tables are still in use). */
     static void writeEmpty(DataOutputStream out) throws IOException {
-        for (int i = 0; i < 9; i++) out.writeInt(0);
+        for (int i = 0; i < 10; i++) out.writeInt(0);
     }
 }

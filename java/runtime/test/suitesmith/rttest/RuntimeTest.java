@@ -72,13 +72,13 @@ public final class RuntimeTest {
     static void protocolErrors() throws Exception {
         Worker w = Worker.spawn();
         w.send(new Enc().u16(99).frame(1));
-        expect(w.errorReply(), "unsupported protocol version 99 (worker speaks 3)", "version mismatch");
+        expect(w.errorReply(), "unsupported protocol version 99 (worker speaks 4)", "version mismatch");
         w.send(new Batch().encode());
         expect(w.errorReply(), "Execute before Setup", "Execute before Setup");
         w.send(new Enc().u8(7).frame(77));
         expect(w.errorReply(), "unknown frame kind 77", "unknown kind");
-        w.send(new Enc().u16(3).frame(1));
-        expect(w.reply(128).readUnsignedShort(), 3, "Hello after errors");
+        w.send(new Enc().u16(4).frame(1));
+        expect(w.reply(128).readUnsignedShort(), 4, "Hello after errors");
         w.setup(3000);
         Batch bad = new Batch();
         bad.test(1).copy(5); // a variable that does not exist yet
@@ -459,7 +459,7 @@ public final class RuntimeTest {
     static void checkAbi(String libRs) throws Exception {
         String src = new String(Files.readAllBytes(new File(libRs).toPath()), "UTF-8");
         TreeSet<String> need = new TreeSet<String>();
-        Matcher m = Pattern.compile("ProbeKind::\\w+\\s*=>\\s*\\(\\s*\"(\\w+)\",\\s*\"([^\"]+)\",?\\s*\\)").matcher(src);
+        Matcher m = Pattern.compile("(?:ProbeKind|RecordShape)::\\w+\\s*=>\\s*\\(\\s*\"(\\w+)\",\\s*\"([^\"]+)\",?\\s*\\)").matcher(src);
         while (m.find()) need.add("Tracer." + m.group(1) + m.group(2));
         m = Pattern.compile("replace\\(\\s*INVOKE\\w+,\\s*\"[^\"]+\",\\s*\"[^\"]+\",\\s*\"[^\"]+\",\\s*\"(\\w+)\",\\s*\"([^\"]+)\",?\\s*\\)")
             .matcher(src);
@@ -701,9 +701,9 @@ public final class RuntimeTest {
 
         static Worker start(int timeoutMs, String... jvmArgs) throws IOException {
             Worker w = spawn(jvmArgs);
-            w.send(new Enc().u16(3).frame(1));
+            w.send(new Enc().u16(4).frame(1));
             DataInputStream r = w.reply(128);
-            expect(r.readUnsignedShort(), 3, "Ready version");
+            expect(r.readUnsignedShort(), 4, "Ready version");
             String version = readStr(r);
             expect(version.isEmpty(), false, "java version");
             w.pid = r.readLong();
@@ -847,6 +847,14 @@ public final class RuntimeTest {
         r.classInits = Arrays.toString(inits);
         k = d.readInt();
         for (int i = 0; i < k; i++) r.trace.add("string " + readStr(d));
+        k = d.readInt();
+        for (int i = 0; i < k; i++) {
+            int id = d.readInt();
+            int m = d.readInt();
+            List<String> rs = new ArrayList<String>();
+            for (int j = 0; j < m; j++) rs.add("(" + d.readInt() + "," + d.readLong() + "," + d.readLong() + ")");
+            r.trace.add("records " + id + " " + rs);
+        }
         r.stdout = readStr(d);
         expect(d.available(), 0, "TestResult fully decoded");
         return r;

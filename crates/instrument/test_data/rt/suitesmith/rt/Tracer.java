@@ -92,4 +92,17 @@ public final class Tracer {
     public static void valueFloat(float v, int id) { log("valueFloat " + id + " " + v); }
     public static void valueDouble(double v, int id) { log("valueDouble " + id + " " + v); }
     public static void classInit(int classId) { log("classInit " + classId); }
+    public static void record(int id) { log("record " + id); }
+    public static void recordInt(int v, int id) { log("recordInt " + id + " " + v); }
+    public static void recordLong(long v, int id) { log("recordLong " + id + " " + v); }
+    public static void recordFloat(float v, int id) { log("recordFloat " + id + " " + v); }
+    public static void recordDouble(double v, int id) { log("recordDouble " + id + " " + v); }
+    public static void recordRef(Object v, int id) { log("recordRef " + id + " " + obj(v)); }
+    public static void recordIntInt(int a, int b, int id) { log("recordIntInt " + id + " " + a + " " + b); }
+    public static void recordLongLong(long a, long b, int id) { log("recordLongLong " + id + " " + a + " " + b); }
+    public static void recordFloatFloat(float a, float b, int id) { log("recordFloatFloat " + id + " " + a + " " + b); }
+    public static void recordDoubleDouble(double a, double b, int id) {
+        log("recordDoubleDouble " + id + " " + a + " " + b);
+    }
+    public static void recordRefRef(Object a, Object b, int id) { log("recordRefRef " + id + " " + obj(a) + " " + obj(b)); }
 }
