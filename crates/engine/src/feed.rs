@@ -2,7 +2,7 @@
 //! computed with become constants the test factory may draw, as EvoSuite's dynamic constant pool
 //! does. Pure: a plan and a trace in, values added to the pool; nothing here scores goals.
 
-use goals::{ProbeId, ProbeKind, ProbePlan};
+use goals::{ProbeKind, ProbePlan};
 use protocol::Trace;
 use testcase::DynamicPool;
 
@@ -13,7 +13,7 @@ pub(crate) fn feed_pool(plan: &ProbePlan, trace: &Trace, pool: &mut DynamicPool)
         if probe.0 as usize >= plan.n_probes() {
             continue;
         }
-        let kind = plan.probe(ProbeId(probe.0)).kind;
+        let kind = plan.probe(*probe).kind;
         for &(a, b) in samples {
             match kind {
                 ProbeKind::BranchInt | ProbeKind::OperandsInt => {

@@ -60,7 +60,7 @@ impl FamilyProbes {
         &'a self,
         trace: &'t Trace,
     ) -> impl Iterator<Item = (FamilyProbe, &'t [Record])> + 'a {
-        self.probes.iter().map(move |&p| (p, trace.records_at(protocol::ProbeId(p.id.0))))
+        self.probes.iter().map(move |&p| (p, trace.records_at(p.id)))
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use exec::{ExecStatus, Executor, JvmExecutor, TestCase};
+use exec::{ExecStatus, JvmExecutor, TestCase};
 use fitness::{FLAG_RETURNS, FamilyDecoder, FamilyProbes, FlagReturn};
 use goals::{Detail, Extensions, ProbeFamily, ProbeKind, ProbePlan, RecordShape};
 use protocol::{Setup, Statement, Var};

@@ -75,8 +75,8 @@ fn probe_in(space: &GoalSpace, method: &str, kind: ProbeKind) -> ProbeId {
     let plan = space.model().plan();
     let i = (0..plan.n_probes() as u32)
         .find(|&p| {
-            plan.probe(goals::ProbeId(p)).kind == kind
-                && plan.method_of(goals::ProbeId(p)).is_some_and(|m| m.name == method)
+            plan.probe(ProbeId(p)).kind == kind
+                && plan.method_of(ProbeId(p)).is_some_and(|m| m.name == method)
         })
         .unwrap_or_else(|| panic!("no {kind:?} probe in {method}"));
     ProbeId(i)

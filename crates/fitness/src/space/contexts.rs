@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 
-use goals::ProbeId;
 use protocol::Trace;
 
 use crate::eval::GoalFitness;
@@ -62,8 +61,8 @@ impl ContextGoals {
         let base = out.len();
         out.extend(self.goals.iter().map(|cg| 1.0 + plain.of(cg.goal)));
         for c in &trace.contexts {
-            let Some((t, f)) = model.branch_goals_of(ProbeId(c.probe.0)) else { continue };
-            let site = c.site.map(|s| ProbeId(s.0));
+            let Some((t, f)) = model.branch_goals_of(c.probe) else { continue };
+            let site = c.site;
             if let Some(&i) = self.index.get(&ContextGoal { site, goal: t }) {
                 out[base + i as usize] = norm(c.to_true);
             }
