@@ -151,6 +151,12 @@ fn class_json(t: &ClassTests) -> Value {
             "verification": t.phases.verification.as_secs_f64(),
             "coverage": t.phases.coverage.as_secs_f64(),
         },
+        "program_db": {
+            "classes_parsed": t.program.classes_parsed,
+            "parses": t.program.parses,
+            "methods_decoded": t.program.methods_decoded,
+            "decodes": t.program.decodes,
+        },
         "guards": {
             "tests_cut": t.guard_cuts.tests_cut,
             "tests_dropped": t.guard_cuts.tests_dropped,

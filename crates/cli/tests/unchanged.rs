@@ -3,7 +3,8 @@
 //! snapshots under `fixtures/snapshots/generate/<area>/`, which were produced by the commit before
 //! the program database and goal space were cut out (16ce2b0). A change that means to alter what
 //! is generated re-blesses them with `SUITESMITH_BLESS=1 cargo test -p cli --test unchanged` and says
-//! why in its commit.
+//! why in its commit. Each class's report also shows that its run parsed every class once and
+//! decoded every method at most once (report.json `program_db`).
 
 // Tests run the binary as a user would.
 #![allow(clippy::disallowed_methods)]
@@ -110,6 +111,12 @@ fn observed(out: &Path) -> BTreeMap<String, String> {
     let classes = report["classes"].as_array().expect("classes");
     let mut kept = Vec::new();
     for class in classes {
+        // Issue 14: the run's program database parsed each class once and decoded each method at
+        // most once, through search, minimisation, assertions and verification.
+        let db = &class["program_db"];
+        assert_eq!(db["parses"], db["classes_parsed"], "{}: a class parsed twice", class["class"]);
+        assert_eq!(db["decodes"], db["methods_decoded"], "{}: a method decoded twice", class["class"]);
+        assert!(db["parses"].as_u64().is_some_and(|n| n > 0), "{}: no parse counted", class["class"]);
         let mut figures = serde_json::Map::new();
         figures.insert("class".into(), class["class"].clone());
         for key in FIGURES {

@@ -105,6 +105,12 @@ pub trait Verifier {
     /// When post-processing's time ends: a run still going then may be cut short (its unfinished
     /// tests count as failed). Ignored by default.
     fn set_deadline(&mut self, _deadline: Option<Instant>) {}
+    /// Told the run's program database before the first compile, so that what the verifier reads
+    /// of the classes under test is read from it (each class parsed once per run). Nothing by
+    /// default.
+    fn prepare(&mut self, _db: &programdb::ProgramDb) -> Result<(), EngineError> {
+        Ok(())
+    }
 }
 
 /// What `generate_tests` reports while it runs.
@@ -201,6 +207,9 @@ pub struct ClassTests {
     pub unchanged: Vec<String>,
     /// What went wrong on the way and was repaired (dropped tests with the compiler's message...).
     pub log: Vec<String>,
+    /// What the run's program database read: classes parsed and parses, methods decoded and
+    /// decodes (equal pairs: nothing read twice; issue 14).
+    pub program: programdb::DbStats,
 }
 
 impl ClassTests {
@@ -309,14 +318,7 @@ pub fn generate_tests(
         }
     })?;
     let suite = result.suite();
-    let search = SearchFigures {
-        evaluations: result.stats.evaluations,
-        generations: result.stats.iterations,
-        elapsed: result.stats.elapsed,
-        worker_time: problem.worker_time(),
-        tests: suite.len(),
-        statements: suite.iter().map(TestCase::len).sum(),
-    };
+    let search = search_figures(&result, &problem, &suite);
     let clock = PostClock { started: Instant::now(), budget: write.post_budget };
     let mut phases = PhaseTimes::default();
     let mut log = Vec::new();
@@ -344,7 +346,7 @@ pub fn generate_tests(
     let asserted = {
         let mut runner = ProblemRunner { problem: &mut problem, deadline: clock.by(ASSERT_SHARE) };
         let assertion_config = AssertionConfig::evosuite(&config.class);
-        let a = postprocess::assertions(&mut runner, &minimised.suite, db.classpath(), &assertion_config)
+        let a = postprocess::assertions(&mut runner, &minimised.suite, &db, &assertion_config)
             .map_err(EngineError::Post)?;
         if runner.out_of_time() {
             log.push(
@@ -356,7 +358,7 @@ pub fn generate_tests(
     phases.assertions = t0.elapsed();
 
     let package_classes = package_classes(db.classpath(), &config.class);
-    let static_nested = static_nested(db.classpath(), &minimised.suite);
+    let static_nested = static_nested(&db, &minimised.suite);
     let render_config = |name: String| {
         let mut rc = RenderConfig::new(write.style, config.seed);
         rc.class_name = Some(name);
@@ -368,6 +370,7 @@ pub fn generate_tests(
     let tests: Vec<JUnitTest> =
         asserted.into_iter().filter_map(|a| without_vm_error(a.test, &mut log)).collect();
     let t0 = Instant::now();
+    verifier.prepare(&db)?;
     verifier.set_deadline(clock.by(1.0));
     let cx = Verify {
         cut: &config.class,
@@ -413,7 +416,20 @@ pub fn generate_tests(
         unchanged: problem.unchanged().to_vec(),
         tests,
         log,
+        program: db.stats(),
     })
+}
+
+/// The search's figures for the report.
+fn search_figures(result: &search::SearchResult, problem: &JvmProblem, suite: &[TestCase]) -> SearchFigures {
+    SearchFigures {
+        evaluations: result.stats.evaluations,
+        generations: result.stats.iterations,
+        elapsed: result.stats.elapsed,
+        worker_time: problem.worker_time(),
+        tests: suite.len(),
+        statements: suite.iter().map(TestCase::len).sum(),
+    }
 }
 
 /// The log line saying what `cut_at_guards` did, if it did anything.
@@ -430,13 +446,13 @@ fn guard_cut_note(cuts: &postprocess::GuardCuts) -> Option<String> {
 
 /// The nested classes the tests construct that are declared `static`, which the renderer must
 /// know: their constructors may take an instance of the enclosing class as a plain argument.
-fn static_nested(cp: &classfile::ClassPath, suite: &[TestCase]) -> Vec<String> {
+fn static_nested(db: &programdb::ProgramDb, suite: &[TestCase]) -> Vec<String> {
     let mut out = BTreeSet::new();
     for t in suite {
         for st in &t.statements {
             if let Statement::Constructor { ctor, .. } = st
                 && ctor.class.contains('$')
-                && testcase::cluster::is_static_nested(cp, &ctor.class)
+                && testcase::cluster::is_static_nested_in(db, &ctor.class)
             {
                 out.insert(ctor.class.clone());
             }

@@ -134,11 +134,17 @@ impl JvmVerifier {
         if let Some(dir) = &self.guarded {
             return Ok(dir.clone());
         }
-        let cp = classfile::ClassPath::open(&self.classpath)?;
-        let classes = crate::problem::classes_under_test(&cp, &self.cut.replace('.', "/"));
+        // Without the run's database (a verifier used on its own), one of its own.
+        let db = programdb::ProgramDb::open(&self.classpath, programdb::DbConfig::STANDARD)?;
+        self.guarded_from(&db)
+    }
+
+    /// Writes the guarded copy of the classes under test, read from `db`.
+    fn guarded_from(&mut self, db: &programdb::ProgramDb) -> Result<PathBuf, EngineError> {
+        let classes = crate::problem::classes_under_test(db.classpath(), &self.cut.replace('.', "/"));
         let options = instrument::Options { plan: goals::PlanOptions::none(), guards: true, reset: false };
         // The timeout is the workers' and plays no part here: only the instrumented bytes are used.
-        let subject = exec::prepare(&self.classpath, &classes, &options, 3000)?;
+        let subject = exec::prepare_in(db, &self.classpath, &classes, &options, 3000)?;
         let dir = self.scratch.path().join("guarded");
         for (name, bytes) in &subject.setup.classes {
             let path = dir.join(format!("{}.class", name.replace('.', "/")));
@@ -258,6 +264,13 @@ impl JvmVerifier {
 }
 
 impl Verifier for JvmVerifier {
+    fn prepare(&mut self, db: &programdb::ProgramDb) -> Result<(), EngineError> {
+        if self.guarded.is_none() {
+            self.guarded_from(db)?;
+        }
+        Ok(())
+    }
+
     fn compile(&mut self, files: &[Rendered]) -> Result<Vec<CompileError>, EngineError> {
         self.round += 1;
         let src = self.scratch.path().join(format!("src{}", self.round));

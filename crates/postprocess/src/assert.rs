@@ -20,8 +20,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use classfile::ClassPath;
 use exec::{ExecResult, ExecStatus};
+use programdb::ProgramDb;
 use protocol::{Outcome, Value};
 use testcase::assertion::{Assertion, Check, Expected, JUnitTest, Subject};
 use testcase::{JType, MethodRef, PrimType, PrimValue, Statement, TestCase, VarId};
@@ -321,10 +321,10 @@ struct Plain {
 pub fn assertions(
     runner: &mut dyn Runner,
     suite: &[TestCase],
-    classpath: &ClassPath,
+    db: &ProgramDb,
     config: &AssertionConfig,
 ) -> Result<Vec<AssertedTest>, PostError> {
-    let mut inspectors = Inspectors::new(classpath);
+    let mut inspectors = Inspectors::new(db);
     let mut plains = plain_runs(runner, suite, &mut inspectors, config)?;
     let mut probes = inspector_probes(&plains, &mut inspectors);
     let observed = settle_inspectors(runner, &mut plains, &mut probes)?;

@@ -6,7 +6,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use classfile::{ClassFile, ClassPath, access};
+use classfile::access;
+use programdb::ProgramDb;
 use testcase::{JType, PrimType};
 
 /// A side-effect-free observer method, callable as `var.name()` on a variable of the type it was
@@ -30,11 +31,12 @@ struct ClassInfo {
     methods: Vec<(u16, String, String)>,
 }
 
-/// Inspector and exception lookups over a classpath, with a cache per class. A class missing from
-/// the classpath (or unreadable) simply has no inspectors.
+/// Inspector and exception lookups over the run's program database (each class parsed once for the
+/// whole run), with a cache per class. A class missing from the classpath (or unreadable) simply
+/// has no inspectors.
 #[derive(Debug)]
 pub struct Inspectors<'a> {
-    cp: &'a ClassPath,
+    db: &'a ProgramDb,
     classes: BTreeMap<String, Option<ClassInfo>>,
     inspectors: BTreeMap<String, Vec<Inspector>>,
 }
@@ -79,30 +81,29 @@ fn observable_return(descriptor: &str) -> Option<JType> {
 }
 
 impl<'a> Inspectors<'a> {
-    pub fn new(cp: &'a ClassPath) -> Inspectors<'a> {
-        Inspectors { cp, classes: BTreeMap::new(), inspectors: BTreeMap::new() }
+    pub fn new(db: &'a ProgramDb) -> Inspectors<'a> {
+        Inspectors { db, classes: BTreeMap::new(), inspectors: BTreeMap::new() }
     }
 
     fn info(&mut self, internal: &str) -> Option<ClassInfo> {
         if let Some(i) = self.classes.get(internal) {
             return i.clone();
         }
-        let info =
-            self.cp.class_bytes(internal).ok().flatten().and_then(|b| ClassFile::parse(&b).ok()).map(|cf| {
-                let cp = &cf.constant_pool;
-                ClassInfo {
-                    access: cf.access_flags,
-                    super_name: cf.super_name().map(|s| s.into_owned()),
-                    interfaces: cf.interface_names().map(|s| s.into_owned()).collect(),
-                    methods: cf
-                        .methods
-                        .iter()
-                        .filter_map(|m| {
-                            Some((m.access_flags, m.name(cp)?.into_owned(), m.descriptor(cp)?.into_owned()))
-                        })
-                        .collect(),
-                }
-            });
+        let info = self.db.class_id(internal).and_then(|id| self.db.class(id).ok()).map(|cf| {
+            let cp = &cf.constant_pool;
+            ClassInfo {
+                access: cf.access_flags,
+                super_name: cf.super_name().map(|s| s.into_owned()),
+                interfaces: cf.interface_names().map(|s| s.into_owned()).collect(),
+                methods: cf
+                    .methods
+                    .iter()
+                    .filter_map(|m| {
+                        Some((m.access_flags, m.name(cp)?.into_owned(), m.descriptor(cp)?.into_owned()))
+                    })
+                    .collect(),
+            }
+        });
         self.classes.insert(internal.to_string(), info.clone());
         info
     }

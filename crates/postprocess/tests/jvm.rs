@@ -11,11 +11,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use classfile::ClassPath;
 use engine::{DEFAULT_CRITERIA, GenerateConfig, JvmProblem, generate};
 use exec::ExecResult;
 use junit::{RenderConfig, Style};
 use postprocess::{AssertedTest, AssertionConfig, Minimised, Runner, RunnerError, assertions, minimise};
+use programdb::{DbConfig, ProgramDb};
 use search::{Algorithm, Budget};
 use testcase::TestCase;
 
@@ -68,10 +68,10 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
 }
 
 /// The user classpath plus `java.base`, for the inspectors of JDK types.
-fn class_path(classpath: &[PathBuf]) -> ClassPath {
+fn class_path(classpath: &[PathBuf]) -> ProgramDb {
     let mut paths = classpath.to_vec();
     paths.push(test_support::java_base_jmod());
-    ClassPath::open(&paths).expect("classpath opens")
+    ProgramDb::open(&paths, DbConfig::STANDARD).expect("classpath opens")
 }
 
 /// The asserted tests as text: each test, its assertions by statement, its expected exception.
