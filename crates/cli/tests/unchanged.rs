@@ -91,6 +91,25 @@ fn generated_files_and_coverage_match_the_snapshots() {
         for name in expected.keys().chain(actual.keys()) {
             if expected.get(name) != actual.get(name) {
                 differences.push(format!("{area}/{name}"));
+                // The first lines that differ, so that a failure in CI says what changed.
+                let (e, a) = (
+                    expected.get(name).map_or("", String::as_str),
+                    actual.get(name).map_or("", String::as_str),
+                );
+                let lines: Vec<String> = e
+                    .lines()
+                    .zip(a.lines())
+                    .enumerate()
+                    .filter(|(_, (x, y))| x != y)
+                    .take(6)
+                    .map(|(i, (x, y))| format!("  line {}: expected {x:?}, got {y:?}", i + 1))
+                    .collect();
+                eprintln!(
+                    "{area}/{name} differs ({} vs {} lines):\n{}",
+                    e.lines().count(),
+                    a.lines().count(),
+                    lines.join("\n")
+                );
             }
         }
     }
