@@ -109,6 +109,7 @@ pub(crate) struct Machine<'a, 'g> {
     /// JVM booleans made from Bool conditions (`BoolToBv(b)` -> `b`), so that `ifeq` on a model's
     /// boolean result states the condition itself.
     pub bools: BTreeMap<ExprId, ExprId>,
+    pub outcomes: Vec<String>,
 }
 
 impl<'a, 'g> Machine<'a, 'g> {
@@ -134,6 +135,7 @@ impl<'a, 'g> Machine<'a, 'g> {
             locs: Vec::new(),
             cmps: BTreeMap::new(),
             bools: BTreeMap::new(),
+            outcomes: Vec::new(),
         }
     }
 
@@ -147,6 +149,7 @@ impl<'a, 'g> Machine<'a, 'g> {
             covered: self.covered,
             stop,
             stats: self.stats,
+            outcomes: self.outcomes,
         }
     }
 

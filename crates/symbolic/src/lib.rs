@@ -161,6 +161,10 @@ pub struct Replay {
     /// Why the run ended early; the path up to it is still valid.
     pub stop: Option<Stop>,
     pub stats: InterpStats,
+    /// What each statement run gave, as text (an addition to the contract, for tests and
+    /// `analyze`): its value (`42`, `7L`, `"abc"`, `null`, a class name for other objects,
+    /// `void`), or `threw <class>`, or `stopped` for the statement the replay stopped in.
+    pub outcomes: Vec<String>,
 }
 
 impl Replay {

@@ -20,9 +20,19 @@ pub(crate) fn run_test(m: &mut Machine<'_, '_>, test: &TestCase, symbolic: &[usi
         m.stats.statements = i as u32 + 1;
         let r = m.statement(test, &vars, i, st, symbolic.contains(&i));
         match r {
-            Ok(v) => vars[i] = v,
-            Err(Abrupt::Throw(_)) => break,
+            Ok(v) => {
+                let has_value = st.value_type().is_some();
+                let text = if has_value { m.summary(v) } else { "void".to_string() };
+                m.outcomes.push(text);
+                vars[i] = v;
+            }
+            Err(Abrupt::Throw(e)) => {
+                let text = format!("threw {}", m.heap.class_of(e).replace('/', "."));
+                m.outcomes.push(text);
+                break;
+            }
             Err(Abrupt::Stop(s)) => {
+                m.outcomes.push("stopped".to_string());
                 m.stats.stop = Some(s);
                 break;
             }
@@ -36,6 +46,22 @@ fn internal(binary: &str) -> String {
 }
 
 impl Machine<'_, '_> {
+    /// A value as the outcomes show it.
+    fn summary(&self, v: Slot) -> String {
+        match v.c {
+            C::I(x) => x.to_string(),
+            C::J(x) => format!("{x}L"),
+            C::F(b) => format!("{}F", crate::strings::java_float(f32::from_bits(b))),
+            C::D(b) => crate::strings::java_double(f64::from_bits(b)),
+            C::R(None) => "null".to_string(),
+            C::R(Some(o)) => match self.heap.get(o) {
+                Obj::Str(s) => format!("{:?}", s.to_rust()),
+                _ => self.heap.class_of(o).replace('/', "."),
+            },
+            C::Top => "?".to_string(),
+        }
+    }
+
     fn statement(&mut self, test: &TestCase, vars: &[Slot], i: usize, st: &Statement, sym: bool) -> Res<Slot> {
         match st {
             Statement::Primitive(v) => Ok(self.primitive(i, *v, sym)),

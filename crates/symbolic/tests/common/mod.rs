@@ -1,0 +1,176 @@
+//! Test support: the program database over the `dse` fixtures and `java.base`, the probe plan of
+//! the fixture classes, and test cases written as one line of text:
+//!
+//! `dse.Magic.linear(III)I *1 *2 3` calls a static method with the literal arguments; a `*` makes
+//! the argument's statement a symbolic input. `new dse.Account(I) 1123 ; .unlock(I)Z *5` makes an
+//! object and calls a method on it. Literals: `12`, `7L`, `1.5d`, `2.5f`, `'c'`, `"text"`, `true`,
+//! `null:dse.Foo`, and int arrays `[656,11,11]`.
+
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use goals::{PlanOptions, ProbePlan};
+use programdb::{DbConfig, ProgramDb};
+use testcase::types::parse_field_type;
+use testcase::{ConstructorRef, JType, MethodRef, PrimType, PrimValue, Statement, TestCase, VarId};
+
+pub fn db() -> ProgramDb {
+    let paths = [test_support::fixture_classes("dse"), test_support::java_base_jmod()];
+    ProgramDb::open(&paths, DbConfig::STANDARD).expect("the dse fixtures and java.base open")
+}
+
+/// The probe plan of every class of the `dse` area (package `dse` and below), in name order.
+pub fn plan(db: &ProgramDb) -> ProbePlan {
+    let mut plan = ProbePlan::new();
+    for c in db.class_ids() {
+        if db.class_name(c).starts_with("dse/") {
+            plan.add_class_in(db, c, &PlanOptions::all()).expect("fixture class plans");
+        }
+    }
+    plan
+}
+
+fn method_parts(desc: &str) -> (Vec<JType>, Option<JType>) {
+    let close = desc.find(')').expect("descriptor");
+    let mut params = Vec::new();
+    let b = desc.as_bytes();
+    let mut i = 1;
+    while i < close {
+        let start = i;
+        while b[i] == b'[' {
+            i += 1;
+        }
+        if b[i] == b'L' {
+            i = desc[i..].find(';').map(|k| i + k).expect("class descriptor");
+        }
+        i += 1;
+        params.push(parse_field_type(&desc[start..i]).expect("parameter type"));
+    }
+    let ret = &desc[close + 1..];
+    (params, (ret != "V").then(|| parse_field_type(ret).expect("return type")))
+}
+
+/// A literal argument as statements appended to `t`; returns its variable.
+fn literal(t: &mut TestCase, tok: &str) -> VarId {
+    if let Some(s) = tok.strip_prefix('"') {
+        return t.push(Statement::String(s.trim_end_matches('"').to_string()));
+    }
+    if let Some(ty) = tok.strip_prefix("null:") {
+        return t.push(Statement::Null(JType::class(ty)));
+    }
+    if let Some(items) = tok.strip_prefix('[') {
+        let items: Vec<i32> =
+            items.trim_end_matches(']').split(',').filter(|s| !s.is_empty()).map(|s| s.parse().expect("int")).collect();
+        let arr = t.push(Statement::NewArray { ty: JType::array_of(JType::Prim(PrimType::Int)), length: items.len() as u32 });
+        for (i, v) in items.into_iter().enumerate() {
+            let value = t.push(Statement::Primitive(PrimValue::Int(v)));
+            t.push(Statement::ArrayStore { array: arr, index: i as u32, value });
+        }
+        return arr;
+    }
+    let v = if let Some(c) = tok.strip_prefix('\'') {
+        PrimValue::Char(c.chars().next().expect("char") as u16)
+    } else if tok == "true" || tok == "false" {
+        PrimValue::Boolean(tok == "true")
+    } else if let Some(l) = tok.strip_suffix('L') {
+        PrimValue::Long(l.parse().expect("long"))
+    } else if let Some(d) = tok.strip_suffix('d') {
+        PrimValue::double(d.parse().expect("double"))
+    } else if let Some(f) = tok.strip_suffix('f') {
+        PrimValue::float(f.parse().expect("float"))
+    } else {
+        PrimValue::Int(tok.parse().expect("int"))
+    };
+    t.push(Statement::Primitive(v))
+}
+
+/// Splits arguments on spaces outside double quotes.
+fn tokens(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for c in s.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                cur.push(c);
+            }
+            ' ' if !quoted => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            _ => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// A test from its one-line form, with the statements made symbolic by `*`.
+pub fn test_of(spec: &str) -> (TestCase, Vec<usize>) {
+    let mut t = TestCase::new();
+    let mut symbolic = Vec::new();
+    let mut last_obj: Option<(VarId, String)> = None;
+    for step in spec.split(" ; ") {
+        let toks = tokens(step);
+        let (head, args) = toks.split_first().expect("a call");
+        let (is_new, head) = match head.as_str() {
+            "new" => (true, args[0].clone()),
+            _ => (false, head.clone()),
+        };
+        let args = if is_new { &args[1..] } else { args };
+        let paren = head.find('(').expect("descriptor");
+        let (path, desc) = head.split_at(paren);
+        let desc = if desc.ends_with(')') { format!("{desc}V") } else { desc.to_string() };
+        let desc = desc.as_str();
+        let mut vars = Vec::new();
+        for a in args {
+            let sym = a.starts_with('*');
+            let v = literal(&mut t, a.trim_start_matches('*'));
+            if sym {
+                symbolic.push(v.index());
+            }
+            vars.push(v);
+        }
+        let (params, ret) = method_parts(desc);
+        if is_new {
+            let ctor = ConstructorRef {
+                class: path.to_string(),
+                descriptor: desc.to_string(),
+                ty: JType::class(path),
+                params,
+            };
+            let v = t.push(Statement::Constructor { ctor: Arc::new(ctor), args: vars });
+            last_obj = Some((v, path.to_string()));
+        } else if let Some(name) = path.strip_prefix('.') {
+            let (recv, class) = last_obj.clone().expect("an object to call on");
+            let method = MethodRef {
+                class: class.clone(),
+                name: name.to_string(),
+                descriptor: desc.to_string(),
+                is_static: false,
+                owner: JType::class(&class),
+                params,
+                ret,
+            };
+            t.push(Statement::Method { method: Arc::new(method), receiver: Some(recv), args: vars });
+        } else {
+            let (class, name) = path.rsplit_once('.').expect("class.method");
+            let method = MethodRef {
+                class: class.to_string(),
+                name: name.to_string(),
+                descriptor: desc.to_string(),
+                is_static: true,
+                owner: JType::class(class),
+                params,
+                ret,
+            };
+            t.push(Statement::Method { method: Arc::new(method), receiver: None, args: vars });
+        }
+    }
+    (t, symbolic)
+}
