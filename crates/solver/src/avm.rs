@@ -279,9 +279,17 @@ fn distance(prog: &Compiled, out: &[Value], pos: usize, want: bool) -> f64 {
         Op::Or2 => sub(0, false) + sub(1, false),
         Op::Implies if want => sub(0, false).min(sub(1, true)),
         Op::Implies => sub(0, true) + sub(1, false),
-        Op::Eq | Op::Slt | Op::Sle | Op::Sgt | Op::Sge | Op::Ult | Op::FLt | Op::FLe | Op::FGt | Op::FGe | Op::FEq => {
-            compare_distance(op, out[arg(0)], out[arg(1)], want)
-        }
+        Op::Eq
+        | Op::Slt
+        | Op::Sle
+        | Op::Sgt
+        | Op::Sge
+        | Op::Ult
+        | Op::FLt
+        | Op::FLe
+        | Op::FGt
+        | Op::FGe
+        | Op::FEq => compare_distance(op, out[arg(0)], out[arg(1)], want),
         Op::BvToBool if !want => (out[arg(0)].as_i64() as f64).abs(),
         _ => 1.0,
     };

@@ -63,7 +63,8 @@ impl Solver for Z3Solver {
         let text = smtlib(&prog, constraints);
         let vars = prog.vars();
         let rlimit = u32::try_from(self.limits.z3_rlimit).unwrap_or(u32::MAX);
-        let (answer, spent) = z3::with_z3_config(&Config::new(), || check(&text, constraints.len(), &vars, rlimit));
+        let (answer, spent) =
+            z3::with_z3_config(&Config::new(), || check(&text, constraints.len(), &vars, rlimit));
         self.rlimit_spent += spent;
         match answer {
             Answer::Sat(values) => {
