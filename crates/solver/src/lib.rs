@@ -70,7 +70,8 @@ pub enum Outcome {
 /// about 0.4 s; 20 000 AVM evaluations are a few milliseconds on constraints of a few hundred nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolverLimits {
-    /// Z3's resource limit per query (`rlimit`; 0 would mean none, which we never use).
+    /// Z3's resource limit per query (`rlimit`). 0 turns Z3 off (Z3 itself would read it as no
+    /// limit, which would make results depend on time).
     pub z3_rlimit: u64,
     /// Objective evaluations per AVM query (restarts included).
     pub avm_evaluations: u64,

@@ -43,6 +43,21 @@ pub struct SolverStats {
     pub z3_model_mismatches: u64,
 }
 
+impl SolverStats {
+    /// Adds `other`'s counters to these (one DSE application's to the run's).
+    pub fn add(&mut self, other: &SolverStats) {
+        for (a, b) in [(&mut self.z3, &other.z3), (&mut self.avm, &other.avm)] {
+            a.calls += b.calls;
+            a.sat += b.sat;
+            a.unsat += b.unsat;
+            a.unknown += b.unknown;
+        }
+        self.z3_rlimit += other.z3_rlimit;
+        self.avm_evaluations += other.avm_evaluations;
+        self.z3_model_mismatches += other.z3_model_mismatches;
+    }
+}
+
 /// Z3 first, AVM when Z3 says Unknown; every Sat model is checked by `Arena::eval` before it is
 /// returned (a model that does not satisfy the constraints is Unknown).
 #[derive(Debug)]

@@ -58,7 +58,12 @@ enum Answer {
 }
 
 impl Solver for Z3Solver {
+    /// With `z3_rlimit == 0` Z3 is off (every answer Unknown): Z3 reads 0 as "no limit", which we
+    /// never allow. That is also the AVM-only configuration of paper 004 through `Portfolio`.
     fn solve(&mut self, arena: &Arena, constraints: &[ExprId], _hint: &Assignment) -> Outcome {
+        if self.limits.z3_rlimit == 0 {
+            return Outcome::Unknown;
+        }
         let prog = arena.compile(constraints);
         let text = smtlib(&prog, constraints);
         let vars = prog.vars();

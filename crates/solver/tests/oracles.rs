@@ -270,3 +270,69 @@ fn the_same_query_twice_gives_the_same_model() {
         assert_eq!(solve(&mut avm, &q), solve(&mut avm, &q), "avm {}", q.name);
     }
 }
+
+/// `Integer.parseInt`-style digits from the string "abc": each char must become a digit and the
+/// number 427; the AVM moves the characters down from the letters within 0..=65535.
+#[test]
+fn avm_moves_characters_into_digits() {
+    let mut arena = Arena::new();
+    let mut hint = Assignment::default();
+    let mut constraints = Vec::new();
+    let mut number = int(&mut arena, 0);
+    let (k0, k9, k10) = (int(&mut arena, '0' as i32), int(&mut arena, '9' as i32), int(&mut arena, 10));
+    for (i, ch) in "abc".chars().enumerate() {
+        let (v, c) = arena.var(Sort::Bv(16), &format!("s{i}"));
+        hint.0.insert(v, Value::char(ch as u16));
+        let c = arena.mk(Op::ZeroExt(32), &[c]);
+        constraints.push(arena.mk(Op::Sge, &[c, k0]));
+        constraints.push(arena.mk(Op::Sle, &[c, k9]));
+        let d = arena.mk(Op::Sub, &[c, k0]);
+        let shifted = arena.mk(Op::Mul, &[number, k10]);
+        number = arena.mk(Op::Add, &[shifted, d]);
+    }
+    let target = int(&mut arena, 427);
+    constraints.push(arena.mk(Op::Eq, &[number, target]));
+    let q = Query { name: "digits", arena, constraints, hint };
+    let mut avm = Avm::new(&limits(), 2);
+    let res = solve(&mut avm, &q);
+    eprintln!("avm {}: {} ({} evaluations)", q.name, show(&q, &res), avm.evaluations());
+    let Outcome::Sat(m) = res else { panic!("{res:?}") };
+    let text: String = m.0.values().map(|v| char::from_u32(v.as_u64() as u32).unwrap()).collect();
+    assert_eq!(text, "427");
+}
+
+/// A char is unsigned: `c > 65530` is reached by moving up to the top of the range (no wrap to
+/// negative numbers), and `(int) c < 0` has no solution, which the AVM cannot prove (Unknown) and
+/// Z3 proves (Unsat).
+#[test]
+fn characters_stay_in_their_range() {
+    let mut arena = Arena::new();
+    let (v, c) = arena.var(Sort::Bv(16), "c");
+    let ci = arena.mk(Op::ZeroExt(32), &[c]);
+    let k = int(&mut arena, 65530);
+    let high = arena.mk(Op::Sgt, &[ci, k]);
+    let zero = int(&mut arena, 0);
+    let negative = arena.mk(Op::Slt, &[ci, zero]);
+    let hint = one(v, Value::char('x' as u16));
+    let q = Query { name: "c > 65530", arena, constraints: vec![high], hint: hint.clone() };
+    let Outcome::Sat(m) = solve(&mut Avm::new(&limits(), 2), &q) else { panic!("c > 65530 unsolved") };
+    assert!(m.0[&v].as_u64() > 65530);
+    let q = Query { name: "(int) c < 0", arena: q.arena, constraints: vec![negative], hint };
+    let small = SolverLimits { z3_rlimit: 1_000_000, avm_evaluations: 3000 };
+    assert_eq!(solve(&mut Avm::new(&small, 2), &q), Outcome::Unknown);
+    assert_eq!(solve(&mut Z3Solver::new(&small), &q), Outcome::Unsat);
+}
+
+#[test]
+fn a_zero_rlimit_turns_z3_off_and_the_portfolio_into_the_avm() {
+    let off = SolverLimits { z3_rlimit: 0, avm_evaluations: 20_000 };
+    let q = square();
+    assert_eq!(solve(&mut Z3Solver::new(&off), &q), Outcome::Unknown);
+    let mut p = Portfolio::new(&off, 1);
+    let Outcome::Sat(m) = solve(&mut p, &q) else { panic!("AVM should solve x*x == 1522756") };
+    assert_eq!(m.0.values().next().map(|v| v.as_i32().abs()), Some(1234));
+    assert_eq!((p.stats().z3.unknown, p.stats().avm.sat, p.stats().z3_rlimit), (1, 1, 0));
+    let mut total = *p.stats();
+    total.add(p.stats());
+    assert_eq!(total.avm.sat, 2);
+}
