@@ -15,66 +15,11 @@ fn replay(spec: &str, symbolic: bool) -> Replay {
     c.run(&test, if symbolic { &sym } else { &[] })
 }
 
-/// (test, outcome of its last statement).
-const CASES: &[(&str, &str)] = &[
-    // Digest B.7 witnesses.
-    ("dse.CasNumber.check(Ljava/lang/String;)I *\"7732-18-5\"", "1"),
-    ("dse.Magic.linear(III)I *455557 *377780 *2277792", "3"),
-    ("dse.DateParse.dayOfYear(Ljava/lang/String;)I *\"2000-02-29\"", "400"),
-    ("dse.Magic.floats(DD)I *13.5d *-1.5d", "2"),
-    ("new dse.Bar(Ljava/lang/String;) *\"baz\" ; .coverMe(Ldse/Foo;)Z null:dse.Foo", "threw java.lang.NullPointerException"),
-    // Other outcomes of the same subjects.
-    ("dse.CasNumber.check(Ljava/lang/String;)I *\"7732-18-6\"", "0"),
-    ("dse.CasNumber.check(Ljava/lang/String;)I *\"77a2-18-5\"", "-3"),
-    ("dse.CasNumber.check(Ljava/lang/String;)I *\"abc\"", "-1"),
-    ("dse.CasNumber.check(Ljava/lang/String;)I null:java.lang.String", "-1"),
-    ("dse.DateParse.dayOfYear(Ljava/lang/String;)I *\"2001-03-01\"", "60"),
-    ("dse.DateParse.dayOfYear(Ljava/lang/String;)I *\"2001-0x-01\"", "-2"),
-    ("dse.DateParse.dayOfYear(Ljava/lang/String;)I *\"2001-02-29\"", "-3"),
-    ("dse.Magic.linear(III)I *1 *2 *3", "0"),
-    // The other subjects of the area.
-    ("new dse.Account(I) *1123 ; .unlock(I)Z *2247", "1"),
-    ("new dse.Account(I) *1123 ; .unlock(I)Z *2248", "0"),
-    ("dse.ArraySum.sum3([I)I [656,11,11]", "1"),
-    ("dse.ArraySum.sum3([I)I [1,2]", "-1"),
-    ("dse.CharCode.code(CC)I *'8' *'e'", "2"),
-    ("dse.CharCode.code(CC)I *'8' *'!'", "0"),
-    ("dse.Concat.id(Ljava/lang/String;C)I *\"id\" *'Q'", "1"),
-    ("dse.Concat.id(Ljava/lang/String;C)I *\"ix\" *'Q'", "0"),
-    ("dse.Email.valid(Ljava/lang/String;)Z *\"bob@example.org\"", "1"),
-    ("dse.Email.valid(Ljava/lang/String;)Z *\"bob@example.com\"", "0"),
-    ("dse.FloatMath.f(FD)I *6.0f *0.0d", "1"),
-    ("dse.FloatMath.f(FD)I *1.0f *2147483648.5d", "2"),
-    ("dse.FloatMath.f(FD)I *1.0f *1.0d", "0"),
-    ("dse.Guard.ratio(II)I *606 *0", "-1"),
-    ("dse.Guard.ratio(II)I *1 *0", "0"),
-    ("dse.Keyword.kind(Ljava/lang/String;)I *\"xxalpha\"", "1"),
-    ("dse.Keyword.kind(Ljava/lang/String;)I *\"xxomega\"", "2"),
-    ("dse.Keyword.kind(Ljava/lang/String;)I *\"xxbeta\"", "0"),
-    ("dse.LongBits.mix(J)I *98765418608L", "1"),
-    ("dse.LongBits.mix(J)I *3302829850619L", "2"),
-    ("dse.Luhn.valid(Ljava/lang/String;)Z *\"00000018\"", "1"),
-    ("dse.Luhn.valid(Ljava/lang/String;)Z *\"00000019\"", "0"),
-    ("dse.Modular.check(II)I *1320 *101", "2"),
-    ("dse.Modular.check(II)I *1 *0", "-1"),
-    ("dse.Narrow.narrow(I)I *5963769", "2"),
-    ("dse.Narrow.narrow(I)I *-7", "1"),
-    ("dse.ParseNum.parse(Ljava/lang/String;)I *\"5711\"", "2"),
-    ("dse.ParseNum.parse(Ljava/lang/String;)I *\"-12\"", "1"),
-    ("dse.ParseNum.parse(Ljava/lang/String;)I *\"5x\"", "-1"),
-    ("dse.Reverse.palindromeOfHello(Ljava/lang/String;)Z *\"hello\"", "1"),
-    ("dse.Reverse.palindromeOfHello(Ljava/lang/String;)Z *\"hallo\"", "0"),
-    ("dse.Same.same(II)Z *4 *4", "1"),
-    ("dse.Square.root(I)Ljava/lang/String; *1234", "\"exact\""),
-    ("dse.Square.root(I)Ljava/lang/String; *-3", "\"negative\""),
-    ("dse.Table.lookup(I)I *5014", "1"),
-    ("dse.Table.lookup(I)I *5015", "0"),
-];
 
 #[test]
 fn concrete_results_are_javas() {
     let mut failures = Vec::new();
-    for (spec, want) in CASES {
+    for (spec, want) in common::CASES {
         for symbolic in [false, true] {
             let r = replay(spec, symbolic);
             let got = r.outcomes.last().cloned().unwrap_or_default();
