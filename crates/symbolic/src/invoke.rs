@@ -69,7 +69,8 @@ impl<'a> Machine<'a, '_> {
 
     pub(crate) fn get_field(&mut self, o: Slot, class: &str, name: &str, desc: &str) -> Res<Slot> {
         let Some(id) = o.as_ref() else {
-            return self.throw_new("java/lang/NullPointerException", &format!("read of field {name} of null"));
+            return self
+                .throw_new("java/lang/NullPointerException", &format!("read of field {name} of null"));
         };
         let owner = self.field_owner(class, name, desc);
         match self.heap.get(id) {
@@ -82,7 +83,8 @@ impl<'a> Machine<'a, '_> {
 
     pub(crate) fn put_field(&mut self, o: Slot, class: &str, name: &str, desc: &str, v: Slot) -> Res<()> {
         let Some(id) = o.as_ref() else {
-            return self.throw_new("java/lang/NullPointerException", &format!("write of field {name} of null"));
+            return self
+                .throw_new("java/lang/NullPointerException", &format!("write of field {name} of null"));
         };
         let owner = self.field_owner(class, name, desc);
         match self.heap.get_mut(id) {
@@ -130,7 +132,8 @@ impl<'a> Machine<'a, '_> {
             CallKind::Static | CallKind::Special => class.to_string(),
             CallKind::Virtual => {
                 let Some(recv) = args[0].as_ref() else {
-                    return self.throw_new("java/lang/NullPointerException", &format!("call of {name} on null"));
+                    return self
+                        .throw_new("java/lang/NullPointerException", &format!("call of {name} on null"));
                 };
                 let runtime = self.heap.class_of(recv);
                 // Private methods are not dispatched (javac 17 calls them with invokevirtual).
@@ -170,7 +173,13 @@ impl<'a> Machine<'a, '_> {
     }
 
     /// The model of the first class up the chain from `start` that has one for this method.
-    fn call_model(&mut self, start: &str, name: &str, desc: &str, args: &[Slot]) -> Option<Res<Option<Slot>>> {
+    fn call_model(
+        &mut self,
+        start: &str,
+        name: &str,
+        desc: &str,
+        args: &[Slot],
+    ) -> Option<Res<Option<Slot>>> {
         for c in self.supers(start) {
             if let Some(r) = models::call(self, &c, name, desc, args) {
                 return Some(r);
@@ -242,7 +251,8 @@ impl<'a> Machine<'a, '_> {
     /// `invokedynamic`: string concatenation by `StringConcatFactory` (javac 9+ for `+` on
     /// strings); every other bootstrap (lambdas) stops the replay.
     pub(crate) fn indy(&mut self, f: &mut Frame<'a>, index: u16) -> Res<Next> {
-        let Some(Constant::InvokeDynamic { bootstrap_method_attr_index, name_and_type_index }) = f.cp.get(index)
+        let Some(Constant::InvokeDynamic { bootstrap_method_attr_index, name_and_type_index }) =
+            f.cp.get(index)
         else {
             return unsupported("bad invokedynamic constant");
         };

@@ -240,7 +240,8 @@ impl<'a> Machine<'a, '_> {
     /// being taken).
     fn branch(&mut self, f: &Frame<'a>, taken: bool, sym: Option<ExprId>) {
         let pc = f.pc as u32;
-        let goals = if self.in_clinit == 0 { f.goals.as_ref().and_then(|g| g.jumps.get(&pc)).copied() } else { None };
+        let goals =
+            if self.in_clinit == 0 { f.goals.as_ref().and_then(|g| g.jumps.get(&pc)).copied() } else { None };
         if let Some((t, n)) = goals {
             self.cover(if taken { t } else { n });
         }

@@ -62,7 +62,14 @@ impl Machine<'_, '_> {
         }
     }
 
-    fn statement(&mut self, test: &TestCase, vars: &[Slot], i: usize, st: &Statement, sym: bool) -> Res<Slot> {
+    fn statement(
+        &mut self,
+        test: &TestCase,
+        vars: &[Slot],
+        i: usize,
+        st: &Statement,
+        sym: bool,
+    ) -> Res<Slot> {
         match st {
             Statement::Primitive(v) => Ok(self.primitive(i, *v, sym)),
             Statement::String(s) => Ok(self.string_input(i, s, sym)),
@@ -121,7 +128,9 @@ impl Machine<'_, '_> {
                 let a = self.alloc_array(&desc[1..], Slot::int(*length as i32))?;
                 Ok(Slot::obj(a))
             }
-            Statement::ArrayStore { array, index, value } => self.array_stmt(test, vars, *array, *index, Some(*value)),
+            Statement::ArrayStore { array, index, value } => {
+                self.array_stmt(test, vars, *array, *index, Some(*value))
+            }
             Statement::ArrayLoad { array, index, .. } => self.array_stmt(test, vars, *array, *index, None),
             Statement::Copy { from, .. } => Ok(vars[from.index()]),
         }
@@ -136,7 +145,9 @@ impl Machine<'_, '_> {
         value: Option<testcase::VarId>,
     ) -> Res<Slot> {
         let a = vars[array.index()];
-        let Some(o) = a.as_ref() else { return self.throw_new("java/lang/NullPointerException", "null array") };
+        let Some(o) = a.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "null array");
+        };
         let (comp, len) = match self.heap.get(o) {
             Obj::Array { comp, elems } => (comp.clone(), elems.len()),
             _ => return self.throw_new("java/lang/IllegalArgumentException", "not an array"),
@@ -157,7 +168,13 @@ impl Machine<'_, '_> {
         }
     }
 
-    fn args(&mut self, test: &TestCase, vars: &[Slot], args: &[testcase::VarId], params: &[&str]) -> Res<Vec<Slot>> {
+    fn args(
+        &mut self,
+        test: &TestCase,
+        vars: &[Slot],
+        args: &[testcase::VarId],
+        params: &[&str],
+    ) -> Res<Vec<Slot>> {
         let mut out = Vec::with_capacity(args.len());
         for (a, p) in args.iter().zip(params) {
             out.push(self.arg(test, vars, *a, p)?);
@@ -183,8 +200,12 @@ impl Machine<'_, '_> {
     fn primitive(&mut self, stmt: usize, v: PrimValue, sym: bool) -> Slot {
         let (c, sort, hint, widen): (C, Sort, Value, &[Op]) = match v {
             PrimValue::Boolean(b) => (C::I(i32::from(b)), Sort::Bool, Value::Bool(b), &[Op::BoolToBv]),
-            PrimValue::Byte(x) => (C::I(i32::from(x)), Sort::Bv(8), Value::bv(8, i64::from(x)), &[Op::SignExt(32)]),
-            PrimValue::Short(x) => (C::I(i32::from(x)), Sort::Bv(16), Value::bv(16, i64::from(x)), &[Op::SignExt(32)]),
+            PrimValue::Byte(x) => {
+                (C::I(i32::from(x)), Sort::Bv(8), Value::bv(8, i64::from(x)), &[Op::SignExt(32)])
+            }
+            PrimValue::Short(x) => {
+                (C::I(i32::from(x)), Sort::Bv(16), Value::bv(16, i64::from(x)), &[Op::SignExt(32)])
+            }
             PrimValue::Char(x) => (C::I(i32::from(x)), Sort::Bv(16), Value::char(x), &[Op::ZeroExt(32)]),
             PrimValue::Int(x) => (C::I(x), Sort::Bv(32), Value::i32(x), &[]),
             PrimValue::Long(x) => (C::J(x), Sort::Bv(64), Value::i64(x), &[]),

@@ -128,11 +128,14 @@ impl Machine<'_, '_> {
     }
 
     fn object_string(&mut self, a: Slot) -> Res<StrVal> {
-        let Some(o) = a.as_ref() else { return Ok(StrVal::concrete(&"null".encode_utf16().collect::<Vec<_>>())) };
+        let Some(o) = a.as_ref() else {
+            return Ok(StrVal::concrete(&"null".encode_utf16().collect::<Vec<_>>()));
+        };
         if matches!(self.heap.get(o), Obj::Str(_) | Obj::Builder { .. }) {
             return self.fixed_str(o);
         }
-        let r = self.call(CallKind::Virtual, "java/lang/Object", "toString", "()Ljava/lang/String;", vec![a])?;
+        let r =
+            self.call(CallKind::Virtual, "java/lang/Object", "toString", "()Ljava/lang/String;", vec![a])?;
         match r.and_then(|s| s.as_ref()) {
             Some(s) => self.fixed_str(s),
             None => Ok(StrVal::concrete(&"null".encode_utf16().collect::<Vec<_>>())),

@@ -24,7 +24,9 @@ fn substitute(test: &TestCase, r: &Replay, model: &Assignment) -> TestCase {
                 }
             }
             InputOrigin::StrLen { stmt } => strings.entry(stmt).or_default().0 = v.as_i64().max(0) as usize,
-            InputOrigin::StrChar { stmt, index } => strings.entry(stmt).or_default().1.push((index, v.as_u64() as u16)),
+            InputOrigin::StrChar { stmt, index } => {
+                strings.entry(stmt).or_default().1.push((index, v.as_u64() as u16))
+            }
         }
     }
     for (stmt, (len, chars)) in strings {
@@ -64,7 +66,8 @@ fn negations(spec: &str) -> String {
     let mut out = String::new();
     for i in 0..r.path.len() {
         let e = r.path[i].clone();
-        let Some(goal) = e.negated_goal.filter(|g| e.kind == EntryKind::Branch && !r.covered.contains(g)) else {
+        let Some(goal) = e.negated_goal.filter(|g| e.kind == EntryKind::Branch && !r.covered.contains(g))
+        else {
             continue;
         };
         let mut constraints: Vec<_> = r.path[..i].iter().map(|p| p.cond).collect();
@@ -94,7 +97,8 @@ fn negations(spec: &str) -> String {
 fn negated_entries_take_the_other_side() {
     expect![[r#"
         @10 g1901: sat (0, 0, 1000003) -> 1: covered
-    "#]].assert_eq(&negations("dse.Magic.linear(III)I *1 *2 *3"));
+    "#]]
+    .assert_eq(&negations("dse.Magic.linear(III)I *1 *2 *3"));
     expect![[r#"
         @9 g243: sat ("") -> -1: covered
         @12 g259: sat ("7732-18-6aaaa") -> -1: covered
@@ -115,25 +119,32 @@ fn negated_entries_take_the_other_side() {
         @78 g481: sat ("0000-00-\0") -> -3: covered
         @81 g497: sat ("0000-00-:") -> -3: covered
         @90 g539: sat ("9908-99-0") -> 1: covered
-    "#]].assert_eq(&negations("dse.CasNumber.check(Ljava/lang/String;)I *\"7732-18-6\""));
+    "#]]
+    .assert_eq(&negations("dse.CasNumber.check(Ljava/lang/String;)I *\"7732-18-6\""));
     expect![[r#"
         @11 g671: sat ("id", 'Q') -> 1: covered
-    "#]].assert_eq(&negations("dse.Concat.id(Ljava/lang/String;C)I *\"ix\" *'Q'"));
+    "#]]
+    .assert_eq(&negations("dse.Concat.id(Ljava/lang/String;C)I *\"ix\" *'Q'"));
     expect![[r#"
         @5 g1477: sat ("") -> -1: covered
-    "#]].assert_eq(&negations("dse.Keyword.kind(Ljava/lang/String;)I *\"xxbeta\""));
+    "#]]
+    .assert_eq(&negations("dse.Keyword.kind(Ljava/lang/String;)I *\"xxbeta\""));
     expect![[r#"
         @3 g2218: sat (249) -> 1: covered
-    "#]].assert_eq(&negations("dse.Narrow.narrow(I)I *0"));
+    "#]]
+    .assert_eq(&negations("dse.Narrow.narrow(I)I *0"));
     expect![[r#"
         @7 g1313: sat (6.0F, 1.0) -> 1: covered
         @13 g1337: sat (Float.NaN, Double.POSITIVE_INFINITY) -> 0: covered
-    "#]].assert_eq(&negations("dse.FloatMath.f(FD)I *1.0f *1.0d"));
+    "#]]
+    .assert_eq(&negations("dse.FloatMath.f(FD)I *1.0f *1.0d"));
     expect![[r#"
         @11 g2316: unsat
-    "#]].assert_eq(&negations("dse.ParseNum.parse(Ljava/lang/String;)I *\"12\""));
+    "#]]
+    .assert_eq(&negations("dse.ParseNum.parse(Ljava/lang/String;)I *\"12\""));
     expect![[r#"
         @9 g1196: sat ("@@@@@@@@@") -> 0: covered
         @26 g1226: sat ("\u{ffbf}\u{ffbf}@\0\0뿑ﾐﾍﾘ") -> 0: covered
-    "#]].assert_eq(&negations("dse.Email.valid(Ljava/lang/String;)Z *\"ab@cd.org\""));
+    "#]]
+    .assert_eq(&negations("dse.Email.valid(Ljava/lang/String;)Z *\"ab@cd.org\""));
 }

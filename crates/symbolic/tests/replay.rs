@@ -15,7 +15,6 @@ fn replay(spec: &str, symbolic: bool) -> Replay {
     c.run(&test, if symbolic { &sym } else { &[] })
 }
 
-
 #[test]
 fn concrete_results_are_javas() {
     let mut failures = Vec::new();
@@ -24,7 +23,8 @@ fn concrete_results_are_javas() {
             let r = replay(spec, symbolic);
             let got = r.outcomes.last().cloned().unwrap_or_default();
             if got != *want || r.stop.is_some() {
-                failures.push(format!("{spec} (symbolic: {symbolic}): {got}, stop {:?}, want {want}", r.stop));
+                failures
+                    .push(format!("{spec} (symbolic: {symbolic}): {got}, stop {:?}, want {want}", r.stop));
             }
         }
     }
@@ -44,19 +44,24 @@ fn check_path(spec: &str, want: Expect) {
 
 #[test]
 fn path_of_magic_linear() {
-    check_path("dse.Magic.linear(III)I *455557 *377780 *2277792", expect![[r#"
+    check_path(
+        "dse.Magic.linear(III)I *455557 *377780 *2277792",
+        expect![[r#"
         outcomes: 455557, 377780, 2277792, 3
         Branch g1901/g1900 Magic.linear@10: !((v2 + ((v0 * 3) - (v1 * 7))) != 1000003)
         Branch g1926/g1925 Magic.linear@15: !((v0 - v1) != 77777)
         Branch g1956/g1955 Magic.linear@20: !(v2 <= (v0 * 5))
         Branch g1991/g1990 Magic.linear@27: !(v2 >= ((v0 * 5) + 10))
         stats: symbolic 12, concrete 18, pinned 0, stop None
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn path_of_cas_number() {
-    check_path("dse.CasNumber.check(Ljava/lang/String;)I *\"7732-18-5\"", expect![[r#"
+    check_path(
+        "dse.CasNumber.check(Ljava/lang/String;)I *\"7732-18-5\"",
+        expect![[r#"
         outcomes: "7732-18-5", 1
         Assume -/- .@0: ((0 <= len0) && (len0 <= 32))
         Branch g244/g243 CasNumber.check@9: !(len0 < 7)
@@ -112,12 +117,15 @@ fn path_of_cas_number() {
         Branch g496/g497 CasNumber.check@81: (zext32(s0[8]) <= 57)
         Branch g539/g538 CasNumber.check@90: !((((((((zext32(s0[6]) - 48) + ((zext32(s0[5]) - 48) * 2)) + ((zext32(s0[3]) - 48) * 3)) + ((zext32(s0[2]) - 48) * 4)) + ((zext32(s0[1]) - 48) * 5)) + ((zext32(s0[0]) - 48) * 6)) % 10) != (zext32(s0[8]) - 48))
         stats: symbolic 82, concrete 152, pinned 9, stop None
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn path_of_keyword_switch() {
-    check_path("dse.Keyword.kind(Ljava/lang/String;)I *\"xxalpha\"", expect![[r#"
+    check_path(
+        "dse.Keyword.kind(Ljava/lang/String;)I *\"xxalpha\"",
+        expect![[r#"
         outcomes: "xxalpha", 1
         Assume -/- .@0: ((0 <= len0) && (len0 <= 32))
         Branch g1476/g1477 Keyword.kind@5: (len0 >= 2)
@@ -127,19 +135,25 @@ fn path_of_keyword_switch() {
             case g1505: !(((zext32(s0[6]) + ((zext32(s0[5]) + ((zext32(s0[4]) + ((zext32(s0[3]) + (zext32(s0[2]) * 31)) * 31)) * 31)) * 31)) == 92909918) || ((zext32(s0[6]) + ((zext32(s0[5]) + ((zext32(s0[4]) + ((zext32(s0[3]) + (zext32(s0[2]) * 31)) * 31)) * 31)) * 31)) == 105858401))
         Branch g1507/g1506 Keyword.kind@20: (((((s0[2] == (char)97) && (s0[3] == (char)108)) && (s0[4] == (char)112)) && (s0[5] == (char)104)) && (s0[6] == (char)97))
         stats: symbolic 6, concrete 20, pinned 1, stop None
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn path_of_floats_and_parse() {
-    check_path("dse.Magic.floats(DD)I *13.5d *-1.5d", expect![[r#"
+    check_path(
+        "dse.Magic.floats(DD)I *13.5d *-1.5d",
+        expect![[r#"
         outcomes: 13.5, -1.5, 2
         Branch g2047/g2046 Magic.floats@7: (((v0 * 3.0) + 1.5) == 42.0)
         Branch g2072/g2071 Magic.floats@13: ((v1 * v1) == 2.25)
         Branch g2089/g2088 Magic.floats@17: (v1 < 0.0)
         stats: symbolic 9, concrete 11, pinned 0, stop None
-    "#]]);
-    check_path("dse.ParseNum.parse(Ljava/lang/String;)I *\"5711\"", expect![[r#"
+    "#]],
+    );
+    check_path(
+        "dse.ParseNum.parse(Ljava/lang/String;)I *\"5711\"",
+        expect![[r#"
         outcomes: "5711", 2
         Assume -/- .@0: ((0 <= len0) && (len0 <= 32))
         Pin -/- ParseNum.parse@1: (len0 == 4)
@@ -151,5 +165,6 @@ fn path_of_floats_and_parse() {
         Implicit -/- ParseNum.parse@1: ((zext32(s0[3]) - 48) <u 10)
         Branch g2316/g2315 ParseNum.parse@11: !((((zext32(s0[3]) - 48) + (((zext32(s0[2]) - 48) + (((zext32(s0[1]) - 48) + ((zext32(s0[0]) - 48) * 10)) * 10)) * 10)) * 3) != 17133)
         stats: symbolic 3, concrete 8, pinned 1, stop None
-    "#]]);
+    "#]],
+    );
 }

@@ -45,9 +45,10 @@ fn wire(t: &TestCase) -> Vec<Wire> {
                 receiver: receiver.map(var),
                 args: args.iter().map(|&a| var(a)).collect(),
             },
-            Statement::NewArray { ty, length } => {
-                Wire::NewArray { component: ty.erasure().descriptor()[1..].to_string(), length: *length as i32 }
-            }
+            Statement::NewArray { ty, length } => Wire::NewArray {
+                component: ty.erasure().descriptor()[1..].to_string(),
+                length: *length as i32,
+            },
             Statement::ArrayStore { array, index, value } => {
                 Wire::ArrayStore { array: Some(var(*array)), index: *index as i32, value: Some(var(*value)) }
             }
@@ -73,8 +74,9 @@ fn covered_goals_equal_the_jvms() {
     let db = common::db();
     let classes: Vec<String> =
         db.class_ids().map(|c| db.class_name(c).to_string()).filter(|n| n.starts_with("dse/")).collect();
-    let subject = exec::prepare_in(&db, std::slice::from_ref(&dse), &classes, &instrument::Options::all(), 5000)
-        .expect("prepare");
+    let subject =
+        exec::prepare_in(&db, std::slice::from_ref(&dse), &classes, &instrument::Options::all(), 5000)
+            .expect("prepare");
     let model = fitness::GoalModel::build_in(&db, &subject.plan).expect("goal model");
     let java = Java::discover().unwrap_or_else(|e| panic!("{e}"));
     let config = WorkerConfig::new(java, worker::runtime_jar().expect("runtime jar"), subject.setup.clone());
@@ -91,7 +93,10 @@ fn covered_goals_equal_the_jvms() {
         let r = concolic.run(t, sym);
         let ours: BTreeSet<GoalId> = r.covered.iter().copied().collect();
         goals_compared += jvm.len();
-        let (jo, oo) = (res.outcomes.last().map(text).unwrap_or_default(), r.outcomes.last().cloned().unwrap_or_default());
+        let (jo, oo) = (
+            res.outcomes.last().map(text).unwrap_or_default(),
+            r.outcomes.last().cloned().unwrap_or_default(),
+        );
         if jvm != ours || jo != oo {
             divergences.push(format!(
                 "{spec}: jvm {jo} {:?}, interpreter {oo} {:?}",

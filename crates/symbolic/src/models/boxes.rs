@@ -33,7 +33,9 @@ impl Machine<'_, '_> {
         let cached = match (class, v.c) {
             ("java/lang/Boolean", C::I(x)) => Some(i64::from(x != 0)),
             ("java/lang/Character", C::I(x)) if (0..=127).contains(&x) => Some(i64::from(x)),
-            ("java/lang/Integer" | "java/lang/Short" | "java/lang/Byte", C::I(x)) if (-128..=127).contains(&x) => {
+            ("java/lang/Integer" | "java/lang/Short" | "java/lang/Byte", C::I(x))
+                if (-128..=127).contains(&x) =>
+            {
                 Some(i64::from(x))
             }
             ("java/lang/Long", C::J(x)) if (-128..=127).contains(&x) => Some(x),
@@ -60,7 +62,10 @@ impl Machine<'_, '_> {
         match self.heap.get(o) {
             Obj::Inst { class, fields } if prim_of(class).is_some() => {
                 let d = prim_of(class).unwrap_or("I");
-                Ok(fields.get(&format!("{class}.value")).copied().unwrap_or_else(|| crate::value::default_of(d)))
+                Ok(fields
+                    .get(&format!("{class}.value"))
+                    .copied()
+                    .unwrap_or_else(|| crate::value::default_of(d)))
             }
             _ => unsupported(format!("unboxing a {}", self.heap.class_of(o))),
         }
@@ -102,7 +107,9 @@ impl Machine<'_, '_> {
                 }
             }
             ("hashCode", p) if p == prim => Ok(Some(self.box_hash(prim, args[0]))),
-            ("compare", _) if params.len() == 2 * prim.len() => Ok(Some(self.compare3(prim, args[0], args[1]))),
+            ("compare", _) if params.len() == 2 * prim.len() => {
+                Ok(Some(self.compare3(prim, args[0], args[1])))
+            }
             ("compareTo", _) => {
                 let a = self.unbox(args[0].as_ref()?);
                 let b = args[1].as_ref().map(|o| self.unbox(o));
@@ -309,7 +316,9 @@ impl Machine<'_, '_> {
     }
 
     fn parse_concrete(&mut self, text: &str, prim: &str, fail: &str) -> Res<Slot> {
-        let ok = |t: &str| t.bytes().enumerate().all(|(i, b)| b.is_ascii_digit() || (i == 0 && (b == b'-' || b == b'+')));
+        let ok = |t: &str| {
+            t.bytes().enumerate().all(|(i, b)| b.is_ascii_digit() || (i == 0 && (b == b'-' || b == b'+')))
+        };
         if !ok(text) {
             return self.throw_new("java/lang/NumberFormatException", fail);
         }
@@ -341,13 +350,21 @@ impl Machine<'_, '_> {
     /// character is kept below 128 by a pin-kind entry); `valueOf`/`charValue` as a box.
     pub(crate) fn character_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
         let r = match (name, desc) {
-            ("valueOf", "(C)Ljava/lang/Character;") => Ok(Some(Slot::obj(self.box_value("java/lang/Character", args[0])))),
+            ("valueOf", "(C)Ljava/lang/Character;") => {
+                Ok(Some(Slot::obj(self.box_value("java/lang/Character", args[0]))))
+            }
             ("charValue", "()C") | ("hashCode", "()I") => self.unbox(args[0].as_ref()?).map(Some),
-            ("toString", "(C)Ljava/lang/String;") => self.string_of(args[0], "C").map(|s| Some(self.new_string(s))),
+            ("toString", "(C)Ljava/lang/String;") => {
+                self.string_of(args[0], "C").map(|s| Some(self.new_string(s)))
+            }
             ("compare", "(CC)I") => Ok(Some(self.op(Op::Sub, &[args[0], args[1]]))),
-            ("equals", "(Ljava/lang/Object;)Z") => return self.box_model("java/lang/Character", name, desc, args),
+            ("equals", "(Ljava/lang/Object;)Z") => {
+                return self.box_model("java/lang/Character", name, desc, args);
+            }
             (_, "(C)Z" | "(I)Z") => self.char_predicate(name, args[0]).map(Some),
-            ("toUpperCase" | "toLowerCase", "(C)C" | "(I)I") => self.char_case(name == "toUpperCase", args[0]).map(Some),
+            ("toUpperCase" | "toLowerCase", "(C)C" | "(I)I") => {
+                self.char_case(name == "toUpperCase", args[0]).map(Some)
+            }
             ("digit", "(CI)I" | "(II)I") => self.char_digit(args[0], args[1]).map(Some),
             ("getNumericValue", "(C)I" | "(I)I") => self.char_digit(args[0], Slot::int(36)).map(Some),
             _ => return None,
@@ -402,7 +419,11 @@ impl Machine<'_, '_> {
             "isWhitespace" | "isSpaceChar" => {
                 let ws = self.in_range(c, 9, 13);
                 let seps = self.in_range(c, 28, 32);
-                if name == "isSpaceChar" { self.cond(Op::Eq, &[c, Slot::int(32)]) } else { self.any(&[ws, seps]) }
+                if name == "isSpaceChar" {
+                    self.cond(Op::Eq, &[c, Slot::int(32)])
+                } else {
+                    self.any(&[ws, seps])
+                }
             }
             _ => return unsupported(format!("Character.{name}")),
         };

@@ -24,14 +24,22 @@ impl Machine<'_, '_> {
         let this = args.first()?.as_ref()?;
         let r = match (name, desc) {
             ("<init>", "()V") => Ok(None),
-            ("equals", "(Ljava/lang/Object;)Z") => Ok(Some(Slot::int(i32::from(Some(this) == args[1].as_ref())))),
+            ("equals", "(Ljava/lang/Object;)Z") => {
+                Ok(Some(Slot::int(i32::from(Some(this) == args[1].as_ref()))))
+            }
             ("hashCode", "()I") => Ok(Some(Slot::int(Self::identity_hash(this)))),
             ("getClass", "()Ljava/lang/Class;") => {
                 let c = self.heap.class_of(this);
                 Ok(Some(Slot::obj(self.heap.mirror(&c))))
             }
             ("toString", "()Ljava/lang/String;") => {
-                let h = match self.call(CallKind::Virtual, "java/lang/Object", "hashCode", "()I", vec![args[0]]) {
+                let h = match self.call(
+                    CallKind::Virtual,
+                    "java/lang/Object",
+                    "hashCode",
+                    "()I",
+                    vec![args[0]],
+                ) {
                     Ok(h) => h.map_or(0, |s| self.pin(s).as_int()),
                     Err(e) => return Some(Err(e)),
                 };
@@ -73,7 +81,10 @@ impl Machine<'_, '_> {
                 set(self, DETAIL, args[1]);
                 Ok(None)
             }
-            ("<init>", "(Ljava/lang/String;Ljava/lang/Throwable;)V" | "(Ljava/lang/String;Ljava/lang/Throwable;ZZ)V") => {
+            (
+                "<init>",
+                "(Ljava/lang/String;Ljava/lang/Throwable;)V" | "(Ljava/lang/String;Ljava/lang/Throwable;ZZ)V",
+            ) => {
                 set(self, DETAIL, args[1]);
                 set(self, CAUSE, args[2]);
                 Ok(None)
@@ -103,7 +114,9 @@ impl Machine<'_, '_> {
             ("fillInStackTrace", _) => Ok(Some(args[0])),
             ("printStackTrace", "()V") | ("addSuppressed", _) | ("setStackTrace", _) => Ok(None),
             ("getStackTrace", _) => {
-                let a = self.heap.alloc(Obj::Array { comp: "Ljava/lang/StackTraceElement;".into(), elems: Vec::new() });
+                let a = self
+                    .heap
+                    .alloc(Obj::Array { comp: "Ljava/lang/StackTraceElement;".into(), elems: Vec::new() });
                 Ok(Some(Slot::obj(a)))
             }
             ("toString", "()Ljava/lang/String;") => {
@@ -140,14 +153,18 @@ impl Machine<'_, '_> {
         let sp = self.pin(args[1]).as_int();
         let dp = self.pin(args[3]).as_int();
         let n = self.pin(args[4]).as_int();
-        let (Obj::Array { elems: se, .. }, Obj::Array { elems: de, .. }) = (self.heap.get(src), self.heap.get(dst))
+        let (Obj::Array { elems: se, .. }, Obj::Array { elems: de, .. }) =
+            (self.heap.get(src), self.heap.get(dst))
         else {
             return self.throw_new("java/lang/ArrayStoreException", "arraycopy of a non-array");
         };
         let (sl, dl) = (se.len() as i64, de.len() as i64);
         let (sp, dp, n) = (i64::from(sp), i64::from(dp), i64::from(n));
         if sp < 0 || dp < 0 || n < 0 || sp + n > sl || dp + n > dl {
-            return self.throw_new("java/lang/ArrayIndexOutOfBoundsException", "arraycopy: last source index out of bounds");
+            return self.throw_new(
+                "java/lang/ArrayIndexOutOfBoundsException",
+                "arraycopy: last source index out of bounds",
+            );
         }
         let part: Vec<Slot> = se[sp as usize..(sp + n) as usize].to_vec();
         if let Obj::Array { elems, .. } = self.heap.get_mut(dst) {
@@ -157,7 +174,9 @@ impl Machine<'_, '_> {
     }
 
     fn array_elems(&mut self, a: Slot) -> Res<(ObjId, String, Vec<Slot>)> {
-        let Some(o) = a.as_ref() else { return self.throw_new("java/lang/NullPointerException", "array is null") };
+        let Some(o) = a.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "array is null");
+        };
         match self.heap.get(o) {
             Obj::Array { comp, elems } => Ok((o, comp.clone(), elems.clone())),
             _ => unsupported("an Arrays method on a non-array"),
@@ -201,7 +220,11 @@ impl Machine<'_, '_> {
         let to = self.pin(to).as_int();
         let (start, len) = if is_length { (0, to) } else { (from, to.saturating_sub(from)) };
         if len < 0 {
-            let cls = if is_length { "java/lang/NegativeArraySizeException" } else { "java/lang/IllegalArgumentException" };
+            let cls = if is_length {
+                "java/lang/NegativeArraySizeException"
+            } else {
+                "java/lang/IllegalArgumentException"
+            };
             return self.throw_new(cls, &format!("{from} > {to}"));
         }
         if start < 0 || start as usize > elems.len() {
@@ -271,7 +294,13 @@ impl Machine<'_, '_> {
                 } else if args[0].as_ref().is_none() {
                     Ok(Some(Slot::int(0)))
                 } else {
-                    self.call(CallKind::Virtual, "java/lang/Object", "equals", "(Ljava/lang/Object;)Z", args.to_vec())
+                    self.call(
+                        CallKind::Virtual,
+                        "java/lang/Object",
+                        "equals",
+                        "(Ljava/lang/Object;)Z",
+                        args.to_vec(),
+                    )
                 }
             }
             ("requireNonNull", _) => match args[0].as_ref() {
@@ -302,7 +331,9 @@ impl Machine<'_, '_> {
         for e in elems {
             let eh = match e.as_ref() {
                 None => Slot::int(0),
-                Some(_) => self.call(CallKind::Virtual, "java/lang/Object", "hashCode", "()I", vec![e])?.unwrap_or(Slot::int(0)),
+                Some(_) => self
+                    .call(CallKind::Virtual, "java/lang/Object", "hashCode", "()I", vec![e])?
+                    .unwrap_or(Slot::int(0)),
             };
             let m = self.op(Op::Mul, &[h, Slot::int(31)]);
             h = self.op(Op::Add, &[m, eh]);
@@ -400,11 +431,8 @@ impl Machine<'_, '_> {
         let (neg, e1) = self.cond(Op::Slt, &[x, zero]);
         let (nz, e2) = self.cond(Op::Ne, &[r, zero]);
         let fix = neg && nz;
-        let (fixed, other) = if div {
-            (self.op(Op::Sub, &[q, one]), q)
-        } else {
-            (self.op(Op::Add, &[r, b]), r)
-        };
+        let (fixed, other) =
+            if div { (self.op(Op::Sub, &[q, one]), q) } else { (self.op(Op::Add, &[r, b]), r) };
         let conc = if fix { fixed.c } else { other.c };
         if e1.is_none() && e2.is_none() && fixed.s.is_none() && other.s.is_none() {
             return Ok(Slot::conc(conc));

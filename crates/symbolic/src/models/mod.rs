@@ -14,14 +14,22 @@ use crate::value::Slot;
 pub(crate) type ModelResult = Option<Res<Option<Slot>>>;
 
 /// The model of `class.name desc` applied to `args` (receiver first), if there is one.
-pub(crate) fn call(m: &mut Machine<'_, '_>, class: &str, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+pub(crate) fn call(
+    m: &mut Machine<'_, '_>,
+    class: &str,
+    name: &str,
+    desc: &str,
+    args: &[Slot],
+) -> ModelResult {
     match class {
         "java/lang/String" => m.string_model(name, desc, args),
         "java/lang/StringBuilder" | "java/lang/StringBuffer" | "java/lang/AbstractStringBuilder" => {
             m.builder_model(name, desc, args)
         }
-        "java/lang/Integer" | "java/lang/Long" | "java/lang/Short" | "java/lang/Byte" | "java/lang/Boolean"
-        | "java/lang/Double" | "java/lang/Float" | "java/lang/Number" => m.box_model(class, name, desc, args),
+        "java/lang/Integer" | "java/lang/Long" | "java/lang/Short" | "java/lang/Byte"
+        | "java/lang/Boolean" | "java/lang/Double" | "java/lang/Float" | "java/lang/Number" => {
+            m.box_model(class, name, desc, args)
+        }
         "java/lang/Character" => m.character_model(name, desc, args),
         "java/lang/Math" | "java/lang/StrictMath" => m.math_model(name, desc, args),
         "java/lang/Object" => m.object_model(name, desc, args),

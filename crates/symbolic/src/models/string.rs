@@ -56,24 +56,36 @@ impl Machine<'_, '_> {
             ("compareTo", "(Ljava/lang/String;)I") | ("compareTo", "(Ljava/lang/Object;)I") => {
                 Some(self.string_compare(this, args[1]).map(Some))
             }
-            ("startsWith", "(Ljava/lang/String;)Z") => Some(self.starts_with(this, args[1], Slot::int(0)).map(Some)),
-            ("startsWith", "(Ljava/lang/String;I)Z") => Some(self.starts_with(this, args[1], args[2]).map(Some)),
+            ("startsWith", "(Ljava/lang/String;)Z") => {
+                Some(self.starts_with(this, args[1], Slot::int(0)).map(Some))
+            }
+            ("startsWith", "(Ljava/lang/String;I)Z") => {
+                Some(self.starts_with(this, args[1], args[2]).map(Some))
+            }
             ("endsWith", "(Ljava/lang/String;)Z") => Some(self.ends_with(this, args[1]).map(Some)),
             ("contains", "(Ljava/lang/CharSequence;)Z") => Some(self.find_str(this, args[1], true).map(Some)),
             ("indexOf", "(Ljava/lang/String;)I") => Some(self.find_str(this, args[1], false).map(Some)),
             ("indexOf", "(I)I") => Some(self.index_of_char(this, args[1], Slot::int(0), false).map(Some)),
             ("indexOf", "(II)I") => Some(self.index_of_char(this, args[1], args[2], false).map(Some)),
-            ("lastIndexOf", "(I)I") => Some(self.index_of_char(this, args[1], Slot::int(i32::MAX), true).map(Some)),
+            ("lastIndexOf", "(I)I") => {
+                Some(self.index_of_char(this, args[1], Slot::int(i32::MAX), true).map(Some))
+            }
             ("substring", "(I)Ljava/lang/String;") => Some(self.substring(this, args[1], None).map(Some)),
             ("substring", "(II)Ljava/lang/String;") | ("subSequence", "(II)Ljava/lang/CharSequence;") => {
                 Some(self.substring(this, args[1], Some(args[2])).map(Some))
             }
-            ("concat", "(Ljava/lang/String;)Ljava/lang/String;") => Some(self.string_concat(this, args[1]).map(Some)),
-            ("trim", "()Ljava/lang/String;") | ("strip", "()Ljava/lang/String;") => Some(self.trim(this).map(Some)),
-            ("toCharArray", "()[C") => Some(self.to_char_array(this).map(Some)),
+            ("concat", "(Ljava/lang/String;)Ljava/lang/String;") => {
+                Some(self.string_concat(this, args[1]).map(Some))
+            }
+            ("trim", "()Ljava/lang/String;") | ("strip", "()Ljava/lang/String;") => {
+                Some(self.trim(this).map(Some))
+            }
+            ("toCharArray", "()[C") => Some(self.char_array_of(this).map(Some)),
             ("toUpperCase", "()Ljava/lang/String;") => Some(self.map_case(this, true).map(Some)),
             ("toLowerCase", "()Ljava/lang/String;") => Some(self.map_case(this, false).map(Some)),
-            ("replace", "(CC)Ljava/lang/String;") => Some(self.replace_char(this, args[1], args[2]).map(Some)),
+            ("replace", "(CC)Ljava/lang/String;") => {
+                Some(self.replace_char(this, args[1], args[2]).map(Some))
+            }
             _ => None,
         }
     }
@@ -100,7 +112,9 @@ impl Machine<'_, '_> {
 
     /// `new String(char[])` / `String.valueOf(char[])`.
     fn chars_to_string(&mut self, arr: Slot) -> Res<Slot> {
-        let Some(a) = arr.as_ref() else { return self.throw_new("java/lang/NullPointerException", "null char[]") };
+        let Some(a) = arr.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "null char[]");
+        };
         let elems = match self.heap.get(a) {
             Obj::Array { elems, .. } => elems.clone(),
             _ => return unsupported("String of a non-array"),
@@ -147,7 +161,8 @@ impl Machine<'_, '_> {
         let mut acc = self.arena.mk(Op::Eq, &[la, lb]);
         for k in 0..k_max {
             let (x, y) = (self.char_expr(a, k), self.char_expr(b, k));
-            let same = if ignore_case { self.same_ignoring_case(x, y) } else { self.arena.mk(Op::Eq, &[x, y]) };
+            let same =
+                if ignore_case { self.same_ignoring_case(x, y) } else { self.arena.mk(Op::Eq, &[x, y]) };
             let kk = self.arena.konst(Value::i32(k as i32));
             let inside = self.arena.mk(Op::Ult, &[kk, la]);
             let guarded = self.arena.mk(Op::Implies, &[inside, same]);
@@ -204,7 +219,9 @@ impl Machine<'_, '_> {
     }
 
     fn string_compare(&mut self, this: crate::value::ObjId, other: Slot) -> Res<Slot> {
-        let Some(o) = other.as_ref() else { return self.throw_new("java/lang/NullPointerException", "compareTo(null)") };
+        let Some(o) = other.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "compareTo(null)");
+        };
         let a = self.fixed_str(this)?;
         let b = self.fixed_str(o)?;
         let (na, nb) = (a.chars.len(), b.chars.len());
@@ -227,7 +244,9 @@ impl Machine<'_, '_> {
     }
 
     fn starts_with(&mut self, this: crate::value::ObjId, prefix: Slot, from: Slot) -> Res<Slot> {
-        let Some(p) = prefix.as_ref() else { return self.throw_new("java/lang/NullPointerException", "startsWith(null)") };
+        let Some(p) = prefix.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "startsWith(null)");
+        };
         let from = self.pin(from).as_int();
         let a = self.str_of(this)?;
         let p = self.fixed_str(p)?;
@@ -253,7 +272,9 @@ impl Machine<'_, '_> {
     }
 
     fn ends_with(&mut self, this: crate::value::ObjId, suffix: Slot) -> Res<Slot> {
-        let Some(s) = suffix.as_ref() else { return self.throw_new("java/lang/NullPointerException", "endsWith(null)") };
+        let Some(s) = suffix.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "endsWith(null)");
+        };
         let a = self.fixed_str(this)?;
         let s = self.fixed_str(s)?;
         let (n, m) = (a.chars.len(), s.chars.len());
@@ -311,7 +332,9 @@ impl Machine<'_, '_> {
 
     /// `indexOf(String)` (an ite chain over the positions) or `contains` (whether it is not -1).
     fn find_str(&mut self, this: crate::value::ObjId, needle: Slot, contains: bool) -> Res<Slot> {
-        let Some(nd) = needle.as_ref() else { return self.throw_new("java/lang/NullPointerException", "null") };
+        let Some(nd) = needle.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "null");
+        };
         let a = self.fixed_str(this)?;
         let s = self.fixed_str(nd)?;
         let (n, m) = (a.chars.len(), s.chars.len());
@@ -368,7 +391,9 @@ impl Machine<'_, '_> {
     }
 
     fn string_concat(&mut self, this: crate::value::ObjId, other: Slot) -> Res<Slot> {
-        let Some(o) = other.as_ref() else { return self.throw_new("java/lang/NullPointerException", "concat(null)") };
+        let Some(o) = other.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "concat(null)");
+        };
         let mut a = self.fixed_str(this)?;
         let b = self.fixed_str(o)?;
         a.chars.extend(b.chars);
@@ -413,7 +438,7 @@ impl Machine<'_, '_> {
         }
     }
 
-    fn to_char_array(&mut self, this: crate::value::ObjId) -> Res<Slot> {
+    fn char_array_of(&mut self, this: crate::value::ObjId) -> Res<Slot> {
         let a = self.fixed_str(this)?;
         let elems: Vec<Slot> = a.chars.iter().map(|&c| self.char_slot(c)).collect();
         Ok(Slot::obj(self.heap.alloc(Obj::Array { comp: "C".into(), elems })))
@@ -425,7 +450,11 @@ impl Machine<'_, '_> {
         for ch in a.chars {
             match ch.s {
                 None if ch.c < 128 => {
-                    let c = if upper_case { (ch.c as u8).to_ascii_uppercase() } else { (ch.c as u8).to_ascii_lowercase() };
+                    let c = if upper_case {
+                        (ch.c as u8).to_ascii_uppercase()
+                    } else {
+                        (ch.c as u8).to_ascii_lowercase()
+                    };
                     chars.push(Ch { c: u16::from(c), s: None });
                 }
                 None => return unsupported("case mapping of a non-ASCII character"),
@@ -436,7 +465,11 @@ impl Machine<'_, '_> {
                     if !ascii {
                         return unsupported("case mapping of a non-ASCII character");
                     }
-                    let c = if upper_case { (ch.c as u8).to_ascii_uppercase() } else { (ch.c as u8).to_ascii_lowercase() };
+                    let c = if upper_case {
+                        (ch.c as u8).to_ascii_uppercase()
+                    } else {
+                        (ch.c as u8).to_ascii_lowercase()
+                    };
                     let s = self.ascii_case(e, upper_case);
                     chars.push(Ch { c: u16::from(c), s: Some(s) });
                 }

@@ -60,9 +60,16 @@ fn literal(t: &mut TestCase, tok: &str) -> VarId {
         return t.push(Statement::Null(JType::class(ty)));
     }
     if let Some(items) = tok.strip_prefix('[') {
-        let items: Vec<i32> =
-            items.trim_end_matches(']').split(',').filter(|s| !s.is_empty()).map(|s| s.parse().expect("int")).collect();
-        let arr = t.push(Statement::NewArray { ty: JType::array_of(JType::Prim(PrimType::Int)), length: items.len() as u32 });
+        let items: Vec<i32> = items
+            .trim_end_matches(']')
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse().expect("int"))
+            .collect();
+        let arr = t.push(Statement::NewArray {
+            ty: JType::array_of(JType::Prim(PrimType::Int)),
+            length: items.len() as u32,
+        });
         for (i, v) in items.into_iter().enumerate() {
             let value = t.push(Statement::Primitive(PrimValue::Int(v)));
             t.push(Statement::ArrayStore { array: arr, index: i as u32, value });
@@ -182,7 +189,10 @@ pub const CASES: &[(&str, &str)] = &[
     ("dse.Magic.linear(III)I *455557 *377780 *2277792", "3"),
     ("dse.DateParse.dayOfYear(Ljava/lang/String;)I *\"2000-02-29\"", "400"),
     ("dse.Magic.floats(DD)I *13.5d *-1.5d", "2"),
-    ("new dse.Bar(Ljava/lang/String;) *\"baz\" ; .coverMe(Ldse/Foo;)Z null:dse.Foo", "threw java.lang.NullPointerException"),
+    (
+        "new dse.Bar(Ljava/lang/String;) *\"baz\" ; .coverMe(Ldse/Foo;)Z null:dse.Foo",
+        "threw java.lang.NullPointerException",
+    ),
     // Other outcomes of the same subjects.
     ("dse.CasNumber.check(Ljava/lang/String;)I *\"7732-18-6\"", "0"),
     ("dse.CasNumber.check(Ljava/lang/String;)I *\"77a2-18-5\"", "-3"),
