@@ -39,6 +39,10 @@ const NO_CLINIT: &[&str] = &[
     "java/lang/Runtime",
     "java/util/Arrays",
     "java/util/Objects",
+    // Their initialisers reach `Unsafe` natives or bootstrap lambdas; the methods used are plain.
+    "jdk/internal/util/ArraysSupport",
+    "jdk/internal/util/Preconditions",
+    "jdk/internal/misc/Unsafe",
 ];
 
 impl<'a> Machine<'a, '_> {

@@ -140,7 +140,14 @@ impl<'a> Machine<'a, '_> {
                 let private = self
                     .resolve(class, name, desc)
                     .is_some_and(|m| self.method_flags(m) & access::PRIVATE != 0);
-                if private || runtime.starts_with('[') { class.to_string() } else { runtime }
+                if runtime.starts_with('[') {
+                    // Arrays have Object's methods (`clone` among them).
+                    programdb::OBJECT.to_string()
+                } else if private {
+                    class.to_string()
+                } else {
+                    runtime
+                }
             }
         };
         if kind == CallKind::Static {

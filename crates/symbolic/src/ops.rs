@@ -345,6 +345,11 @@ impl<'a> Machine<'a, '_> {
 
     /// The bounds check of an index (an implicit branch when symbolic), then the index pinned.
     pub(crate) fn check_index(&mut self, idx: Slot, len: usize) -> Res<usize> {
+        self.check_index_as(idx, len, "java/lang/ArrayIndexOutOfBoundsException")
+    }
+
+    /// `check_index` throwing `class`.
+    pub(crate) fn check_index_as(&mut self, idx: Slot, len: usize, class: &str) -> Res<usize> {
         let (inside, e) = self.cond(Op::Ult, &[idx, Slot::int(len as i32)]);
         if let Some(e) = e {
             let h = self.held(inside, e);
@@ -352,7 +357,7 @@ impl<'a> Machine<'a, '_> {
         }
         if !inside {
             let msg = format!("Index {} out of bounds for length {len}", idx.as_int());
-            return self.throw_new("java/lang/ArrayIndexOutOfBoundsException", &msg);
+            return self.throw_new(class, &msg);
         }
         Ok(self.pin(idx).as_int() as usize)
     }

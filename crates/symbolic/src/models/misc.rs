@@ -314,6 +314,11 @@ impl Machine<'_, '_> {
                 Some(_) => self.call(CallKind::Virtual, "java/lang/Object", "hashCode", "()I", vec![args[0]]),
             },
             ("hash", "([Ljava/lang/Object;)I") => self.objects_hash(args[0]).map(Some),
+            ("checkIndex", "(II)I") => {
+                let len = args[1].as_int().max(0) as usize;
+                self.check_index_as(args[0], len, "java/lang/IndexOutOfBoundsException")
+                    .map(|_| Some(args[0]))
+            }
             ("toString", "(Ljava/lang/Object;)Ljava/lang/String;") => {
                 self.string_of(args[0], "Ljava/lang/Object;").map(|s| Some(self.new_string(s)))
             }

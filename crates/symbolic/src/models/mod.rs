@@ -37,6 +37,9 @@ pub(crate) fn call(
         "java/lang/System" => m.system_model(name, desc, args),
         "java/util/Arrays" => m.arrays_model(name, desc, args),
         "java/util/Objects" => m.objects_model(name, desc, args),
+        "jdk/internal/util/Preconditions" if name == "checkIndex" => {
+            m.objects_model(name, "(II)I", &args[..2.min(args.len())])
+        }
         "java/lang/Class" => m.class_model(name, desc, args),
         "java/io/PrintStream" => m.print_model(name, desc, args),
         _ => None,
