@@ -79,6 +79,9 @@ pub(crate) struct Heap {
     pub statics: BTreeMap<String, Slot>,
     pub init: BTreeMap<String, Init>,
     pub mirrors: BTreeMap<String, ObjId>,
+    /// String inputs made from a test's literal: the worker interns test literals, so such a
+    /// string is identical (`==`) to every other literal of its contents.
+    pub literal_inputs: BTreeMap<ObjId, Vec<u16>>,
 }
 
 impl Heap {
@@ -122,5 +125,30 @@ impl Heap {
         let id = self.alloc(Obj::Mirror(name.to_string()));
         self.mirrors.insert(name.to_string(), id);
         id
+    }
+
+    /// The contents of an interned string (a literal, or an input standing for one).
+    fn literal_units(&self, o: ObjId) -> Option<&[u16]> {
+        if let Some(u) = self.literal_inputs.get(&o) {
+            return Some(u);
+        }
+        match self.get(o) {
+            Obj::Str(s) if s.len.is_none() => {
+                let (k, v) = self.interned.get_key_value(&s.units())?;
+                (*v == o).then_some(&k[..])
+            }
+            _ => None,
+        }
+    }
+
+    /// Reference equality as the worker's JVM sees it (`==`, `if_acmp*`).
+    pub fn same(&self, a: Option<ObjId>, b: Option<ObjId>) -> bool {
+        match (a, b) {
+            (Some(x), Some(y)) if x != y => match (self.literal_units(x), self.literal_units(y)) {
+                (Some(p), Some(q)) => p == q,
+                _ => false,
+            },
+            _ => a == b,
+        }
     }
 }

@@ -224,7 +224,7 @@ impl<'a> Machine<'a, '_> {
             0xa5 | 0xa6 => {
                 let b = f.pop().as_ref();
                 let a = f.pop().as_ref();
-                ((a == b) == (op.0 == 0xa5), None)
+                (self.heap.same(a, b) == (op.0 == 0xa5), None)
             }
             0xc6 | 0xc7 => {
                 let a = f.pop().as_ref();

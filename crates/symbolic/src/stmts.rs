@@ -255,6 +255,8 @@ impl Machine<'_, '_> {
             })
             .collect();
         let sv = StrVal { chars, len: Some(le), input: Some(stmt) };
-        Slot::obj(self.heap.alloc(Obj::Str(sv)))
+        let o = self.heap.alloc(Obj::Str(sv));
+        self.heap.literal_inputs.insert(o, units);
+        Slot::obj(o)
     }
 }

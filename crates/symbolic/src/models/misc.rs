@@ -289,7 +289,7 @@ impl Machine<'_, '_> {
     pub(crate) fn objects_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
         let r = match (name, desc) {
             ("equals", "(Ljava/lang/Object;Ljava/lang/Object;)Z") => {
-                if args[0].as_ref() == args[1].as_ref() {
+                if self.heap.same(args[0].as_ref(), args[1].as_ref()) {
                     Ok(Some(Slot::int(1)))
                 } else if args[0].as_ref().is_none() {
                     Ok(Some(Slot::int(0)))
