@@ -139,7 +139,7 @@ fn negated_entries_take_the_other_side() {
     "#]]
     .assert_eq(&negations("dse.FloatMath.f(FD)I *1.0f *1.0d"));
     expect![[r#"
-        @11 g2316: unsat
+        @11 g2316: sat ("000005711") -> 2: covered
     "#]]
     .assert_eq(&negations("dse.ParseNum.parse(Ljava/lang/String;)I *\"12\""));
     expect![[r#"

@@ -154,17 +154,23 @@ fn path_of_floats_and_parse() {
     check_path(
         "dse.ParseNum.parse(Ljava/lang/String;)I *\"5711\"",
         expect![[r#"
-        outcomes: "5711", 2
-        Assume -/- .@0: ((0 <= len0) && (len0 <= 32))
-        Pin -/- ParseNum.parse@1: (len0 == 4)
-        Implicit -/- ParseNum.parse@1: !(s0[0] == (char)45)
-        Implicit -/- ParseNum.parse@1: !(s0[0] == (char)43)
-        Implicit -/- ParseNum.parse@1: ((zext32(s0[0]) - 48) <u 10)
-        Implicit -/- ParseNum.parse@1: ((zext32(s0[1]) - 48) <u 10)
-        Implicit -/- ParseNum.parse@1: ((zext32(s0[2]) - 48) <u 10)
-        Implicit -/- ParseNum.parse@1: ((zext32(s0[3]) - 48) <u 10)
-        Branch g2316/g2315 ParseNum.parse@11: !((((zext32(s0[3]) - 48) + (((zext32(s0[2]) - 48) + (((zext32(s0[1]) - 48) + ((zext32(s0[0]) - 48) * 10)) * 10)) * 10)) * 3) != 17133)
-        stats: symbolic 3, concrete 8, pinned 1, stop None
-    "#]],
+            outcomes: "5711", 2
+            Assume -/- .@0: ((0 <= len0) && (len0 <= 32))
+            Implicit -/- ParseNum.parse@1: !(s0[0] == (char)45)
+            Implicit -/- ParseNum.parse@1: !(s0[0] == (char)43)
+            Pin -/- ParseNum.parse@1: (len0 > 0)
+            Pin -/- ParseNum.parse@1: (len0 <= 9)
+            Implicit -/- ParseNum.parse@1: !((char)9 <u (s0[0] - (char)48))
+            Implicit -/- ParseNum.parse@1: !((char)9 <u (s0[1] - (char)48))
+            Implicit -/- ParseNum.parse@1: !((char)9 <u (s0[2] - (char)48))
+            Implicit -/- ParseNum.parse@1: !((char)9 <u (s0[3] - (char)48))
+            Pin -/- ParseNum.parse@1: ((4 <u len0) => !((char)9 <u (s0[4] - (char)48)))
+            Pin -/- ParseNum.parse@1: ((5 <u len0) => !((char)9 <u (s0[5] - (char)48)))
+            Pin -/- ParseNum.parse@1: ((6 <u len0) => !((char)9 <u (s0[6] - (char)48)))
+            Pin -/- ParseNum.parse@1: ((7 <u len0) => !((char)9 <u (s0[7] - (char)48)))
+            Pin -/- ParseNum.parse@1: ((8 <u len0) => !((char)9 <u (s0[8] - (char)48)))
+            Branch g2316/g2315 ParseNum.parse@11: !(((((8 <u len0) ? zext32((s0[8] - (char)48)) : 0) + ((((7 <u len0) ? zext32((s0[7] - (char)48)) : 0) + ((((6 <u len0) ? zext32((s0[6] - (char)48)) : 0) + ((((5 <u len0) ? zext32((s0[5] - (char)48)) : 0) + ((((4 <u len0) ? zext32((s0[4] - (char)48)) : 0) + ((((3 <u len0) ? zext32((s0[3] - (char)48)) : 0) + ((((2 <u len0) ? zext32((s0[2] - (char)48)) : 0) + ((((1 <u len0) ? zext32((s0[1] - (char)48)) : 0) + (((0 <u len0) ? zext32((s0[0] - (char)48)) : 0) * ((1 <u len0) ? 10 : 1))) * ((2 <u len0) ? 10 : 1))) * ((3 <u len0) ? 10 : 1))) * ((4 <u len0) ? 10 : 1))) * ((5 <u len0) ? 10 : 1))) * ((6 <u len0) ? 10 : 1))) * ((7 <u len0) ? 10 : 1))) * ((8 <u len0) ? 10 : 1))) * 3) != 17133)
+            stats: symbolic 3, concrete 8, pinned 7, stop None
+        "#]],
     );
 }

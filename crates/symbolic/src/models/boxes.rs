@@ -237,10 +237,14 @@ impl Machine<'_, '_> {
         let Some(o) = s.as_ref() else {
             return self.throw_new("java/lang/NumberFormatException", "Cannot parse null string: null");
         };
-        let sv = self.fixed_str(o)?;
+        let sv = self.str_of(o)?;
         let text = sv.to_rust();
         let fail = format!("For input string: \"{text}\"");
         let n = sv.chars.len();
+        if n == 0 || sv.len.is_none() {
+            // Only an input's length stays symbolic (`parse_input`).
+            self.fixed_str(o)?;
+        }
         if n == 0 {
             return self.throw_new("java/lang/NumberFormatException", &fail);
         }
@@ -264,12 +268,19 @@ impl Machine<'_, '_> {
         }
         let start = usize::from(signed);
         if n == start || n - start > max_digits {
+            self.fixed_str(o)?;
             for ch in &sv.chars {
                 let s = self.char_slot(*ch);
                 self.pin(s);
             }
             return self.parse_concrete(&text, prim, &fail);
         }
+        if let Some(len) = sv.len
+            && start + max_digits <= self.cfg.max_string as usize
+        {
+            return self.parse_input(&sv, len, start, max_digits, prim, is_minus, &fail);
+        }
+        self.fixed_str(o)?;
         let zero_w = if wide { Slot::long(0) } else { Slot::int(0) };
         let mut acc = zero_w;
         for ch in &sv.chars[start..] {
@@ -292,6 +303,81 @@ impl Machine<'_, '_> {
             acc = self.op(Op::Neg, &[acc]);
         }
         self.narrow_parsed(acc, prim, &fail)
+    }
+
+    /// `parse_integer` of a string input whose length stays symbolic: the value is the digits
+    /// up to the length, `ite(k < len, acc * 10 + digit_k, acc)` for every position a number of
+    /// `max_digits` could use, so that a solver may change the number of digits. Restrictions that
+    /// hold on this run are kept as pin-kind entries: the length is 1..=max_digits digits after the
+    /// sign (no overflow), and every character past this run's length is a digit if the length
+    /// grows over it. The digit checks of this run's characters are implicit branches.
+    /// (The value's form: see the loop.)
+    #[allow(clippy::too_many_arguments)]
+    fn parse_input(
+        &mut self,
+        sv: &crate::heap::StrVal,
+        len: ExprId,
+        start: usize,
+        max_digits: usize,
+        prim: &str,
+        minus: bool,
+        fail: &str,
+    ) -> Res<Slot> {
+        let wide = prim == "J";
+        let n = sv.chars.len();
+        let l = Slot { c: C::I(n as i32), s: Some(len) };
+        let (lo, e1) = self.cond(Op::Sgt, &[l, Slot::int(start as i32)]);
+        let (hi, e2) = self.cond(Op::Sle, &[l, Slot::int((start + max_digits) as i32)]);
+        self.pin_cond(lo, e1);
+        self.pin_cond(hi, e2);
+        let widen = |m: &mut Self, e: ExprId| if wide { m.arena.mk(Op::SignExt(64), &[e]) } else { e };
+        let k0 = self.arena.konst(if wide { Value::i64(0) } else { Value::i32(0) });
+        let ten = self.arena.konst(if wide { Value::i64(10) } else { Value::i32(10) });
+        let one = self.arena.konst(if wide { Value::i64(1) } else { Value::i32(1) });
+        let (zero, nine) = (self.arena.konst(Value::char(u16::from(b'0'))), self.arena.konst(Value::char(9)));
+        let mut acc = k0;
+        let mut conc: i64 = 0;
+        for k in start..start + max_digits {
+            let c = self.char_expr(sv, k);
+            let d16 = self.arena.mk(Op::Sub, &[c, zero]);
+            // A digit: c - '0' <= 9 unsigned (Bv16).
+            let above = self.arena_ugt(d16, nine);
+            let digit = self.arena.mk(Op::Not, &[above]);
+            let kk = self.arena.konst(Value::i32(k as i32));
+            let inside = self.arena.mk(Op::Ult, &[kk, len]);
+            if k < n {
+                let is_digit = (u16::from(b'0')..=u16::from(b'9')).contains(&sv.chars[k].c);
+                let h = self.held(is_digit, digit);
+                self.implicit(h);
+                if !is_digit {
+                    return self.throw_new("java/lang/NumberFormatException", fail);
+                }
+                conc = conc * 10 + i64::from(sv.chars[k].c - u16::from(b'0'));
+            } else {
+                let guarded = self.arena.mk(Op::Implies, &[inside, digit]);
+                self.pin_cond(true, Some(guarded));
+            }
+            let d32 = self.arena.mk(Op::ZeroExt(32), &[d16]);
+            let d = widen(self, d32);
+            // acc * (k < len ? 10 : 1) + (k < len ? digit : 0): linear in size, where
+            // `ite(k < len, acc * 10 + digit, acc)` would repeat `acc` in both branches.
+            let scale = self.arena.mk(Op::Ite, &[inside, ten, one]);
+            let add = self.arena.mk(Op::Ite, &[inside, d, k0]);
+            let m = self.arena.mk(Op::Mul, &[acc, scale]);
+            acc = self.arena.mk(Op::Add, &[m, add]);
+        }
+        self.sym_insn = true;
+        let c = if wide { C::J(conc) } else { C::I(conc as i32) };
+        let mut v = Slot { c, s: Some(acc) };
+        if minus {
+            v = self.op(Op::Neg, &[v]);
+        }
+        self.narrow_parsed(v, prim, fail)
+    }
+
+    /// `a >u b` on bit vectors (`b <u a`).
+    fn arena_ugt(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.arena.mk(Op::Ult, &[b, a])
     }
 
     /// Short and Byte parse as int, then check their range (NumberFormatException outside).
