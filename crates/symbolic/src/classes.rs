@@ -227,6 +227,21 @@ impl<'a> Machine<'a, '_> {
         self.chain(ops, s)
     }
 
+    /// Boxes a primitive of descriptor `prim` in its own box.
+    pub(crate) fn box_prim(&mut self, s: Slot, prim: &str) -> crate::value::ObjId {
+        let class = match prim {
+            "Z" => "java/lang/Boolean",
+            "C" => "java/lang/Character",
+            "B" => "java/lang/Byte",
+            "S" => "java/lang/Short",
+            "J" => "java/lang/Long",
+            "F" => "java/lang/Float",
+            "D" => "java/lang/Double",
+            _ => "java/lang/Integer",
+        };
+        self.box_value(class, s)
+    }
+
     /// Boxes a primitive for a reference-typed destination (`Object`, `Integer`, `Number`, ...):
     /// the box of the value's own type, except where the destination names a box.
     fn box_for(&mut self, s: Slot, desc: &str) -> Res<Slot> {

@@ -60,6 +60,21 @@ pub(crate) enum Obj {
     Builder { class: String, val: StrVal },
     /// The `java.lang.Class` of a type (internal name or array descriptor).
     Mirror(String),
+    /// An object made by `LambdaMetafactory` (a lambda or method reference).
+    Lambda(Lambda),
+}
+
+/// A lambda: its functional interface and method name, the implementation method handle
+/// (reference kind, class, name, descriptor) and the captured values.
+#[derive(Clone, Debug)]
+pub(crate) struct Lambda {
+    pub iface: String,
+    pub sam: String,
+    pub kind: u8,
+    pub class: String,
+    pub name: String,
+    pub desc: String,
+    pub captured: Vec<Slot>,
 }
 
 /// A class's initialisation state (JVMS §5.5, without threads).
@@ -105,6 +120,7 @@ impl Heap {
             Obj::Array { comp, .. } => format!("[{comp}"),
             Obj::Str(_) => "java/lang/String".to_string(),
             Obj::Mirror(_) => "java/lang/Class".to_string(),
+            Obj::Lambda(l) => l.iface.clone(),
         }
     }
 

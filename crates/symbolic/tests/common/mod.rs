@@ -286,6 +286,8 @@ pub const CASES: &[(&str, &str)] = &[
     ("dse.symbolic.Texts.arrays(II)I *50 *49", "1"),
     ("dse.symbolic.Texts.arrays(II)I *1 *0", "2"),
     ("dse.symbolic.Texts.arrays(II)I *0 *5", "0"),
+    ("dse.symbolic.Lambdas.apply(ILjava/lang/String;)I *7 *\"abc\"", "59"),
+    ("dse.symbolic.Lambdas.apply(ILjava/lang/String;)I *1 *\"hello\"", "36"),
     ("dse.symbolic.Texts.list(II)I *3 *33", "1"),
     ("dse.symbolic.Texts.list(II)I *3 *30", "0"),
 ];
