@@ -157,9 +157,6 @@ impl<'a> Machine<'a, '_> {
                 }
             }
         };
-        if kind == CallKind::Static {
-            self.ensure_init(class)?;
-        }
         if let Some(r) = self.call_model(&start, name, desc, &args) {
             return r;
         }

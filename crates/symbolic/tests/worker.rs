@@ -61,6 +61,7 @@ fn wire(t: &TestCase) -> Vec<Wire> {
 fn text(o: &Outcome) -> String {
     match o {
         Outcome::Value(Value::Int(v)) => v.to_string(),
+        Outcome::Value(Value::Long(v)) => format!("{v}L"),
         Outcome::Value(Value::Bool(b)) => i32::from(*b).to_string(),
         Outcome::Value(Value::String(s)) => format!("{s:?}"),
         Outcome::Threw { class, .. } => format!("threw {class}"),

@@ -288,6 +288,10 @@ pub const CASES: &[(&str, &str)] = &[
     ("dse.symbolic.Texts.arrays(II)I *0 *5", "0"),
     ("dse.symbolic.Lambdas.apply(ILjava/lang/String;)I *7 *\"abc\"", "59"),
     ("dse.symbolic.Lambdas.apply(ILjava/lang/String;)I *1 *\"hello\"", "36"),
+    ("dse.symbolic.Stack.shapes(JI)J *10L *1", "-1L"),
+    ("dse.symbolic.Stack.shapes(JI)J *-9000000000L *2", "-62999999996L"),
+    ("dse.symbolic.Stack.shapes(JI)J *12L *1", "95L"),
+    ("dse.symbolic.Stack.shapes(JI)J *4L *5", "threw java.lang.ArrayIndexOutOfBoundsException"),
     ("dse.symbolic.Texts.list(II)I *3 *33", "1"),
     ("dse.symbolic.Texts.list(II)I *3 *30", "0"),
 ];
