@@ -9,56 +9,13 @@ use std::collections::BTreeSet;
 
 use exec::JvmExecutor;
 use goals::{Goal, GoalId};
-use protocol::{Outcome, PrimType as WirePrim, Statement as Wire, Value, Var};
+use protocol::{Outcome, Value};
 use symbolic::{Concolic, SymConfig};
-use testcase::{PrimType, Statement, TestCase};
+use testcase::TestCase;
 use worker::{Java, Pool, WorkerConfig};
 
-fn wire(t: &TestCase) -> Vec<Wire> {
-    let var = |v: testcase::VarId| Var(v.0 as u16);
-    let prim = |p: PrimType| match p {
-        PrimType::Boolean => WirePrim::Boolean,
-        PrimType::Byte => WirePrim::Byte,
-        PrimType::Char => WirePrim::Char,
-        PrimType::Short => WirePrim::Short,
-        PrimType::Int => WirePrim::Int,
-        PrimType::Long => WirePrim::Long,
-        PrimType::Float => WirePrim::Float,
-        PrimType::Double => WirePrim::Double,
-    };
-    t.statements
-        .iter()
-        .map(|s| match s {
-            Statement::Primitive(v) => Wire::Primitive { ty: prim(v.ty()), bits: v.bits() },
-            Statement::String(v) => Wire::String { value: v.clone() },
-            Statement::Null(ty) => Wire::Null { ty: ty.class_name().unwrap_or_default().to_string() },
-            Statement::Constructor { ctor, args } => Wire::Constructor {
-                class: ctor.class.clone(),
-                descriptor: ctor.descriptor.clone(),
-                args: args.iter().map(|&a| var(a)).collect(),
-            },
-            Statement::Method { method, receiver, args } => Wire::Method {
-                class: method.class.clone(),
-                name: method.name.clone(),
-                descriptor: method.descriptor.clone(),
-                is_static: method.is_static,
-                receiver: receiver.map(var),
-                args: args.iter().map(|&a| var(a)).collect(),
-            },
-            Statement::NewArray { ty, length } => Wire::NewArray {
-                component: ty.erasure().descriptor()[1..].to_string(),
-                length: *length as i32,
-            },
-            Statement::ArrayStore { array, index, value } => {
-                Wire::ArrayStore { array: Some(var(*array)), index: *index as i32, value: Some(var(*value)) }
-            }
-            other => panic!("no wire form in this test for {other:?}"),
-        })
-        .collect()
-}
-
 /// The outcome as `Replay::outcomes` writes it.
-fn text(o: &Outcome) -> String {
+pub fn text(o: &Outcome) -> String {
     match o {
         Outcome::Value(Value::Int(v)) => v.to_string(),
         Outcome::Value(Value::Long(v)) => format!("{v}L"),
@@ -83,7 +40,7 @@ fn covered_goals_equal_the_jvms() {
     let config = WorkerConfig::new(java, worker::runtime_jar().expect("runtime jar"), subject.setup.clone());
     let mut ex = JvmExecutor::new(Pool::new(config, 1).expect("pool"));
     let tests: Vec<(TestCase, Vec<usize>)> = common::CASES.iter().map(|(s, _)| common::test_of(s)).collect();
-    let results = ex.execute(&tests.iter().map(|(t, _)| wire(t)).collect::<Vec<_>>()).expect("execute");
+    let results = ex.execute(&tests.iter().map(|(t, _)| common::wire(t)).collect::<Vec<_>>()).expect("execute");
     let branch = |g: &GoalId| matches!(subject.plan.goal(*g), Goal::Branch { .. } | Goal::SwitchCase { .. });
     let mut concolic = Concolic::new(&db, &subject.plan, SymConfig::STANDARD);
     let mut divergences = Vec::new();

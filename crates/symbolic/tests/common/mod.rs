@@ -13,6 +13,7 @@ use std::sync::Arc;
 use goals::{PlanOptions, ProbePlan};
 use programdb::{DbConfig, ProgramDb};
 use testcase::types::parse_field_type;
+use protocol::{PrimType as WirePrim, Statement as Wire, Var};
 use testcase::{ConstructorRef, JType, MethodRef, PrimType, PrimValue, Statement, TestCase, VarId};
 
 pub fn db() -> ProgramDb {
@@ -295,3 +296,72 @@ pub const CASES: &[(&str, &str)] = &[
     ("dse.symbolic.Texts.list(II)I *3 *33", "1"),
     ("dse.symbolic.Texts.list(II)I *3 *30", "0"),
 ];
+
+/// The worker protocol's statements of a test (as the engine's `convert` makes them).
+pub fn wire(t: &TestCase) -> Vec<Wire> {
+    let var = |v: VarId| Var(v.0 as u16);
+    let prim = |p: PrimType| match p {
+        PrimType::Boolean => WirePrim::Boolean,
+        PrimType::Byte => WirePrim::Byte,
+        PrimType::Char => WirePrim::Char,
+        PrimType::Short => WirePrim::Short,
+        PrimType::Int => WirePrim::Int,
+        PrimType::Long => WirePrim::Long,
+        PrimType::Float => WirePrim::Float,
+        PrimType::Double => WirePrim::Double,
+    };
+    let type_name = |t: &JType| match t {
+        JType::Class { name, .. } => name.clone(),
+        JType::Var(_) => "java.lang.Object".to_string(),
+        JType::Prim(_) | JType::Array(_) => t.descriptor(),
+    };
+    t.statements
+        .iter()
+        .map(|s| match s {
+            Statement::Primitive(v) => Wire::Primitive { ty: prim(v.ty()), bits: v.bits() },
+            Statement::String(v) => Wire::String { value: v.clone() },
+            Statement::Null(ty) => Wire::Null { ty: type_name(ty) },
+            Statement::EnumConstant { ty, name } => Wire::EnumConstant { class: type_name(ty), name: name.clone() },
+            Statement::Constructor { ctor, args } => Wire::Constructor {
+                class: ctor.class.clone(),
+                descriptor: ctor.descriptor.clone(),
+                args: args.iter().map(|&a| var(a)).collect(),
+            },
+            Statement::Method { method, receiver, args } => Wire::Method {
+                class: method.class.clone(),
+                name: method.name.clone(),
+                descriptor: method.descriptor.clone(),
+                is_static: method.is_static,
+                receiver: receiver.map(var),
+                args: args.iter().map(|&a| var(a)).collect(),
+            },
+            Statement::FieldGet { field, receiver } => Wire::FieldGet {
+                class: field.class.clone(),
+                name: field.name.clone(),
+                descriptor: field.descriptor.clone(),
+                is_static: field.is_static,
+                receiver: receiver.map(var),
+            },
+            Statement::FieldSet { field, receiver, value } => Wire::FieldSet {
+                class: field.class.clone(),
+                name: field.name.clone(),
+                descriptor: field.descriptor.clone(),
+                is_static: field.is_static,
+                receiver: receiver.map(var),
+                value: Some(var(*value)),
+            },
+            Statement::NewArray { ty, length } => {
+                let component = match ty {
+                    JType::Array(c) => c.descriptor(),
+                    other => other.descriptor(),
+                };
+                Wire::NewArray { component, length: *length as i32 }
+            }
+            Statement::ArrayStore { array, index, value } => {
+                Wire::ArrayStore { array: Some(var(*array)), index: *index as i32, value: Some(var(*value)) }
+            }
+            Statement::ArrayLoad { array, index, .. } => Wire::ArrayLoad { array: Some(var(*array)), index: *index as i32 },
+            Statement::Copy { from, .. } => Wire::Copy { from: Some(var(*from)) },
+        })
+        .collect()
+}
