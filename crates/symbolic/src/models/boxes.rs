@@ -435,6 +435,11 @@ impl Machine<'_, '_> {
     /// `Character`'s ASCII predicates and case mappings, symbolic for ASCII characters (a symbolic
     /// character is kept below 128 by a pin-kind entry); `valueOf`/`charValue` as a box.
     pub(crate) fn character_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        // Outside ASCII the JDK's own tables (CharacterData*) are interpreted from bytecode.
+        let static_char = desc.starts_with("(C") || desc.starts_with("(I");
+        if static_char && !matches!(name, "valueOf" | "toString" | "compare") && !(0..128).contains(&args[0].as_int()) {
+            return None;
+        }
         let r = match (name, desc) {
             ("valueOf", "(C)Ljava/lang/Character;") => {
                 Ok(Some(Slot::obj(self.box_value("java/lang/Character", args[0]))))

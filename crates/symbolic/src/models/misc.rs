@@ -346,6 +346,44 @@ impl Machine<'_, '_> {
         Ok(h)
     }
 
+    /// `Enum.valueOf(Class, String)`: the enum constant of that name (the class initialised first).
+    pub(crate) fn enum_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        if (name, desc) != ("valueOf", "(Ljava/lang/Class;Ljava/lang/String;)Ljava/lang/Enum;") {
+            return None;
+        }
+        Some(self.enum_value_of(args[0], args[1]))
+    }
+
+    fn enum_value_of(&mut self, class: Slot, name: Slot) -> Res<Option<Slot>> {
+        let Some(Obj::Mirror(t)) = class.as_ref().map(|c| self.heap.get(c).clone()) else {
+            return self.throw_new("java/lang/NullPointerException", "enum class is null");
+        };
+        let Some(n) = name.as_ref() else { return self.throw_new("java/lang/NullPointerException", "Name is null") };
+        let wanted = self.fixed_str(n)?;
+        for c in wanted.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
+            let s = self.char_slot(c);
+            self.pin(s);
+        }
+        self.ensure_init(&t)?;
+        let id = self.class_id(&t)?;
+        let file = self.db.class(id).map_err(|e| crate::interp::Abrupt::Stop(crate::Stop::Missing(e.to_string())))?;
+        let cp = &file.constant_pool;
+        let names: Vec<String> = file
+            .fields
+            .iter()
+            .filter(|f| f.access_flags & classfile::access::ENUM != 0)
+            .filter_map(|f| f.name(cp).map(|n| n.into_owned()))
+            .collect();
+        let units = wanted.units();
+        for f in names {
+            if f.encode_utf16().eq(units.iter().copied()) {
+                return self.get_static(&t, &f, &format!("L{t};")).map(Some);
+            }
+        }
+        let msg = format!("No enum constant {}.{}", t.replace('/', "."), wanted.to_rust());
+        self.throw_new("java/lang/IllegalArgumentException", &msg)
+    }
+
     pub(crate) fn class_model(&mut self, name: &str, _desc: &str, args: &[Slot]) -> ModelResult {
         let this = args.first()?.as_ref()?;
         let Obj::Mirror(t) = self.heap.get(this).clone() else { return None };

@@ -41,6 +41,7 @@ pub(crate) fn call(
             m.objects_model(name, "(II)I", &args[..2.min(args.len())])
         }
         "java/lang/Class" => m.class_model(name, desc, args),
+        "java/lang/Enum" => m.enum_model(name, desc, args),
         "java/io/PrintStream" => m.print_model(name, desc, args),
         _ => None,
     }

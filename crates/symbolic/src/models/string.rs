@@ -444,36 +444,32 @@ impl Machine<'_, '_> {
         Ok(Slot::obj(self.heap.alloc(Obj::Array { comp: "C".into(), elems })))
     }
 
+    /// `toUpperCase()`/`toLowerCase()`: ASCII characters mapped symbolically (a symbolic one is
+    /// kept below 128 by a pin-kind entry); a string with a character outside ASCII is mapped as
+    /// Java maps it (Unicode case mapping, final sigma), its symbolic characters pinned.
     fn map_case(&mut self, this: crate::value::ObjId, upper_case: bool) -> Res<Slot> {
         let a = self.fixed_str(this)?;
+        if a.chars.iter().any(|c| c.c >= 128) {
+            for ch in a.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
+                let s = self.char_slot(ch);
+                self.pin(s);
+            }
+            let text = a.to_rust();
+            let mapped = if upper_case { text.to_uppercase() } else { text.to_lowercase() };
+            return Ok(self.new_rust_string(&mapped));
+        }
         let mut chars = Vec::with_capacity(a.chars.len());
-        for ch in a.chars {
-            match ch.s {
-                None if ch.c < 128 => {
-                    let c = if upper_case {
-                        (ch.c as u8).to_ascii_uppercase()
-                    } else {
-                        (ch.c as u8).to_ascii_lowercase()
-                    };
-                    chars.push(Ch { c: u16::from(c), s: None });
-                }
-                None => return unsupported("case mapping of a non-ASCII character"),
+        for &ch in &a.chars {
+            let c = if upper_case { (ch.c as u8).to_ascii_uppercase() } else { (ch.c as u8).to_ascii_lowercase() };
+            let s = match ch.s {
+                None => None,
                 Some(e) => {
-                    // Symbolic for ASCII only: the character stays below 128.
                     let (ascii, x) = self.ch_cond(Op::Ult, ch, Ch { c: 128, s: None });
                     self.pin_cond(ascii, x);
-                    if !ascii {
-                        return unsupported("case mapping of a non-ASCII character");
-                    }
-                    let c = if upper_case {
-                        (ch.c as u8).to_ascii_uppercase()
-                    } else {
-                        (ch.c as u8).to_ascii_lowercase()
-                    };
-                    let s = self.ascii_case(e, upper_case);
-                    chars.push(Ch { c: u16::from(c), s: Some(s) });
+                    Some(self.ascii_case(e, upper_case))
                 }
-            }
+            };
+            chars.push(Ch { c: u16::from(c), s });
         }
         Ok(self.new_string(StrVal { chars, len: None, input: None }))
     }
