@@ -110,6 +110,8 @@ pub(crate) struct Machine<'a, 'g> {
     /// boolean result states the condition itself.
     pub bools: BTreeMap<ExprId, ExprId>,
     pub outcomes: Vec<String>,
+    /// Array elements allocated so far (`ops::MAX_HEAP_CELLS` bounds them).
+    pub heap_cells: u64,
 }
 
 impl<'a, 'g> Machine<'a, 'g> {
@@ -136,6 +138,7 @@ impl<'a, 'g> Machine<'a, 'g> {
             cmps: BTreeMap::new(),
             bools: BTreeMap::new(),
             outcomes: Vec::new(),
+            heap_cells: 0,
         }
     }
 

@@ -16,6 +16,9 @@ use crate::heap::Obj;
 use crate::interp::{Frame, Machine, Next, Res, unsupported};
 use crate::value::{C, Slot, default_of};
 
+/// Array elements a replay may allocate in all.
+const MAX_HEAP_CELLS: u64 = 1 << 22;
+
 /// The rt-abi order of `if<cond>` conditions: eq, ne, lt, ge, gt, le.
 const INT_CONDS: [Op; 6] = [Op::Eq, Op::Ne, Op::Slt, Op::Sge, Op::Sgt, Op::Sle];
 
@@ -424,8 +427,10 @@ impl<'a> Machine<'a, '_> {
             return self.throw_new("java/lang/NegativeArraySizeException", &count.as_int().to_string());
         }
         let n = self.pin(count).as_int() as usize;
-        if n > 1 << 24 {
-            return unsupported(format!("array of {n} elements"));
+        // A deterministic memory bound: the run stops past it (the JVM might not, or run out).
+        self.heap_cells += n as u64;
+        if self.heap_cells > MAX_HEAP_CELLS {
+            return unsupported(format!("arrays of more than {MAX_HEAP_CELLS} elements in all"));
         }
         let elems = vec![default_of(comp); n];
         Ok(self.heap.alloc(Obj::Array { comp: comp.to_string(), elems }))

@@ -19,7 +19,7 @@ impl Machine<'_, '_> {
         let sv = match self.heap.get(o) {
             Obj::Str(s) => s.clone(),
             Obj::Builder { val, .. } => val.clone(),
-            _ => return unsupported("a string operation on a non-string"),
+            _ => return unsupported(format!("a string operation on a {}", self.heap.class_of(o))),
         };
         if let Some(l) = sv.len {
             self.pin(Slot { c: C::I(sv.chars.len() as i32), s: Some(l) });
@@ -33,7 +33,7 @@ impl Machine<'_, '_> {
         match self.heap.get(o) {
             Obj::Str(s) => Ok(s.clone()),
             Obj::Builder { val, .. } => Ok(val.clone()),
-            _ => unsupported("a string operation on a non-string"),
+            _ => unsupported(format!("a string operation on a {}", self.heap.class_of(o))),
         }
     }
 

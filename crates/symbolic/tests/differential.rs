@@ -55,6 +55,9 @@ fn run_area(area: &str, classes: &[&str], per_class: usize, tally: &mut Tally) {
     let mut concolic = Concolic::new(&db, &subject.plan, SymConfig::STANDARD);
     let factory_config = FactoryConfig::evosuite();
     for (ci, class) in classes.iter().enumerate() {
+        if std::env::var("SHOW_STOPS").is_ok() {
+            eprintln!("{class}");
+        }
         let cluster = TestCluster::build_in(&db, class, &ClusterConfig::evosuite()).expect("cluster");
         let pool = ValuePool::new(cluster.constants().clone(), factory_config.dynamic_pool_size);
         let factory = TestFactory::new(&cluster, &pool, &factory_config);
@@ -63,13 +66,19 @@ fn run_area(area: &str, classes: &[&str], per_class: usize, tally: &mut Tally) {
         let results = ex.execute(&tests.iter().map(common::wire).collect::<Vec<_>>()).expect("execute");
         for (t, res) in tests.iter().zip(&results) {
             tally.tests += 1;
+            if std::env::var("SHOW_STOPS").is_ok() {
+                eprintln!("{}", t.to_text());
+            }
             let sym: Vec<usize> = (0..t.len())
                 .filter(|&i| matches!(t.statements[i], Statement::Primitive(_) | Statement::String(_)))
                 .collect();
             let r = concolic.run(t, &sym);
             if let Some(s) = &r.stop {
                 let reason = s.to_string();
-                let reason = reason.split(['(', ' ']).take(3).collect::<Vec<_>>().join(" ");
+                let reason = if std::env::var("SHOW_STOPS").is_ok() { format!("{class}: {reason}") } else { reason.split(['(', ' ']).take(3).collect::<Vec<_>>().join(" ") };
+                if std::env::var("SHOW_STOPS").is_ok() {
+                    eprintln!("STOP {reason}");
+                }
                 *tally.stops.entry(reason).or_default() += 1;
                 continue;
             }
@@ -111,6 +120,18 @@ fn random_tests_cover_what_the_jvm_covers() {
         "search.Words",
     ];
     run_area("search", &search, 30, &mut tally);
+    let behaviour = [
+        "behaviour.Closures", "behaviour.Compares", "behaviour.Exceptions", "behaviour.Guarded", "behaviour.Loops",
+        "behaviour.Recursion", "behaviour.Switches",
+    ];
+    run_area("behaviour", &behaviour, 30, &mut tally);
+    let cluster = [
+        "cluster.ArrayOps", "cluster.Circle", "cluster.Dog", "cluster.Generics", "cluster.Geometry", "cluster.Money",
+        "cluster.Overloads", "cluster.Palette", "cluster.Pizza", "cluster.Square", "cluster.Zoo",
+    ];
+    run_area("cluster", &cluster, 30, &mut tally);
+    run_area("context", &["context.Calls"], 30, &mut tally);
+    run_area("bounds", &["bounds.SortedBag", "bounds.SpanMap", "bounds.FrozenSpanMap"], 30, &mut tally);
     eprintln!(
         "{} tests, {} compared ({} covered branch goals), stops {:?}",
         tally.tests, tally.compared, tally.goals, tally.stops

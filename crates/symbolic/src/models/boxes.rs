@@ -110,6 +110,11 @@ impl Machine<'_, '_> {
             ("compare", _) if params.len() == 2 * prim.len() => {
                 Ok(Some(self.compare3(prim, args[0], args[1])))
             }
+            ("compareTo", _) if args[1].as_ref().is_some_and(|o| self.heap.class_of(o) != class) => {
+                let other = self.heap.class_of(args[1].as_ref()?).replace('/', ".");
+                let msg = format!("{other} cannot be cast to {}", class.replace('/', "."));
+                self.throw_new("java/lang/ClassCastException", &msg)
+            }
             ("compareTo", _) => {
                 let a = self.unbox(args[0].as_ref()?);
                 let b = args[1].as_ref().map(|o| self.unbox(o));

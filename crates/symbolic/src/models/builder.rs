@@ -18,6 +18,10 @@ impl Machine<'_, '_> {
                 }
                 Ok(None)
             }
+            // `new StringBuilder(null)` calls `length()` on its argument.
+            ("<init>", _) if args[1].as_ref().is_none() => {
+                self.throw_new("java/lang/NullPointerException", "new StringBuilder(null)")
+            }
             ("<init>", p) => self.append(this, args[1], p).map(|_| None),
             ("append", "Ljava/lang/CharSequence;II") | ("append", "[CII") => {
                 self.append_range(this, args).map(Some)
@@ -124,6 +128,9 @@ impl Machine<'_, '_> {
         let n = self.pin(n).as_int();
         if n < 0 {
             return self.throw_new("java/lang/StringIndexOutOfBoundsException", "setLength");
+        }
+        if n > 1 << 20 {
+            return unsupported(format!("setLength({n})"));
         }
         self.with_builder(this, |v| v.chars.resize(n as usize, crate::heap::Ch { c: 0, s: None }));
         Ok(())

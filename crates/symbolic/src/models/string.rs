@@ -19,6 +19,9 @@ fn some(s: Slot) -> R {
 impl Machine<'_, '_> {
     /// Instance and static methods of `java.lang.String`.
     pub(crate) fn string_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> R {
+        if name == "join" {
+            return Some(self.string_join(args[0], args[1], desc).map(Some));
+        }
         if name == "valueOf" || name == "copyValueOf" {
             let p = &desc[1..desc.find(')')?];
             let p = if p == "[C" { "[C" } else { p };
@@ -88,6 +91,44 @@ impl Machine<'_, '_> {
             }
             _ => None,
         }
+    }
+
+    /// `String.join(delimiter, elements...)` and `String.join(delimiter, Iterable)` (the
+    /// iterable walked through its own `iterator()`).
+    fn string_join(&mut self, delim: Slot, elems: Slot, desc: &str) -> Res<Slot> {
+        use crate::invoke::CallKind;
+        let (Some(d), Some(e)) = (delim.as_ref(), elems.as_ref()) else {
+            return self.throw_new("java/lang/NullPointerException", "join of null");
+        };
+        let d = self.string_of(Slot::obj(d), "Ljava/lang/CharSequence;")?;
+        let items: Vec<Slot> = if desc.contains("[Ljava/lang/CharSequence;") {
+            match self.heap.get(e) {
+                Obj::Array { elems, .. } => elems.clone(),
+                _ => return unsupported("String.join of a non-array"),
+            }
+        } else {
+            let it = self.call(CallKind::Virtual, "java/lang/Iterable", "iterator", "()Ljava/util/Iterator;", vec![elems])?;
+            let it = it.unwrap_or(Slot::null());
+            let mut out = Vec::new();
+            loop {
+                let more = self.call(CallKind::Virtual, "java/util/Iterator", "hasNext", "()Z", vec![it])?;
+                if more.map_or(0, |m| self.pin(m).as_int()) == 0 {
+                    break;
+                }
+                let v = self.call(CallKind::Virtual, "java/util/Iterator", "next", "()Ljava/lang/Object;", vec![it])?;
+                out.push(v.unwrap_or(Slot::null()));
+            }
+            out
+        };
+        let mut out = StrVal::default();
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                out.chars.extend(d.chars.iter().copied());
+            }
+            let s = self.string_of(item, "Ljava/lang/CharSequence;")?;
+            out.chars.extend(s.chars);
+        }
+        Ok(self.new_string(out))
     }
 
     fn string_init(&mut self, this: crate::value::ObjId, desc: &str, args: &[Slot]) -> Res<()> {
@@ -222,6 +263,11 @@ impl Machine<'_, '_> {
         let Some(o) = other.as_ref() else {
             return self.throw_new("java/lang/NullPointerException", "compareTo(null)");
         };
+        if !matches!(self.heap.get(o), Obj::Str(_)) {
+            // The bridge `compareTo(Object)` casts its argument.
+            let msg = format!("{} cannot be cast to java.lang.String", self.heap.class_of(o).replace('/', "."));
+            return self.throw_new("java/lang/ClassCastException", &msg);
+        }
         let a = self.fixed_str(this)?;
         let b = self.fixed_str(o)?;
         let (na, nb) = (a.chars.len(), b.chars.len());
