@@ -15,7 +15,9 @@ use goals::{Goal, GoalId};
 use programdb::{DbConfig, ProgramDb};
 use protocol::Outcome;
 use symbolic::{Concolic, SymConfig};
-use testcase::{ClusterConfig, FactoryConfig, Statement, TestCase, TestCluster, TestFactory, ValuePool, rng_from_seed};
+use testcase::{
+    ClusterConfig, FactoryConfig, Statement, TestCase, TestCluster, TestFactory, ValuePool, rng_from_seed,
+};
 use worker::{Java, Pool, WorkerConfig};
 
 /// What a statement's outcome is, coarsely: a value, or the class of what it threw.
@@ -43,8 +45,11 @@ fn run_area(area: &str, classes: &[&str], per_class: usize, tally: &mut Tally) {
     let dir = test_support::fixture_classes(area);
     let paths: Vec<PathBuf> = vec![dir.clone(), test_support::java_base_jmod()];
     let db = ProgramDb::open(&paths, DbConfig::STANDARD).expect("classpath");
-    let all: Vec<String> =
-        db.class_ids().map(|c| db.class_name(c).to_string()).filter(|n| n.starts_with(&format!("{area}/"))).collect();
+    let all: Vec<String> = db
+        .class_ids()
+        .map(|c| db.class_name(c).to_string())
+        .filter(|n| n.starts_with(&format!("{area}/")))
+        .collect();
     let subject = exec::prepare_in(&db, std::slice::from_ref(&dir), &all, &instrument::Options::all(), 5000)
         .expect("prepare");
     let model = fitness::GoalModel::build_in(&db, &subject.plan).expect("goal model");
@@ -75,7 +80,11 @@ fn run_area(area: &str, classes: &[&str], per_class: usize, tally: &mut Tally) {
             let r = concolic.run(t, &sym);
             if let Some(s) = &r.stop {
                 let reason = s.to_string();
-                let reason = if std::env::var("SHOW_STOPS").is_ok() { format!("{class}: {reason}") } else { reason.split(['(', ' ']).take(3).collect::<Vec<_>>().join(" ") };
+                let reason = if std::env::var("SHOW_STOPS").is_ok() {
+                    format!("{class}: {reason}")
+                } else {
+                    reason.split(['(', ' ']).take(3).collect::<Vec<_>>().join(" ")
+                };
                 if std::env::var("SHOW_STOPS").is_ok() {
                     eprintln!("STOP {reason}");
                 }
@@ -103,31 +112,87 @@ fn run_area(area: &str, classes: &[&str], per_class: usize, tally: &mut Tally) {
 
 #[test]
 fn random_tests_cover_what_the_jvm_covers() {
-    let mut tally = Tally { tests: 0, compared: 0, goals: 0, stops: BTreeMap::new(), divergences: Vec::new() };
+    let mut tally =
+        Tally { tests: 0, compared: 0, goals: 0, stops: BTreeMap::new(), divergences: Vec::new() };
     let dse = [
-        "dse.Account", "dse.ArraySum", "dse.Bar", "dse.CasNumber", "dse.CharCode", "dse.Concat", "dse.DateParse",
-        "dse.Email", "dse.FloatMath", "dse.Guard", "dse.Keyword", "dse.LongBits", "dse.Luhn", "dse.Magic",
-        "dse.Modular", "dse.Narrow", "dse.ParseNum", "dse.Reverse", "dse.Same", "dse.Square", "dse.Table",
-        "dse.symbolic.Shapes", "dse.symbolic.Flow", "dse.symbolic.Numbers", "dse.symbolic.Texts",
-        "dse.symbolic.Lambdas", "dse.symbolic.Stack",
+        "dse.Account",
+        "dse.ArraySum",
+        "dse.Bar",
+        "dse.CasNumber",
+        "dse.CharCode",
+        "dse.Concat",
+        "dse.DateParse",
+        "dse.Email",
+        "dse.FloatMath",
+        "dse.Guard",
+        "dse.Keyword",
+        "dse.LongBits",
+        "dse.Luhn",
+        "dse.Magic",
+        "dse.Modular",
+        "dse.Narrow",
+        "dse.ParseNum",
+        "dse.Reverse",
+        "dse.Same",
+        "dse.Square",
+        "dse.Table",
+        "dse.symbolic.Shapes",
+        "dse.symbolic.Flow",
+        "dse.symbolic.Numbers",
+        "dse.symbolic.Texts",
+        "dse.symbolic.Lambdas",
+        "dse.symbolic.Stack",
     ];
     run_area("dse", &dse, 30, &mut tally);
     let search = [
-        "search.Account", "search.Alarm", "search.ArrayStats", "search.Bag", "search.Bank", "search.Book",
-        "search.Calculator", "search.Car", "search.Command", "search.Fraction", "search.Grader", "search.IntSwitch",
-        "search.Inventory", "search.Library", "search.Loops", "search.Measures", "search.Password", "search.Range",
-        "search.Registry", "search.RingBuffer", "search.Tokenizer", "search.Turnstile", "search.Validator",
+        "search.Account",
+        "search.Alarm",
+        "search.ArrayStats",
+        "search.Bag",
+        "search.Bank",
+        "search.Book",
+        "search.Calculator",
+        "search.Car",
+        "search.Command",
+        "search.Fraction",
+        "search.Grader",
+        "search.IntSwitch",
+        "search.Inventory",
+        "search.Library",
+        "search.Loops",
+        "search.Measures",
+        "search.Password",
+        "search.Range",
+        "search.Registry",
+        "search.RingBuffer",
+        "search.Tokenizer",
+        "search.Turnstile",
+        "search.Validator",
         "search.Words",
     ];
     run_area("search", &search, 30, &mut tally);
     let behaviour = [
-        "behaviour.Closures", "behaviour.Compares", "behaviour.Exceptions", "behaviour.Guarded", "behaviour.Loops",
-        "behaviour.Recursion", "behaviour.Switches",
+        "behaviour.Closures",
+        "behaviour.Compares",
+        "behaviour.Exceptions",
+        "behaviour.Guarded",
+        "behaviour.Loops",
+        "behaviour.Recursion",
+        "behaviour.Switches",
     ];
     run_area("behaviour", &behaviour, 30, &mut tally);
     let cluster = [
-        "cluster.ArrayOps", "cluster.Circle", "cluster.Dog", "cluster.Generics", "cluster.Geometry", "cluster.Money",
-        "cluster.Overloads", "cluster.Palette", "cluster.Pizza", "cluster.Square", "cluster.Zoo",
+        "cluster.ArrayOps",
+        "cluster.Circle",
+        "cluster.Dog",
+        "cluster.Generics",
+        "cluster.Geometry",
+        "cluster.Money",
+        "cluster.Overloads",
+        "cluster.Palette",
+        "cluster.Pizza",
+        "cluster.Square",
+        "cluster.Zoo",
     ];
     run_area("cluster", &cluster, 30, &mut tally);
     run_area("context", &["context.Calls"], 30, &mut tally);
@@ -136,6 +201,11 @@ fn random_tests_cover_what_the_jvm_covers() {
         "{} tests, {} compared ({} covered branch goals), stops {:?}",
         tally.tests, tally.compared, tally.goals, tally.stops
     );
-    assert!(tally.divergences.is_empty(), "{} divergences:\n{}", tally.divergences.len(), tally.divergences.join("\n"));
+    assert!(
+        tally.divergences.is_empty(),
+        "{} divergences:\n{}",
+        tally.divergences.len(),
+        tally.divergences.join("\n")
+    );
     assert!(tally.compared * 10 >= tally.tests * 9, "too many stops: {:?}", tally.stops);
 }

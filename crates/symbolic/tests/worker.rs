@@ -40,7 +40,8 @@ fn covered_goals_equal_the_jvms() {
     let config = WorkerConfig::new(java, worker::runtime_jar().expect("runtime jar"), subject.setup.clone());
     let mut ex = JvmExecutor::new(Pool::new(config, 1).expect("pool"));
     let tests: Vec<(TestCase, Vec<usize>)> = common::CASES.iter().map(|(s, _)| common::test_of(s)).collect();
-    let results = ex.execute(&tests.iter().map(|(t, _)| common::wire(t)).collect::<Vec<_>>()).expect("execute");
+    let results =
+        ex.execute(&tests.iter().map(|(t, _)| common::wire(t)).collect::<Vec<_>>()).expect("execute");
     let branch = |g: &GoalId| matches!(subject.plan.goal(*g), Goal::Branch { .. } | Goal::SwitchCase { .. });
     let mut concolic = Concolic::new(&db, &subject.plan, SymConfig::STANDARD);
     let mut divergences = Vec::new();

@@ -442,7 +442,10 @@ impl Machine<'_, '_> {
     pub(crate) fn character_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
         // Outside ASCII the JDK's own tables (CharacterData*) are interpreted from bytecode.
         let static_char = desc.starts_with("(C") || desc.starts_with("(I");
-        if static_char && !matches!(name, "valueOf" | "toString" | "compare") && !(0..128).contains(&args[0].as_int()) {
+        if static_char
+            && !matches!(name, "valueOf" | "toString" | "compare")
+            && !(0..128).contains(&args[0].as_int())
+        {
             return None;
         }
         let r = match (name, desc) {

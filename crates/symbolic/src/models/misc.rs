@@ -358,7 +358,9 @@ impl Machine<'_, '_> {
         let Some(Obj::Mirror(t)) = class.as_ref().map(|c| self.heap.get(c).clone()) else {
             return self.throw_new("java/lang/NullPointerException", "enum class is null");
         };
-        let Some(n) = name.as_ref() else { return self.throw_new("java/lang/NullPointerException", "Name is null") };
+        let Some(n) = name.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "Name is null");
+        };
         let wanted = self.fixed_str(n)?;
         for c in wanted.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
             let s = self.char_slot(c);
@@ -366,7 +368,10 @@ impl Machine<'_, '_> {
         }
         self.ensure_init(&t)?;
         let id = self.class_id(&t)?;
-        let file = self.db.class(id).map_err(|e| crate::interp::Abrupt::Stop(crate::Stop::Missing(e.to_string())))?;
+        let file = self
+            .db
+            .class(id)
+            .map_err(|e| crate::interp::Abrupt::Stop(crate::Stop::Missing(e.to_string())))?;
         let cp = &file.constant_pool;
         let names: Vec<String> = file
             .fields

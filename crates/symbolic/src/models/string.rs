@@ -107,7 +107,13 @@ impl Machine<'_, '_> {
                 _ => return unsupported("String.join of a non-array"),
             }
         } else {
-            let it = self.call(CallKind::Virtual, "java/lang/Iterable", "iterator", "()Ljava/util/Iterator;", vec![elems])?;
+            let it = self.call(
+                CallKind::Virtual,
+                "java/lang/Iterable",
+                "iterator",
+                "()Ljava/util/Iterator;",
+                vec![elems],
+            )?;
             let it = it.unwrap_or(Slot::null());
             let mut out = Vec::new();
             loop {
@@ -115,7 +121,13 @@ impl Machine<'_, '_> {
                 if more.map_or(0, |m| self.pin(m).as_int()) == 0 {
                     break;
                 }
-                let v = self.call(CallKind::Virtual, "java/util/Iterator", "next", "()Ljava/lang/Object;", vec![it])?;
+                let v = self.call(
+                    CallKind::Virtual,
+                    "java/util/Iterator",
+                    "next",
+                    "()Ljava/lang/Object;",
+                    vec![it],
+                )?;
                 out.push(v.unwrap_or(Slot::null()));
             }
             out
@@ -265,7 +277,8 @@ impl Machine<'_, '_> {
         };
         if !matches!(self.heap.get(o), Obj::Str(_)) {
             // The bridge `compareTo(Object)` casts its argument.
-            let msg = format!("{} cannot be cast to java.lang.String", self.heap.class_of(o).replace('/', "."));
+            let msg =
+                format!("{} cannot be cast to java.lang.String", self.heap.class_of(o).replace('/', "."));
             return self.throw_new("java/lang/ClassCastException", &msg);
         }
         let a = self.fixed_str(this)?;
@@ -506,7 +519,11 @@ impl Machine<'_, '_> {
         }
         let mut chars = Vec::with_capacity(a.chars.len());
         for &ch in &a.chars {
-            let c = if upper_case { (ch.c as u8).to_ascii_uppercase() } else { (ch.c as u8).to_ascii_lowercase() };
+            let c = if upper_case {
+                (ch.c as u8).to_ascii_uppercase()
+            } else {
+                (ch.c as u8).to_ascii_lowercase()
+            };
             let s = match ch.s {
                 None => None,
                 Some(e) => {

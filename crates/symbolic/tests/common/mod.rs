@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use goals::{PlanOptions, ProbePlan};
 use programdb::{DbConfig, ProgramDb};
-use testcase::types::parse_field_type;
 use protocol::{PrimType as WirePrim, Statement as Wire, Var};
+use testcase::types::parse_field_type;
 use testcase::{ConstructorRef, JType, MethodRef, PrimType, PrimValue, Statement, TestCase, VarId};
 
 pub fn db() -> ProgramDb {
@@ -321,7 +321,9 @@ pub fn wire(t: &TestCase) -> Vec<Wire> {
             Statement::Primitive(v) => Wire::Primitive { ty: prim(v.ty()), bits: v.bits() },
             Statement::String(v) => Wire::String { value: v.clone() },
             Statement::Null(ty) => Wire::Null { ty: type_name(ty) },
-            Statement::EnumConstant { ty, name } => Wire::EnumConstant { class: type_name(ty), name: name.clone() },
+            Statement::EnumConstant { ty, name } => {
+                Wire::EnumConstant { class: type_name(ty), name: name.clone() }
+            }
             Statement::Constructor { ctor, args } => Wire::Constructor {
                 class: ctor.class.clone(),
                 descriptor: ctor.descriptor.clone(),
@@ -360,7 +362,9 @@ pub fn wire(t: &TestCase) -> Vec<Wire> {
             Statement::ArrayStore { array, index, value } => {
                 Wire::ArrayStore { array: Some(var(*array)), index: *index as i32, value: Some(var(*value)) }
             }
-            Statement::ArrayLoad { array, index, .. } => Wire::ArrayLoad { array: Some(var(*array)), index: *index as i32 },
+            Statement::ArrayLoad { array, index, .. } => {
+                Wire::ArrayLoad { array: Some(var(*array)), index: *index as i32 }
+            }
             Statement::Copy { from, .. } => Wire::Copy { from: Some(var(*from)) },
         })
         .collect()
