@@ -97,6 +97,9 @@ pub(crate) struct Heap {
     /// String inputs made from a test's literal: the worker interns test literals, so such a
     /// string is identical (`==`) to every other literal of its contents.
     pub literal_inputs: BTreeMap<ObjId, Vec<u16>>,
+    /// Boxes of the `valueOf` caches, with their values: two of one class and value are the same
+    /// object to the JVM (a symbolic value's box stands for the cached one).
+    pub cached_boxes: BTreeMap<ObjId, i64>,
 }
 
 impl Heap {
@@ -162,7 +165,10 @@ impl Heap {
         match (a, b) {
             (Some(x), Some(y)) if x != y => match (self.literal_units(x), self.literal_units(y)) {
                 (Some(p), Some(q)) => p == q,
-                _ => false,
+                _ => match (self.cached_boxes.get(&x), self.cached_boxes.get(&y)) {
+                    (Some(p), Some(q)) => p == q && self.class_of(x) == self.class_of(y),
+                    _ => false,
+                },
             },
             _ => a == b,
         }

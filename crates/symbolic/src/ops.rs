@@ -227,7 +227,11 @@ impl<'a> Machine<'a, '_> {
             0xa5 | 0xa6 => {
                 let b = f.pop().as_ref();
                 let a = f.pop().as_ref();
-                (self.heap.same(a, b) == (op.0 == 0xa5), None)
+                let same = self.heap.same(a, b);
+                let sym = self
+                    .same_box_cond(a, b)
+                    .map(|e| if op.0 == 0xa5 { e } else { self.arena.mk(Op::Not, &[e]) });
+                (same == (op.0 == 0xa5), sym)
             }
             0xc6 | 0xc7 => {
                 let a = f.pop().as_ref();
@@ -237,6 +241,23 @@ impl<'a> Machine<'a, '_> {
         };
         self.branch(f, taken, sym);
         Ok(if taken { Next::Jump(target) } else { Next::Go })
+    }
+
+    /// `a == b` for two cached boxes of one class with a symbolic value: their values are equal.
+    fn same_box_cond(
+        &mut self,
+        a: Option<crate::value::ObjId>,
+        b: Option<crate::value::ObjId>,
+    ) -> Option<ExprId> {
+        let (a, b) = (a?, b?);
+        if a == b || !self.heap.cached_boxes.contains_key(&a) || !self.heap.cached_boxes.contains_key(&b) {
+            return None;
+        }
+        if self.heap.class_of(a) != self.heap.class_of(b) {
+            return None;
+        }
+        let (va, vb) = (self.unbox(a).ok()?, self.unbox(b).ok()?);
+        self.cond(Op::Eq, &[va, vb]).1
     }
 
     /// Covers the jump's goal and records the entry of a symbolic condition `sym` (of the jump

@@ -14,7 +14,8 @@ use exec::JvmExecutor;
 use goals::{Goal, GoalId};
 use programdb::{DbConfig, ProgramDb};
 use protocol::Outcome;
-use symbolic::{Concolic, SymConfig};
+use solver::{Op, Outcome as Answer, Portfolio, Solver, SolverLimits};
+use symbolic::{Concolic, EntryKind, SymConfig};
 use testcase::{
     ClusterConfig, FactoryConfig, Statement, TestCase, TestCluster, TestFactory, ValuePool, rng_from_seed,
 };
@@ -208,4 +209,88 @@ fn random_tests_cover_what_the_jvm_covers() {
         tally.divergences.join("\n")
     );
     assert!(tally.compared * 10 >= tally.tests * 9, "too many stops: {:?}", tally.stops);
+}
+
+/// Path conditions of random tests are exact: every branch entry whose other side the run did not
+/// cover is negated (prefix and negated condition), solved, put back into the test and replayed;
+/// each satisfiable query must make the replay cover the other side.
+#[test]
+fn negated_entries_of_random_tests_flip() {
+    let db = common::db();
+    let plan = common::plan(&db);
+    let mut concolic = Concolic::new(&db, &plan, SymConfig::STANDARD);
+    let mut solver = Portfolio::new(&SolverLimits { z3_rlimit: 300_000, avm_evaluations: 5_000 }, 7);
+    let factory_config = FactoryConfig::evosuite();
+    let classes = [
+        "dse.Account",
+        "dse.ArraySum",
+        "dse.CasNumber",
+        "dse.CharCode",
+        "dse.Concat",
+        "dse.DateParse",
+        "dse.Email",
+        "dse.FloatMath",
+        "dse.Guard",
+        "dse.Keyword",
+        "dse.LongBits",
+        "dse.Luhn",
+        "dse.Magic",
+        "dse.Modular",
+        "dse.Narrow",
+        "dse.ParseNum",
+        "dse.Reverse",
+        "dse.Square",
+        "dse.Table",
+        "dse.symbolic.Flow",
+        "dse.symbolic.Numbers",
+        "dse.symbolic.Texts",
+        "dse.symbolic.Shapes",
+    ];
+    let (mut sat, mut unsat, mut unknown, mut flipped) = (0, 0, 0, 0);
+    let mut failures = Vec::new();
+    for (ci, class) in classes.iter().enumerate() {
+        let cluster = TestCluster::build_in(&db, class, &ClusterConfig::evosuite()).expect("cluster");
+        let pool = ValuePool::new(cluster.constants().clone(), factory_config.dynamic_pool_size);
+        let factory = TestFactory::new(&cluster, &pool, &factory_config);
+        let mut rng = rng_from_seed(99 + ci as u64);
+        for _ in 0..6 {
+            let t = factory.random_test(&mut rng);
+            let sym: Vec<usize> = (0..t.len())
+                .filter(|&i| matches!(t.statements[i], Statement::Primitive(_) | Statement::String(_)))
+                .collect();
+            let mut r = concolic.run(&t, &sym);
+            for i in 0..r.path.len() {
+                let e = r.path[i].clone();
+                let Some(goal) =
+                    e.negated_goal.filter(|g| e.kind == EntryKind::Branch && !r.covered.contains(g))
+                else {
+                    continue;
+                };
+                let mut constraints: Vec<_> = r.path[..i].iter().map(|p| p.cond).collect();
+                constraints.push(r.arena.mk(Op::Not, &[e.cond]));
+                match solver.solve(&r.arena, &constraints, &r.hint) {
+                    Answer::Sat(model) => {
+                        sat += 1;
+                        let t2 = common::substitute(&t, &r, &model);
+                        let again = concolic.run(&t2, &sym);
+                        if again.covered.contains(&goal) {
+                            flipped += 1;
+                        } else if again.stop.is_none() {
+                            failures.push(format!(
+                                "{class} @{} {goal}:\n{}\n->\n{}",
+                                e.insn,
+                                t.to_text(),
+                                t2.to_text()
+                            ));
+                        }
+                    }
+                    Answer::Unsat => unsat += 1,
+                    Answer::Unknown => unknown += 1,
+                }
+            }
+        }
+    }
+    eprintln!("negated entries: {sat} sat ({flipped} flipped), {unsat} unsat, {unknown} unknown");
+    assert!(failures.is_empty(), "{} did not flip:\n{}", failures.len(), failures.join("\n\n"));
+    assert!(sat > 50, "only {sat} satisfiable negations");
 }

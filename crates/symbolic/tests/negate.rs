@@ -6,54 +6,9 @@
 mod common;
 
 use expect_test::expect;
-use solver::{Assignment, Op, Outcome, Portfolio, Solver, SolverLimits, Value};
-use symbolic::{Concolic, EntryKind, InputOrigin, Replay, SymConfig};
-use testcase::{PrimType, PrimValue, Statement, TestCase};
-
-/// The test with the model's values (the hint's where the model has none).
-fn substitute(test: &TestCase, r: &Replay, model: &Assignment) -> TestCase {
-    let mut out = test.clone();
-    let value = |v| model.0.get(&v).or_else(|| r.hint.0.get(&v)).copied();
-    let mut strings: std::collections::BTreeMap<usize, (usize, Vec<(u32, u16)>)> = Default::default();
-    for input in &r.inputs {
-        let Some(v) = value(input.var) else { continue };
-        match input.origin {
-            InputOrigin::Prim { stmt } => {
-                if let Statement::Primitive(p) = &mut out.statements[stmt] {
-                    *p = prim(v, p.ty());
-                }
-            }
-            InputOrigin::StrLen { stmt } => strings.entry(stmt).or_default().0 = v.as_i64().max(0) as usize,
-            InputOrigin::StrChar { stmt, index } => {
-                strings.entry(stmt).or_default().1.push((index, v.as_u64() as u16))
-            }
-        }
-    }
-    for (stmt, (len, chars)) in strings {
-        let mut units = vec![u16::from(b'a'); len];
-        for (i, c) in chars {
-            if (i as usize) < len {
-                units[i as usize] = c;
-            }
-        }
-        out.statements[stmt] = Statement::String(String::from_utf16_lossy(&units));
-    }
-    out
-}
-
-fn prim(v: Value, ty: PrimType) -> PrimValue {
-    let bits = v.as_u64();
-    match ty {
-        PrimType::Boolean => PrimValue::Boolean(v.as_bool()),
-        PrimType::Byte => PrimValue::Byte(bits as u8 as i8),
-        PrimType::Char => PrimValue::Char(bits as u16),
-        PrimType::Short => PrimValue::Short(bits as u16 as i16),
-        PrimType::Int => PrimValue::Int(bits as u32 as i32),
-        PrimType::Long => PrimValue::Long(bits as i64),
-        PrimType::Float => PrimValue::Float(bits as u32),
-        PrimType::Double => PrimValue::Double(bits),
-    }
-}
+use solver::{Op, Outcome, Portfolio, Solver, SolverLimits};
+use symbolic::{Concolic, EntryKind, SymConfig};
+use testcase::Statement;
 
 /// One line per negated entry: where, the solver's answer, and whether the new run covers the goal.
 fn negations(spec: &str) -> String {
@@ -74,7 +29,7 @@ fn negations(spec: &str) -> String {
         constraints.push(r.arena.mk(Op::Not, &[e.cond]));
         let answer = match solver.solve(&r.arena, &constraints, &r.hint) {
             Outcome::Sat(model) => {
-                let t = substitute(&test, &r, &model);
+                let t = common::substitute(&test, &r, &model);
                 let again = c.run(&t, &sym);
                 let text = t.statements.iter().filter_map(|s| match s {
                     Statement::Primitive(p) => Some(p.to_string()),

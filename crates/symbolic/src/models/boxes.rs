@@ -30,29 +30,54 @@ fn prim_of(class: &str) -> Option<&'static str> {
 impl Machine<'_, '_> {
     /// `X.valueOf(v)`: a cached box for the values the JDK caches, a new one otherwise.
     pub(crate) fn box_value(&mut self, class: &str, v: Slot) -> ObjId {
-        let cached = match (class, v.c) {
-            ("java/lang/Boolean", C::I(x)) => Some(i64::from(x != 0)),
-            ("java/lang/Character", C::I(x)) if (0..=127).contains(&x) => Some(i64::from(x)),
-            ("java/lang/Integer" | "java/lang/Short" | "java/lang/Byte", C::I(x))
-                if (-128..=127).contains(&x) =>
-            {
-                Some(i64::from(x))
+        let range: Option<(i64, i64)> = match class {
+            "java/lang/Boolean" => Some((i64::MIN, i64::MAX)),
+            "java/lang/Character" => Some((0, 127)),
+            "java/lang/Integer" | "java/lang/Short" | "java/lang/Byte" | "java/lang/Long" => {
+                Some((-128, 127))
             }
-            ("java/lang/Long", C::J(x)) if (-128..=127).contains(&x) => Some(x),
             _ => None,
         };
-        if let Some(k) = cached
-            && let Some(&o) = self.box_cache.get(&(class.to_string(), k))
+        let x = match v.c {
+            C::I(x) if class == "java/lang/Boolean" => i64::from(x != 0),
+            C::I(x) => i64::from(x),
+            C::J(x) => x,
+            _ => 0,
+        };
+        let cached = range.is_some_and(|(lo, hi)| (lo..=hi).contains(&x));
+        if let (Some(_), Some((lo, hi))) = (v.s, range)
+            && class != "java/lang/Boolean"
         {
-            // The cached box holds the concrete value; this use's shadow is not kept in it.
+            // Whether the box is a cached one decides `==`: the value's side of the range is
+            // part of the path (as a pin-kind restriction).
+            let (k_lo, k_hi) = if v.wide() {
+                (Slot::long(lo), Slot::long(hi))
+            } else {
+                (Slot::int(lo as i32), Slot::int(hi as i32))
+            };
+            let (a, ea) = self.cond(Op::Sge, &[v, k_lo]);
+            let (b, eb) = self.cond(Op::Sle, &[v, k_hi]);
+            let e = match (ea, eb) {
+                (Some(p), Some(q)) => Some(self.arena.mk(Op::And2, &[p, q])),
+                (p, q) => p.or(q),
+            };
+            self.pin_cond(a && b, e);
+        }
+        if cached
+            && v.s.is_none()
+            && let Some(&o) = self.box_cache.get(&(class.to_string(), x))
+        {
             return o;
         }
         let mut fields = BTreeMap::new();
-        let stored = if cached.is_some() { Slot::conc(v.c) } else { v };
-        fields.insert(format!("{class}.value"), stored);
+        fields.insert(format!("{class}.value"), v);
         let o = self.heap.alloc(Obj::Inst { class: class.to_string(), fields });
-        if let Some(k) = cached {
-            self.box_cache.insert((class.to_string(), k), o);
+        if cached {
+            // A symbolic value gets a box of its own that stands for the cached one (`Heap::same`).
+            self.heap.cached_boxes.insert(o, x);
+            if v.s.is_none() {
+                self.box_cache.insert((class.to_string(), x), o);
+            }
         }
         o
     }

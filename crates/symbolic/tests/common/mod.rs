@@ -13,6 +13,8 @@ use std::sync::Arc;
 use goals::{PlanOptions, ProbePlan};
 use programdb::{DbConfig, ProgramDb};
 use protocol::{PrimType as WirePrim, Statement as Wire, Var};
+use solver::{Assignment, Value};
+use symbolic::{InputOrigin, Replay};
 use testcase::types::parse_field_type;
 use testcase::{ConstructorRef, JType, MethodRef, PrimType, PrimValue, Statement, TestCase, VarId};
 
@@ -368,4 +370,49 @@ pub fn wire(t: &TestCase) -> Vec<Wire> {
             Statement::Copy { from, .. } => Wire::Copy { from: Some(var(*from)) },
         })
         .collect()
+}
+
+/// The test with the model's values (the hint's where the model has none).
+pub fn substitute(test: &TestCase, r: &Replay, model: &Assignment) -> TestCase {
+    let mut out = test.clone();
+    let value = |v| model.0.get(&v).or_else(|| r.hint.0.get(&v)).copied();
+    let mut strings: std::collections::BTreeMap<usize, (usize, Vec<(u32, u16)>)> = Default::default();
+    for input in &r.inputs {
+        let Some(v) = value(input.var) else { continue };
+        match input.origin {
+            InputOrigin::Prim { stmt } => {
+                if let Statement::Primitive(p) = &mut out.statements[stmt] {
+                    *p = prim(v, p.ty());
+                }
+            }
+            InputOrigin::StrLen { stmt } => strings.entry(stmt).or_default().0 = v.as_i64().max(0) as usize,
+            InputOrigin::StrChar { stmt, index } => {
+                strings.entry(stmt).or_default().1.push((index, v.as_u64() as u16))
+            }
+        }
+    }
+    for (stmt, (len, chars)) in strings {
+        let mut units = vec![u16::from(b'a'); len];
+        for (i, c) in chars {
+            if (i as usize) < len {
+                units[i as usize] = c;
+            }
+        }
+        out.statements[stmt] = Statement::String(String::from_utf16_lossy(&units));
+    }
+    out
+}
+
+pub fn prim(v: Value, ty: PrimType) -> PrimValue {
+    let bits = v.as_u64();
+    match ty {
+        PrimType::Boolean => PrimValue::Boolean(v.as_bool()),
+        PrimType::Byte => PrimValue::Byte(bits as u8 as i8),
+        PrimType::Char => PrimValue::Char(bits as u16),
+        PrimType::Short => PrimValue::Short(bits as u16 as i16),
+        PrimType::Int => PrimValue::Int(bits as u32 as i32),
+        PrimType::Long => PrimValue::Long(bits as i64),
+        PrimType::Float => PrimValue::Float(bits as u32),
+        PrimType::Double => PrimValue::Double(bits),
+    }
 }
