@@ -9,7 +9,7 @@ use solver::{Op, Sort, Value};
 use testcase::{PrimValue, Statement, TestCase};
 
 use crate::heap::{Ch, Obj, StrVal};
-use crate::interp::{Abrupt, Machine, Res};
+use crate::interp::{Abrupt, Loc, Machine, Res};
 use crate::invoke::CallKind;
 use crate::value::{C, Slot, split_descriptor};
 use crate::{EntryKind, Input, InputOrigin, NO_GOAL};
@@ -18,7 +18,10 @@ pub(crate) fn run_test(m: &mut Machine<'_, '_>, test: &TestCase, symbolic: &[usi
     let mut vars: Vec<Slot> = vec![Slot::null(); test.statements.len()];
     for (i, st) in test.statements.iter().enumerate() {
         m.stats.statements = i as u32 + 1;
+        // Entries made by the statement itself (input assumptions) are located at it.
+        m.locs.push(Loc { class: "test".to_string(), method: format!("statement {i}"), insn: i as u32 });
         let r = m.statement(test, &vars, i, st, symbolic.contains(&i));
+        m.locs.pop();
         match r {
             Ok(v) => {
                 let has_value = st.value_type().is_some();

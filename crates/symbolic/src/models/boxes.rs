@@ -154,6 +154,10 @@ impl Machine<'_, '_> {
                 let v = self.unbox(args[0].as_ref()?);
                 v.and_then(|v| self.coerce_prim(v, prim, ret)).map(Some)
             }
+            ("parseDouble" | "parseFloat", "Ljava/lang/String;") => self.parse_float(args[0], prim).map(Some),
+            ("valueOf", "Ljava/lang/String;") if matches!(prim, "D" | "F") => {
+                self.parse_float(args[0], prim).map(|v| Some(Slot::obj(self.box_value(class, v))))
+            }
             ("isNaN", "D" | "F") => {
                 let (h, e) = self.cond(Op::IsNaN, &[args[0]]);
                 Ok(Some(self.bool_slot(h, e)))
@@ -408,6 +412,44 @@ impl Machine<'_, '_> {
     /// `a >u b` on bit vectors (`b <u a`).
     fn arena_ugt(&mut self, a: ExprId, b: ExprId) -> ExprId {
         self.arena.mk(Op::Ult, &[b, a])
+    }
+
+    /// `Double.parseDouble` / `Float.parseFloat`, concretised (the characters pinned): Java's
+    /// syntax (whitespace trimmed, an optional `d`/`f` suffix, `NaN` and `Infinity` spelled so),
+    /// correctly rounded as Java rounds; hexadecimal floats stop the replay.
+    fn parse_float(&mut self, s: Slot, prim: &str) -> Res<Slot> {
+        let Some(o) = s.as_ref() else { return self.throw_new("java/lang/NullPointerException", "null") };
+        let sv = self.fixed_str(o)?;
+        for ch in sv.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
+            let c = self.char_slot(ch);
+            self.pin(c);
+        }
+        let text = sv.to_rust();
+        let t = text.trim_matches(|c: char| c <= ' ');
+        let fail = format!("For input string: \"{text}\"");
+        let body = t.strip_prefix(['+', '-']).unwrap_or(t);
+        if body.contains(['x', 'X']) {
+            return unsupported("a hexadecimal floating-point literal");
+        }
+        let named = matches!(body, "NaN" | "Infinity");
+        let digits = body.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(body);
+        let plain = !digits.is_empty()
+            && digits.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
+            && digits.chars().any(|c| c.is_ascii_digit());
+        if !named && !plain {
+            return self.throw_new("java/lang/NumberFormatException", &fail);
+        }
+        let sign = if t.starts_with('-') { "-" } else { "" };
+        let src = format!("{sign}{}", if named { body } else { digits });
+        let r = if prim == "F" {
+            src.parse::<f32>().ok().map(|v| Slot::conc(C::F(v.to_bits())))
+        } else {
+            src.parse::<f64>().ok().map(|v| Slot::conc(C::D(v.to_bits())))
+        };
+        match r {
+            Some(v) => Ok(v),
+            None => self.throw_new("java/lang/NumberFormatException", &fail),
+        }
     }
 
     /// Short and Byte parse as int, then check their range (NumberFormatException outside).
