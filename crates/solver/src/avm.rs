@@ -361,8 +361,14 @@ fn float_move(v: Value, step: f64, p: i32) -> Value {
     }
 }
 
-/// A restart point: mostly small values (where constants in code tend to be), sometimes any.
+/// A restart point: mostly small values (where constants in code tend to be), sometimes any, and
+/// now and then a special value no move reaches (NaN, infinities, -0.0, the extremes of a range).
 fn random_value(rng: &mut Rng, sort: Sort) -> Value {
+    if rng.random_bool(0.1)
+        && let Some(v) = special_value(rng, sort)
+    {
+        return v;
+    }
     let small = rng.random_bool(0.7);
     match sort {
         Sort::Bool => Value::Bool(rng.random()),
@@ -374,5 +380,19 @@ fn random_value(rng: &mut Rng, sort: Sort) -> Value {
         }
         Sort::F32 => Value::f32(rng.random_range(if small { -100.0..100.0 } else { -1e6..1e6 })),
         Sort::F64 => Value::f64(rng.random_range(if small { -100.0..100.0 } else { -1e9..1e9 })),
+    }
+}
+
+fn special_value(rng: &mut Rng, sort: Sort) -> Option<Value> {
+    const F64S: [f64; 6] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, f64::MAX, f64::MIN_POSITIVE];
+    let k = rng.random_range(0..F64S.len());
+    match sort {
+        Sort::F64 => Some(Value::f64(F64S[k])),
+        Sort::F32 => Some(Value::f32(F64S[k] as f32)),
+        Sort::Bv(w) => {
+            let (lo, hi) = int_range(w);
+            Some(int_value(if k % 2 == 0 { lo } else { hi }, w))
+        }
+        Sort::Bool => None,
     }
 }

@@ -336,3 +336,19 @@ fn a_zero_rlimit_turns_z3_off_and_the_portfolio_into_the_avm() {
     total.add(p.stats());
     assert_eq!(total.avm.sat, 2);
 }
+
+/// `x != x` on doubles (`dcmpl; ifeq` not taken) holds only for NaN, which no move reaches: the
+/// AVM finds it by a restart among the special values, Z3 directly.
+#[test]
+fn nan_is_found_by_restarts_and_by_z3() {
+    let mut arena = Arena::new();
+    let (v, x) = arena.var(Sort::F64, "x");
+    let cmp = arena.mk(Op::FCmpL, &[x, x]);
+    let zero = int(&mut arena, 0);
+    let ne = arena.mk(Op::Ne, &[cmp, zero]);
+    let q = Query { name: "x != x", arena, constraints: vec![ne], hint: one(v, Value::f64(1.0)) };
+    for res in [solve(&mut Avm::new(&limits(), 4), &q), solve(&mut Z3Solver::new(&limits()), &q)] {
+        let Outcome::Sat(m) = res else { panic!("x != x unsolved: {res:?}") };
+        assert!(m.0[&v].is_nan());
+    }
+}
