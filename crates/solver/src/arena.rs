@@ -381,6 +381,10 @@ impl Arena {
             let res = matches!(op, Op::Eq | Op::Sle | Op::Sge);
             return Some(self.konst(Value::Bool(res)));
         }
+        if let (Some(c), Op::Eq | Op::Ne) = (self.bool_const(b), op) {
+            // A condition compared with a boolean constant is the condition or its negation.
+            return Some(if c == (op == Op::Eq) { a } else { self.mk(Op::Not, &[a]) });
+        }
         let (inner, xs) = self.as_app(a).map(|(o, xs)| (o, xs.to_vec()))?;
         let c = self.bits(b)?.0;
         match (inner, op) {

@@ -4,8 +4,9 @@
 //! IEEE `float` and `double`, booleans) with the exact semantics of the JVM's operations (`apply`,
 //! `Arena::eval`). Two solvers answer conjunctions of boolean expressions: the Alternating Variable
 //! Method (`Avm`, search-based, no dependency) and Z3 (`Z3Solver`, bit-vector and floating-point
-//! theories through the system libz3); `Portfolio` asks Z3 first and the AVM when Z3 gives up. Every
-//! limit is deterministic (Z3's `rlimit`, AVM objective evaluations), never a wall clock.
+//! theories through the system libz3); `Portfolio` asks Z3 first and the AVM when Z3 gives up (the AVM
+//! first for queries over floats, where Z3's FP theory is slow). Every limit is deterministic (Z3's
+//! `rlimit`, AVM objective evaluations), never a wall clock.
 //!
 //! This crate knows nothing about bytecode, tests or strings: the symbolic interpreter builds the
 //! expressions (strings as a length and one 16-bit variable per character).
@@ -24,7 +25,7 @@ pub use crate::arena::Arena;
 pub use crate::avm::Avm;
 pub use crate::op::{Op, SortError, apply};
 pub use crate::portfolio::{BackendStats, Portfolio, SolverStats};
-pub use crate::smt::Z3Solver;
+pub use crate::smt::{Z3Solver, to_smtlib};
 pub use crate::value::{Sort, Value};
 
 /// A solver variable (a symbolic input): index into `Arena`'s variable table.

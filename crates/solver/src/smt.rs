@@ -91,6 +91,12 @@ impl Solver for Z3Solver {
     }
 }
 
+/// The SMT-LIB text Z3 is given for `constraints` (for `analyze` and for reproducing a query with
+/// the `z3` command line: add `(check-sat)`).
+pub fn to_smtlib(arena: &Arena, constraints: &[ExprId]) -> String {
+    smtlib(&arena.compile(constraints), constraints)
+}
+
 /// Runs one query in the current (fresh) context; the answer and the resource units spent.
 fn check(text: &str, n_asserts: usize, vars: &[(VarId, Sort)], rlimit: u32) -> (Answer, u64) {
     let solver = z3::Solver::new();

@@ -529,7 +529,7 @@ fn eval_and_apply_agree_with_the_jvm_bit_for_bit() {
 #[test]
 fn z3_translation_agrees_with_eval() {
     let mut arena = Arena::new();
-    let cases = generate(&mut arena, 300, 16);
+    let cases = generate(&mut arena, 200, 16);
     let mut z3 = Z3Solver::new(&SolverLimits::default());
     let mut failures = Vec::new();
     for (k, c) in cases.iter().enumerate() {
