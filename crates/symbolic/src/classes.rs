@@ -43,6 +43,8 @@ const NO_CLINIT: &[&str] = &[
     "jdk/internal/util/ArraysSupport",
     "jdk/internal/util/Preconditions",
     "jdk/internal/misc/Unsafe",
+    // Reads a system property through AccessController (a native caller check): false by default.
+    "java/util/Arrays$LegacyMergeSort",
 ];
 
 impl<'a> Machine<'a, '_> {

@@ -143,6 +143,7 @@ fn random_tests_cover_what_the_jvm_covers() {
         "dse.symbolic.Texts",
         "dse.symbolic.Lambdas",
         "dse.symbolic.Stack",
+        "dse.symbolic.Collect",
     ];
     run_area("dse", &dse, 30, &mut tally);
     let search = [

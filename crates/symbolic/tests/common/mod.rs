@@ -299,6 +299,10 @@ pub const CASES: &[(&str, &str)] = &[
     ("dse.symbolic.Stack.shapes(JI)J *-9000000000L *2", "-62999999996L"),
     ("dse.symbolic.Stack.shapes(JI)J *12L *1", "95L"),
     ("dse.symbolic.Stack.shapes(JI)J *4L *5", "threw java.lang.ArrayIndexOutOfBoundsException"),
+    ("dse.symbolic.Collect.maps(Ljava/lang/String;I)I *\"a\" *42", "1"),
+    ("dse.symbolic.Collect.maps(Ljava/lang/String;I)I *\"b\" *2", "6"),
+    ("dse.symbolic.Collect.lists(II)I *4 *21", "1"),
+    ("dse.symbolic.Collect.lists(II)I *9 *3", "0"),
     ("dse.symbolic.Texts.list(II)I *3 *33", "1"),
     ("dse.symbolic.Texts.list(II)I *3 *30", "0"),
 ];
