@@ -84,6 +84,7 @@ pub(crate) struct Machine<'a, 'g> {
     pub plan: &'a ProbePlan,
     pub cfg: SymConfig,
     pub goals: &'g mut GoalIndex,
+    pub cache: &'g crate::classes::ClassCache,
     pub arena: Arena,
     pub inputs: Vec<Input>,
     pub hint: BTreeMap<VarId, Value>,
@@ -115,12 +116,19 @@ pub(crate) struct Machine<'a, 'g> {
 }
 
 impl<'a, 'g> Machine<'a, 'g> {
-    pub fn new(db: &'a ProgramDb, plan: &'a ProbePlan, cfg: SymConfig, goals: &'g mut GoalIndex) -> Self {
+    pub fn new(
+        db: &'a ProgramDb,
+        plan: &'a ProbePlan,
+        cfg: SymConfig,
+        goals: &'g mut GoalIndex,
+        cache: &'g crate::classes::ClassCache,
+    ) -> Self {
         Machine {
             db,
             plan,
             cfg,
             goals,
+            cache,
             arena: Arena::new(),
             inputs: Vec::new(),
             hint: BTreeMap::new(),

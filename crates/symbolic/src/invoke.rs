@@ -191,12 +191,12 @@ impl<'a> Machine<'a, '_> {
         desc: &str,
         args: &[Slot],
     ) -> Option<Res<Option<Slot>>> {
-        for c in self.supers(start) {
-            if let Some(r) = models::call(self, &c, name, desc, args) {
+        for c in self.supers(start).iter() {
+            if let Some(r) = models::call(self, c, name, desc, args) {
                 return Some(r);
             }
             // A class that declares the method itself ends the search: its code runs.
-            if let Some(id) = self.db.class_id(&c)
+            if let Some(id) = self.db.class_id(c)
                 && self.declared(id, name, desc).is_some()
             {
                 return None;

@@ -198,6 +198,7 @@ pub struct Concolic<'a> {
     plan: &'a goals::ProbePlan,
     cfg: SymConfig,
     goals: branches::GoalIndex,
+    cache: classes::ClassCache,
 }
 
 impl fmt::Debug for Concolic<'_> {
@@ -208,14 +209,20 @@ impl fmt::Debug for Concolic<'_> {
 
 impl<'a> Concolic<'a> {
     pub fn new(db: &'a programdb::ProgramDb, plan: &'a goals::ProbePlan, cfg: SymConfig) -> Self {
-        Concolic { db, plan, cfg, goals: branches::GoalIndex::default() }
+        Concolic {
+            db,
+            plan,
+            cfg,
+            goals: branches::GoalIndex::default(),
+            cache: classes::ClassCache::default(),
+        }
     }
 
     /// Interprets the test statement by statement with every Primitive and String statement of
     /// `symbolic_stmts` made a symbolic input. A statement that throws ends the test there, as the
     /// worker's executor ends it (java/runtime `Executor.runTest`).
     pub fn run(&mut self, test: &testcase::TestCase, symbolic_stmts: &[usize]) -> Replay {
-        let mut m = interp::Machine::new(self.db, self.plan, self.cfg, &mut self.goals);
+        let mut m = interp::Machine::new(self.db, self.plan, self.cfg, &mut self.goals, &self.cache);
         stmts::run_test(&mut m, test, symbolic_stmts);
         m.finish()
     }
