@@ -11,6 +11,22 @@
 //! computed (a native method, an unmodelled operation on a modelled object) ends the replay with
 //! `Replay::stop`; the path up to there stays valid.
 //!
+//! Decisions where the contract leaves room:
+//! - A run follows the worker (java/runtime `Executor`): the test ends at the first statement
+//!   that throws; every class's `<clinit>` runs on first use, and branches taken inside class
+//!   initialisers are not `covered` (the worker runs them at set-up, outside any test's trace).
+//! - Implicit exception checks (division by zero, array and string bounds, negative sizes, number
+//!   formats) with a symbolic operand are `EntryKind::Implicit` entries with `negated_goal: None`:
+//!   no branch goal of the plan stands for an exception path. Null checks and casts are never
+//!   symbolic (references are concrete).
+//! - Concretisations are `EntryKind::Pin` entries (`e == v`, or a restriction a model relies on,
+//!   such as "this character is ASCII"); a string input's `0 <= length <= max_string` is an
+//!   `EntryKind::Assume` entry. Entries without a goal carry `NO_GOAL`.
+//! - Test literals are interned in the worker, so a string input made from a literal is `==` to
+//!   every literal of its contents; boxes of the `valueOf` caches keep identity the same way.
+//! - The interpreter's own bounds are deterministic: `max_steps`, `max_depth`, and 4M array
+//!   elements per replay.
+//!
 //! It deliberately does not solve anything (`solver` does), choose what to negate (`dse` does) or
 //! run a JVM: the interpreter never starts a process and never runs code under test for real.
 
