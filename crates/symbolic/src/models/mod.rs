@@ -7,6 +7,7 @@ mod boxes;
 mod builder;
 mod misc;
 mod string;
+mod string_more;
 
 use crate::interp::{Machine, Res};
 use crate::value::Slot;

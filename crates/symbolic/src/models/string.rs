@@ -89,7 +89,7 @@ impl Machine<'_, '_> {
             ("replace", "(CC)Ljava/lang/String;") => {
                 Some(self.replace_char(this, args[1], args[2]).map(Some))
             }
-            _ => None,
+            _ => self.string_model_more(this, name, desc, args),
         }
     }
 
@@ -345,7 +345,7 @@ impl Machine<'_, '_> {
     }
 
     /// Whether `needle` occurs in `hay` at `at`, and its condition when symbolic.
-    fn match_at(&mut self, hay: &StrVal, needle: &StrVal, at: usize) -> (bool, Option<ExprId>) {
+    pub(crate) fn match_at(&mut self, hay: &StrVal, needle: &StrVal, at: usize) -> (bool, Option<ExprId>) {
         let mut holds = true;
         let mut acc: Option<ExprId> = None;
         for (k, c) in needle.chars.iter().enumerate() {
@@ -363,7 +363,7 @@ impl Machine<'_, '_> {
     }
 
     /// A comparison of two characters as Bv(16) values.
-    fn ch_cond(&mut self, op: Op, a: Ch, b: Ch) -> (bool, Option<ExprId>) {
+    pub(crate) fn ch_cond(&mut self, op: Op, a: Ch, b: Ch) -> (bool, Option<ExprId>) {
         let holds = solver::apply(op, &[Value::char(a.c), Value::char(b.c)]).as_bool();
         if a.s.is_none() && b.s.is_none() {
             return (holds, None);
@@ -375,7 +375,7 @@ impl Machine<'_, '_> {
     }
 
     /// The first position whose condition holds (-1 if none), as an ite chain when symbolic.
-    fn first_match(&mut self, conds: &[(i32, bool, Option<ExprId>)]) -> Slot {
+    pub(crate) fn first_match(&mut self, conds: &[(i32, bool, Option<ExprId>)]) -> Slot {
         let concrete = conds.iter().find(|c| c.1).map_or(-1, |c| c.0);
         if conds.iter().all(|c| c.2.is_none()) {
             return Slot::int(concrete);
