@@ -98,11 +98,15 @@ impl Machine<'_, '_> {
                 let kind = if method.is_static {
                     CallKind::Static
                 } else {
-                    let r = receiver.map_or(Slot::null(), |r| vars[r.index()]);
+                    // A primitive variable is the worker's box of it, as every variable there.
+                    let r = match receiver {
+                        Some(v) => self.arg(test, vars, *v, &format!("L{class};"))?,
+                        None => Slot::null(),
+                    };
                     if r.as_ref().is_none() {
                         return self.throw_new("java/lang/NullPointerException", "null receiver");
                     }
-                    vals.insert(0, self.coerce(r, &format!("L{class};"))?);
+                    vals.insert(0, r);
                     CallKind::Virtual
                 };
                 Ok(self.call(kind, &class, &method.name, &method.descriptor, vals)?.unwrap_or(Slot::null()))
