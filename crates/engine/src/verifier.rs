@@ -142,7 +142,7 @@ impl JvmVerifier {
     /// Writes the guarded copy of the classes under test, read from `db`.
     fn guarded_from(&mut self, db: &programdb::ProgramDb) -> Result<PathBuf, EngineError> {
         let classes = crate::problem::classes_under_test(db.classpath(), &self.cut.replace('.', "/"));
-        let options = instrument::Options { plan: goals::PlanOptions::none(), guards: true, reset: false };
+        let options = instrument::Options::guards_only();
         // The timeout is the workers' and plays no part here: only the instrumented bytes are used.
         let subject = exec::prepare_in(db, &self.classpath, &classes, &options, 3000)?;
         let dir = self.scratch.path().join("guarded");
