@@ -49,7 +49,8 @@ fn a_clock_read_through_a_helper_does_not_change_the_tests() {
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     let first = generate(&a);
     let second = generate(&b);
-    let test_file = |dir: &Path| std::fs::read(dir.join("sandbox/StamperTest.java")).expect("StamperTest.java");
+    let test_file =
+        |dir: &Path| std::fs::read(dir.join("sandbox/StamperTest.java")).expect("StamperTest.java");
     assert_eq!(
         String::from_utf8(test_file(&a)).expect("utf-8"),
         String::from_utf8(test_file(&b)).expect("utf-8"),
