@@ -15,6 +15,12 @@ use std::collections::BTreeSet;
 
 use classfile::{ClassFile, ClassPath};
 
+/// Packages of the test frameworks the verification runs drive (JUnit 4 and 5 with what they
+/// bring): a user's classpath may hold them, and a guarded copy would shadow the runner's own
+/// classes (its timeout threads counted against the tests' limit), so they stay as they are.
+const TEST_FRAMEWORKS: &[&str] =
+    &["junit/", "org/junit/", "org/hamcrest/", "org/opentest4j/", "org/apiguardian/"];
+
 /// The guard-instrumented copies of the user's classes that call a redirected method.
 #[derive(Debug, Default)]
 pub struct Dependencies {
@@ -29,7 +35,8 @@ pub struct Dependencies {
 /// Scans the classpath entries of `cp` that are not jmods (the user's, with the jars their
 /// manifests name) in lookup order, skipping the classes in `skip` (internal names: the classes
 /// under test, instrumented in full), classes a previous entry shadows, the packages the worker
-/// takes from the JDK (`rt_abi::PARENT_FIRST_PACKAGES`) and signed or sealed jars, and returns
+/// takes from the JDK (`rt_abi::PARENT_FIRST_PACKAGES`), the test frameworks' packages
+/// ([`TEST_FRAMEWORKS`]) and signed or sealed jars, and returns
 /// the containment-guarded copy of every class that calls a redirected method.
 pub fn guard_dependencies(cp: &ClassPath, skip: &[String]) -> Result<Dependencies, classfile::Error> {
     let skip: BTreeSet<&str> = skip.iter().map(String::as_str).collect();
@@ -52,7 +59,7 @@ pub fn guard_dependencies(cp: &ClassPath, skip: &[String]) -> Result<Dependencie
             let (name, bytes) = class?;
             if !seen.insert(name.clone())
                 || skip.contains(name.as_str())
-                || rt_abi::PARENT_FIRST_PACKAGES.iter().any(|p| name.starts_with(p))
+                || rt_abi::PARENT_FIRST_PACKAGES.iter().chain(TEST_FRAMEWORKS).any(|p| name.starts_with(p))
             {
                 continue;
             }

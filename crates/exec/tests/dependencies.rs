@@ -101,3 +101,19 @@ fn a_deletion_through_a_helper_is_refused_in_the_workers() {
     }
     assert_eq!(last(&rs[4]), &Outcome::Value(Value::Int(0)), "0 is before the workers' clock");
 }
+
+#[test]
+fn the_test_frameworks_are_not_guarded() {
+    // JUnit 4's runner exits (`JUnitCore.main`) and starts threads (timeouts): on a user's
+    // classpath it would be selected, and a guarded copy would shadow the verification's runner.
+    let junit = std::path::PathBuf::from("/usr/share/java/junit4.jar");
+    let cp =
+        classfile::ClassPath::open(&[test_support::fixture_classes("sandbox"), junit]).expect("classpath");
+    let deps = exec::guard_dependencies(&cp, &["sandbox/Stamper".to_string()]).expect("scan");
+    let names: Vec<&str> = deps.classes.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["sandbox.Exits", "sandbox.Janitor", "sandbox.Ledger", "sandbox.Quitter", "sandbox.Varying"]
+    );
+    assert_eq!(deps.scanned, 5, "JUnit's classes are not even read");
+}
