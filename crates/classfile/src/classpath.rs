@@ -245,6 +245,16 @@ impl ClassPathEntry {
         })
     }
 
+    /// Whether a multi-release jar has a variant of class `name` under `META-INF/versions/<n>/`,
+    /// which a JVM of version n or later loads instead of the base class.
+    pub fn is_versioned(&self, name: &str) -> bool {
+        let prefix = "META-INF/versions/";
+        self.files
+            .range(prefix.to_owned()..)
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .any(|(k, _)| k.splitn(4, '/').nth(3) == Some(name))
+    }
+
     /// Whether the entry is a `.jmod` (the JDK's; never on a user's `-cp`).
     pub fn is_jmod(&self) -> bool {
         self.jmod

@@ -136,7 +136,8 @@ fn bad_entries_are_typed_errors() {
 }
 
 /// Issue 21: the dependency scan leaves signed and sealed jars alone (a rewritten copy of one of
-/// their classes would be refused by the JVM), and reads each class's constant pool on its own.
+/// their classes would be refused by the JVM) and classes with multi-release variants, and reads
+/// each class's constant pool on its own.
 #[test]
 fn signed_and_sealed_jars_are_told_and_constant_pools_read_alone() {
     let tmp = tempfile::tempdir().unwrap();
@@ -159,7 +160,13 @@ fn signed_and_sealed_jars_are_told_and_constant_pools_read_alone() {
     assert!(told(&signed));
     assert!(!told(&fixtures_dir()));
 
+    let multi = tmp.path().join("multi.jar");
+    write_jar(&multi, &[("classfile/Outer", &outer), ("META-INF/versions/11/classfile/Outer", &outer)], None);
+    assert!(ClassPathEntry::open(&multi).unwrap().is_versioned("classfile/Outer"));
+    assert!(!ClassPathEntry::open(&multi).unwrap().is_versioned("classfile/Other"));
+
     let entry = ClassPathEntry::open(&plain).unwrap();
+    assert!(!entry.is_versioned("classfile/Outer"));
     let classes: Vec<String> = entry.classes().map(|c| c.unwrap().0).collect();
     assert_eq!(classes, ["classfile/Outer"]);
     assert!(!entry.is_jmod());

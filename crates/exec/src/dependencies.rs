@@ -36,7 +36,7 @@ pub struct Dependencies {
 /// manifests name) in lookup order, skipping the classes in `skip` (internal names: the classes
 /// under test, instrumented in full), classes a previous entry shadows, the packages the worker
 /// takes from the JDK (`rt_abi::PARENT_FIRST_PACKAGES`), the test frameworks' packages
-/// ([`TEST_FRAMEWORKS`]) and signed or sealed jars, and returns
+/// ([`TEST_FRAMEWORKS`]), signed or sealed jars and classes with multi-release variants, and returns
 /// the containment-guarded copy of every class that calls a redirected method.
 pub fn guard_dependencies(cp: &ClassPath, skip: &[String]) -> Result<Dependencies, classfile::Error> {
     let skip: BTreeSet<&str> = skip.iter().map(String::as_str).collect();
@@ -67,6 +67,12 @@ pub fn guard_dependencies(cp: &ClassPath, skip: &[String]) -> Result<Dependencie
             // A class whose pool does not read cannot be loaded either: nothing to guard.
             let Ok(pool) = ClassFile::read_constant_pool(&bytes) else { continue };
             if !instrument::refers_to_redirects(&pool, rt_abi::GuardSet::Containment) {
+                continue;
+            }
+            if entry.is_versioned(&name) {
+                // The JVM may load a variant of it, which a copy of the base class would replace.
+                out.unchanged
+                    .push(format!("dependency class {name}: multi-release variants, runs without guards"));
                 continue;
             }
             match instrument::instrument_standalone(&bytes, &instrument::Options::containment()) {
