@@ -8,6 +8,7 @@ mod boxes;
 mod builder;
 pub(crate) mod misc;
 mod string;
+mod string_len;
 mod string_more;
 
 use crate::interp::{Machine, Res};

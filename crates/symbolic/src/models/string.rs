@@ -413,6 +413,13 @@ impl Machine<'_, '_> {
     }
 
     fn index_of_char(&mut self, this: crate::value::ObjId, ch: Slot, from: Slot, last: bool) -> Res<Slot> {
+        if !last
+            && from.s.is_none()
+            && from.as_int() == 0
+            && let Some(r) = self.index_of_char_sym(this, ch)?
+        {
+            return Ok(r);
+        }
         let a = self.fixed_str(this)?;
         let from = self.pin(from).as_int();
         let n = a.chars.len() as i32;
