@@ -1,0 +1,118 @@
+//! Candidates of one DSE application (paper 004 §III.B, digest B.2.2 steps 4–6): for a replay's
+//! path condition p1 ∧ … ∧ pn and an entry i whose other side is a goal of the search, the query
+//! p1 ∧ … ∧ p(i−1) ∧ ¬pi (for a switch, the prefix and the condition of each other case). With the
+//! filter on (004's best configuration) only goals the search has not covered are kept: the side
+//! the run took is covered by the test itself, so these are the one-sided branches. Queries are
+//! ranked by size (conjuncts), smallest first, ties in the order they were found; a query with the
+//! same goal and the same negated condition as one queued before in the application is dropped.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use search::GoalIdx;
+use solver::{ExprId, Op};
+use symbolic::{EntryKind, Replay};
+
+/// Larger negated conditions are not compared across replays (their text would be costly to
+/// build); within a replay the arena's hash-consing makes equal conditions one node anyway.
+const MAX_KEY_NODES: usize = 256;
+
+/// One query: conjuncts `0..prefix` of replay `replay`'s path, and `negated` (a Bool expression of
+/// the same replay's arena, already negated), meant to cover `goal`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    pub replay: usize,
+    pub prefix: usize,
+    pub negated: ExprId,
+    pub goal: GoalIdx,
+}
+
+impl Candidate {
+    /// Conjuncts of the query.
+    pub fn size(&self) -> usize {
+        self.prefix + 1
+    }
+
+    /// The query's constraints.
+    pub fn constraints(&self, replay: &Replay) -> Vec<ExprId> {
+        let mut c: Vec<ExprId> = replay.path[..self.prefix].iter().map(|e| e.cond).collect();
+        c.push(self.negated);
+        c
+    }
+}
+
+/// What makes two queries duplicates: the goal and the negated condition (its text when small,
+/// else the node of its replay).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Key {
+    Text(String),
+    Node(usize, ExprId),
+}
+
+/// The queue of one application: candidates by (size, arrival), and the keys seen.
+#[derive(Debug, Default)]
+pub struct Queue {
+    queued: BTreeMap<(usize, u64), Candidate>,
+    seen: BTreeSet<(GoalIdx, Key)>,
+    arrivals: u64,
+    /// Candidates queued and duplicates dropped so far.
+    pub queued_total: u64,
+    pub duplicates: u64,
+}
+
+impl Queue {
+    /// Queues the candidates of replay `index` (see the module's doc). `goal_of` maps a model goal
+    /// to the search's; `wanted` says whether a goal is still worth a query (the filter).
+    pub fn add_replay(
+        &mut self,
+        index: usize,
+        replay: &mut Replay,
+        goal_of: &dyn Fn(goals::GoalId) -> Option<GoalIdx>,
+        wanted: &dyn Fn(GoalIdx) -> bool,
+    ) {
+        for i in 0..replay.path.len() {
+            let targets: Vec<(goals::GoalId, ExprId)> = match replay.path[i].kind {
+                EntryKind::Branch => match replay.path[i].negated_goal {
+                    Some(g) => {
+                        let cond = replay.path[i].cond;
+                        vec![(g, replay.arena.mk(Op::Not, &[cond]))]
+                    }
+                    None => Vec::new(),
+                },
+                EntryKind::Switch => replay.path[i].cases.clone(),
+                EntryKind::Implicit | EntryKind::Pin | EntryKind::Assume => Vec::new(),
+            };
+            for (model_goal, negated) in targets {
+                let Some(goal) = goal_of(model_goal) else { continue };
+                if !wanted(goal) {
+                    continue;
+                }
+                let key = if replay.arena.size(negated) <= MAX_KEY_NODES {
+                    Key::Text(replay.arena.display(negated))
+                } else {
+                    Key::Node(index, negated)
+                };
+                if !self.seen.insert((goal, key)) {
+                    self.duplicates += 1;
+                    continue;
+                }
+                let c = Candidate { replay: index, prefix: i, negated, goal };
+                self.queued.insert((c.size(), self.arrivals), c);
+                self.arrivals += 1;
+                self.queued_total += 1;
+            }
+        }
+    }
+
+    /// The smallest candidate left.
+    pub fn pop(&mut self) -> Option<Candidate> {
+        self.queued.pop_first().map(|(_, c)| c)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queued.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.queued.len()
+    }
+}

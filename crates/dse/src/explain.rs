@@ -1,0 +1,91 @@
+//! `suitesmith analyze --dse`: what DSE sees of one test, as text. The test is expanded and
+//! replayed; then, per entry of its path condition, the branch, the condition and, for each
+//! negation DSE could make (a jump's other side, a switch's other cases), the solver's answer and
+//! the test a model makes. Nothing runs in a JVM, so nothing is checked here.
+
+use std::fmt::Write as _;
+
+use solver::{Outcome, Portfolio, Solver as _};
+use symbolic::{Concolic, EntryKind};
+use testcase::TestCase;
+
+use crate::DseConfig;
+use crate::expand::{expand, symbolic_statements};
+use crate::substitute::substitute;
+
+/// The report for `test` over `plan`'s goals (see the module's doc).
+pub fn explain(db: &programdb::ProgramDb, plan: &goals::ProbePlan, test: &TestCase, config: &DseConfig, seed: u64) -> String {
+    let mut out = String::new();
+    let expanded = expand(test);
+    let _ = writeln!(out, "== test\n{test}");
+    if expanded != *test {
+        let _ = writeln!(out, "== expanded\n{expanded}");
+    }
+    let mut replay = Concolic::new(db, plan, config.sym()).run(&expanded, &symbolic_statements(&expanded));
+    let _ = writeln!(
+        out,
+        "== replay: {} inputs, {} path entries, {} instructions symbolic, {} concrete, {} pinned{}",
+        replay.inputs.len(),
+        replay.path.len(),
+        replay.stats.symbolic,
+        replay.stats.concrete,
+        replay.stats.pinned,
+        replay.stop.as_ref().map_or(String::new(), |s| format!(", stopped: {s}"))
+    );
+    let mut solver = Portfolio::new(&config.solver, seed);
+    for i in 0..replay.path.len() {
+        let e = &replay.path[i];
+        let goal = if e.goal == symbolic::NO_GOAL { "-".to_string() } else { e.goal.to_string() };
+        let _ = writeln!(
+            out,
+            "#{i} {:?} {}.{}@{} took {goal}: {}",
+            e.kind,
+            e.class,
+            e.method,
+            e.insn,
+            replay.arena.display(e.cond)
+        );
+        let negations: Vec<(goals::GoalId, solver::ExprId)> = match e.kind {
+            EntryKind::Branch => match e.negated_goal {
+                Some(g) => {
+                    let c = e.cond;
+                    vec![(g, replay.arena.mk(solver::Op::Not, &[c]))]
+                }
+                None => Vec::new(),
+            },
+            EntryKind::Switch => e.cases.clone(),
+            _ => Vec::new(),
+        };
+        for (g, negated) in negations {
+            let mut constraints: Vec<solver::ExprId> = replay.path[..i].iter().map(|p| p.cond).collect();
+            constraints.push(negated);
+            let answer = match solver.solve(&replay.arena, &constraints, &replay.hint) {
+                Outcome::Sat(model) => {
+                    let t = substitute(&expanded, &replay.inputs, &model, &replay.hint, config.max_string);
+                    let values: Vec<String> = t
+                        .statements
+                        .iter()
+                        .zip(&expanded.statements)
+                        .enumerate()
+                        .filter(|(_, (a, b))| a != b)
+                        .map(|(k, (a, _))| format!("v{k} = {}", statement_value(a)))
+                        .collect();
+                    format!("sat: {}", if values.is_empty() { "no value changes".into() } else { values.join(", ") })
+                }
+                Outcome::Unsat => "unsat".to_string(),
+                Outcome::Unknown => "unknown".to_string(),
+            };
+            let _ = writeln!(out, "    negate for {g}: {answer}");
+        }
+    }
+    out
+}
+
+/// A value statement's value as Java text.
+fn statement_value(s: &testcase::Statement) -> String {
+    match s {
+        testcase::Statement::Primitive(v) => v.to_string(),
+        testcase::Statement::String(v) => format!("{v:?}"),
+        other => format!("{other:?}"),
+    }
+}

@@ -1,0 +1,260 @@
+//! The DSE hook (`search::Hook`): the trigger and controller of `control`, and one application of
+//! DSE (digest B.2.6 `dse_on_suite`) over the tests that fired the trigger.
+//!
+//! The solved tests are checked in the real JVM inside the application (`DseTarget::run_tests`),
+//! not left to the search's next batch: 004 re-executes each kept test concolically to go on from
+//! it within the same application (a parse that must get past several fields in turn), which needs
+//! to know at once which tests took their path, and a test that diverges is counted where it was
+//! made. The kept tests are then returned to the search, which evaluates them again in its next
+//! batch (a hit of the problem's result cache) and adds them to its archive and population.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use programdb::ProgramDb;
+use search::{GoalIdx, Hook, ProblemError, View};
+use solver::{Outcome, Portfolio, Solver as _};
+use symbolic::{Concolic, Replay};
+use testcase::{TestCase, TestRng, rng_from_seed};
+
+use crate::candidates::{Candidate, Queue};
+use crate::control::{Controller, Trigger};
+use crate::expand::{expand, symbolic_statements};
+use crate::substitute::substitute;
+use crate::{DseConfig, DseStats};
+
+/// Solved tests sent to the JVM together (one round trip); the next ones are solved after their
+/// check, so that a kept test's own candidates compete with the rest of the queue.
+const CHECK_BATCH: usize = 6;
+
+/// What DSE needs of the search's problem: the probe plan its goals come from, the search goal of
+/// a model goal, and real executions. The engine implements it over its JVM problem.
+pub trait DseTarget {
+    /// The probe plan of the instrumented classes (the replay's branch goals are its goals).
+    fn plan(&self) -> &goals::ProbePlan;
+    /// The search's goal for a model goal, when the search has it (its criterion is selected).
+    fn search_goal(&self, goal: goals::GoalId) -> Option<GoalIdx>;
+    /// Runs tests in the JVM; per test, the fitness of every goal (0: covered).
+    fn run_tests(&mut self, tests: &[TestCase]) -> Result<Vec<Vec<f64>>, ProblemError>;
+}
+
+/// The hook of one search.
+pub struct Dse<'a> {
+    db: &'a ProgramDb,
+    config: DseConfig,
+    trigger: Trigger,
+    controller: Controller,
+    /// DSE's own draws (the probability P), seeded from the run's seed: the search's generator is
+    /// never drawn from, so its sequence does not depend on DSE's decisions.
+    rng: TestRng,
+    solver: Portfolio,
+    stats: DseStats,
+}
+
+impl std::fmt::Debug for Dse<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dse").field("config", &self.config).field("stats", &self.stats).finish_non_exhaustive()
+    }
+}
+
+/// One application's state: the replays its candidates refer to, the queue, and what it covered.
+struct Application {
+    replays: Vec<(TestCase, Replay)>,
+    queue: Queue,
+    covered: BTreeSet<GoalIdx>,
+    queries: u32,
+    executed: u32,
+    kept: Vec<TestCase>,
+}
+
+impl<'a> Dse<'a> {
+    pub fn new(db: &'a ProgramDb, config: &DseConfig, seed: u64) -> Dse<'a> {
+        Dse {
+            db,
+            config: config.clone(),
+            trigger: Trigger::default(),
+            controller: Controller::new(config.probability, config.rate),
+            rng: rng_from_seed(seed ^ 0xd5e0_0004),
+            solver: Portfolio::new(&config.solver, seed),
+            stats: DseStats { probability: config.probability, ..DseStats::default() },
+        }
+    }
+
+    pub fn stats(&self) -> &DseStats {
+        &self.stats
+    }
+
+    /// One application on `seeds` (digest B.2.6 `dse_on_suite`): the tests kept.
+    pub fn apply<P: DseTarget + ?Sized>(
+        &mut self,
+        covered: &dyn Fn(GoalIdx) -> bool,
+        problem: &mut P,
+        seeds: &[TestCase],
+    ) -> Result<Vec<TestCase>, ProblemError> {
+        let mut app = Application {
+            replays: Vec::new(),
+            queue: Queue::default(),
+            covered: BTreeSet::new(),
+            queries: 0,
+            executed: 0,
+            kept: Vec::new(),
+        };
+        for s in seeds {
+            self.replay_into(&mut app, problem, expand(s), covered);
+        }
+        loop {
+            let batch = self.solve_some(&mut app, covered);
+            if batch.is_empty() {
+                break;
+            }
+            self.check(&mut app, problem, batch, covered)?;
+        }
+        Ok(app.kept)
+    }
+
+    /// Replays `test` (expanded) and queues its candidates.
+    fn replay_into<P: DseTarget + ?Sized>(
+        &mut self,
+        app: &mut Application,
+        problem: &P,
+        test: TestCase,
+        covered: &dyn Fn(GoalIdx) -> bool,
+    ) {
+        let mut replay = Concolic::new(self.db, problem.plan(), self.config.sym())
+            .run(&test, &symbolic_statements(&test));
+        self.stats.replays += 1;
+        self.stats.replays_stopped += u64::from(replay.stop.is_some());
+        self.stats.instructions_symbolic += replay.stats.symbolic;
+        self.stats.instructions_concrete += replay.stats.concrete;
+        self.stats.pins += replay.stats.pinned;
+        let filter = self.config.filter;
+        let mine = &app.covered;
+        let wanted = |g: GoalIdx| !filter || !(covered(g) || mine.contains(&g));
+        let (before, dups) = (app.queue.queued_total, app.queue.duplicates);
+        app.queue.add_replay(app.replays.len(), &mut replay, &|g| problem.search_goal(g), &wanted);
+        self.stats.candidates += app.queue.queued_total - before;
+        self.stats.duplicates += app.queue.duplicates - dups;
+        app.replays.push((test, replay));
+    }
+
+    /// Solves candidates, smallest first, until `CHECK_BATCH` tests are made or a budget is spent:
+    /// each test with the goal it was solved for.
+    fn solve_some(&mut self, app: &mut Application, covered: &dyn Fn(GoalIdx) -> bool) -> Vec<(TestCase, GoalIdx)> {
+        let mut batch: Vec<(TestCase, GoalIdx)> = Vec::new();
+        while batch.len() < CHECK_BATCH
+            && app.queries < self.config.max_queries
+            && app.executed + (batch.len() as u32) < self.config.max_tests
+        {
+            let Some(c) = app.queue.pop() else { break };
+            if self.config.filter && (covered(c.goal) || app.covered.contains(&c.goal)) {
+                self.stats.skipped_covered += 1;
+                continue;
+            }
+            app.queries += 1;
+            if let Some(t) = self.solve(app, &c)
+                && !batch.iter().any(|(b, _)| *b == t)
+            {
+                batch.push((t, c.goal));
+            }
+        }
+        batch
+    }
+
+    /// The test a candidate's model makes, if the solver finds one that changes the test.
+    fn solve(&mut self, app: &mut Application, c: &Candidate) -> Option<TestCase> {
+        let (test, replay) = &app.replays[c.replay];
+        let constraints = c.constraints(replay);
+        self.stats.solver_calls += 1;
+        match self.solver.solve(&replay.arena, &constraints, &replay.hint) {
+            Outcome::Sat(model) => {
+                self.stats.sat += 1;
+                let t = substitute(test, &replay.inputs, &model, &replay.hint, self.config.max_string);
+                if t == *test {
+                    self.stats.unchanged += 1;
+                    return None;
+                }
+                Some(t)
+            }
+            Outcome::Unsat => {
+                self.stats.unsat += 1;
+                None
+            }
+            Outcome::Unknown => {
+                self.stats.unknown += 1;
+                None
+            }
+        }
+    }
+
+    /// Runs a batch of solved tests in the JVM, counts confirmations and divergences, keeps the
+    /// tests that cover a goal not covered before (all, with `keep_all`) and queues the
+    /// candidates of those that improved.
+    fn check<P: DseTarget + ?Sized>(
+        &mut self,
+        app: &mut Application,
+        problem: &mut P,
+        batch: Vec<(TestCase, GoalIdx)>,
+        covered: &dyn Fn(GoalIdx) -> bool,
+    ) -> Result<(), ProblemError> {
+        let tests: Vec<TestCase> = batch.iter().map(|(t, _)| t.clone()).collect();
+        let fitness = problem.run_tests(&tests)?;
+        app.executed += tests.len() as u32;
+        self.stats.executions += tests.len() as u64;
+        for ((test, goal), fit) in batch.into_iter().zip(fitness) {
+            let covers = |g: GoalIdx| fit.get(g.index()).is_some_and(|&f| f == 0.0);
+            if covers(goal) {
+                self.stats.confirmed += 1;
+            } else {
+                self.stats.divergences += 1;
+            }
+            let new: Vec<GoalIdx> = (0..fit.len())
+                .map(|i| GoalIdx(i as u32))
+                .filter(|&g| covers(g) && !covered(g) && !app.covered.contains(&g))
+                .collect();
+            if new.is_empty() && !self.config.keep_all {
+                continue;
+            }
+            self.stats.tests_kept += 1;
+            self.stats.goals_covered_first += new.len() as u64;
+            let improved = !new.is_empty();
+            app.covered.extend(new);
+            app.kept.push(test.clone());
+            if improved {
+                self.replay_into(app, problem, test, covered);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<P: DseTarget> Hook<P> for Dse<'_> {
+    fn between(&mut self, view: &View<'_>, problem: &mut P, _rng: &mut TestRng) -> Result<Vec<TestCase>, ProblemError> {
+        let targets = view.uncovered_targets();
+        let fired = self.trigger.observe(targets.iter().map(|&g| (g, view.best(g))));
+        if fired.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.stats.triggers += 1;
+        if !self.controller.admit(&mut self.rng) {
+            self.stats.declined += 1;
+            return Ok(Vec::new());
+        }
+        // The distinct tests that fired, in goal order.
+        let mut seeds: BTreeMap<u64, TestCase> = BTreeMap::new();
+        let mut order = Vec::new();
+        for (_, t) in fired {
+            let h = t.stable_hash();
+            if !seeds.contains_key(&h) && order.len() < self.config.max_seeds as usize {
+                order.push(h);
+                seeds.insert(h, t);
+            }
+        }
+        let seeds: Vec<TestCase> = order.iter().filter_map(|h| seeds.remove(h)).collect();
+        self.stats.applications += 1;
+        let archive = view.archive();
+        let kept = self.apply(&|g| archive.is_covered(g), problem, &seeds)?;
+        self.stats.successes += u64::from(!kept.is_empty());
+        self.controller.record(!kept.is_empty());
+        self.stats.probability = self.controller.probability();
+        Ok(kept)
+    }
+}
