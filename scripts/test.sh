@@ -4,13 +4,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages: the real-world corpus (issue 2), JUnit and JaCoCo for written tests.
+# Debian packages: the real-world corpus (issue 2), JUnit and JaCoCo for written tests, Z3 for the solver
+# crate (issue 15; the `z3` crate links the system libz3 found through pkg-config).
 packages=(
   libcommons-lang3-java libcommons-io-java libcommons-codec-java libguava-java libjsoup-java
   libcommons-collections4-java libokio-java libcommons-math3-java libgoogle-gson-java libcommons-csv-java
   libcommons-cli-java libzxing-core-java libjackson2-core-java libjoda-time-java
   libcommons-text-java libjgrapht-java libxz-java
   junit4 junit5 libhamcrest-java libjacoco-java
+  libz3-dev pkg-config
 )
 missing=()
 for p in "${packages[@]}"; do
