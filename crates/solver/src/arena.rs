@@ -196,6 +196,25 @@ impl Arena {
         out[prog.pos(e)]
     }
 
+    /// `e` with every variable assigned in `a` replaced by its value, re-made through `mk` (so it
+    /// folds: with every variable assigned, the result is the constant `eval` gives).
+    pub fn instantiate(&mut self, e: ExprId, a: &Assignment) -> ExprId {
+        let prog = self.compile(&[e]);
+        let mut made: Vec<ExprId> = Vec::with_capacity(prog.steps.len());
+        for (step, &old) in prog.steps.iter().zip(&prog.order) {
+            let new = match step {
+                Step::Var(v, _) => a.0.get(v).map_or(old, |&val| self.konst(val)),
+                Step::Const(_) => old,
+                Step::App(op, args) => {
+                    let args: Vec<ExprId> = args.iter().map(|&i| made[i as usize]).collect();
+                    self.mk(*op, &args)
+                }
+            };
+            made.push(new);
+        }
+        made[prog.pos(e)]
+    }
+
     /// Number of nodes reachable from `e` (itself included; shared nodes once).
     pub fn size(&self, e: ExprId) -> usize {
         self.reachable(&[e]).len()

@@ -11,6 +11,7 @@
 //! expressions (strings as a length and one 16-bit variable per character).
 
 mod arena;
+mod display;
 mod avm;
 mod op;
 mod portfolio;
