@@ -9,11 +9,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use search::GoalIdx;
-use solver::{ExprId, Op};
+use solver::{Arena, ExprId, Op, VarId};
 use symbolic::{EntryKind, Replay};
 
-/// Larger negated conditions are not compared across replays (their text would be costly to
-/// build); within a replay the arena's hash-consing makes equal conditions one node anyway.
+/// Negated conditions of more nodes (as a tree) are not compared across replays (their text would
+/// be costly to build); within a replay the arena's hash-consing makes equal conditions one node.
 const MAX_KEY_NODES: usize = 256;
 
 /// One query: conjuncts `0..prefix` of replay `replay`'s path, and `negated` (a Bool expression of
@@ -32,12 +32,54 @@ impl Candidate {
         self.prefix + 1
     }
 
-    /// The query's constraints.
+    /// The query's constraints: the negated condition and the conjuncts of the prefix that share
+    /// variables with it, directly or through other such conjuncts (KLEE's constraint
+    /// independence). The others hold on the test's own values, which the substitution keeps for
+    /// every variable the model leaves out, so the answer is the same and the query smaller.
     pub fn constraints(&self, replay: &Replay) -> Vec<ExprId> {
-        let mut c: Vec<ExprId> = replay.path[..self.prefix].iter().map(|e| e.cond).collect();
+        let arena = &replay.arena;
+        let mut vars: BTreeSet<VarId> = arena.vars_of(&[self.negated]).into_iter().collect();
+        let conds: Vec<(ExprId, Vec<VarId>)> =
+            replay.path[..self.prefix].iter().map(|e| (e.cond, arena.vars_of(&[e.cond]))).collect();
+        let mut taken = vec![false; conds.len()];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (i, (_, vs)) in conds.iter().enumerate() {
+                if !taken[i] && vs.iter().any(|v| vars.contains(v)) {
+                    taken[i] = true;
+                    vars.extend(vs.iter().copied());
+                    changed = true;
+                }
+            }
+        }
+        let mut c: Vec<ExprId> = conds.iter().zip(&taken).filter(|(_, t)| **t).map(|((e, _), _)| *e).collect();
         c.push(self.negated);
         c
     }
+}
+
+/// The text of `e` with variables by name (names say which input they are, the same in every
+/// replay of the run), or `None` past `budget` nodes (counted as a tree: shared nodes again).
+fn key_text(arena: &Arena, e: ExprId, budget: &mut usize) -> Option<String> {
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    if let Some(v) = arena.as_const(e) {
+        return Some(format!("{v:?}"));
+    }
+    if let Some(v) = arena.as_var(e) {
+        return Some(arena.vars().get(v.0 as usize).map_or_else(|| format!("{v:?}"), |(_, n)| n.clone()));
+    }
+    let (op, args) = arena.as_app(e)?;
+    let mut out = format!("({op:?}");
+    for &a in args {
+        out.push(' ');
+        out.push_str(&key_text(arena, a, budget)?);
+    }
+    out.push(')');
+    Some(out)
 }
 
 /// What makes two queries duplicates: the goal and the negated condition (its text when small,
@@ -86,10 +128,9 @@ impl Queue {
                 if !wanted(goal) {
                     continue;
                 }
-                let key = if replay.arena.size(negated) <= MAX_KEY_NODES {
-                    Key::Text(replay.arena.display(negated))
-                } else {
-                    Key::Node(index, negated)
+                let key = match key_text(&replay.arena, negated, &mut MAX_KEY_NODES.clone()) {
+                    Some(text) => Key::Text(text),
+                    None => Key::Node(index, negated),
                 };
                 if !self.seen.insert((goal, key)) {
                     self.duplicates += 1;

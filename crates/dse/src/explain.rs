@@ -13,6 +13,30 @@ use crate::DseConfig;
 use crate::expand::{expand, symbolic_statements};
 use crate::substitute::substitute;
 
+/// The report for the first of `tests` whose path condition has a branch DSE could negate (the
+/// first test when none has).
+pub fn explain_first(
+    db: &programdb::ProgramDb,
+    plan: &goals::ProbePlan,
+    tests: &[TestCase],
+    config: &DseConfig,
+    seed: u64,
+) -> String {
+    let negatable = |t: &TestCase| {
+        let e = expand(t);
+        let replay = Concolic::new(db, plan, config.sym()).run(&e, &symbolic_statements(&e));
+        replay.path.iter().any(|p| match p.kind {
+            EntryKind::Branch => p.negated_goal.is_some(),
+            EntryKind::Switch => !p.cases.is_empty(),
+            _ => false,
+        })
+    };
+    match tests.iter().position(negatable).or(if tests.is_empty() { None } else { Some(0) }) {
+        Some(i) => format!("== random test {} of {}\n{}", i + 1, tests.len(), explain(db, plan, &tests[i], config, seed)),
+        None => "no test to explain\n".to_string(),
+    }
+}
+
 /// The report for `test` over `plan`'s goals (see the module's doc).
 pub fn explain(db: &programdb::ProgramDb, plan: &goals::ProbePlan, test: &TestCase, config: &DseConfig, seed: u64) -> String {
     let mut out = String::new();

@@ -25,7 +25,7 @@ mod substitute;
 pub use candidates::{Candidate, Queue};
 pub use control::{Controller, Trigger, values_only_change};
 pub use expand::{default_value, expand, symbolic_statements};
-pub use explain::explain;
+pub use explain::{explain, explain_first};
 pub use hook::{Dse, DseTarget};
 pub use substitute::{substitute, to_prim};
 

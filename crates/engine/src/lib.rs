@@ -20,6 +20,7 @@ use testcase::{ClusterConfig, TestCase, TestCluster, ValuePool, rng_from_seed};
 
 pub use convert::to_protocol;
 pub use dse::{DseConfig, DseStats};
+pub use dse_target::explain_dse;
 pub use goals::Criterion;
 pub use pipeline::{
     ClassTests, CompileError, JacocoFigures, Phase, PhaseTimes, SearchFigures, Stage, TestFailure,
@@ -137,7 +138,7 @@ impl Generation {
 
 /// The classpath the cluster reads: the user's plus `java.base` of the JDK (for JDK types to have
 /// generators), when it can be found.
-fn cluster_classpath(user: &[PathBuf]) -> Vec<PathBuf> {
+pub(crate) fn cluster_classpath(user: &[PathBuf]) -> Vec<PathBuf> {
     let mut cp = user.to_vec();
     cp.extend(testcase::cluster::jdk_base_jmod());
     cp
