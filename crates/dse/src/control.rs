@@ -6,9 +6,14 @@
 //! 1) after one that did. DynaMOSA, our default, has no single best individual, so the trigger is
 //! kept per goal (a deviation, docs/dse.md): for each uncovered target goal, the best test the
 //! search has for it (`search::View::best`) changed since the last call, its fitness on the goal
-//! improved, and the new best differs from the old one in primitive or string values only (same
-//! statements otherwise: the change was a primitive mutation). The same rule serves whole-suite
-//! search through the same hook, since `View::best` is kept for every algorithm.
+//! improved, and either the new best differs from the old one in primitive or string values only
+//! (same statements otherwise: the change was a primitive mutation), or the improvement is in the
+//! branch distance alone (the approach level, the fitness's integer part, stayed): the same
+//! condition was reached and the values got closer to flipping it, which is the evidence 004 reads
+//! from a primitive mutation ("the variable matters"). The per-goal best rarely keeps its
+//! statements: it is replaced by whichever test of the population reaches a better value first, or
+//! by a shorter one. The same rule serves whole-suite search through the same hook, since
+//! `View::best` is kept for every algorithm.
 
 use rand::RngExt;
 use search::GoalIdx;
@@ -51,7 +56,7 @@ impl Trigger {
                 _ => {
                     if let Some(s) = slot.as_ref()
                         && fitness < s.fitness
-                        && values_only_change(&s.test, test)
+                        && (values_only_change(&s.test, test) || fitness.floor() == s.fitness.floor())
                     {
                         fired.push((g, test.clone()));
                     }

@@ -248,7 +248,7 @@ fn substitution_clamps_string_lengths() {
 }
 
 #[test]
-fn trigger_fires_on_an_improving_value_change_only() {
+fn trigger_fires_when_values_bring_a_goal_closer() {
     let test = |x: i32, extra: bool| {
         let mut t = TestCase::new();
         t.push(Statement::Primitive(PrimValue::Int(x)));
@@ -265,18 +265,23 @@ fn trigger_fires_on_an_improving_value_change_only() {
             tr.observe(bests).into_iter().map(|(g, t)| format!("{g}:{}", t.to_string().trim())).collect();
         log.push_str(&format!("[{}]\n", fired.join(", ")));
     };
-    let (a, b, c, d) = (test(1, false), test(2, false), test(3, false), test(3, true));
-    step(&mut tr, vec![(g, Some((0.5, &a))), (h, None)]); // first sight: nothing to compare
-    step(&mut tr, vec![(g, Some((0.4, &b))), (h, Some((0.9, &a)))]); // g improved by a value change
-    step(&mut tr, vec![(g, Some((0.4, &c))), (h, Some((0.9, &a)))]); // same fitness: no
-    step(&mut tr, vec![(g, Some((0.1, &d))), (h, Some((0.8, &b)))]); // g: structure changed; h fires
-    step(&mut tr, vec![(g, Some((0.1, &d))), (h, Some((0.8, &b)))]); // unchanged: no
+    let (a, b, c, d, e) = (test(1, false), test(2, false), test(3, false), test(3, true), test(4, true));
+    step(&mut tr, vec![(g, Some((1.5, &a))), (h, None)]); // first sight: nothing to compare
+    step(&mut tr, vec![(g, Some((1.4, &b))), (h, Some((0.9, &a)))]); // g improved by a value change
+    step(&mut tr, vec![(g, Some((1.4, &c))), (h, Some((0.9, &a)))]); // same fitness: no
+    step(&mut tr, vec![(g, Some((0.9, &d))), (h, Some((0.8, &d)))]); // g: new structure and level: no;
+    // h: new structure, same approach level, closer: fires
+    step(&mut tr, vec![(g, Some((0.9, &d))), (h, Some((0.8, &d)))]); // unchanged: no
+    step(&mut tr, vec![(g, Some((0.2, &e))), (h, None)]); // g: values only, closer: fires; h covered
     expect![[r#"
         []
         [g0:int v0 = 2;]
         []
-        [g2:int v0 = 2;]
+        [g2:int v0 = 3;
+        String v1 = "s";]
         []
+        [g0:int v0 = 4;
+        String v1 = "s";]
     "#]]
     .assert_eq(&log);
     assert!(values_only_change(&a, &b) && !values_only_change(&a, &a) && !values_only_change(&c, &d));
