@@ -1,0 +1,242 @@
+//! Classes as the interpreter needs them: method and field resolution along the hierarchy of the
+//! program database (JVMS §5.4.3), virtual dispatch (private methods are not dispatched: javac 17
+//! calls them with `invokevirtual`), class initialisation on first active use (JVMS §5.5), subtype
+//! tests of `checkcast`/`instanceof`/handlers, and the conversions of values to parameter types
+//! (widening, boxing and unboxing, as reflection does for the test's statements).
+
+use classfile::access;
+use programdb::{ClassId, MethodId};
+use solver::{Op, Sort};
+
+use crate::Stop;
+use crate::heap::{Init, Obj};
+use crate::interp::{Abrupt, Machine, Res};
+use crate::value::{C, Slot};
+
+/// JDK classes whose `<clinit>` is not run: they are modelled, or their initialisers reach into
+/// the VM (natives, system properties), and the models need none of their static state.
+const NO_CLINIT: &[&str] = &[
+    "java/lang/Object",
+    "java/lang/String",
+    "java/lang/System",
+    "java/lang/Class",
+    "java/lang/Throwable",
+    "java/lang/Integer",
+    "java/lang/Long",
+    "java/lang/Short",
+    "java/lang/Byte",
+    "java/lang/Character",
+    "java/lang/Boolean",
+    "java/lang/Double",
+    "java/lang/Float",
+    "java/lang/Number",
+    "java/lang/Math",
+    "java/lang/StrictMath",
+    "java/lang/StringBuilder",
+    "java/lang/StringBuffer",
+    "java/lang/AbstractStringBuilder",
+    "java/lang/Thread",
+    "java/lang/Runtime",
+    "java/util/Arrays",
+    "java/util/Objects",
+];
+
+impl<'a> Machine<'a, '_> {
+    pub(crate) fn class_id(&self, name: &str) -> Res<ClassId> {
+        self.db.class_id(name).ok_or_else(|| Abrupt::Stop(Stop::Missing(format!("class {name}"))))
+    }
+
+    /// The method a class itself declares with this name and descriptor.
+    pub(crate) fn declared(&self, c: ClassId, name: &str, desc: &str) -> Option<MethodId> {
+        let file = self.db.class(c).ok()?;
+        let cp = &file.constant_pool;
+        let i = file.methods.iter().position(|m| {
+            m.name(cp).is_some_and(|n| n == name) && m.descriptor(cp).is_some_and(|d| d == desc)
+        })?;
+        self.db.method_id(c, i as u16)
+    }
+
+    pub(crate) fn method_flags(&self, m: MethodId) -> u16 {
+        self.db.member(m).map_or(0, |mm| mm.access_flags)
+    }
+
+    /// The superclass chain of a class, itself first (names, so that classes missing from the
+    /// classpath end it).
+    pub(crate) fn supers(&self, class: &str) -> Vec<String> {
+        let mut out = vec![class.to_string()];
+        let mut cur = self.db.class_id(class);
+        while let Some(c) = cur {
+            let Some(s) = self.db.super_name(c) else { break };
+            if out.iter().any(|o| o == s) {
+                break;
+            }
+            out.push(s.to_string());
+            cur = self.db.class_id(s);
+        }
+        out
+    }
+
+    /// Method resolution from class `class` (JVMS §5.4.3.3): superclasses first, then a
+    /// non-abstract interface method of any superinterface, then an abstract one.
+    pub(crate) fn resolve(&self, class: &str, name: &str, desc: &str) -> Option<MethodId> {
+        for c in self.supers(class) {
+            if let Some(id) = self.db.class_id(&c)
+                && let Some(m) = self.declared(id, name, desc)
+            {
+                return Some(m);
+            }
+        }
+        self.interface_method(class, name, desc)
+    }
+
+    /// A default (non-abstract) interface method inherited by `class`, else an abstract one.
+    fn interface_method(&self, class: &str, name: &str, desc: &str) -> Option<MethodId> {
+        let mut abstract_one = None;
+        for chain_class in self.supers(class) {
+            for t in self.db.supertypes(&chain_class) {
+                let Some(id) = self.db.class_id(t) else { continue };
+                if !self.db.is_interface(id) {
+                    continue;
+                }
+                if let Some(m) = self.declared(id, name, desc) {
+                    let flags = self.method_flags(m);
+                    if flags & (access::ABSTRACT | access::STATIC | access::PRIVATE) == 0 {
+                        return Some(m);
+                    }
+                    abstract_one.get_or_insert(m);
+                }
+            }
+        }
+        abstract_one
+    }
+
+    /// Virtual dispatch from the receiver's class: the first non-abstract, non-static declaration
+    /// up the superclass chain, then a default method.
+    pub(crate) fn dispatch(&self, runtime: &str, name: &str, desc: &str) -> Option<MethodId> {
+        for c in self.supers(runtime) {
+            if let Some(id) = self.db.class_id(&c)
+                && let Some(m) = self.declared(id, name, desc)
+                && self.method_flags(m) & (access::ABSTRACT | access::STATIC) == 0
+            {
+                return Some(m);
+            }
+        }
+        self.interface_method(runtime, name, desc)
+    }
+
+    /// The class declaring the field `name:desc` seen from `class` (JVMS §5.4.3.2).
+    pub(crate) fn field_owner(&self, class: &str, name: &str, desc: &str) -> String {
+        for t in self.db.supertypes(class) {
+            if let Some(id) = self.db.class_id(t)
+                && let Ok(file) = self.db.class(id)
+                && file.field(name, desc).is_some()
+            {
+                return t.to_string();
+            }
+        }
+        class.to_string()
+    }
+
+    /// Initialises a class on its first active use: superclass first, then its `<clinit>`.
+    /// An initialiser that throws leaves the class erroneous (ExceptionInInitializerError, then
+    /// NoClassDefFoundError on later uses).
+    pub(crate) fn ensure_init(&mut self, class: &str) -> Res<()> {
+        if class.starts_with('[') || NO_CLINIT.contains(&class) {
+            return Ok(());
+        }
+        match self.heap.init.get(class) {
+            Some(Init::Done | Init::Running) => return Ok(()),
+            Some(Init::Failed) => return self.throw_new("java/lang/NoClassDefFoundError", class),
+            None => {}
+        }
+        let Some(id) = self.db.class_id(class) else { return Ok(()) };
+        self.heap.init.insert(class.to_string(), Init::Running);
+        if !self.db.is_interface(id)
+            && let Some(s) = self.db.super_name(id).map(str::to_string)
+        {
+            self.ensure_init(&s)?;
+        }
+        if let Some(m) = self.declared(id, "<clinit>", "()V") {
+            match self.call_bytecode(m, Vec::new()) {
+                Ok(_) => {}
+                Err(Abrupt::Throw(e)) => {
+                    self.heap.init.insert(class.to_string(), Init::Failed);
+                    let err = self.new_throwable("java/lang/ExceptionInInitializerError", "");
+                    if let Obj::Inst { fields, .. } = self.heap.get_mut(err) {
+                        fields.insert("java/lang/Throwable.cause".to_string(), Slot::obj(e));
+                    }
+                    let _ = e;
+                    return Err(Abrupt::Throw(err));
+                }
+                Err(s) => return Err(s),
+            }
+        }
+        self.heap.init.insert(class.to_string(), Init::Done);
+        Ok(())
+    }
+
+    /// Whether type `sub` (internal name or array descriptor) is assignable to `sup`.
+    pub(crate) fn assignable(&self, sub: &str, sup: &str) -> bool {
+        if sub == sup || sup == programdb::OBJECT {
+            return true;
+        }
+        match (sub.strip_prefix('['), sup.strip_prefix('[')) {
+            (Some(a), Some(b)) => match (a.strip_prefix('L'), b.strip_prefix('L')) {
+                (Some(x), Some(y)) => self.assignable(x.trim_end_matches(';'), y.trim_end_matches(';')),
+                (None, Some(y)) => a.starts_with('[') && y.trim_end_matches(';') == programdb::OBJECT,
+                _ => a == b,
+            },
+            (Some(_), None) => sup == "java/lang/Cloneable" || sup == "java/io/Serializable",
+            (None, Some(_)) => false,
+            (None, None) => self.db.is_subtype(sub, sup),
+        }
+    }
+
+    /// A value converted to a parameter or field type, as reflection passes the test's values:
+    /// primitive widening, boxing into a reference type, unboxing from a box.
+    pub(crate) fn coerce(&mut self, s: Slot, desc: &str) -> Res<Slot> {
+        let prim = desc.len() == 1;
+        match (s.c, prim) {
+            (C::R(Some(o)), true) => {
+                let v = self.unbox(o)?;
+                self.coerce(v, desc)
+            }
+            (C::R(_), _) => Ok(s),
+            (_, false) => self.box_for(s, desc),
+            (C::I(_), true) => Ok(match desc {
+                "J" => self.chain_ops(&[Op::SignExt(64)], s),
+                "F" => self.chain_ops(&[Op::IntToFp(Sort::F32)], s),
+                "D" => self.chain_ops(&[Op::IntToFp(Sort::F64)], s),
+                _ => s,
+            }),
+            (C::J(_), true) => Ok(match desc {
+                "F" => self.chain_ops(&[Op::IntToFp(Sort::F32)], s),
+                "D" => self.chain_ops(&[Op::IntToFp(Sort::F64)], s),
+                _ => s,
+            }),
+            (C::F(_), true) if desc == "D" => Ok(self.chain_ops(&[Op::FpToFp(Sort::F64)], s)),
+            _ => Ok(s),
+        }
+    }
+
+    fn chain_ops(&mut self, ops: &[Op], s: Slot) -> Slot {
+        self.chain(ops, s)
+    }
+
+    /// Boxes a primitive for a reference-typed destination (`Object`, `Integer`, `Number`, ...):
+    /// the box of the value's own type, except where the destination names a box.
+    fn box_for(&mut self, s: Slot, desc: &str) -> Res<Slot> {
+        let class = match (s.c, desc) {
+            (_, "Ljava/lang/Boolean;") => "java/lang/Boolean",
+            (_, "Ljava/lang/Character;") => "java/lang/Character",
+            (_, "Ljava/lang/Byte;") => "java/lang/Byte",
+            (_, "Ljava/lang/Short;") => "java/lang/Short",
+            (C::J(_), _) => "java/lang/Long",
+            (C::F(_), _) => "java/lang/Float",
+            (C::D(_), _) => "java/lang/Double",
+            _ => "java/lang/Integer",
+        };
+        let b = self.box_value(class, s);
+        Ok(Slot::obj(b))
+    }
+}

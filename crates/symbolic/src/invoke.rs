@@ -1,0 +1,310 @@
+//! Fields, calls and object instructions: `get/putfield`, `get/putstatic`, the four `invoke*`
+//! (models first, then bytecode), `invokedynamic` string concatenation (StringConcatFactory
+//! recipes), `new`, `anewarray`, `checkcast`, `instanceof`.
+
+use std::collections::BTreeMap;
+
+use bytecode::Opcode;
+use classfile::{Constant, access};
+
+use crate::heap::{Obj, StrVal};
+use crate::interp::{Abrupt, Frame, Machine, Next, Res, unsupported};
+use crate::models;
+use crate::value::{Slot, default_of, split_descriptor};
+use crate::{Stop, strings};
+
+/// How a call selects its method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CallKind {
+    Static,
+    /// `invokespecial`: constructors, `super.m()`, and private methods of old class files.
+    Special,
+    /// `invokevirtual` and `invokeinterface`: by the receiver's class.
+    Virtual,
+}
+
+impl<'a> Machine<'a, '_> {
+    pub(crate) fn field(&mut self, f: &mut Frame<'a>, op: Opcode, index: u16) -> Res<Next> {
+        let Some(r) = f.cp.member_ref(index) else { return unsupported("bad field reference") };
+        let (class, name, desc) = (r.class.into_owned(), r.name.into_owned(), r.descriptor.into_owned());
+        match op {
+            Opcode::GETSTATIC => {
+                let v = self.get_static(&class, &name, &desc)?;
+                f.push(v);
+            }
+            Opcode::PUTSTATIC => {
+                let v = f.pop();
+                self.put_static(&class, &name, &desc, v)?;
+            }
+            Opcode::GETFIELD => {
+                let o = f.pop();
+                let v = self.get_field(o, &class, &name, &desc)?;
+                f.push(v);
+            }
+            _ => {
+                let v = f.pop();
+                let o = f.pop();
+                self.put_field(o, &class, &name, &desc, v)?;
+            }
+        }
+        Ok(Next::Go)
+    }
+
+    pub(crate) fn get_static(&mut self, class: &str, name: &str, desc: &str) -> Res<Slot> {
+        if let Some(v) = models::static_field(self, class, name) {
+            return Ok(v);
+        }
+        let owner = self.field_owner(class, name, desc);
+        self.ensure_init(&owner)?;
+        let key = format!("{owner}.{name}");
+        Ok(self.heap.statics.get(&key).copied().unwrap_or_else(|| default_of(desc)))
+    }
+
+    pub(crate) fn put_static(&mut self, class: &str, name: &str, desc: &str, v: Slot) -> Res<()> {
+        let owner = self.field_owner(class, name, desc);
+        self.ensure_init(&owner)?;
+        self.heap.statics.insert(format!("{owner}.{name}"), v);
+        Ok(())
+    }
+
+    pub(crate) fn get_field(&mut self, o: Slot, class: &str, name: &str, desc: &str) -> Res<Slot> {
+        let Some(id) = o.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", &format!("read of field {name} of null"));
+        };
+        let owner = self.field_owner(class, name, desc);
+        match self.heap.get(id) {
+            Obj::Inst { fields, .. } => {
+                Ok(fields.get(&format!("{owner}.{name}")).copied().unwrap_or_else(|| default_of(desc)))
+            }
+            _ => unsupported(format!("field {owner}.{name} of a modelled object")),
+        }
+    }
+
+    pub(crate) fn put_field(&mut self, o: Slot, class: &str, name: &str, desc: &str, v: Slot) -> Res<()> {
+        let Some(id) = o.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", &format!("write of field {name} of null"));
+        };
+        let owner = self.field_owner(class, name, desc);
+        match self.heap.get_mut(id) {
+            Obj::Inst { fields, .. } => {
+                fields.insert(format!("{owner}.{name}"), v);
+                Ok(())
+            }
+            _ => unsupported(format!("field {owner}.{name} of a modelled object")),
+        }
+    }
+
+    pub(crate) fn invoke_insn(&mut self, f: &mut Frame<'a>, op: Opcode, index: u16) -> Res<Next> {
+        let Some(r) = f.cp.member_ref(index) else { return unsupported("bad method reference") };
+        let (class, name, desc) = (r.class.into_owned(), r.name.into_owned(), r.descriptor.into_owned());
+        let (params, ret) = split_descriptor(&desc);
+        let n = params.len() + usize::from(op != Opcode::INVOKESTATIC);
+        if f.stack.len() < n {
+            return unsupported("operand stack underflow at a call");
+        }
+        let args = f.stack.split_off(f.stack.len() - n);
+        let kind = match op {
+            Opcode::INVOKESTATIC => CallKind::Static,
+            Opcode::INVOKESPECIAL => CallKind::Special,
+            _ => CallKind::Virtual,
+        };
+        let v = self.call(kind, &class, &name, &desc, args)?;
+        if ret != "V" {
+            f.push(v.unwrap_or(Slot::TOP));
+        }
+        Ok(Next::Go)
+    }
+
+    /// A call: the receiver's null check, the selection of the method (models first at each
+    /// class of the chain, then the class's own declaration), then the model or the bytecode.
+    pub(crate) fn call(
+        &mut self,
+        kind: CallKind,
+        class: &str,
+        name: &str,
+        desc: &str,
+        args: Vec<Slot>,
+    ) -> Res<Option<Slot>> {
+        self.tick()?;
+        let start = match kind {
+            CallKind::Static | CallKind::Special => class.to_string(),
+            CallKind::Virtual => {
+                let Some(recv) = args[0].as_ref() else {
+                    return self.throw_new("java/lang/NullPointerException", &format!("call of {name} on null"));
+                };
+                let runtime = self.heap.class_of(recv);
+                // Private methods are not dispatched (javac 17 calls them with invokevirtual).
+                let private = self
+                    .resolve(class, name, desc)
+                    .is_some_and(|m| self.method_flags(m) & access::PRIVATE != 0);
+                if private || runtime.starts_with('[') { class.to_string() } else { runtime }
+            }
+        };
+        if kind == CallKind::Static {
+            self.ensure_init(class)?;
+        }
+        if let Some(r) = self.call_model(&start, name, desc, &args) {
+            return r;
+        }
+        let m = match kind {
+            CallKind::Virtual => self.dispatch(&start, name, desc),
+            _ => self.resolve(&start, name, desc),
+        };
+        let Some(m) = m else {
+            return Err(Abrupt::Stop(Stop::Missing(format!("method {start}.{name}{desc}"))));
+        };
+        let owner = self.db.class_name(m.class()).to_string();
+        if let Some(r) = self.call_model(&owner, name, desc, &args) {
+            return r;
+        }
+        if models::opaque(&owner) {
+            return unsupported(format!("unmodelled {owner}.{name}{desc}"));
+        }
+        if self.method_flags(m) & access::NATIVE != 0 {
+            return Err(Abrupt::Stop(Stop::Native(format!("{owner}.{name}{desc}"))));
+        }
+        if kind == CallKind::Static {
+            self.ensure_init(&owner)?;
+        }
+        self.call_bytecode(m, args)
+    }
+
+    /// The model of the first class up the chain from `start` that has one for this method.
+    fn call_model(&mut self, start: &str, name: &str, desc: &str, args: &[Slot]) -> Option<Res<Option<Slot>>> {
+        for c in self.supers(start) {
+            if let Some(r) = models::call(self, &c, name, desc, args) {
+                return Some(r);
+            }
+            // A class that declares the method itself ends the search: its code runs.
+            if let Some(id) = self.db.class_id(&c)
+                && self.declared(id, name, desc).is_some()
+            {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// `new`, `anewarray`, `checkcast`, `instanceof`.
+    pub(crate) fn type_op(&mut self, f: &mut Frame<'a>, op: Opcode, index: u16) -> Res<Next> {
+        let Some(name) = f.cp.class_name(index).map(|c| c.into_owned()) else {
+            return unsupported("bad class reference");
+        };
+        match op {
+            Opcode::NEW => {
+                let o = self.new_object(&name)?;
+                f.push(Slot::obj(o));
+            }
+            Opcode::ANEWARRAY => {
+                let comp = if name.starts_with('[') { name } else { format!("L{name};") };
+                let count = f.pop();
+                let a = self.alloc_array(&comp, count)?;
+                f.push(Slot::obj(a));
+            }
+            Opcode::CHECKCAST => {
+                let o = *f.stack.last().unwrap_or(&Slot::TOP);
+                if let Some(id) = o.as_ref()
+                    && !self.assignable(&self.heap.class_of(id), &name)
+                {
+                    let msg = format!("{} cannot be cast to {name}", self.heap.class_of(id));
+                    return self.throw_new("java/lang/ClassCastException", &msg);
+                }
+            }
+            _ => {
+                let o = f.pop();
+                let is = o.as_ref().is_some_and(|id| self.assignable(&self.heap.class_of(id), &name));
+                f.push(Slot::int(i32::from(is)));
+            }
+        }
+        Ok(Next::Go)
+    }
+
+    /// A new, uninitialised object of a class (models' classes get their model object).
+    pub(crate) fn new_object(&mut self, class: &str) -> Res<crate::value::ObjId> {
+        self.ensure_init(class)?;
+        let o = match class {
+            "java/lang/String" => Obj::Str(StrVal::default()),
+            "java/lang/StringBuilder" | "java/lang/StringBuffer" => {
+                Obj::Builder { class: class.to_string(), val: StrVal::default() }
+            }
+            _ => {
+                if let Some(id) = self.db.class_id(class)
+                    && self.db.access_flags(id) & (access::ABSTRACT | access::INTERFACE) != 0
+                {
+                    return self.throw_new("java/lang/InstantiationError", class);
+                }
+                Obj::Inst { class: class.to_string(), fields: BTreeMap::new() }
+            }
+        };
+        Ok(self.heap.alloc(o))
+    }
+
+    /// `invokedynamic`: string concatenation by `StringConcatFactory` (javac 9+ for `+` on
+    /// strings); every other bootstrap (lambdas) stops the replay.
+    pub(crate) fn indy(&mut self, f: &mut Frame<'a>, index: u16) -> Res<Next> {
+        let Some(Constant::InvokeDynamic { bootstrap_method_attr_index, name_and_type_index }) = f.cp.get(index)
+        else {
+            return unsupported("bad invokedynamic constant");
+        };
+        let Some((name, desc)) = f.cp.name_and_type(*name_and_type_index) else {
+            return unsupported("bad invokedynamic name and type");
+        };
+        let (name, desc) = (name.into_owned(), desc.into_owned());
+        let class = self.class_id(f.class)?;
+        let file = self.db.class(class).map_err(|e| Abrupt::Stop(Stop::Missing(e.to_string())))?;
+        let Some((bsm, static_args)) = strings::bootstrap(file, *bootstrap_method_attr_index) else {
+            return unsupported("invokedynamic without its bootstrap method");
+        };
+        if bsm != "java/lang/invoke/StringConcatFactory" {
+            return unsupported(format!("invokedynamic {name} bootstrapped by {bsm}"));
+        }
+        let (params, _) = split_descriptor(&desc);
+        let params: Vec<String> = params.into_iter().map(str::to_string).collect();
+        if f.stack.len() < params.len() {
+            return unsupported("operand stack underflow at invokedynamic");
+        }
+        let args = f.stack.split_off(f.stack.len() - params.len());
+        let recipe = match name.as_str() {
+            "makeConcatWithConstants" => static_args.first().cloned(),
+            _ => None,
+        };
+        let s = self.concat_recipe(recipe.as_deref(), &static_args, &params, &args)?;
+        let o = self.heap.alloc(Obj::Str(s));
+        f.push(Slot::obj(o));
+        Ok(Next::Go)
+    }
+
+    /// The string a recipe makes: `\u{1}` takes the next argument, `\u{2}` the next constant,
+    /// other characters are literal (StringConcatFactory); no recipe: the arguments in order.
+    fn concat_recipe(
+        &mut self,
+        recipe: Option<&[u16]>,
+        constants: &[Vec<u16>],
+        params: &[String],
+        args: &[Slot],
+    ) -> Res<StrVal> {
+        let mut out = StrVal::default();
+        let mut next_arg = 0;
+        let mut next_const = 1;
+        let default_recipe: Vec<u16> = vec![1; args.len()];
+        for &u in recipe.unwrap_or(&default_recipe) {
+            match u {
+                1 => {
+                    let (Some(a), Some(p)) = (args.get(next_arg), params.get(next_arg)) else {
+                        return unsupported("concatenation recipe without its argument");
+                    };
+                    let s = self.string_of(*a, p)?;
+                    out.chars.extend(s.chars);
+                    next_arg += 1;
+                }
+                2 => {
+                    let c = constants.get(next_const).cloned().unwrap_or_default();
+                    out.chars.extend(StrVal::concrete(&c).chars);
+                    next_const += 1;
+                }
+                _ => out.chars.extend(StrVal::concrete(&[u]).chars),
+            }
+        }
+        Ok(out)
+    }
+}

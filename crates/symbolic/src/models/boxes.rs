@@ -1,0 +1,463 @@
+//! The boxes (`Integer`, `Long`, `Short`, `Byte`, `Boolean`, `Double`, `Float`, `Character`) as
+//! instances with their JDK `value` field, the `valueOf` caches (−128..127, booleans, chars up to
+//! 127: identity matters to `==`), parsing with its NumberFormatException branches, and the ASCII
+//! `Character` predicates.
+
+use std::collections::BTreeMap;
+
+use solver::{ExprId, Op, Value};
+
+use crate::heap::Obj;
+use crate::interp::{Machine, Res, unsupported};
+use crate::models::ModelResult;
+use crate::value::{C, ObjId, Slot};
+
+/// The primitive descriptor of a box class.
+fn prim_of(class: &str) -> Option<&'static str> {
+    Some(match class {
+        "java/lang/Integer" => "I",
+        "java/lang/Long" => "J",
+        "java/lang/Short" => "S",
+        "java/lang/Byte" => "B",
+        "java/lang/Boolean" => "Z",
+        "java/lang/Character" => "C",
+        "java/lang/Double" => "D",
+        "java/lang/Float" => "F",
+        _ => return None,
+    })
+}
+
+impl Machine<'_, '_> {
+    /// `X.valueOf(v)`: a cached box for the values the JDK caches, a new one otherwise.
+    pub(crate) fn box_value(&mut self, class: &str, v: Slot) -> ObjId {
+        let cached = match (class, v.c) {
+            ("java/lang/Boolean", C::I(x)) => Some(i64::from(x != 0)),
+            ("java/lang/Character", C::I(x)) if (0..=127).contains(&x) => Some(i64::from(x)),
+            ("java/lang/Integer" | "java/lang/Short" | "java/lang/Byte", C::I(x)) if (-128..=127).contains(&x) => {
+                Some(i64::from(x))
+            }
+            ("java/lang/Long", C::J(x)) if (-128..=127).contains(&x) => Some(x),
+            _ => None,
+        };
+        if let Some(k) = cached
+            && let Some(&o) = self.box_cache.get(&(class.to_string(), k))
+        {
+            // The cached box holds the concrete value; this use's shadow is not kept in it.
+            return o;
+        }
+        let mut fields = BTreeMap::new();
+        let stored = if cached.is_some() { Slot::conc(v.c) } else { v };
+        fields.insert(format!("{class}.value"), stored);
+        let o = self.heap.alloc(Obj::Inst { class: class.to_string(), fields });
+        if let Some(k) = cached {
+            self.box_cache.insert((class.to_string(), k), o);
+        }
+        o
+    }
+
+    /// The primitive inside a box.
+    pub(crate) fn unbox(&mut self, o: ObjId) -> Res<Slot> {
+        match self.heap.get(o) {
+            Obj::Inst { class, fields } if prim_of(class).is_some() => {
+                let d = prim_of(class).unwrap_or("I");
+                Ok(fields.get(&format!("{class}.value")).copied().unwrap_or_else(|| crate::value::default_of(d)))
+            }
+            _ => unsupported(format!("unboxing a {}", self.heap.class_of(o))),
+        }
+    }
+
+    pub(crate) fn box_model(&mut self, class: &str, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        let prim = prim_of(class).unwrap_or("I");
+        let params = &desc[1..desc.find(')')?];
+        let ret = &desc[desc.find(')')? + 1..];
+        let r = match (name, params) {
+            ("valueOf", p) if p == prim => Ok(Some(Slot::obj(self.box_value(class, args[0])))),
+            ("<init>", p) if p == prim => {
+                let this = args[0].as_ref()?;
+                if let Obj::Inst { fields, .. } = self.heap.get_mut(this) {
+                    fields.insert(format!("{class}.value"), args[1]);
+                }
+                Ok(None)
+            }
+            ("parseInt" | "parseLong" | "parseShort" | "parseByte", "Ljava/lang/String;") => {
+                self.parse_integer(args[0], prim).map(Some)
+            }
+            ("valueOf", "Ljava/lang/String;") if matches!(prim, "I" | "J" | "S" | "B") => {
+                self.parse_integer(args[0], prim).map(|v| Some(Slot::obj(self.box_value(class, v))))
+            }
+            ("parseInt" | "parseLong", "Ljava/lang/String;I") => {
+                let radix = self.pin(args[1]).as_int();
+                if radix != 10 {
+                    return Some(unsupported(format!("{name} with radix {radix}")));
+                }
+                self.parse_integer(args[0], prim).map(Some)
+            }
+            ("toString", p) if p == prim => self.string_of(args[0], prim).map(|s| Some(self.new_string(s))),
+            ("toString", "") | ("hashCode", "") if params.is_empty() => {
+                let v = self.unbox(args[0].as_ref()?);
+                match (name, v) {
+                    (_, Err(e)) => Err(e),
+                    ("toString", Ok(v)) => self.string_of(v, prim).map(|s| Some(self.new_string(s))),
+                    (_, Ok(v)) => Ok(Some(self.box_hash(prim, v))),
+                }
+            }
+            ("hashCode", p) if p == prim => Ok(Some(self.box_hash(prim, args[0]))),
+            ("compare", _) if params.len() == 2 * prim.len() => Ok(Some(self.compare3(prim, args[0], args[1]))),
+            ("compareTo", _) => {
+                let a = self.unbox(args[0].as_ref()?);
+                let b = args[1].as_ref().map(|o| self.unbox(o));
+                match (a, b) {
+                    (Ok(a), Some(Ok(b))) => Ok(Some(self.compare3(prim, a, b))),
+                    (Err(e), _) | (_, Some(Err(e))) => Err(e),
+                    (_, None) => self.throw_new("java/lang/NullPointerException", "compareTo(null)"),
+                }
+            }
+            ("equals", "Ljava/lang/Object;") => self.box_equals(class, prim, args).map(Some),
+            (n, "") if n.ends_with("Value") => {
+                let v = self.unbox(args[0].as_ref()?);
+                v.and_then(|v| self.coerce_prim(v, prim, ret)).map(Some)
+            }
+            ("isNaN", "D" | "F") => {
+                let (h, e) = self.cond(Op::IsNaN, &[args[0]]);
+                Ok(Some(self.bool_slot(h, e)))
+            }
+            ("parseBoolean", "Ljava/lang/String;") => {
+                let t = self.new_rust_string("true");
+                let Some(s) = args[0].as_ref() else { return Some(Ok(Some(Slot::int(0)))) };
+                let tmp = [Slot::obj(s), t];
+                return self.string_model("equalsIgnoreCase", "(Ljava/lang/String;)Z", &tmp);
+            }
+            ("signum", "I") => {
+                let s = self.compare3("I", args[0], Slot::int(0));
+                Ok(Some(s))
+            }
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    /// A primitive converted between JVM types (`intValue` of a Long, `doubleValue` of an Integer).
+    fn coerce_prim(&mut self, v: Slot, from: &str, to: &str) -> Res<Slot> {
+        use solver::Sort;
+        let ops: &[Op] = match (from, to) {
+            (a, b) if a == b => &[],
+            ("I" | "S" | "B" | "C" | "Z", "I" | "S" | "B" | "C" | "Z") => &[],
+            ("I" | "S" | "B" | "C", "J") => &[Op::SignExt(64)],
+            ("I" | "S" | "B" | "C", "F") | ("J", "F") => &[Op::IntToFp(Sort::F32)],
+            ("I" | "S" | "B" | "C", "D") | ("J", "D") => &[Op::IntToFp(Sort::F64)],
+            ("J", _) => &[Op::Extract(32)],
+            ("F", "D") => &[Op::FpToFp(Sort::F64)],
+            ("D", "F") => &[Op::FpToFp(Sort::F32)],
+            ("F" | "D", "J") => &[Op::FpToInt(64)],
+            ("F" | "D", _) => &[Op::FpToInt(32)],
+            _ => return unsupported(format!("conversion {from} to {to}")),
+        };
+        let v = self.chain(ops, v);
+        Ok(match to {
+            "B" => self.chain(&[Op::Extract(8), Op::SignExt(32)], v),
+            "S" => self.chain(&[Op::Extract(16), Op::SignExt(32)], v),
+            _ => v,
+        })
+    }
+
+    fn box_hash(&mut self, prim: &str, v: Slot) -> Slot {
+        match prim {
+            "J" => {
+                let hi = self.op(Op::LShr, &[v, Slot::long(32)]);
+                let x = self.op(Op::Xor, &[v, hi]);
+                self.chain(&[Op::Extract(32)], x)
+            }
+            "Z" => {
+                let v = self.pin(v);
+                Slot::int(if v.as_int() != 0 { 1231 } else { 1237 })
+            }
+            "D" | "F" => {
+                // Double.hashCode hashes the canonical bits: concretised.
+                let v = self.pin(v);
+                match v.c {
+                    C::D(b) => {
+                        let b = if f64::from_bits(b).is_nan() { 0x7ff8_0000_0000_0000 } else { b };
+                        Slot::int((b ^ (b >> 32)) as i32)
+                    }
+                    C::F(b) => Slot::int(if f32::from_bits(b).is_nan() { 0x7fc0_0000 } else { b as i32 }),
+                    _ => Slot::int(0),
+                }
+            }
+            _ => v,
+        }
+    }
+
+    /// Java's `compare` of two primitives: -1, 0 or 1 (`Double.compare`'s total order concretised).
+    pub(crate) fn compare3(&mut self, prim: &str, a: Slot, b: Slot) -> Slot {
+        match prim {
+            "J" => self.op(Op::Cmp, &[a, b]),
+            "D" | "F" => {
+                let (a, b) = (self.pin(a), self.pin(b));
+                let (x, y) = match (a.c, b.c) {
+                    (C::D(x), C::D(y)) => (f64::from_bits(x), f64::from_bits(y)),
+                    (C::F(x), C::F(y)) => (f64::from(f32::from_bits(x)), f64::from(f32::from_bits(y))),
+                    _ => (0.0, 0.0),
+                };
+                Slot::int(x.total_cmp(&y) as i32)
+            }
+            _ => {
+                // Sign-extended to 64 bits, lcmp gives Integer.compare.
+                let (a, b) = (self.chain(&[Op::SignExt(64)], a), self.chain(&[Op::SignExt(64)], b));
+                self.op(Op::Cmp, &[a, b])
+            }
+        }
+    }
+
+    fn box_equals(&mut self, class: &str, prim: &str, args: &[Slot]) -> Res<Slot> {
+        let Some(this) = args[0].as_ref() else { return Ok(Slot::int(0)) };
+        let Some(other) = args[1].as_ref() else { return Ok(Slot::int(0)) };
+        if self.heap.class_of(other) != class {
+            return Ok(Slot::int(0));
+        }
+        let (a, b) = (self.unbox(this)?, self.unbox(other)?);
+        if matches!(prim, "D" | "F") {
+            let (a, b) = (self.pin(a), self.pin(b));
+            return Ok(Slot::int(i32::from(a.c == b.c)));
+        }
+        let (h, e) = self.cond(Op::Eq, &[a, b]);
+        Ok(self.bool_slot(h, e))
+    }
+
+    /// `Integer.parseInt` (and the Long, Short, Byte forms) in radix 10: an optional sign, then
+    /// digits, each check an implicit branch to NumberFormatException; the length pinned. More
+    /// than 9 digits (18 for long) are parsed concretely, their characters pinned.
+    fn parse_integer(&mut self, s: Slot, prim: &str) -> Res<Slot> {
+        let Some(o) = s.as_ref() else {
+            return self.throw_new("java/lang/NumberFormatException", "Cannot parse null string: null");
+        };
+        let sv = self.fixed_str(o)?;
+        let text = sv.to_rust();
+        let fail = format!("For input string: \"{text}\"");
+        let n = sv.chars.len();
+        if n == 0 {
+            return self.throw_new("java/lang/NumberFormatException", &fail);
+        }
+        let wide = prim == "J";
+        let max_digits = if wide { 18 } else { 9 };
+        let first = sv.chars[0];
+        let minus = crate::heap::Ch { c: u16::from(b'-'), s: None };
+        let plus = crate::heap::Ch { c: u16::from(b'+'), s: None };
+        let (is_minus, em) = self.ch_eq(first, minus);
+        let (is_plus, ep) = self.ch_eq(first, plus);
+        let signed = is_minus || is_plus;
+        if let Some(e) = em {
+            let h = self.held(is_minus, e);
+            self.implicit(h);
+        }
+        if let Some(e) = ep
+            && !is_minus
+        {
+            let h = self.held(is_plus, e);
+            self.implicit(h);
+        }
+        let start = usize::from(signed);
+        if n == start || n - start > max_digits {
+            for ch in &sv.chars {
+                let s = self.char_slot(*ch);
+                self.pin(s);
+            }
+            return self.parse_concrete(&text, prim, &fail);
+        }
+        let zero_w = if wide { Slot::long(0) } else { Slot::int(0) };
+        let mut acc = zero_w;
+        for ch in &sv.chars[start..] {
+            let c = self.char_slot(*ch);
+            let d = self.op(Op::Sub, &[c, Slot::int(i32::from(b'0'))]);
+            let (digit, e) = self.cond(Op::Ult, &[d, Slot::int(10)]);
+            if let Some(e) = e {
+                let h = self.held(digit, e);
+                self.implicit(h);
+            }
+            if !digit {
+                return self.throw_new("java/lang/NumberFormatException", &fail);
+            }
+            let d = if wide { self.chain(&[Op::SignExt(64)], d) } else { d };
+            let ten = if wide { Slot::long(10) } else { Slot::int(10) };
+            let m = self.op(Op::Mul, &[acc, ten]);
+            acc = self.op(Op::Add, &[m, d]);
+        }
+        if is_minus {
+            acc = self.op(Op::Neg, &[acc]);
+        }
+        self.narrow_parsed(acc, prim, &fail)
+    }
+
+    /// Short and Byte parse as int, then check their range (NumberFormatException outside).
+    fn narrow_parsed(&mut self, v: Slot, prim: &str, fail: &str) -> Res<Slot> {
+        let (lo, hi) = match prim {
+            "S" => (i32::from(i16::MIN), i32::from(i16::MAX)),
+            "B" => (i32::from(i8::MIN), i32::from(i8::MAX)),
+            _ => return Ok(v),
+        };
+        let (ge, e1) = self.cond(Op::Sge, &[v, Slot::int(lo)]);
+        let (le, e2) = self.cond(Op::Sle, &[v, Slot::int(hi)]);
+        for (h, e) in [(ge, e1), (le, e2)] {
+            if let Some(e) = e {
+                let x = self.held(h, e);
+                self.implicit(x);
+            }
+        }
+        if !(ge && le) {
+            return self.throw_new("java/lang/NumberFormatException", fail);
+        }
+        Ok(v)
+    }
+
+    fn parse_concrete(&mut self, text: &str, prim: &str, fail: &str) -> Res<Slot> {
+        let ok = |t: &str| t.bytes().enumerate().all(|(i, b)| b.is_ascii_digit() || (i == 0 && (b == b'-' || b == b'+')));
+        if !ok(text) {
+            return self.throw_new("java/lang/NumberFormatException", fail);
+        }
+        let r = match prim {
+            "J" => text.parse::<i64>().ok().map(Slot::long),
+            "S" => text.parse::<i16>().ok().map(|v| Slot::int(i32::from(v))),
+            "B" => text.parse::<i8>().ok().map(|v| Slot::int(i32::from(v))),
+            _ => text.parse::<i32>().ok().map(Slot::int),
+        };
+        match r {
+            Some(v) => Ok(v),
+            None => self.throw_new("java/lang/NumberFormatException", fail),
+        }
+    }
+
+    fn ch_eq(&mut self, a: crate::heap::Ch, b: crate::heap::Ch) -> (bool, Option<ExprId>) {
+        let holds = a.c == b.c;
+        match a.s {
+            None => (holds, None),
+            Some(x) => {
+                let y = self.arena.konst(Value::char(b.c));
+                let e = self.arena.mk(Op::Eq, &[x, y]);
+                (holds, self.arena.as_const(e).is_none().then_some(e))
+            }
+        }
+    }
+
+    /// `Character`'s ASCII predicates and case mappings, symbolic for ASCII characters (a symbolic
+    /// character is kept below 128 by a pin-kind entry); `valueOf`/`charValue` as a box.
+    pub(crate) fn character_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        let r = match (name, desc) {
+            ("valueOf", "(C)Ljava/lang/Character;") => Ok(Some(Slot::obj(self.box_value("java/lang/Character", args[0])))),
+            ("charValue", "()C") | ("hashCode", "()I") => self.unbox(args[0].as_ref()?).map(Some),
+            ("toString", "(C)Ljava/lang/String;") => self.string_of(args[0], "C").map(|s| Some(self.new_string(s))),
+            ("compare", "(CC)I") => Ok(Some(self.op(Op::Sub, &[args[0], args[1]]))),
+            ("equals", "(Ljava/lang/Object;)Z") => return self.box_model("java/lang/Character", name, desc, args),
+            (_, "(C)Z" | "(I)Z") => self.char_predicate(name, args[0]).map(Some),
+            ("toUpperCase" | "toLowerCase", "(C)C" | "(I)I") => self.char_case(name == "toUpperCase", args[0]).map(Some),
+            ("digit", "(CI)I" | "(II)I") => self.char_digit(args[0], args[1]).map(Some),
+            ("getNumericValue", "(C)I" | "(I)I") => self.char_digit(args[0], Slot::int(36)).map(Some),
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    /// Keeps a symbolic character in the ASCII range (where the models are exact).
+    fn ascii(&mut self, c: Slot) -> Res<()> {
+        let (ascii, e) = self.cond(Op::Ult, &[c, Slot::int(128)]);
+        if !ascii {
+            return unsupported("a Character predicate of a non-ASCII character");
+        }
+        self.pin_cond(ascii, e);
+        Ok(())
+    }
+
+    fn in_range(&mut self, c: Slot, lo: u8, hi: u8) -> (bool, Option<ExprId>) {
+        let (a, ea) = self.cond(Op::Sge, &[c, Slot::int(i32::from(lo))]);
+        let (b, eb) = self.cond(Op::Sle, &[c, Slot::int(i32::from(hi))]);
+        let e = match (ea, eb) {
+            (Some(x), Some(y)) => Some(self.arena.mk(Op::And2, &[x, y])),
+            _ => None,
+        };
+        (a && b, e)
+    }
+
+    fn any(&mut self, parts: &[(bool, Option<ExprId>)]) -> (bool, Option<ExprId>) {
+        let holds = parts.iter().any(|p| p.0);
+        if parts.iter().all(|p| p.1.is_none()) {
+            return (holds, None);
+        }
+        let mut acc = self.arena.konst(Value::Bool(false));
+        for &(h, e) in parts {
+            let x = e.unwrap_or_else(|| self.arena.konst(Value::Bool(h)));
+            acc = self.arena.mk(Op::Or2, &[acc, x]);
+        }
+        (holds, Some(acc))
+    }
+
+    fn char_predicate(&mut self, name: &str, c: Slot) -> Res<Slot> {
+        self.ascii(c)?;
+        let digit = self.in_range(c, b'0', b'9');
+        let upper = self.in_range(c, b'A', b'Z');
+        let lower = self.in_range(c, b'a', b'z');
+        let (h, e) = match name {
+            "isDigit" => digit,
+            "isUpperCase" => upper,
+            "isLowerCase" => lower,
+            "isLetter" | "isAlphabetic" => self.any(&[upper, lower]),
+            "isLetterOrDigit" => self.any(&[upper, lower, digit]),
+            "isWhitespace" | "isSpaceChar" => {
+                let ws = self.in_range(c, 9, 13);
+                let seps = self.in_range(c, 28, 32);
+                if name == "isSpaceChar" { self.cond(Op::Eq, &[c, Slot::int(32)]) } else { self.any(&[ws, seps]) }
+            }
+            _ => return unsupported(format!("Character.{name}")),
+        };
+        Ok(self.bool_slot(h, e))
+    }
+
+    fn char_case(&mut self, upper: bool, c: Slot) -> Res<Slot> {
+        self.ascii(c)?;
+        let (inr, e) = if upper { self.in_range(c, b'a', b'z') } else { self.in_range(c, b'A', b'Z') };
+        let moved = self.op(if upper { Op::Sub } else { Op::Add }, &[c, Slot::int(32)]);
+        let conc = if inr { moved.c } else { c.c };
+        match e {
+            None => Ok(Slot::conc(conc)),
+            Some(e) => {
+                let (x, y) = (self.expr(moved), self.expr(c));
+                Ok(Slot { c: conc, s: Some(self.arena.mk(Op::Ite, &[e, x, y])) })
+            }
+        }
+    }
+
+    /// `Character.digit(c, radix)` for ASCII: '0'..'9', then letters as 10.., -1 outside the radix.
+    fn char_digit(&mut self, c: Slot, radix: Slot) -> Res<Slot> {
+        self.ascii(c)?;
+        let radix = self.pin(radix).as_int();
+        let d = self.in_range(c, b'0', b'9');
+        let u = self.in_range(c, b'A', b'Z');
+        let l = self.in_range(c, b'a', b'z');
+        let vd = self.op(Op::Sub, &[c, Slot::int(i32::from(b'0'))]);
+        let vu = self.op(Op::Sub, &[c, Slot::int(i32::from(b'A') - 10)]);
+        let vl = self.op(Op::Sub, &[c, Slot::int(i32::from(b'a') - 10)]);
+        let conc = if d.0 {
+            vd.as_int()
+        } else if u.0 {
+            vu.as_int()
+        } else if l.0 {
+            vl.as_int()
+        } else {
+            -1
+        };
+        let conc = if conc >= radix { -1 } else { conc };
+        if c.s.is_none() {
+            return Ok(Slot::int(conc));
+        }
+        let m1 = self.arena.konst(Value::i32(-1));
+        let pick = |m: &mut Self, (h, e): (bool, Option<ExprId>), v: Slot, rest: ExprId| {
+            let cond = e.unwrap_or_else(|| m.arena.konst(Value::Bool(h)));
+            let ve = m.expr(v);
+            m.arena.mk(Op::Ite, &[cond, ve, rest])
+        };
+        let mut acc = pick(self, l, vl, m1);
+        acc = pick(self, u, vu, acc);
+        acc = pick(self, d, vd, acc);
+        let rk = self.arena.konst(Value::i32(radix));
+        let lt = self.arena.mk(Op::Slt, &[acc, rk]);
+        let r = self.arena.mk(Op::Ite, &[lt, acc, m1]);
+        Ok(Slot { c: C::I(conc), s: Some(r) })
+    }
+}

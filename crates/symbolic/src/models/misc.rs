@@ -1,0 +1,472 @@
+//! The smaller models: `Object` (identity equality and hash, `getClass`, `clone`), `Throwable`
+//! (message and cause; `fillInStackTrace` a no-op), `System.arraycopy`, `Arrays`, `Objects`,
+//! `Math` (abs, min, max, signum, floorDiv, floorMod symbolic; the rest concretised with pins),
+//! `Class` names, and `PrintStream` output as a no-op (that still calls `toString`).
+
+use solver::{Op, Value};
+
+use crate::heap::{Obj, StrVal};
+use crate::interp::{Machine, Res, unsupported};
+use crate::invoke::CallKind;
+use crate::models::ModelResult;
+use crate::value::{C, ObjId, Slot, default_of};
+
+const DETAIL: &str = "java/lang/Throwable.detailMessage";
+const CAUSE: &str = "java/lang/Throwable.cause";
+
+impl Machine<'_, '_> {
+    /// The identity hash of an object: concrete and deterministic (it cannot match the JVM's).
+    fn identity_hash(o: ObjId) -> i32 {
+        (o.0.wrapping_mul(0x9e37_79b9) >> 1) as i32
+    }
+
+    pub(crate) fn object_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        let this = args.first()?.as_ref()?;
+        let r = match (name, desc) {
+            ("<init>", "()V") => Ok(None),
+            ("equals", "(Ljava/lang/Object;)Z") => Ok(Some(Slot::int(i32::from(Some(this) == args[1].as_ref())))),
+            ("hashCode", "()I") => Ok(Some(Slot::int(Self::identity_hash(this)))),
+            ("getClass", "()Ljava/lang/Class;") => {
+                let c = self.heap.class_of(this);
+                Ok(Some(Slot::obj(self.heap.mirror(&c))))
+            }
+            ("toString", "()Ljava/lang/String;") => {
+                let h = match self.call(CallKind::Virtual, "java/lang/Object", "hashCode", "()I", vec![args[0]]) {
+                    Ok(h) => h.map_or(0, |s| self.pin(s).as_int()),
+                    Err(e) => return Some(Err(e)),
+                };
+                let c = self.heap.class_of(this).replace('/', ".");
+                Ok(Some(self.new_rust_string(&format!("{c}@{h:x}"))))
+            }
+            ("clone", "()Ljava/lang/Object;") => self.clone_object(this).map(Some),
+            ("notify" | "notifyAll", "()V") => Ok(None),
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    fn clone_object(&mut self, o: ObjId) -> Res<Slot> {
+        let copy = self.heap.get(o).clone();
+        if let Obj::Inst { class, .. } = &copy
+            && !self.assignable(class, "java/lang/Cloneable")
+        {
+            let c = class.replace('/', ".");
+            return self.throw_new("java/lang/CloneNotSupportedException", &c);
+        }
+        Ok(Slot::obj(self.heap.alloc(copy)))
+    }
+
+    pub(crate) fn throwable_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        let this = args.first()?.as_ref()?;
+        let set = |m: &mut Self, key: &str, v: Slot| {
+            if let Obj::Inst { fields, .. } = m.heap.get_mut(this) {
+                fields.insert(key.to_string(), v);
+            }
+        };
+        let get = |m: &Self, key: &str| match m.heap.get(this) {
+            Obj::Inst { fields, .. } => fields.get(key).copied().unwrap_or(Slot::null()),
+            _ => Slot::null(),
+        };
+        let r = match (name, desc) {
+            ("<init>", "()V") => Ok(None),
+            ("<init>", "(Ljava/lang/String;)V") => {
+                set(self, DETAIL, args[1]);
+                Ok(None)
+            }
+            ("<init>", "(Ljava/lang/String;Ljava/lang/Throwable;)V" | "(Ljava/lang/String;Ljava/lang/Throwable;ZZ)V") => {
+                set(self, DETAIL, args[1]);
+                set(self, CAUSE, args[2]);
+                Ok(None)
+            }
+            ("<init>", "(Ljava/lang/Throwable;)V") => {
+                // The message of `Throwable(cause)` is the cause's toString: concrete here.
+                let msg = match args[1].as_ref() {
+                    Some(_) => {
+                        let s = self.string_of(args[1], "Ljava/lang/Object;");
+                        match s {
+                            Ok(s) => self.new_string(s),
+                            Err(e) => return Some(Err(e)),
+                        }
+                    }
+                    None => Slot::null(),
+                };
+                set(self, DETAIL, msg);
+                set(self, CAUSE, args[1]);
+                Ok(None)
+            }
+            ("getMessage" | "getLocalizedMessage", _) => Ok(Some(get(self, DETAIL))),
+            ("getCause", _) => Ok(Some(get(self, CAUSE))),
+            ("initCause", _) => {
+                set(self, CAUSE, args[1]);
+                Ok(Some(args[0]))
+            }
+            ("fillInStackTrace", _) => Ok(Some(args[0])),
+            ("printStackTrace", "()V") | ("addSuppressed", _) | ("setStackTrace", _) => Ok(None),
+            ("getStackTrace", _) => {
+                let a = self.heap.alloc(Obj::Array { comp: "Ljava/lang/StackTraceElement;".into(), elems: Vec::new() });
+                Ok(Some(Slot::obj(a)))
+            }
+            ("toString", "()Ljava/lang/String;") => {
+                let c = self.heap.class_of(this).replace('/', ".");
+                let msg = get(self, DETAIL);
+                let text = match msg.as_ref() {
+                    Some(m) => match self.fixed_str(m) {
+                        Ok(s) => format!("{c}: {}", s.to_rust()),
+                        Err(e) => return Some(Err(e)),
+                    },
+                    None => c,
+                };
+                Ok(Some(self.new_rust_string(&text)))
+            }
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    pub(crate) fn system_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        let r = match (name, desc) {
+            ("arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V") => self.arraycopy(args).map(|_| None),
+            ("identityHashCode", _) => Ok(Some(Slot::int(args[0].as_ref().map_or(0, Self::identity_hash)))),
+            ("lineSeparator", _) => Ok(Some(self.new_rust_string("\n"))),
+            _ => return Some(unsupported(format!("System.{name}{desc}"))),
+        };
+        Some(r)
+    }
+
+    fn arraycopy(&mut self, args: &[Slot]) -> Res<()> {
+        let (Some(src), Some(dst)) = (args[0].as_ref(), args[2].as_ref()) else {
+            return self.throw_new("java/lang/NullPointerException", "arraycopy of null");
+        };
+        let sp = self.pin(args[1]).as_int();
+        let dp = self.pin(args[3]).as_int();
+        let n = self.pin(args[4]).as_int();
+        let (Obj::Array { elems: se, .. }, Obj::Array { elems: de, .. }) = (self.heap.get(src), self.heap.get(dst))
+        else {
+            return self.throw_new("java/lang/ArrayStoreException", "arraycopy of a non-array");
+        };
+        let (sl, dl) = (se.len() as i64, de.len() as i64);
+        let (sp, dp, n) = (i64::from(sp), i64::from(dp), i64::from(n));
+        if sp < 0 || dp < 0 || n < 0 || sp + n > sl || dp + n > dl {
+            return self.throw_new("java/lang/ArrayIndexOutOfBoundsException", "arraycopy: last source index out of bounds");
+        }
+        let part: Vec<Slot> = se[sp as usize..(sp + n) as usize].to_vec();
+        if let Obj::Array { elems, .. } = self.heap.get_mut(dst) {
+            elems[dp as usize..(dp + n) as usize].copy_from_slice(&part);
+        }
+        Ok(())
+    }
+
+    fn array_elems(&mut self, a: Slot) -> Res<(ObjId, String, Vec<Slot>)> {
+        let Some(o) = a.as_ref() else { return self.throw_new("java/lang/NullPointerException", "array is null") };
+        match self.heap.get(o) {
+            Obj::Array { comp, elems } => Ok((o, comp.clone(), elems.clone())),
+            _ => unsupported("an Arrays method on a non-array"),
+        }
+    }
+
+    pub(crate) fn arrays_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        let r = match (name, args.len()) {
+            ("fill", 2) | ("fill", 4) => self.arrays_fill(args).map(|_| None),
+            ("copyOf", 2) => self.arrays_copy(args[0], Slot::int(0), args[1], true).map(Some),
+            ("copyOfRange", 3) => self.arrays_copy(args[0], args[1], args[2], false).map(Some),
+            ("equals", 2) if !desc.contains("[Ljava") => self.arrays_equals(args).map(Some),
+            ("toString", 1) if !desc.contains("[Ljava") => self.arrays_to_string(args[0]).map(Some),
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    fn arrays_fill(&mut self, args: &[Slot]) -> Res<()> {
+        let (o, comp, elems) = self.array_elems(args[0])?;
+        let (from, to, v) = if args.len() == 4 {
+            (self.pin(args[1]).as_int(), self.pin(args[2]).as_int(), args[3])
+        } else {
+            (0, elems.len() as i32, args[1])
+        };
+        if from < 0 || to > elems.len() as i32 || from > to {
+            return self.throw_new("java/lang/ArrayIndexOutOfBoundsException", "fill range");
+        }
+        let v = if comp.len() == 1 { self.coerce(v, &comp)? } else { v };
+        if let Obj::Array { elems, .. } = self.heap.get_mut(o) {
+            for e in &mut elems[from as usize..to as usize] {
+                *e = v;
+            }
+        }
+        Ok(())
+    }
+
+    fn arrays_copy(&mut self, a: Slot, from: Slot, to: Slot, is_length: bool) -> Res<Slot> {
+        let (_, comp, elems) = self.array_elems(a)?;
+        let from = self.pin(from).as_int();
+        let to = self.pin(to).as_int();
+        let (start, len) = if is_length { (0, to) } else { (from, to.saturating_sub(from)) };
+        if len < 0 {
+            let cls = if is_length { "java/lang/NegativeArraySizeException" } else { "java/lang/IllegalArgumentException" };
+            return self.throw_new(cls, &format!("{from} > {to}"));
+        }
+        if start < 0 || start as usize > elems.len() {
+            return self.throw_new("java/lang/ArrayIndexOutOfBoundsException", "copyOfRange");
+        }
+        let mut out = vec![default_of(&comp); len as usize];
+        for (i, e) in elems.iter().skip(start as usize).take(len as usize).enumerate() {
+            out[i] = *e;
+        }
+        Ok(Slot::obj(self.heap.alloc(Obj::Array { comp, elems: out })))
+    }
+
+    fn arrays_equals(&mut self, args: &[Slot]) -> Res<Slot> {
+        let (Some(_), Some(_)) = (args[0].as_ref(), args[1].as_ref()) else {
+            return Ok(Slot::int(i32::from(args[0].as_ref() == args[1].as_ref())));
+        };
+        let (_, comp, a) = self.array_elems(args[0])?;
+        let (_, _, b) = self.array_elems(args[1])?;
+        if a.len() != b.len() {
+            return Ok(Slot::int(0));
+        }
+        if matches!(comp.as_str(), "F" | "D") {
+            let same = a.iter().zip(&b).all(|(x, y)| x.c == y.c);
+            for s in a.iter().chain(&b) {
+                self.pin(*s);
+            }
+            return Ok(Slot::int(i32::from(same)));
+        }
+        let mut holds = true;
+        let mut acc = self.arena.konst(Value::Bool(true));
+        let mut sym = false;
+        for (x, y) in a.iter().zip(&b) {
+            let (eq, e) = self.cond(Op::Eq, &[*x, *y]);
+            holds &= eq;
+            if let Some(e) = e {
+                sym = true;
+                acc = self.arena.mk(Op::And2, &[acc, e]);
+            } else if !eq {
+                acc = self.arena.konst(Value::Bool(false));
+            }
+        }
+        Ok(self.bool_slot(holds, sym.then_some(acc)))
+    }
+
+    fn arrays_to_string(&mut self, a: Slot) -> Res<Slot> {
+        if a.as_ref().is_none() {
+            return Ok(self.new_rust_string("null"));
+        }
+        let (_, comp, elems) = self.array_elems(a)?;
+        let mut out = StrVal::concrete(&[u16::from(b'[')]);
+        for (i, e) in elems.iter().enumerate() {
+            if i > 0 {
+                out.chars.extend(StrVal::concrete(&[u16::from(b','), u16::from(b' ')]).chars);
+            }
+            let s = self.string_of(*e, &comp)?;
+            out.chars.extend(s.chars);
+        }
+        out.chars.extend(StrVal::concrete(&[u16::from(b']')]).chars);
+        Ok(self.new_string(out))
+    }
+
+    pub(crate) fn objects_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        let r = match (name, desc) {
+            ("equals", "(Ljava/lang/Object;Ljava/lang/Object;)Z") => {
+                if args[0].as_ref() == args[1].as_ref() {
+                    Ok(Some(Slot::int(1)))
+                } else if args[0].as_ref().is_none() {
+                    Ok(Some(Slot::int(0)))
+                } else {
+                    self.call(CallKind::Virtual, "java/lang/Object", "equals", "(Ljava/lang/Object;)Z", args.to_vec())
+                }
+            }
+            ("requireNonNull", _) => match args[0].as_ref() {
+                Some(_) => Ok(Some(args[0])),
+                None => self.throw_new("java/lang/NullPointerException", ""),
+            },
+            ("isNull", _) => Ok(Some(Slot::int(i32::from(args[0].as_ref().is_none())))),
+            ("nonNull", _) => Ok(Some(Slot::int(i32::from(args[0].as_ref().is_some())))),
+            ("hashCode", "(Ljava/lang/Object;)I") => match args[0].as_ref() {
+                None => Ok(Some(Slot::int(0))),
+                Some(_) => self.call(CallKind::Virtual, "java/lang/Object", "hashCode", "()I", vec![args[0]]),
+            },
+            ("hash", "([Ljava/lang/Object;)I") => self.objects_hash(args[0]).map(Some),
+            ("toString", "(Ljava/lang/Object;)Ljava/lang/String;") => {
+                self.string_of(args[0], "Ljava/lang/Object;").map(|s| Some(self.new_string(s)))
+            }
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    fn objects_hash(&mut self, arr: Slot) -> Res<Slot> {
+        if arr.as_ref().is_none() {
+            return Ok(Slot::int(0));
+        }
+        let (_, _, elems) = self.array_elems(arr)?;
+        let mut h = Slot::int(1);
+        for e in elems {
+            let eh = match e.as_ref() {
+                None => Slot::int(0),
+                Some(_) => self.call(CallKind::Virtual, "java/lang/Object", "hashCode", "()I", vec![e])?.unwrap_or(Slot::int(0)),
+            };
+            let m = self.op(Op::Mul, &[h, Slot::int(31)]);
+            h = self.op(Op::Add, &[m, eh]);
+        }
+        Ok(h)
+    }
+
+    pub(crate) fn class_model(&mut self, name: &str, _desc: &str, args: &[Slot]) -> ModelResult {
+        let this = args.first()?.as_ref()?;
+        let Obj::Mirror(t) = self.heap.get(this).clone() else { return None };
+        let r = match name {
+            "getName" | "getTypeName" => Ok(Some(self.new_rust_string(&t.replace('/', ".")))),
+            "getSimpleName" => {
+                let simple = t.rsplit(['/', '$']).next().unwrap_or(&t).to_string();
+                Ok(Some(self.new_rust_string(&simple)))
+            }
+            "desiredAssertionStatus" => Ok(Some(Slot::int(0))),
+            "hashCode" => Ok(Some(Slot::int(Self::identity_hash(this)))),
+            "isInstance" => {
+                let is = args[1].as_ref().is_some_and(|o| self.assignable(&self.heap.class_of(o), &t));
+                Ok(Some(Slot::int(i32::from(is))))
+            }
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    pub(crate) fn print_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        let r = match (name, desc) {
+            ("print" | "println", "(Ljava/lang/Object;)V") => {
+                self.string_of(args[1], "Ljava/lang/Object;").map(|_| None)
+            }
+            ("print" | "println" | "write" | "flush" | "close", _) => Ok(None),
+            ("printf" | "format" | "append", _) => Ok(Some(args[0])),
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    pub(crate) fn math_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        let params = &desc[1..desc.find(')')?];
+        let r = match (name, params) {
+            ("abs", "I" | "J") => {
+                let zero = if params == "J" { Slot::long(0) } else { Slot::int(0) };
+                let neg = self.op(Op::Neg, &[args[0]]);
+                Ok(Some(self.ite_cmp(Op::Slt, args[0], zero, neg, args[0])))
+            }
+            ("min", "II" | "JJ") => Ok(Some(self.ite_cmp(Op::Sle, args[0], args[1], args[0], args[1]))),
+            ("max", "II" | "JJ") => Ok(Some(self.ite_cmp(Op::Sge, args[0], args[1], args[0], args[1]))),
+            ("signum", "F" | "D") | ("abs", "F" | "D") | ("min" | "max", "FF" | "DD") | (_, "D" | "DD") => {
+                self.math_concrete(name, args).map(Some)
+            }
+            ("floorDiv" | "floorMod", "II" | "JJ") => self.floor_div_mod(name == "floorDiv", args).map(Some),
+            _ => return Some(unsupported(format!("Math.{name}{desc}"))),
+        };
+        Some(r)
+    }
+
+    /// `ite(a <op> b, x, y)`.
+    fn ite_cmp(&mut self, op: Op, a: Slot, b: Slot, x: Slot, y: Slot) -> Slot {
+        let (h, e) = self.cond(op, &[a, b]);
+        let conc = if h { x.c } else { y.c };
+        match e {
+            None => {
+                if h {
+                    x
+                } else {
+                    y
+                }
+            }
+            Some(e) => {
+                let (ex, ey) = (self.expr(x), self.expr(y));
+                Slot { c: conc, s: Some(self.arena.mk(Op::Ite, &[e, ex, ey])) }
+            }
+        }
+    }
+
+    /// `Math.floorDiv`/`floorMod`: the truncating result corrected when the signs differ.
+    fn floor_div_mod(&mut self, div: bool, args: &[Slot]) -> Res<Slot> {
+        let (a, b) = (args[0], args[1]);
+        let zero = if a.wide() { Slot::long(0) } else { Slot::int(0) };
+        let one = if a.wide() { Slot::long(1) } else { Slot::int(1) };
+        let (is_zero, e) = self.cond(Op::Eq, &[b, zero]);
+        if let Some(e) = e {
+            let h = self.held(is_zero, e);
+            self.implicit(h);
+        }
+        if is_zero {
+            return self.throw_new("java/lang/ArithmeticException", "/ by zero");
+        }
+        let q = self.op(Op::SDiv, &[a, b]);
+        let r = self.op(Op::SRem, &[a, b]);
+        // Signs differ and the remainder is not zero: floor is one less, the modulus moves by b.
+        let x = self.op(Op::Xor, &[a, b]);
+        let (neg, e1) = self.cond(Op::Slt, &[x, zero]);
+        let (nz, e2) = self.cond(Op::Ne, &[r, zero]);
+        let fix = neg && nz;
+        let (fixed, other) = if div {
+            (self.op(Op::Sub, &[q, one]), q)
+        } else {
+            (self.op(Op::Add, &[r, b]), r)
+        };
+        let conc = if fix { fixed.c } else { other.c };
+        if e1.is_none() && e2.is_none() && fixed.s.is_none() && other.s.is_none() {
+            return Ok(Slot::conc(conc));
+        }
+        let c1 = e1.unwrap_or_else(|| self.arena.konst(Value::Bool(neg)));
+        let c2 = e2.unwrap_or_else(|| self.arena.konst(Value::Bool(nz)));
+        let c = self.arena.mk(Op::And2, &[c1, c2]);
+        let (ef, eo) = (self.expr(fixed), self.expr(other));
+        Ok(Slot { c: conc, s: Some(self.arena.mk(Op::Ite, &[c, ef, eo])) })
+    }
+
+    /// Floating-point `Math` functions: concretised (arguments pinned), computed with Rust's
+    /// correctly rounded operations where Java's are (sqrt, floor, ceil, rint) and libm otherwise.
+    fn math_concrete(&mut self, name: &str, args: &[Slot]) -> Res<Slot> {
+        let vals: Vec<C> = args.iter().map(|a| self.pin(*a).c).collect();
+        let f = |c: C| match c {
+            C::D(b) => f64::from_bits(b),
+            C::F(b) => f64::from(f32::from_bits(b)),
+            _ => 0.0,
+        };
+        let x = vals.first().map_or(0.0, |c| f(*c));
+        let y = vals.get(1).map_or(0.0, |c| f(*c));
+        let single = matches!(vals.first(), Some(C::F(_)));
+        let r = match name {
+            "abs" => x.abs(),
+            "signum" => {
+                if x.is_nan() || x == 0.0 {
+                    x
+                } else {
+                    x.signum()
+                }
+            }
+            "min" => java_min(x, y),
+            "max" => -java_min(-x, -y),
+            "sqrt" => x.sqrt(),
+            "floor" => x.floor(),
+            "ceil" => x.ceil(),
+            "rint" => x.round_ties_even(),
+            "pow" => x.powf(y),
+            "exp" => x.exp(),
+            "log" => x.ln(),
+            "log10" => x.log10(),
+            "sin" => x.sin(),
+            "cos" => x.cos(),
+            "tan" => x.tan(),
+            "atan" => x.atan(),
+            "atan2" => x.atan2(y),
+            "hypot" => x.hypot(y),
+            "cbrt" => x.cbrt(),
+            _ => return unsupported(format!("Math.{name}")),
+        };
+        Ok(Slot::conc(if single { C::F((r as f32).to_bits()) } else { C::D(r.to_bits()) }))
+    }
+}
+
+/// Java's `Math.min` on doubles: NaN if either is NaN, and -0.0 below 0.0.
+fn java_min(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        return f64::NAN;
+    }
+    if x == 0.0 && y == 0.0 {
+        return if x.is_sign_negative() { x } else { y };
+    }
+    x.min(y)
+}

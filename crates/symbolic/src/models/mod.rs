@@ -1,0 +1,75 @@
+//! JDK models (digest §C.3): Rust implementations with concrete and symbolic semantics of the
+//! library methods the subjects use most, chosen before any bytecode when a call's method is
+//! selected (`invoke`). `call` answers `None` when a class has no model for a method: the method's
+//! own bytecode then runs, except in `opaque` classes, whose objects exist only as models.
+
+mod boxes;
+mod builder;
+mod misc;
+mod string;
+
+use crate::interp::{Machine, Res};
+use crate::value::Slot;
+
+pub(crate) type ModelResult = Option<Res<Option<Slot>>>;
+
+/// The model of `class.name desc` applied to `args` (receiver first), if there is one.
+pub(crate) fn call(m: &mut Machine<'_, '_>, class: &str, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+    match class {
+        "java/lang/String" => m.string_model(name, desc, args),
+        "java/lang/StringBuilder" | "java/lang/StringBuffer" | "java/lang/AbstractStringBuilder" => {
+            m.builder_model(name, desc, args)
+        }
+        "java/lang/Integer" | "java/lang/Long" | "java/lang/Short" | "java/lang/Byte" | "java/lang/Boolean"
+        | "java/lang/Double" | "java/lang/Float" | "java/lang/Number" => m.box_model(class, name, desc, args),
+        "java/lang/Character" => m.character_model(name, desc, args),
+        "java/lang/Math" | "java/lang/StrictMath" => m.math_model(name, desc, args),
+        "java/lang/Object" => m.object_model(name, desc, args),
+        "java/lang/Throwable" => m.throwable_model(name, desc, args),
+        "java/lang/System" => m.system_model(name, desc, args),
+        "java/util/Arrays" => m.arrays_model(name, desc, args),
+        "java/util/Objects" => m.objects_model(name, desc, args),
+        "java/lang/Class" => m.class_model(name, desc, args),
+        "java/io/PrintStream" => m.print_model(name, desc, args),
+        _ => None,
+    }
+}
+
+/// Classes whose objects are models only: a method without a model stops the replay.
+pub(crate) fn opaque(class: &str) -> bool {
+    matches!(
+        class,
+        "java/lang/String"
+            | "java/lang/StringBuilder"
+            | "java/lang/StringBuffer"
+            | "java/lang/AbstractStringBuilder"
+            | "java/lang/Class"
+            | "java/lang/System"
+            | "java/io/PrintStream"
+            | "java/lang/Math"
+            | "java/lang/StrictMath"
+    )
+}
+
+/// Static fields of modelled classes (`System.out`, `Boolean.TRUE`, ...).
+pub(crate) fn static_field(m: &mut Machine<'_, '_>, class: &str, name: &str) -> Option<Slot> {
+    match (class, name) {
+        ("java/lang/System", "out" | "err") => {
+            let key = format!("java/lang/System.{name}");
+            if let Some(v) = m.heap.statics.get(&key) {
+                return Some(*v);
+            }
+            let o = m.heap.alloc(crate::heap::Obj::Inst {
+                class: "java/io/PrintStream".to_string(),
+                fields: Default::default(),
+            });
+            m.heap.statics.insert(key, Slot::obj(o));
+            Some(Slot::obj(o))
+        }
+        ("java/lang/Boolean", "TRUE" | "FALSE") => {
+            let b = m.box_value("java/lang/Boolean", Slot::int(i32::from(name == "TRUE")));
+            Some(Slot::obj(b))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,469 @@
+//! Arithmetic, conversions, compares, jumps, switches and arrays (JVMS §6.5), each computed by
+//! `solver::apply` on concrete operands and built with `Arena::mk` when an operand is symbolic, so
+//! that the concrete run and the expressions cannot disagree. Conditional jumps and switches
+//! record their branch goals and, when their condition is symbolic, a path entry; implicit
+//! exceptions (division by zero, array bounds, negative sizes) with a symbolic operand record an
+//! `Implicit` entry, and a symbolic array index or size is pinned.
+
+use std::collections::BTreeMap;
+
+use bytecode::{Insn, Opcode};
+use solver::{ExprId, Op, Sort, Value};
+
+use crate::EntryKind;
+use crate::branches::NO_GOAL;
+use crate::heap::Obj;
+use crate::interp::{Frame, Machine, Next, Res, unsupported};
+use crate::value::{C, Slot, default_of};
+
+/// The rt-abi order of `if<cond>` conditions: eq, ne, lt, ge, gt, le.
+const INT_CONDS: [Op; 6] = [Op::Eq, Op::Ne, Op::Slt, Op::Sge, Op::Sgt, Op::Sle];
+
+impl<'a> Machine<'a, '_> {
+    /// `op` on `args`: concrete by `solver::apply`; with a symbolic operand, also its expression.
+    pub(crate) fn op(&mut self, op: Op, args: &[Slot]) -> Slot {
+        let vals: Vec<Value> = args.iter().map(|a| a.c.value().unwrap_or(Value::i32(0))).collect();
+        let c = C::from_value(solver::apply(op, &vals));
+        if args.iter().all(|a| a.s.is_none()) {
+            return Slot::conc(c);
+        }
+        let es: Vec<ExprId> = args.iter().map(|a| self.expr(*a)).collect();
+        let e = self.arena.mk(op, &es);
+        Slot { c, s: self.arena.as_const(e).is_none().then_some(e) }
+    }
+
+    /// A chain of unary operations (narrowing conversions go through narrower bit vectors, which
+    /// `C` cannot hold in between).
+    pub(crate) fn chain(&mut self, ops: &[Op], a: Slot) -> Slot {
+        let mut v = a.c.value().unwrap_or(Value::i32(0));
+        for &op in ops {
+            v = solver::apply(op, &[v]);
+        }
+        let c = C::from_value(v);
+        let Some(_) = a.s else { return Slot::conc(c) };
+        let mut e = self.expr(a);
+        for &op in ops {
+            e = self.arena.mk(op, &[e]);
+        }
+        Slot { c, s: self.arena.as_const(e).is_none().then_some(e) }
+    }
+
+    /// A Bool condition: whether it holds, and its expression when an operand is symbolic.
+    pub(crate) fn cond(&mut self, op: Op, args: &[Slot]) -> (bool, Option<ExprId>) {
+        let vals: Vec<Value> = args.iter().map(|a| a.c.value().unwrap_or(Value::i32(0))).collect();
+        let holds = solver::apply(op, &vals).as_bool();
+        if args.iter().all(|a| a.s.is_none()) {
+            return (holds, None);
+        }
+        let es: Vec<ExprId> = args.iter().map(|a| self.expr(*a)).collect();
+        let e = self.arena.mk(op, &es);
+        (holds, self.arena.as_const(e).is_none().then_some(e))
+    }
+
+    /// `e` when `holds`, else `not e`.
+    pub(crate) fn held(&mut self, holds: bool, e: ExprId) -> ExprId {
+        if holds { e } else { self.arena.mk(Op::Not, &[e]) }
+    }
+
+    /// The JVM int 0/1 of a Bool condition (a model's boolean result).
+    pub(crate) fn bool_slot(&mut self, holds: bool, e: Option<ExprId>) -> Slot {
+        match e {
+            None => Slot::int(i32::from(holds)),
+            Some(e) => {
+                let v = self.arena.mk(Op::BoolToBv, &[e]);
+                self.bools.insert(v, e);
+                Slot { c: C::I(i32::from(holds)), s: Some(v) }
+            }
+        }
+    }
+
+    /// `iadd` .. `lxor`.
+    pub(crate) fn arith(&mut self, f: &mut Frame<'a>, op: Opcode) -> Res<Next> {
+        let o = op.0 - 0x60;
+        if (0x74..=0x77).contains(&op.0) {
+            let a = f.pop();
+            let r = self.op(if o % 4 >= 2 { Op::FNeg } else { Op::Neg }, &[a]);
+            f.push(r);
+            return Ok(Next::Go);
+        }
+        let b = f.pop();
+        let a = f.pop();
+        let r = match op.0 {
+            0x60..=0x73 => {
+                let float = o % 4 >= 2;
+                let kind = o / 4;
+                if kind >= 3 && !float {
+                    self.div_check(b)?;
+                }
+                let ops = if float {
+                    [Op::FAdd, Op::FSub, Op::FMul, Op::FDiv, Op::FRem]
+                } else {
+                    [Op::Add, Op::Sub, Op::Mul, Op::SDiv, Op::SRem]
+                };
+                self.op(ops[usize::from(kind)], &[a, b])
+            }
+            0x78..=0x7d => {
+                let ops = [Op::Shl, Op::AShr, Op::LShr];
+                let sop = ops[usize::from((op.0 - 0x78) / 2)];
+                // Long shifts take an int count: widen it (Java masks it by 63 anyway).
+                let b = if a.wide() { self.chain(&[Op::SignExt(64)], b) } else { b };
+                self.op(sop, &[a, b])
+            }
+            _ => {
+                let ops = [Op::And, Op::Or, Op::Xor];
+                self.op(ops[usize::from((op.0 - 0x7e) / 2)], &[a, b])
+            }
+        };
+        f.push(r);
+        Ok(Next::Go)
+    }
+
+    /// Integer division by zero: an implicit branch (ArithmeticException).
+    fn div_check(&mut self, d: Slot) -> Res<()> {
+        let zero = Slot::conc(if d.wide() { C::J(0) } else { C::I(0) });
+        let (is_zero, e) = self.cond(Op::Eq, &[d, zero]);
+        if let Some(e) = e {
+            let h = self.held(is_zero, e);
+            self.implicit(h);
+        }
+        if is_zero {
+            return self.throw_new("java/lang/ArithmeticException", "/ by zero");
+        }
+        Ok(())
+    }
+
+    /// `i2l` .. `i2s`.
+    pub(crate) fn convert(&mut self, f: &mut Frame<'a>, op: Opcode) -> Res<Next> {
+        let a = f.pop();
+        let ops: &[Op] = match op.0 {
+            0x85 => &[Op::SignExt(64)],
+            0x86 | 0x89 => &[Op::IntToFp(Sort::F32)],
+            0x87 | 0x8a => &[Op::IntToFp(Sort::F64)],
+            0x88 => &[Op::Extract(32)],
+            0x8b | 0x8e => &[Op::FpToInt(32)],
+            0x8c | 0x8f => &[Op::FpToInt(64)],
+            0x8d => &[Op::FpToFp(Sort::F64)],
+            0x90 => &[Op::FpToFp(Sort::F32)],
+            0x91 => &[Op::Extract(8), Op::SignExt(32)],
+            0x92 => &[Op::Extract(16), Op::ZeroExt(32)],
+            _ => &[Op::Extract(16), Op::SignExt(32)],
+        };
+        let r = self.chain(ops, a);
+        f.push(r);
+        Ok(Next::Go)
+    }
+
+    /// `lcmp`, `fcmpl`, `fcmpg`, `dcmpl`, `dcmpg`: the int result, remembering its operands so
+    /// that the `if` after it can state the comparison directly.
+    pub(crate) fn compare(&mut self, f: &mut Frame<'a>, op: Opcode) -> Res<Next> {
+        let b = f.pop();
+        let a = f.pop();
+        let o = match op.0 {
+            0x94 => Op::Cmp,
+            0x95 | 0x97 => Op::FCmpL,
+            _ => Op::FCmpG,
+        };
+        let r = self.op(o, &[a, b]);
+        if let Some(e) = r.s {
+            let (ea, eb) = (self.expr(a), self.expr(b));
+            self.cmps.insert(e, (o, ea, eb));
+        }
+        f.push(r);
+        Ok(Next::Go)
+    }
+
+    /// The Bool expression of `v <cond> 0` for a symbolic int `v`, stated on the compared values
+    /// when `v` is a three-way compare's result or a boolean model's.
+    fn zero_cond(&mut self, e: ExprId, k: usize) -> ExprId {
+        if let Some(&(o, a, b)) = self.cmps.get(&e) {
+            // k: eq, ne, lt, ge, gt, le of the three-way result against 0 (JVMS §6.5.fcmp<op>).
+            let (op, negate) = match (o, k) {
+                (Op::Cmp, _) => (INT_CONDS[k], false),
+                (_, 0) => (Op::FEq, false),
+                (_, 1) => (Op::FEq, true),
+                (Op::FCmpL, 2) => (Op::FGe, true),
+                (Op::FCmpL, 3) => (Op::FGe, false),
+                (Op::FCmpL, 4) => (Op::FGt, false),
+                (Op::FCmpL, _) => (Op::FGt, true),
+                (_, 2) => (Op::FLt, false),
+                (_, 3) => (Op::FLt, true),
+                (_, 4) => (Op::FLe, true),
+                _ => (Op::FLe, false),
+            };
+            let c = self.arena.mk(op, &[a, b]);
+            return if negate { self.arena.mk(Op::Not, &[c]) } else { c };
+        }
+        if let Some(&b) = self.bools.get(&e)
+            && k <= 1
+        {
+            return if k == 1 { b } else { self.arena.mk(Op::Not, &[b]) };
+        }
+        let zero = self.arena.konst(Value::i32(0));
+        self.arena.mk(INT_CONDS[k], &[e, zero])
+    }
+
+    /// Conditional jumps and `goto`.
+    pub(crate) fn jump(&mut self, f: &mut Frame<'a>, op: Opcode, target: usize) -> Res<Next> {
+        let (taken, sym) = match op.0 {
+            0xa7 | 0xc8 => return Ok(Next::Jump(target)),
+            0x99..=0x9e => {
+                let v = f.pop();
+                let k = usize::from(op.0 - 0x99);
+                let (taken, _) = self.cond(INT_CONDS[k], &[v, Slot::int(0)]);
+                let sym = v.s.map(|e| {
+                    self.sym_insn = true;
+                    self.zero_cond(e, k)
+                });
+                (taken, sym)
+            }
+            0x9f..=0xa4 => {
+                let b = f.pop();
+                let a = f.pop();
+                self.cond(INT_CONDS[usize::from(op.0 - 0x9f)], &[a, b])
+            }
+            0xa5 | 0xa6 => {
+                let b = f.pop().as_ref();
+                let a = f.pop().as_ref();
+                ((a == b) == (op.0 == 0xa5), None)
+            }
+            0xc6 | 0xc7 => {
+                let a = f.pop().as_ref();
+                (a.is_none() == (op.0 == 0xc6), None)
+            }
+            _ => return unsupported(format!("instruction {}", op.name())),
+        };
+        self.branch(f, taken, sym);
+        Ok(if taken { Next::Jump(target) } else { Next::Go })
+    }
+
+    /// Covers the jump's goal and records the entry of a symbolic condition `sym` (of the jump
+    /// being taken).
+    fn branch(&mut self, f: &Frame<'a>, taken: bool, sym: Option<ExprId>) {
+        let pc = f.pc as u32;
+        let goals = if self.in_clinit == 0 { f.goals.as_ref().and_then(|g| g.jumps.get(&pc)).copied() } else { None };
+        if let Some((t, n)) = goals {
+            self.cover(if taken { t } else { n });
+        }
+        if let Some(c) = sym {
+            let held = self.held(taken, c);
+            let (goal, neg) = match goals {
+                Some((t, n)) if taken => (t, Some(n)),
+                Some((t, n)) => (n, Some(t)),
+                None => (NO_GOAL, None),
+            };
+            self.record(EntryKind::Branch, held, goal, neg);
+        }
+    }
+
+    /// `tableswitch` and `lookupswitch`: every distinct target is a branch outcome.
+    pub(crate) fn switch(&mut self, f: &mut Frame<'a>, insn: &Insn) -> Res<Next> {
+        let key = f.pop();
+        let k = key.as_int();
+        let (default, pairs): (usize, Vec<(i32, usize)>) = match insn {
+            Insn::TableSwitch { default, low, targets } => (
+                default.index(),
+                targets.iter().enumerate().map(|(i, t)| (low.wrapping_add(i as i32), t.index())).collect(),
+            ),
+            Insn::LookupSwitch { default, pairs } => {
+                (default.index(), pairs.iter().map(|(k, t)| (*k, t.index())).collect())
+            }
+            _ => return unsupported("not a switch"),
+        };
+        let target = pairs.iter().find(|(key, _)| *key == k).map_or(default, |&(_, t)| t);
+        let pc = f.pc as u32;
+        let sg = if self.in_clinit == 0 { f.goals.as_ref().and_then(|g| g.switches.get(&pc)) } else { None };
+        let goal_of = |key: Option<i32>| match (sg, key) {
+            (Some(s), Some(k)) => s.goal_of(k).unwrap_or(NO_GOAL),
+            (Some(s), None) => s.default.unwrap_or(NO_GOAL),
+            (None, _) => NO_GOAL,
+        };
+        // Keys by target, the default's own keys left out (javac's gap fillers).
+        let mut groups: BTreeMap<usize, Vec<i32>> = BTreeMap::new();
+        for &(key, t) in &pairs {
+            if t != default {
+                groups.entry(t).or_default().push(key);
+            }
+        }
+        let taken_goal = goal_of(groups.get(&target).map(|ks| ks[0]));
+        if taken_goal != NO_GOAL {
+            self.cover(taken_goal);
+        }
+        let Some(e) = key.s else { return Ok(Next::Jump(target)) };
+        self.sym_insn = true;
+        let mut cases = Vec::new();
+        let mut held = None;
+        for (&t, ks) in &groups {
+            let c = self.any_of(e, ks);
+            if t == target {
+                held = Some(c);
+            } else {
+                cases.push((goal_of(Some(ks[0])), c));
+            }
+        }
+        let all: Vec<i32> = groups.values().flatten().copied().collect();
+        let any = self.any_of(e, &all);
+        let none = self.arena.mk(Op::Not, &[any]);
+        let held = match held {
+            Some(h) => {
+                cases.push((goal_of(None), none));
+                h
+            }
+            None => none,
+        };
+        self.record(EntryKind::Switch, held, taken_goal, None);
+        if let Some(last) = self.path.last_mut()
+            && last.cond == held
+            && last.kind == EntryKind::Switch
+        {
+            last.cases = cases;
+        }
+        Ok(Next::Jump(target))
+    }
+
+    /// `e == k1 or e == k2 ...`.
+    fn any_of(&mut self, e: ExprId, keys: &[i32]) -> ExprId {
+        let mut acc = self.arena.konst(Value::Bool(false));
+        for &k in keys {
+            let kk = self.arena.konst(Value::i32(k));
+            let eq = self.arena.mk(Op::Eq, &[e, kk]);
+            acc = self.arena.mk(Op::Or2, &[acc, eq]);
+        }
+        acc
+    }
+
+    // ----- Arrays. -----
+
+    /// The array object of a reference, or NullPointerException.
+    fn array_of(&mut self, r: Slot) -> Res<crate::value::ObjId> {
+        match r.as_ref() {
+            Some(o) if matches!(self.heap.get(o), Obj::Array { .. }) => Ok(o),
+            Some(_) => unsupported("array instruction on a non-array"),
+            None => self.throw_new("java/lang/NullPointerException", "array is null"),
+        }
+    }
+
+    /// The bounds check of an index (an implicit branch when symbolic), then the index pinned.
+    pub(crate) fn check_index(&mut self, idx: Slot, len: usize) -> Res<usize> {
+        let (inside, e) = self.cond(Op::Ult, &[idx, Slot::int(len as i32)]);
+        if let Some(e) = e {
+            let h = self.held(inside, e);
+            self.implicit(h);
+        }
+        if !inside {
+            let msg = format!("Index {} out of bounds for length {len}", idx.as_int());
+            return self.throw_new("java/lang/ArrayIndexOutOfBoundsException", &msg);
+        }
+        Ok(self.pin(idx).as_int() as usize)
+    }
+
+    pub(crate) fn array_load(&mut self, f: &mut Frame<'a>, _op: Opcode) -> Res<Next> {
+        let idx = f.pop();
+        let arr = f.pop();
+        let a = self.array_of(arr)?;
+        let len = self.array_len(a);
+        let i = self.check_index(idx, len)?;
+        let v = match self.heap.get(a) {
+            Obj::Array { elems, .. } => elems[i],
+            _ => Slot::TOP,
+        };
+        f.push(v);
+        Ok(Next::Go)
+    }
+
+    pub(crate) fn array_len(&self, a: crate::value::ObjId) -> usize {
+        match self.heap.get(a) {
+            Obj::Array { elems, .. } => elems.len(),
+            _ => 0,
+        }
+    }
+
+    pub(crate) fn array_store(&mut self, f: &mut Frame<'a>, op: Opcode) -> Res<Next> {
+        let v = f.pop();
+        let idx = f.pop();
+        let arr = f.pop();
+        let a = self.array_of(arr)?;
+        let len = self.array_len(a);
+        let i = self.check_index(idx, len)?;
+        let boolean = matches!(self.heap.get(a), Obj::Array { comp, .. } if comp == "Z");
+        let v = match op.0 {
+            0x54 if boolean => self.op(Op::And, &[v, Slot::int(1)]),
+            0x54 => self.chain(&[Op::Extract(8), Op::SignExt(32)], v),
+            0x55 => self.chain(&[Op::Extract(16), Op::ZeroExt(32)], v),
+            0x56 => self.chain(&[Op::Extract(16), Op::SignExt(32)], v),
+            _ => v,
+        };
+        if let Obj::Array { elems, .. } = self.heap.get_mut(a) {
+            elems[i] = v;
+        }
+        Ok(Next::Go)
+    }
+
+    pub(crate) fn array_length(&mut self, f: &mut Frame<'a>) -> Res<Next> {
+        let arr = f.pop();
+        let a = self.array_of(arr)?;
+        let n = self.array_len(a);
+        f.push(Slot::int(n as i32));
+        Ok(Next::Go)
+    }
+
+    /// A new array of `count` elements of `comp` (NegativeArraySizeException as an implicit
+    /// branch; the size pinned when symbolic).
+    pub(crate) fn alloc_array(&mut self, comp: &str, count: Slot) -> Res<crate::value::ObjId> {
+        let (ok, e) = self.cond(Op::Sge, &[count, Slot::int(0)]);
+        if let Some(e) = e {
+            let h = self.held(ok, e);
+            self.implicit(h);
+        }
+        if !ok {
+            return self.throw_new("java/lang/NegativeArraySizeException", &count.as_int().to_string());
+        }
+        let n = self.pin(count).as_int() as usize;
+        if n > 1 << 24 {
+            return unsupported(format!("array of {n} elements"));
+        }
+        let elems = vec![default_of(comp); n];
+        Ok(self.heap.alloc(Obj::Array { comp: comp.to_string(), elems }))
+    }
+
+    pub(crate) fn new_array(&mut self, f: &mut Frame<'a>, atype: u8) -> Res<Next> {
+        let comp = match atype {
+            4 => "Z",
+            5 => "C",
+            6 => "F",
+            7 => "D",
+            8 => "B",
+            9 => "S",
+            10 => "I",
+            _ => "J",
+        };
+        let count = f.pop();
+        let a = self.alloc_array(comp, count)?;
+        f.push(Slot::obj(a));
+        Ok(Next::Go)
+    }
+
+    pub(crate) fn multi_array(&mut self, f: &mut Frame<'a>, index: u16, dims: u8) -> Res<Next> {
+        let Some(desc) = f.cp.class_name(index).map(|c| c.into_owned()) else {
+            return unsupported("bad multianewarray type");
+        };
+        let mut counts: Vec<Slot> = (0..dims).map(|_| f.pop()).collect();
+        counts.reverse();
+        let a = self.multi(&desc, &counts)?;
+        f.push(Slot::obj(a));
+        Ok(Next::Go)
+    }
+
+    fn multi(&mut self, desc: &str, counts: &[Slot]) -> Res<crate::value::ObjId> {
+        let comp = &desc[1..];
+        let a = self.alloc_array(comp, counts[0])?;
+        if counts.len() > 1 {
+            for i in 0..self.array_len(a) {
+                let sub = self.multi(comp, &counts[1..])?;
+                if let Obj::Array { elems, .. } = self.heap.get_mut(a) {
+                    elems[i] = Slot::obj(sub);
+                }
+            }
+        }
+        Ok(a)
+    }
+}

@@ -1,0 +1,247 @@
+//! Strings as the models see them: the contents of a string object with shadows (the input's
+//! length pinned where a result's shape depends on it), `String.valueOf` of every JVM type (Java's
+//! number formatting), the characters of string inputs made on demand, and the `BootstrapMethods`
+//! entries `invokedynamic` string concatenation needs.
+
+use classfile::{ClassFile, Constant};
+use solver::{ExprId, Op, Sort, Value};
+
+use crate::heap::{Ch, Obj, StrVal};
+use crate::interp::{Machine, Res, unsupported};
+use crate::invoke::CallKind;
+use crate::value::{C, ObjId, Slot};
+use crate::{Input, InputOrigin};
+
+impl Machine<'_, '_> {
+    /// The contents of a String or builder object, as a value whose length is concrete: an input's
+    /// symbolic length is pinned first (the caller's result depends on the exact length).
+    pub(crate) fn fixed_str(&mut self, o: ObjId) -> Res<StrVal> {
+        let sv = match self.heap.get(o) {
+            Obj::Str(s) => s.clone(),
+            Obj::Builder { val, .. } => val.clone(),
+            _ => return unsupported("a string operation on a non-string"),
+        };
+        if let Some(l) = sv.len {
+            self.pin(Slot { c: C::I(sv.chars.len() as i32), s: Some(l) });
+            self.set_len_shadow(o, None);
+        }
+        Ok(StrVal { len: None, ..sv })
+    }
+
+    /// The contents of a String or builder, length shadow kept.
+    pub(crate) fn str_of(&self, o: ObjId) -> Res<StrVal> {
+        match self.heap.get(o) {
+            Obj::Str(s) => Ok(s.clone()),
+            Obj::Builder { val, .. } => Ok(val.clone()),
+            _ => unsupported("a string operation on a non-string"),
+        }
+    }
+
+    fn set_len_shadow(&mut self, o: ObjId, l: Option<ExprId>) {
+        match self.heap.get_mut(o) {
+            Obj::Str(s) => s.len = l,
+            Obj::Builder { val, .. } => val.len = l,
+            _ => {}
+        }
+    }
+
+    /// The length of a string as a JVM int with its shadow.
+    pub(crate) fn str_len(&self, sv: &StrVal) -> Slot {
+        Slot { c: C::I(sv.chars.len() as i32), s: sv.len }
+    }
+
+    /// Character `k` of string `sv` as a Bv(16) expression: its shadow, the input variable made on
+    /// demand (also past the concrete length, up to `max_string`), or the constant.
+    pub(crate) fn char_expr(&mut self, sv: &StrVal, k: usize) -> ExprId {
+        if let Some(ch) = sv.chars.get(k) {
+            if let Some(s) = ch.s {
+                self.sym_insn = true;
+                return s;
+            }
+            return self.arena.konst(Value::char(ch.c));
+        }
+        match sv.input {
+            Some(stmt) if k < self.cfg.max_string as usize => self.input_char(stmt, k as u32, 0),
+            _ => self.arena.konst(Value::char(0)),
+        }
+    }
+
+    /// The variable of character `index` of the String statement `stmt` (hint: `hint`).
+    pub(crate) fn input_char(&mut self, stmt: usize, index: u32, hint: u16) -> ExprId {
+        if let Some(&e) = self.str_chars.get(&(stmt, index)) {
+            return e;
+        }
+        let (v, e) = self.arena.var(Sort::Bv(16), &format!("s{stmt}[{index}]"));
+        self.inputs.push(Input { var: v, origin: InputOrigin::StrChar { stmt, index } });
+        self.hint.insert(v, Value::char(hint));
+        self.str_chars.insert((stmt, index), e);
+        e
+    }
+
+    /// A character's JVM int value (zero-extended) with its shadow.
+    pub(crate) fn char_slot(&mut self, ch: Ch) -> Slot {
+        match ch.s {
+            None => Slot::int(i32::from(ch.c)),
+            Some(e) => {
+                self.sym_insn = true;
+                let w = self.arena.mk(Op::ZeroExt(32), &[e]);
+                Slot { c: C::I(i32::from(ch.c)), s: Some(w) }
+            }
+        }
+    }
+
+    /// A JVM int as a character (its low 16 bits), with its shadow.
+    pub(crate) fn int_to_char(&mut self, s: Slot) -> Ch {
+        let c = s.as_int() as u16;
+        match s.s {
+            None => Ch { c, s: None },
+            Some(e) => {
+                self.sym_insn = true;
+                Ch { c, s: Some(self.arena.mk(Op::Extract(16), &[e])) }
+            }
+        }
+    }
+
+    /// `String.valueOf` of a value of descriptor `desc` (the string conversion of JLS §5.1.11).
+    /// Numbers are formatted concretely, their shadows pinned; a char keeps its shadow; an object
+    /// other than a string goes through its `toString()`.
+    pub(crate) fn string_of(&mut self, a: Slot, desc: &str) -> Res<StrVal> {
+        let text = match desc {
+            "C" => {
+                let ch = self.int_to_char(a);
+                return Ok(StrVal { chars: vec![ch], len: None, input: None });
+            }
+            "Z" => (if self.pin(a).as_int() != 0 { "true" } else { "false" }).to_string(),
+            "I" | "S" | "B" => self.pin(a).as_int().to_string(),
+            "J" => self.pin(a).as_long().to_string(),
+            "F" => match self.pin(a).c {
+                C::F(b) => java_float(f32::from_bits(b)),
+                _ => String::new(),
+            },
+            "D" => match self.pin(a).c {
+                C::D(b) => java_double(f64::from_bits(b)),
+                _ => String::new(),
+            },
+            _ => return self.object_string(a),
+        };
+        Ok(StrVal::concrete(&text.encode_utf16().collect::<Vec<u16>>()))
+    }
+
+    fn object_string(&mut self, a: Slot) -> Res<StrVal> {
+        let Some(o) = a.as_ref() else { return Ok(StrVal::concrete(&"null".encode_utf16().collect::<Vec<_>>())) };
+        if matches!(self.heap.get(o), Obj::Str(_) | Obj::Builder { .. }) {
+            return self.fixed_str(o);
+        }
+        let r = self.call(CallKind::Virtual, "java/lang/Object", "toString", "()Ljava/lang/String;", vec![a])?;
+        match r.and_then(|s| s.as_ref()) {
+            Some(s) => self.fixed_str(s),
+            None => Ok(StrVal::concrete(&"null".encode_utf16().collect::<Vec<_>>())),
+        }
+    }
+
+    /// A new String object of these contents.
+    pub(crate) fn new_string(&mut self, sv: StrVal) -> Slot {
+        Slot::obj(self.heap.alloc(Obj::Str(sv)))
+    }
+
+    pub(crate) fn new_rust_string(&mut self, s: &str) -> Slot {
+        let units: Vec<u16> = s.encode_utf16().collect();
+        self.new_string(StrVal::concrete(&units))
+    }
+}
+
+/// The bootstrap method's owner class and the string (or number) static arguments of entry
+/// `index` of the class's `BootstrapMethods` attribute (JVMS §4.7.23). The attribute's layout is
+/// read here from its raw bytes: `classfile` keeps attributes it does not model as bytes.
+pub(crate) fn bootstrap(file: &ClassFile, index: u16) -> Option<(String, Vec<Vec<u16>>)> {
+    let cp = &file.constant_pool;
+    let attr = file.attribute("BootstrapMethods")?;
+    let b = &attr.info;
+    let u2 = |at: usize| -> Option<u16> { Some(u16::from_be_bytes([*b.get(at)?, *b.get(at + 1)?])) };
+    let n = u2(0)?;
+    let mut at = 2;
+    for i in 0..n {
+        let mh = u2(at)?;
+        let nargs = usize::from(u2(at + 2)?);
+        if i == index {
+            let Constant::MethodHandle { reference_index, .. } = cp.get(mh)? else { return None };
+            let owner = cp.member_ref(*reference_index)?.class.into_owned();
+            let mut args = Vec::new();
+            for k in 0..nargs {
+                let a = u2(at + 4 + 2 * k)?;
+                let text = match cp.get(a)? {
+                    Constant::String { string_index } => cp.utf8(*string_index)?.into_owned(),
+                    Constant::Integer(v) => v.to_string(),
+                    Constant::Long(v) => v.to_string(),
+                    Constant::Float(v) => java_float(f32::from_bits(*v)),
+                    Constant::Double(v) => java_double(f64::from_bits(*v)),
+                    _ => String::new(),
+                };
+                args.push(text.encode_utf16().collect());
+            }
+            return Some((owner, args));
+        }
+        at += 4 + 2 * nargs;
+    }
+    None
+}
+
+/// `Double.toString` (JLS §5.1.11: plain notation for 1e-3 <= |d| < 1e7, computerized
+/// scientific notation otherwise), from the shortest representation that round-trips.
+pub(crate) fn java_double(v: f64) -> String {
+    java_fp(v, format!("{v:e}"))
+}
+
+pub(crate) fn java_float(v: f32) -> String {
+    java_fp(f64::from(v), format!("{v:e}"))
+}
+
+fn java_fp(v: f64, sci: String) -> String {
+    if v.is_nan() {
+        return "NaN".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    if v == 0.0 {
+        return if v.is_sign_negative() { "-0.0" } else { "0.0" }.into();
+    }
+    // `sci` is Rust's shortest round-trip digits as `d.ddde[-]x`.
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let neg = mant.starts_with('-');
+    let digits: String = mant.chars().filter(char::is_ascii_digit).collect();
+    let sign = if neg { "-" } else { "" };
+    let a = v.abs();
+    if (1e-3..1e7).contains(&a) {
+        let point = exp + 1;
+        let s = if point <= 0 {
+            format!("0.{}{}", "0".repeat((-point) as usize), digits)
+        } else if point as usize >= digits.len() {
+            format!("{}{}.0", digits, "0".repeat(point as usize - digits.len()))
+        } else {
+            format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
+        };
+        return format!("{sign}{s}");
+    }
+    let frac = if digits.len() > 1 { &digits[1..] } else { "0" };
+    format!("{sign}{}.{}E{exp}", &digits[..1], frac)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_number_formatting() {
+        assert_eq!(java_double(1.0), "1.0");
+        assert_eq!(java_double(0.1), "0.1");
+        assert_eq!(java_double(-13.5), "-13.5");
+        assert_eq!(java_double(1e7), "1.0E7");
+        assert_eq!(java_double(1.5e-4), "1.5E-4");
+        assert_eq!(java_double(0.001), "0.001");
+        assert_eq!(java_double(123456.789), "123456.789");
+        assert_eq!(java_float(0.1), "0.1");
+        assert_eq!(java_double(f64::NAN), "NaN");
+    }
+}
