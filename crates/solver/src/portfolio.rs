@@ -1,4 +1,5 @@
-//! Z3 first, the AVM when Z3 gives up.
+//! Z3 first, the AVM when Z3 gives up (digest C.6: "AVM fallback ... for constraints where Z3
+//! returns unknown"), with the counters the DSE reports.
 
 use crate::{Arena, Assignment, Avm, ExprId, Outcome, Solver, SolverLimits, Z3Solver};
 
@@ -11,16 +12,32 @@ pub struct BackendStats {
     pub unknown: u64,
 }
 
-/// Counters: calls, sat, unsat, unknown, per back end, and z3 rlimit used.
+impl BackendStats {
+    fn count(&mut self, res: &Outcome) {
+        self.calls += 1;
+        match res {
+            Outcome::Sat(_) => self.sat += 1,
+            Outcome::Unsat => self.unsat += 1,
+            Outcome::Unknown => self.unknown += 1,
+        }
+    }
+}
+
+/// Counters: calls, sat, unsat, unknown, per back end, and the deterministic effort spent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SolverStats {
     pub z3: BackendStats,
     pub avm: BackendStats,
+    /// Z3 resource units (`rlimit count`) over all queries.
     pub z3_rlimit: u64,
+    /// AVM objective evaluations over all queries.
     pub avm_evaluations: u64,
+    /// Z3 Sat answers whose model failed the check by `Arena::eval` (counted in `z3.unknown`).
+    pub z3_model_mismatches: u64,
 }
 
-/// Z3 first, AVM when Z3 says Unknown.
+/// Z3 first, AVM when Z3 says Unknown; every Sat model is checked by `Arena::eval` before it is
+/// returned (a model that does not satisfy the constraints is Unknown).
 #[derive(Debug)]
 pub struct Portfolio {
     z3: Z3Solver,
@@ -32,6 +49,7 @@ impl Portfolio {
     pub fn new(limits: &SolverLimits, seed: u64) -> Portfolio {
         Portfolio { z3: Z3Solver::new(limits), avm: Avm::new(limits, seed), stats: SolverStats::default() }
     }
+
     pub fn stats(&self) -> &SolverStats {
         &self.stats
     }
@@ -39,11 +57,20 @@ impl Portfolio {
 
 impl Solver for Portfolio {
     fn solve(&mut self, arena: &Arena, constraints: &[ExprId], hint: &Assignment) -> Outcome {
-        match self.z3.solve(arena, constraints, hint) {
-            Outcome::Unknown => self.avm.solve(arena, constraints, hint),
-            other => other,
+        let res = self.z3.solve(arena, constraints, hint);
+        self.stats.z3.count(&res);
+        self.stats.z3_rlimit = self.z3.rlimit_spent();
+        self.stats.z3_model_mismatches = self.z3.model_mismatches();
+        if res != Outcome::Unknown {
+            return res;
         }
+        // The AVM checks its own answers: it reports Sat only when every constraint evaluates true.
+        let res = self.avm.solve(arena, constraints, hint);
+        self.stats.avm.count(&res);
+        self.stats.avm_evaluations = self.avm.evaluations();
+        res
     }
+
     fn name(&self) -> &'static str {
         "portfolio"
     }
