@@ -5,6 +5,13 @@
 //! the run took is covered by the test itself, so these are the one-sided branches. Queries are
 //! ranked by size (conjuncts), smallest first, ties in the order they were found; a query with the
 //! same goal and the same negated condition as one queued before in the application is dropped.
+//!
+//! Exploration (our addition, docs/dse.md): with the filter on, a branch whose other side the
+//! search has covered is still queued, after every target, as an *exploration*: its model makes a
+//! test that is replayed in the interpreter only (never run or kept), whose own candidates may
+//! reach goals the seed's path could not. The search often covers a branch with a test whose values
+//! are not inputs (`linear(r, r, 1000003)` with `r` a method's result), and the branches behind it
+//! then need a test that takes the same branch with input values.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -17,13 +24,25 @@ use symbolic::{EntryKind, Replay};
 const MAX_KEY_NODES: usize = 256;
 
 /// One query: conjuncts `0..prefix` of replay `replay`'s path, and `negated` (a Bool expression of
-/// the same replay's arena, already negated), meant to cover `goal`.
+/// the same replay's arena, already negated), meant to cover `goal`; or, when `explore`, to take a
+/// covered branch the other way and find, from the test it makes, paths to goals still missing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
     pub replay: usize,
     pub prefix: usize,
     pub negated: ExprId,
     pub goal: GoalIdx,
+    pub explore: bool,
+}
+
+/// What a negation is worth (`Queue::add_replay`'s classification of its goal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Worth {
+    /// A goal the search misses: solve, run, keep if new.
+    Target,
+    /// A covered goal: solve and replay only, for the paths behind it (after every target).
+    Explore,
+    Skip,
 }
 
 impl Candidate {
@@ -90,10 +109,11 @@ enum Key {
     Node(usize, ExprId),
 }
 
-/// The queue of one application: candidates by (size, arrival), and the keys seen.
+/// The queue of one application: candidates by (exploration last, size, arrival), and the keys
+/// seen.
 #[derive(Debug, Default)]
 pub struct Queue {
-    queued: BTreeMap<(usize, u64), Candidate>,
+    queued: BTreeMap<(bool, usize, u64), Candidate>,
     seen: BTreeSet<(GoalIdx, Key)>,
     arrivals: u64,
     /// Candidates queued and duplicates dropped so far.
@@ -103,13 +123,13 @@ pub struct Queue {
 
 impl Queue {
     /// Queues the candidates of replay `index` (see the module's doc). `goal_of` maps a model goal
-    /// to the search's; `wanted` says whether a goal is still worth a query (the filter).
+    /// to the search's; `worth` says what a query for a goal is worth (the filter).
     pub fn add_replay(
         &mut self,
         index: usize,
         replay: &mut Replay,
         goal_of: &dyn Fn(goals::GoalId) -> Option<GoalIdx>,
-        wanted: &dyn Fn(GoalIdx) -> bool,
+        worth: &dyn Fn(GoalIdx) -> Worth,
     ) {
         for i in 0..replay.path.len() {
             let targets: Vec<(goals::GoalId, ExprId)> = match replay.path[i].kind {
@@ -125,9 +145,11 @@ impl Queue {
             };
             for (model_goal, negated) in targets {
                 let Some(goal) = goal_of(model_goal) else { continue };
-                if !wanted(goal) {
-                    continue;
-                }
+                let explore = match worth(goal) {
+                    Worth::Target => false,
+                    Worth::Explore => true,
+                    Worth::Skip => continue,
+                };
                 let key = match key_text(&replay.arena, negated, &mut MAX_KEY_NODES.clone()) {
                     Some(text) => Key::Text(text),
                     None => Key::Node(index, negated),
@@ -136,8 +158,8 @@ impl Queue {
                     self.duplicates += 1;
                     continue;
                 }
-                let c = Candidate { replay: index, prefix: i, negated, goal };
-                self.queued.insert((c.size(), self.arrivals), c);
+                let c = Candidate { replay: index, prefix: i, negated, goal, explore };
+                self.queued.insert((explore, c.size(), self.arrivals), c);
                 self.arrivals += 1;
                 self.queued_total += 1;
             }

@@ -1,15 +1,17 @@
 //! `suitesmith analyze --dse`: what DSE sees of one test, as text. The test is expanded and
 //! replayed; then, per entry of its path condition, the branch, the condition and, for each
-//! negation DSE could make (a jump's other side, a switch's other cases), the solver's answer and
-//! the test a model makes. Nothing runs in a JVM, so nothing is checked here.
+//! negation DSE could make (a jump's other side, a switch's other cases), the solver's answer to the
+//! query the hook would send (sliced as `Candidate::constraints` slices it) and the values a model
+//! changes in the test. Nothing runs in a JVM, so nothing is checked here.
 
 use std::fmt::Write as _;
 
 use solver::{Outcome, Portfolio, Solver as _};
-use symbolic::{Concolic, EntryKind};
+use symbolic::{Concolic, EntryKind, InputOrigin};
 use testcase::TestCase;
 
 use crate::DseConfig;
+use crate::candidates::Candidate;
 use crate::expand::{expand, symbolic_statements};
 use crate::substitute::substitute;
 
@@ -56,6 +58,23 @@ pub fn explain(db: &programdb::ProgramDb, plan: &goals::ProbePlan, test: &TestCa
         replay.stats.pinned,
         replay.stop.as_ref().map_or(String::new(), |s| format!(", stopped: {s}"))
     );
+    // The solver's variables by the input they are, where their names do not say it already.
+    let names: Vec<String> = replay
+        .inputs
+        .iter()
+        .filter_map(|input| {
+            let name = replay.arena.vars().get(input.var.0 as usize).map_or("?", |(_, n)| n.as_str());
+            let origin = match input.origin {
+                InputOrigin::Prim { stmt } => format!("v{stmt}"),
+                InputOrigin::StrLen { stmt } => format!("v{stmt}.length()"),
+                InputOrigin::StrChar { stmt, index } => format!("v{stmt}.charAt({index})"),
+            };
+            (name != origin).then(|| format!("{name} = {origin}"))
+        })
+        .collect();
+    if !names.is_empty() {
+        let _ = writeln!(out, "inputs: {}", names.join(", "));
+    }
     let mut solver = Portfolio::new(&config.solver, seed);
     for i in 0..replay.path.len() {
         let e = &replay.path[i];
@@ -81,8 +100,8 @@ pub fn explain(db: &programdb::ProgramDb, plan: &goals::ProbePlan, test: &TestCa
             _ => Vec::new(),
         };
         for (g, negated) in negations {
-            let mut constraints: Vec<solver::ExprId> = replay.path[..i].iter().map(|p| p.cond).collect();
-            constraints.push(negated);
+            let c = Candidate { replay: 0, prefix: i, negated, goal: search::GoalIdx(g.0), explore: false };
+            let constraints = c.constraints(&replay);
             let answer = match solver.solve(&replay.arena, &constraints, &replay.hint) {
                 Outcome::Sat(model) => {
                     let t = substitute(&expanded, &replay.inputs, &model, &replay.hint, config.max_string);
@@ -94,7 +113,7 @@ pub fn explain(db: &programdb::ProgramDb, plan: &goals::ProbePlan, test: &TestCa
                         .filter(|(_, (a, b))| a != b)
                         .map(|(k, (a, _))| format!("v{k} = {}", statement_value(a)))
                         .collect();
-                    format!("sat: {}", if values.is_empty() { "no value changes".into() } else { values.join(", ") })
+                    format!("sat ({} constraints): {}", constraints.len(), if values.is_empty() { "no value changes".into() } else { values.join(", ") })
                 }
                 Outcome::Unsat => "unsat".to_string(),
                 Outcome::Unknown => "unknown".to_string(),

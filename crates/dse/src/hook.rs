@@ -8,7 +8,7 @@
 //! made. The kept tests are then returned to the search, which evaluates them again in its next
 //! batch (a hit of the problem's result cache) and adds them to its archive and population.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use programdb::ProgramDb;
 use search::{GoalIdx, Hook, ProblemError, View};
@@ -16,7 +16,7 @@ use solver::{Outcome, Portfolio, Solver as _};
 use symbolic::{Concolic, Replay};
 use testcase::{TestCase, TestRng, rng_from_seed};
 
-use crate::candidates::{Candidate, Queue};
+use crate::candidates::{Candidate, Queue, Worth};
 use crate::control::{Controller, Trigger};
 use crate::expand::{expand, symbolic_statements};
 use crate::substitute::substitute;
@@ -102,7 +102,7 @@ impl<'a> Dse<'a> {
             self.replay_into(&mut app, problem, expand(s), covered);
         }
         loop {
-            let batch = self.solve_some(&mut app, covered);
+            let batch = self.solve_some(&mut app, problem, covered);
             if batch.is_empty() {
                 break;
             }
@@ -128,32 +128,43 @@ impl<'a> Dse<'a> {
         self.stats.pins += replay.stats.pinned;
         let filter = self.config.filter;
         let mine = &app.covered;
-        let wanted = |g: GoalIdx| !filter || !(covered(g) || mine.contains(&g));
+        let worth = |g: GoalIdx| match filter && (covered(g) || mine.contains(&g)) {
+            true => Worth::Explore,
+            false => Worth::Target,
+        };
         let (before, dups) = (app.queue.queued_total, app.queue.duplicates);
-        app.queue.add_replay(app.replays.len(), &mut replay, &|g| problem.search_goal(g), &wanted);
+        app.queue.add_replay(app.replays.len(), &mut replay, &|g| problem.search_goal(g), &worth);
         self.stats.candidates += app.queue.queued_total - before;
         self.stats.duplicates += app.queue.duplicates - dups;
         app.replays.push((test, replay));
     }
 
     /// Solves candidates, smallest first, until `CHECK_BATCH` tests are made or a budget is spent:
-    /// each test with the goal it was solved for.
-    fn solve_some(&mut self, app: &mut Application, covered: &dyn Fn(GoalIdx) -> bool) -> Vec<(TestCase, GoalIdx)> {
+    /// each test with the goal it was solved for. An exploration's test is replayed at once.
+    fn solve_some<P: DseTarget + ?Sized>(
+        &mut self,
+        app: &mut Application,
+        problem: &P,
+        covered: &dyn Fn(GoalIdx) -> bool,
+    ) -> Vec<(TestCase, GoalIdx)> {
         let mut batch: Vec<(TestCase, GoalIdx)> = Vec::new();
         while batch.len() < CHECK_BATCH
             && app.queries < self.config.max_queries
             && app.executed + (batch.len() as u32) < self.config.max_tests
         {
             let Some(c) = app.queue.pop() else { break };
-            if self.config.filter && (covered(c.goal) || app.covered.contains(&c.goal)) {
+            if !c.explore && self.config.filter && (covered(c.goal) || app.covered.contains(&c.goal)) {
                 self.stats.skipped_covered += 1;
                 continue;
             }
             app.queries += 1;
-            if let Some(t) = self.solve(app, &c)
-                && !batch.iter().any(|(b, _)| *b == t)
-            {
-                batch.push((t, c.goal));
+            match self.solve(app, &c) {
+                Some(t) if c.explore => {
+                    self.stats.explorations += 1;
+                    self.replay_into(app, problem, t, covered);
+                }
+                Some(t) if !batch.iter().any(|(b, _)| *b == t) => batch.push((t, c.goal)),
+                _ => {}
             }
         }
         batch
@@ -238,17 +249,22 @@ impl<P: DseTarget> Hook<P> for Dse<'_> {
             self.stats.declined += 1;
             return Ok(Vec::new());
         }
-        // The distinct tests that fired, in goal order.
-        let mut seeds: BTreeMap<u64, TestCase> = BTreeMap::new();
-        let mut order = Vec::new();
-        for (_, t) in fired {
-            let h = t.stable_hash();
-            if !seeds.contains_key(&h) && order.len() < self.config.max_seeds as usize {
-                order.push(h);
-                seeds.insert(h, t);
+        // The suite DSE works on, DynaMOSA's counterpart of 004's best individual: the best tests
+        // of the uncovered targets, those that fired first, then the others in goal order
+        // (distinct tests, at most `max_seeds`). A goal on a plateau (its best cannot get closer
+        // by mutation: `a - b == 77777` behind an exact `3a - 7b + c == 1000003`) never fires
+        // itself; it is reached when any goal fires, as 004 reaches it in the best suite.
+        let mut seeds: Vec<TestCase> = Vec::new();
+        let mut hashes: BTreeSet<u64> = BTreeSet::new();
+        let others = targets.iter().filter_map(|&g| view.best(g).map(|(_, t)| t.clone()));
+        for t in fired.into_iter().map(|(_, t)| t).chain(others) {
+            if seeds.len() >= self.config.max_seeds as usize {
+                break;
+            }
+            if hashes.insert(t.stable_hash()) {
+                seeds.push(t);
             }
         }
-        let seeds: Vec<TestCase> = order.iter().filter_map(|h| seeds.remove(h)).collect();
         self.stats.applications += 1;
         let archive = view.archive();
         let kept = self.apply(&|g| archive.is_covered(g), problem, &seeds)?;

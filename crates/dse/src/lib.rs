@@ -22,7 +22,7 @@ mod explain;
 mod hook;
 mod substitute;
 
-pub use candidates::{Candidate, Queue};
+pub use candidates::{Candidate, Queue, Worth};
 pub use control::{Controller, Trigger, values_only_change};
 pub use expand::{default_value, expand, symbolic_statements};
 pub use explain::{explain, explain_first};
@@ -42,7 +42,8 @@ pub struct DseConfig {
     pub max_queries: u32,
     /// Solved tests run in the JVM per application.
     pub max_tests: u32,
-    /// Tests (best tests of the goals that fired the trigger) replayed per application.
+    /// Tests replayed per application: the best tests of the uncovered targets, those whose goal
+    /// fired the trigger first.
     pub max_seeds: u32,
     /// Interpreter limits per replay.
     pub max_steps: u64,
@@ -67,7 +68,7 @@ impl DseConfig {
             rate: 1.0,
             max_queries: 48,
             max_tests: 24,
-            max_seeds: 4,
+            max_seeds: 8,
             max_steps: sym.max_steps,
             max_depth: sym.max_depth,
             max_string: sym.max_string,
@@ -116,6 +117,8 @@ pub struct DseStats {
     pub unknown: u64,
     /// Sat models that changed nothing in the test (the query was satisfied by its own values).
     pub unchanged: u64,
+    /// Explorations solved: tests replayed for the paths behind a covered branch, never run.
+    pub explorations: u64,
     /// Solved tests run in the JVM; those covering the goal they were solved for; those that did
     /// not (the interpreter's path and the JVM's differ, or the substitution lost a value).
     pub executions: u64,
@@ -149,6 +152,7 @@ impl DseStats {
             ("unsat", self.unsat),
             ("unknown", self.unknown),
             ("unchanged", self.unchanged),
+            ("explorations", self.explorations),
             ("executions", self.executions),
             ("confirmed", self.confirmed),
             ("divergences", self.divergences),
