@@ -7,9 +7,10 @@
 //! same goal and the same negated condition as one queued before in the application is dropped.
 //!
 //! Exploration (our addition, docs/dse.md): with the filter on, a branch whose other side the
-//! search has covered is still queued, after every target, as an *exploration*: its model makes a
-//! test that is replayed in the interpreter only (never run or kept), whose own candidates may
-//! reach goals the seed's path could not. The search often covers a branch with a test whose values
+//! search has covered, and an implicit exception check (whose sides have no goals), is still
+//! queued, after every target, as an *exploration*: its model makes a test that is replayed in the
+//! interpreter only (never run or kept), whose own candidates may reach goals the seed's path
+//! could not. Explorations go depth first (see `Queue`). The search often covers a branch with a test whose values
 //! are not inputs (`linear(r, r, 1000003)` with `r` a method's result), and the branches behind it
 //! then need a test that takes the same branch with input values.
 
@@ -25,13 +26,14 @@ const MAX_KEY_NODES: usize = 256;
 
 /// One query: conjuncts `0..prefix` of replay `replay`'s path, and `negated` (a Bool expression of
 /// the same replay's arena, already negated), meant to cover `goal`; or, when `explore`, to take a
-/// covered branch the other way and find, from the test it makes, paths to goals still missing.
+/// covered branch (or an implicit exception check, which has no goal) the other way and find, from
+/// the test it makes, paths to goals still missing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
     pub replay: usize,
     pub prefix: usize,
     pub negated: ExprId,
-    pub goal: GoalIdx,
+    pub goal: Option<GoalIdx>,
     pub explore: bool,
 }
 
@@ -109,12 +111,14 @@ enum Key {
     Node(usize, ExprId),
 }
 
-/// The queue of one application: candidates by (exploration last, size, arrival), and the keys
-/// seen.
+/// The queue of one application, and the keys seen. Targets come first, by size then arrival;
+/// explorations after them, depth first: the latest replay's first, and in a replay the deepest
+/// entry first (getting past the check where the run stopped, a parse one character at a time,
+/// goes deeper each time).
 #[derive(Debug, Default)]
 pub struct Queue {
-    queued: BTreeMap<(bool, usize, u64), Candidate>,
-    seen: BTreeSet<(GoalIdx, Key)>,
+    queued: BTreeMap<(bool, u64, u64, u64), Candidate>,
+    seen: BTreeSet<(Option<GoalIdx>, Key)>,
     arrivals: u64,
     /// Candidates queued and duplicates dropped so far.
     pub queued_total: u64,
@@ -132,24 +136,28 @@ impl Queue {
         worth: &dyn Fn(GoalIdx) -> Worth,
     ) {
         for i in 0..replay.path.len() {
-            let targets: Vec<(goals::GoalId, ExprId)> = match replay.path[i].kind {
+            let cond = replay.path[i].cond;
+            let targets: Vec<(Option<goals::GoalId>, ExprId)> = match replay.path[i].kind {
                 EntryKind::Branch => match replay.path[i].negated_goal {
-                    Some(g) => {
-                        let cond = replay.path[i].cond;
-                        vec![(g, replay.arena.mk(Op::Not, &[cond]))]
-                    }
+                    Some(g) => vec![(Some(g), replay.arena.mk(Op::Not, &[cond]))],
                     None => Vec::new(),
                 },
-                EntryKind::Switch => replay.path[i].cases.clone(),
-                EntryKind::Implicit | EntryKind::Pin | EntryKind::Assume => Vec::new(),
+                EntryKind::Switch => replay.path[i].cases.iter().map(|&(g, c)| (Some(g), c)).collect(),
+                // The other side of an implicit check (the exception, or getting past it: a
+                // parse that must succeed) has no goal of its own: explored only.
+                EntryKind::Implicit => vec![(None, replay.arena.mk(Op::Not, &[cond]))],
+                EntryKind::Pin | EntryKind::Assume => Vec::new(),
             };
             for (model_goal, negated) in targets {
-                let Some(goal) = goal_of(model_goal) else { continue };
-                let explore = match worth(goal) {
+                let goal = model_goal.and_then(goal_of);
+                let explore = match goal.map_or(Worth::Explore, worth) {
                     Worth::Target => false,
                     Worth::Explore => true,
                     Worth::Skip => continue,
                 };
+                if replay.arena.as_const(negated).is_some() {
+                    continue;
+                }
                 let key = match key_text(&replay.arena, negated, &mut MAX_KEY_NODES.clone()) {
                     Some(text) => Key::Text(text),
                     None => Key::Node(index, negated),
@@ -159,7 +167,12 @@ impl Queue {
                     continue;
                 }
                 let c = Candidate { replay: index, prefix: i, negated, goal, explore };
-                self.queued.insert((explore, c.size(), self.arrivals), c);
+                let order = if explore {
+                    (true, u64::MAX - index as u64, u64::MAX - i as u64, self.arrivals)
+                } else {
+                    (false, c.size() as u64, 0, self.arrivals)
+                };
+                self.queued.insert(order, c);
                 self.arrivals += 1;
                 self.queued_total += 1;
             }

@@ -4,9 +4,10 @@
 //! generation, its fitness changed, and the change included a mutation of a primitive value; then
 //! with probability P, which becomes P/R after an application that kept no test and P×R (at most
 //! 1) after one that did. DynaMOSA, our default, has no single best individual, so the trigger is
-//! kept per goal (a deviation, docs/dse.md): for each uncovered target goal, the best test the
-//! search has for it (`search::View::best`) changed since the last call, its fitness on the goal
-//! improved, and either the new best differs from the old one in primitive or string values only
+//! kept per goal (a deviation, docs/dse.md): for each target goal, the best test the search has
+//! for it (`search::View::best`; for a goal covered since, the archive's test, at fitness 0)
+//! changed since the last call (or has its first value: the goal just became a target, or the
+//! initial population reached it), its fitness on the goal improved, and either the new best differs from the old one in primitive or string values only
 //! (same statements otherwise: the change was a primitive mutation), or the improvement is in the
 //! branch distance alone (the approach level, the fitness's integer part, stayed): the same
 //! condition was reached and the values got closer to flipping it, which is the evidence 004 reads
@@ -54,10 +55,16 @@ impl Trigger {
             match slot {
                 Some(s) if s.hash == hash && s.test == *test => s.fitness = fitness,
                 _ => {
-                    if let Some(s) = slot.as_ref()
-                        && fitness < s.fitness
-                        && (values_only_change(&s.test, test) || fitness.floor() == s.fitness.floor())
-                    {
+                    let fires = match slot.as_ref() {
+                        // A goal's first value: it became a target (DynaMOSA released it when the
+                        // search covered its parent) or the initial population reached it.
+                        None => true,
+                        Some(s) => {
+                            fitness < s.fitness
+                                && (values_only_change(&s.test, test) || fitness.floor() == s.fitness.floor())
+                        }
+                    };
+                    if fires {
                         fired.push((g, test.clone()));
                     }
                     *slot = Some(Seen { fitness, hash, test: test.clone() });

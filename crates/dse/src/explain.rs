@@ -88,19 +88,18 @@ pub fn explain(db: &programdb::ProgramDb, plan: &goals::ProbePlan, test: &TestCa
             e.insn,
             replay.arena.display(e.cond)
         );
-        let negations: Vec<(goals::GoalId, solver::ExprId)> = match e.kind {
+        let c = e.cond;
+        let negations: Vec<(String, solver::ExprId)> = match e.kind {
             EntryKind::Branch => match e.negated_goal {
-                Some(g) => {
-                    let c = e.cond;
-                    vec![(g, replay.arena.mk(solver::Op::Not, &[c]))]
-                }
+                Some(g) => vec![(format!("for {g}"), replay.arena.mk(solver::Op::Not, &[c]))],
                 None => Vec::new(),
             },
-            EntryKind::Switch => e.cases.clone(),
+            EntryKind::Switch => e.cases.iter().map(|(g, x)| (format!("for {g}"), *x)).collect(),
+            EntryKind::Implicit => vec![("(explore)".to_string(), replay.arena.mk(solver::Op::Not, &[c]))],
             _ => Vec::new(),
         };
         for (g, negated) in negations {
-            let c = Candidate { replay: 0, prefix: i, negated, goal: search::GoalIdx(g.0), explore: false };
+            let c = Candidate { replay: 0, prefix: i, negated, goal: None, explore: false };
             let constraints = c.constraints(&replay);
             let answer = match solver.solve(&replay.arena, &constraints, &replay.hint) {
                 Outcome::Sat(model) => {
@@ -118,7 +117,7 @@ pub fn explain(db: &programdb::ProgramDb, plan: &goals::ProbePlan, test: &TestCa
                 Outcome::Unsat => "unsat".to_string(),
                 Outcome::Unknown => "unknown".to_string(),
             };
-            let _ = writeln!(out, "    negate for {g}: {answer}");
+            let _ = writeln!(out, "    negate {g}: {answer}");
         }
     }
     out

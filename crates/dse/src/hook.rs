@@ -59,6 +59,8 @@ impl std::fmt::Debug for Dse<'_> {
 /// One application's state: the replays its candidates refer to, the queue, and what it covered.
 struct Application {
     replays: Vec<(TestCase, Replay)>,
+    /// The tests replayed (their stable hashes): an exploration that makes one again is dropped.
+    replayed: BTreeSet<u64>,
     queue: Queue,
     covered: BTreeSet<GoalIdx>,
     queries: u32,
@@ -92,6 +94,7 @@ impl<'a> Dse<'a> {
     ) -> Result<Vec<TestCase>, ProblemError> {
         let mut app = Application {
             replays: Vec::new(),
+            replayed: BTreeSet::new(),
             queue: Queue::default(),
             covered: BTreeSet::new(),
             queries: 0,
@@ -119,6 +122,9 @@ impl<'a> Dse<'a> {
         test: TestCase,
         covered: &dyn Fn(GoalIdx) -> bool,
     ) {
+        if !app.replayed.insert(test.stable_hash()) {
+            return;
+        }
         let mut replay = Concolic::new(self.db, problem.plan(), self.config.sym())
             .run(&test, &symbolic_statements(&test));
         self.stats.replays += 1;
@@ -153,17 +159,24 @@ impl<'a> Dse<'a> {
             && app.executed + (batch.len() as u32) < self.config.max_tests
         {
             let Some(c) = app.queue.pop() else { break };
-            if !c.explore && self.config.filter && (covered(c.goal) || app.covered.contains(&c.goal)) {
+            let goal = match (c.explore, c.goal) {
+                (false, Some(g)) => Some(g),
+                _ => None,
+            };
+            if let Some(g) = goal
+                && self.config.filter
+                && (covered(g) || app.covered.contains(&g))
+            {
                 self.stats.skipped_covered += 1;
                 continue;
             }
             app.queries += 1;
-            match self.solve(app, &c) {
-                Some(t) if c.explore => {
+            match (self.solve(app, &c), goal) {
+                (Some(t), None) => {
                     self.stats.explorations += 1;
                     self.replay_into(app, problem, t, covered);
                 }
-                Some(t) if !batch.iter().any(|(b, _)| *b == t) => batch.push((t, c.goal)),
+                (Some(t), Some(g)) if !batch.iter().any(|(b, _)| *b == t) => batch.push((t, g)),
                 _ => {}
             }
         }
@@ -237,10 +250,24 @@ impl<'a> Dse<'a> {
     }
 }
 
+/// What the trigger looks at, per target goal in goal order: an uncovered goal's best fitness and
+/// test, a covered goal's 0 and the archive's test for it (covering a goal is its last
+/// improvement: the trigger fires when values flipped its condition).
+fn observed<'v>(view: &'v View<'_>) -> impl Iterator<Item = (GoalIdx, Option<(f64, &'v TestCase)>)> + 'v {
+    let archive = view.archive();
+    (0..view.n_goals()).map(|i| GoalIdx(i as u32)).filter(|&g| view.is_target(g)).map(move |g| {
+        let best = match archive.test_for(g) {
+            Some(t) => Some((0.0, t)),
+            None => view.best(g),
+        };
+        (g, best)
+    })
+}
+
 impl<P: DseTarget> Hook<P> for Dse<'_> {
     fn between(&mut self, view: &View<'_>, problem: &mut P, _rng: &mut TestRng) -> Result<Vec<TestCase>, ProblemError> {
         let targets = view.uncovered_targets();
-        let fired = self.trigger.observe(targets.iter().map(|&g| (g, view.best(g))));
+        let fired = self.trigger.observe(observed(view));
         if fired.is_empty() {
             return Ok(Vec::new());
         }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use dse::{Controller, Queue, Trigger, expand, substitute, values_only_change};
+use dse::{Controller, Queue, Trigger, Worth, expand, substitute, values_only_change};
 use expect_test::{Expect, expect};
 use search::GoalIdx;
 use solver::{Arena, Assignment, Op, Sort, Value};
@@ -136,32 +136,39 @@ fn replay() -> Replay {
     }
 }
 
-/// The queue's candidates in order: goal, size, the sliced query; `covered` goals are filtered out.
+/// The queue's candidates in order: goal, size, the sliced query; `covered` goals are explored.
 fn check_candidates(replays: &mut [Replay], covered: &[u32], expect: Expect) {
     let mut q = Queue::default();
-    let wanted = |g: GoalIdx| !covered.contains(&g.0);
+    let worth = |g: GoalIdx| if covered.contains(&g.0) { Worth::Explore } else { Worth::Target };
     for (i, r) in replays.iter_mut().enumerate() {
-        q.add_replay(i, r, &|g| Some(GoalIdx(g.0)), &wanted);
+        q.add_replay(i, r, &|g| Some(GoalIdx(g.0)), &worth);
     }
     let mut out = format!("queued {} duplicates {}\n", q.queued_total, q.duplicates);
     while let Some(c) = q.pop() {
         let r = &replays[c.replay];
         let query: Vec<String> = c.constraints(r).iter().map(|&e| r.arena.display(e)).collect();
-        out.push_str(&format!("{} size {} replay {}: {}\n", c.goal, c.size(), c.replay, query.join(" && ")));
+        let what = match (c.explore, c.goal) {
+            (false, Some(g)) => format!("{g}"),
+            (true, Some(g)) => format!("explore {g}"),
+            (_, None) => "explore".to_string(),
+        };
+        out.push_str(&format!("{what} size {} replay {}: {}\n", c.size(), c.replay, query.join(" && ")));
     }
     expect.assert_eq(&out);
 }
 
 #[test]
-fn candidates_are_ranked_filtered_deduplicated_and_sliced() {
+fn candidates_are_ranked_deduplicated_and_sliced_with_explorations_last() {
     check_candidates(
         &mut [replay(), replay()],
         &[4],
         expect![[r#"
-            queued 3 duplicates 3
+            queued 5 duplicates 5
             g2 size 1 replay 0: !(x > 0)
             g8 size 2 replay 0: !(z != 1)
             g6 size 5 replay 0: (x > 0) && (y != 3) && (y >= 0) && !((x + y) < 10)
+            explore size 4 replay 0: (y != 3) && !(y >= 0)
+            explore g4 size 3 replay 0: !(y != 3)
         "#]],
     );
 }
@@ -274,8 +281,8 @@ fn trigger_fires_when_values_bring_a_goal_closer() {
     step(&mut tr, vec![(g, Some((0.9, &d))), (h, Some((0.8, &d)))]); // unchanged: no
     step(&mut tr, vec![(g, Some((0.2, &e))), (h, None)]); // g: values only, closer: fires; h covered
     expect![[r#"
-        []
-        [g0:int v0 = 2;]
+        [g0:int v0 = 1;]
+        [g0:int v0 = 2;, g2:int v0 = 1;]
         []
         [g2:int v0 = 3;
         String v1 = "s";]
