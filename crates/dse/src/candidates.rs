@@ -4,7 +4,8 @@
 //! filter on (004's best configuration) only goals the search has not covered are kept: the side
 //! the run took is covered by the test itself, so these are the one-sided branches. Queries are
 //! ranked by size (conjuncts), smallest first, ties in the order they were found; a query with the
-//! same goal and the same negated condition as one queued before in the application is dropped.
+//! same goal and the same negated condition as one queued before in the application, or one the
+//! solver gave up on in an earlier application, is dropped.
 //!
 //! Exploration (our addition, docs/dse.md): with the filter on, a branch whose other side the
 //! search has covered, and an implicit exception check (whose sides have no goals), is still
@@ -20,9 +21,6 @@ use search::GoalIdx;
 use solver::{Arena, ExprId, Op, VarId};
 use symbolic::{EntryKind, Replay};
 
-/// Negated conditions of more nodes (as a tree) are not compared across replays (their text would
-/// be costly to build); within a replay the arena's hash-consing makes equal conditions one node.
-const MAX_KEY_NODES: usize = 256;
 
 /// One query: conjuncts `0..prefix` of replay `replay`'s path, and `negated` (a Bool expression of
 /// the same replay's arena, already negated), meant to cover `goal`; or, when `explore`, to take a
@@ -35,6 +33,8 @@ pub struct Candidate {
     pub negated: ExprId,
     pub goal: Option<GoalIdx>,
     pub explore: bool,
+    /// What makes it a duplicate (`Queue`).
+    pub key: Key,
 }
 
 /// What a negation is worth (`Queue::add_replay`'s classification of its goal).
@@ -80,36 +80,55 @@ impl Candidate {
     }
 }
 
-/// The text of `e` with variables by name (names say which input they are, the same in every
-/// replay of the run), or `None` past `budget` nodes (counted as a tree: shared nodes again).
-fn key_text(arena: &Arena, e: ExprId, budget: &mut usize) -> Option<String> {
-    if *budget == 0 {
-        return None;
+/// A structural hash of `e`, so that equal conditions of different replays meet: each node hashed
+/// once (the DAG's size, never its unfolded tree), post-order with an explicit stack. Variables
+/// count by name (`by_name`: names say which input they are, the same in every replay of the run)
+/// or by order of first appearance (the same condition over other inputs: `x*x == 2.25` and
+/// `y*y == 2.25` meet, `x + y` and `x + x` do not).
+pub fn structural_hash(arena: &Arena, e: ExprId, by_name: bool) -> u64 {
+    let mut memo: BTreeMap<ExprId, u64> = BTreeMap::new();
+    let mut renamed: BTreeMap<VarId, u64> = BTreeMap::new();
+    let mut stack = vec![(e, false)];
+    while let Some((x, ready)) = stack.pop() {
+        if memo.contains_key(&x) {
+            continue;
+        }
+        let h = if let Some(v) = arena.as_const(x) {
+            mix(fnv(format!("{v:?}").as_bytes()), 1)
+        } else if let Some(v) = arena.as_var(x) {
+            let id = if by_name {
+                fnv(arena.vars().get(v.0 as usize).map_or("?", |(_, n)| n.as_str()).as_bytes())
+            } else {
+                let next = renamed.len() as u64;
+                *renamed.entry(v).or_insert(next)
+            };
+            mix(mix(id, fnv(format!("{:?}", arena.sort(x)).as_bytes())), 2)
+        } else if let Some((op, args)) = arena.as_app(x) {
+            if !ready {
+                stack.push((x, true));
+                stack.extend(args.iter().filter(|a| !memo.contains_key(a)).map(|&a| (a, false)));
+                continue;
+            }
+            args.iter().fold(mix(fnv(format!("{op:?}").as_bytes()), 3), |h, a| mix(h, memo.get(a).copied().unwrap_or(0)))
+        } else {
+            0
+        };
+        memo.insert(x, h);
     }
-    *budget -= 1;
-    if let Some(v) = arena.as_const(e) {
-        return Some(format!("{v:?}"));
-    }
-    if let Some(v) = arena.as_var(e) {
-        return Some(arena.vars().get(v.0 as usize).map_or_else(|| format!("{v:?}"), |(_, n)| n.clone()));
-    }
-    let (op, args) = arena.as_app(e)?;
-    let mut out = format!("({op:?}");
-    for &a in args {
-        out.push(' ');
-        out.push_str(&key_text(arena, a, budget)?);
-    }
-    out.push(')');
-    Some(out)
+    memo.get(&e).copied().unwrap_or(0)
 }
 
-/// What makes two queries duplicates: the goal and the negated condition (its text when small,
-/// else the node of its replay).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum Key {
-    Text(String),
-    Node(usize, ExprId),
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
+
+fn mix(h: u64, x: u64) -> u64 {
+    let h = (h ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+    (h ^ (h >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
+}
+
+/// What makes two queries duplicates: the goal and the negated condition's structural hash.
+pub type Key = (Option<GoalIdx>, u64);
 
 /// The queue of one application, and the keys seen. Targets come first, by size then arrival;
 /// explorations after them, depth first: the latest replay's first, and in a replay the deepest
@@ -118,7 +137,9 @@ enum Key {
 #[derive(Debug, Default)]
 pub struct Queue {
     queued: BTreeMap<(bool, u64, u64, u64), Candidate>,
-    seen: BTreeSet<(Option<GoalIdx>, Key)>,
+    seen: BTreeSet<Key>,
+    /// Keys whose query came back unknown in an earlier application: not tried again.
+    pub hopeless: BTreeSet<Key>,
     arrivals: u64,
     /// Candidates queued and duplicates dropped so far.
     pub queued_total: u64,
@@ -158,15 +179,12 @@ impl Queue {
                 if replay.arena.as_const(negated).is_some() {
                     continue;
                 }
-                let key = match key_text(&replay.arena, negated, &mut MAX_KEY_NODES.clone()) {
-                    Some(text) => Key::Text(text),
-                    None => Key::Node(index, negated),
-                };
-                if !self.seen.insert((goal, key)) {
+                let key = (goal, structural_hash(&replay.arena, negated, true));
+                if self.hopeless.contains(&key) || !self.seen.insert(key) {
                     self.duplicates += 1;
                     continue;
                 }
-                let c = Candidate { replay: index, prefix: i, negated, goal, explore };
+                let c = Candidate { replay: index, prefix: i, negated, goal, explore, key };
                 let order = if explore {
                     (true, u64::MAX - index as u64, u64::MAX - i as u64, self.arrivals)
                 } else {
@@ -177,6 +195,11 @@ impl Queue {
                 self.queued_total += 1;
             }
         }
+    }
+
+    /// An empty queue that drops the keys of `hopeless`.
+    pub fn with_hopeless(hopeless: BTreeSet<Key>) -> Queue {
+        Queue { hopeless, ..Queue::default() }
     }
 
     /// The smallest candidate left.

@@ -99,7 +99,7 @@ pub fn explain(db: &programdb::ProgramDb, plan: &goals::ProbePlan, test: &TestCa
             _ => Vec::new(),
         };
         for (g, negated) in negations {
-            let c = Candidate { replay: 0, prefix: i, negated, goal: None, explore: false };
+            let c = Candidate { replay: 0, prefix: i, negated, goal: None, explore: false, key: (None, 0) };
             let constraints = c.constraints(&replay);
             let answer = match solver.solve(&replay.arena, &constraints, &replay.hint) {
                 Outcome::Sat(model) => {

@@ -47,7 +47,12 @@ pub struct Dse<'a> {
     /// never drawn from, so its sequence does not depend on DSE's decisions.
     rng: TestRng,
     solver: Portfolio,
+    /// The solver of explorations, with an eighth of the limits: an exploration is a guess, and a
+    /// query Z3 gives up on (floating point, hash codes) costs its whole limit.
+    explorer: Portfolio,
     stats: DseStats,
+    /// Queries the solver gave up on (within its limits): not tried again in this search.
+    hopeless: BTreeSet<crate::candidates::Key>,
 }
 
 impl std::fmt::Debug for Dse<'_> {
@@ -77,7 +82,15 @@ impl<'a> Dse<'a> {
             controller: Controller::new(config.probability, config.rate),
             rng: rng_from_seed(seed ^ 0xd5e0_0004),
             solver: Portfolio::new(&config.solver, seed),
+            explorer: Portfolio::new(
+                &solver::SolverLimits {
+                    z3_rlimit: config.solver.z3_rlimit / 8,
+                    avm_evaluations: config.solver.avm_evaluations / 8,
+                },
+                seed,
+            ),
             stats: DseStats { probability: config.probability, ..DseStats::default() },
+            hopeless: BTreeSet::new(),
         }
     }
 
@@ -95,7 +108,7 @@ impl<'a> Dse<'a> {
         let mut app = Application {
             replays: Vec::new(),
             replayed: BTreeSet::new(),
-            queue: Queue::default(),
+            queue: Queue::with_hopeless(std::mem::take(&mut self.hopeless)),
             covered: BTreeSet::new(),
             queries: 0,
             executed: 0,
@@ -111,6 +124,7 @@ impl<'a> Dse<'a> {
             }
             self.check(&mut app, problem, batch, covered)?;
         }
+        self.hopeless = std::mem::take(&mut app.queue.hopeless);
         Ok(app.kept)
     }
 
@@ -185,10 +199,12 @@ impl<'a> Dse<'a> {
 
     /// The test a candidate's model makes, if the solver finds one that changes the test.
     fn solve(&mut self, app: &mut Application, c: &Candidate) -> Option<TestCase> {
+        let hopeless = &mut app.queue.hopeless;
         let (test, replay) = &app.replays[c.replay];
         let constraints = c.constraints(replay);
         self.stats.solver_calls += 1;
-        match self.solver.solve(&replay.arena, &constraints, &replay.hint) {
+        let solver = if c.explore { &mut self.explorer } else { &mut self.solver };
+        match solver.solve(&replay.arena, &constraints, &replay.hint) {
             Outcome::Sat(model) => {
                 self.stats.sat += 1;
                 let t = substitute(test, &replay.inputs, &model, &replay.hint, self.config.max_string);
@@ -204,6 +220,7 @@ impl<'a> Dse<'a> {
             }
             Outcome::Unknown => {
                 self.stats.unknown += 1;
+                hopeless.insert(c.key);
                 None
             }
         }

@@ -20,7 +20,8 @@ fn program(class: &str) -> (ProgramDb, goals::ProbePlan) {
     (db, plan)
 }
 
-/// A test calling static `class.name` with `args` (primitive and string values).
+/// A test calling static `class.name` with `args` (primitive and string values); it returns an
+/// `int`, a `boolean` when it is named `valid`.
 fn call(class: &str, name: &str, args: &[Statement]) -> TestCase {
     let mut t = TestCase::new();
     let mut vars = Vec::new();
@@ -33,11 +34,11 @@ fn call(class: &str, name: &str, args: &[Statement]) -> TestCase {
     let method = Arc::new(MethodRef {
         class: class.to_string(),
         name: name.to_string(),
-        descriptor: format!("({desc})I"),
+        descriptor: format!("({desc}){}", if name == "valid" { "Z" } else { "I" }),
         is_static: true,
         owner: JType::class(class),
         params,
-        ret: Some(JType::Prim(PrimType::Int)),
+        ret: Some(JType::Prim(if name == "valid" { PrimType::Boolean } else { PrimType::Int })),
     });
     t.push(Statement::Method { method, receiver: None, args: vars });
     t
@@ -335,6 +336,51 @@ fn parse_num_through_integer_parse_int() {
                 negate (explore): sat (1 constraints): v0 = "571\n"
             #8 Branch dse/ParseNum.parse(Ljava/lang/String;)I@11 took g30: ((((zext32(s0[3]) - 48) + (((zext32(s0[2]) - 48) + (((zext32(s0[1]) - 48) + ((zext32(s0[0]) - 48) * 10)) * 10)) * 10)) * 3) != 17133)
                 negate for g31: sat (7 constraints): v0 = "5711"
+        "#]],
+    );
+}
+
+#[test]
+fn email_through_index_of_substring_and_ends_with() {
+    let t = call("dse.Email", "valid", &[Statement::String("bob@example.orx".into())]);
+    check_explain(
+        "dse.Email",
+        &t,
+        expect![[r#"
+            == test
+            String v0 = "bob@example.orx";
+            boolean v1 = Email.valid(v0);
+
+            == replay: 16 inputs, 6 path entries, 5 instructions symbolic, 20 concrete, 3 pinned
+            inputs: len0 = v0.length(), s0[0] = v0.charAt(0), s0[1] = v0.charAt(1), s0[2] = v0.charAt(2), s0[3] = v0.charAt(3), s0[4] = v0.charAt(4), s0[5] = v0.charAt(5), s0[6] = v0.charAt(6), s0[7] = v0.charAt(7), s0[8] = v0.charAt(8), s0[9] = v0.charAt(9), s0[10] = v0.charAt(10), s0[11] = v0.charAt(11), s0[12] = v0.charAt(12), s0[13] = v0.charAt(13), s0[14] = v0.charAt(14)
+            #0 Assume .@0 took -: ((0 <= len0) && (len0 <= 32))
+            #1 Pin dse/Email.valid(Ljava/lang/String;)Z@6 took -: (len0 == 15)
+            #2 Branch dse/Email.valid(Ljava/lang/String;)Z@9 took g23: (((s0[0] == (char)64) ? 0 : ((s0[1] == (char)64) ? 1 : ((s0[2] == (char)64) ? 2 : ((s0[3] == (char)64) ? 3 : ((s0[4] == (char)64) ? 4 : ((s0[5] == (char)64) ? 5 : ((s0[6] == (char)64) ? 6 : ((s0[7] == (char)64) ? 7 : ((s0[8] == (char)64) ? 8 : ((s0[9] == (char)64) ? 9 : ((s0[10] == (char)64) ? 10 : ((s0[11] == (char)64) ? 11 : ((s0[12] == (char)64) ? 12 : ((s0[13] == (char)64) ? 13 : ((s0[14] == (char)64) ? 14 : -1))))))))))))))) > 0)
+                negate for g24: sat (1 constraints): v0 = "@@@@@@@@@@@@@@@"
+            #3 Pin dse/Email.valid(Ljava/lang/String;)Z@15 took -: (((s0[0] == (char)64) ? 0 : ((s0[1] == (char)64) ? 1 : ((s0[2] == (char)64) ? 2 : ((s0[3] == (char)64) ? 3 : ((s0[4] == (char)64) ? 4 : ((s0[5] == (char)64) ? 5 : ((s0[6] == (char)64) ? 6 : ((s0[7] == (char)64) ? 7 : ((s0[8] == (char)64) ? 8 : ((s0[9] == (char)64) ? 9 : ((s0[10] == (char)64) ? 10 : ((s0[11] == (char)64) ? 11 : ((s0[12] == (char)64) ? 12 : ((s0[13] == (char)64) ? 13 : ((s0[14] == (char)64) ? 14 : -1))))))))))))))) == 3)
+            #4 Pin dse/Email.valid(Ljava/lang/String;)Z@21 took -: ((((s0[0] == (char)64) ? 0 : ((s0[1] == (char)64) ? 1 : ((s0[2] == (char)64) ? 2 : ((s0[3] == (char)64) ? 3 : ((s0[4] == (char)64) ? 4 : ((s0[5] == (char)64) ? 5 : ((s0[6] == (char)64) ? 6 : ((s0[7] == (char)64) ? 7 : ((s0[8] == (char)64) ? 8 : ((s0[9] == (char)64) ? 9 : ((s0[10] == (char)64) ? 10 : ((s0[11] == (char)64) ? 11 : ((s0[12] == (char)64) ? 12 : ((s0[13] == (char)64) ? 13 : ((s0[14] == (char)64) ? 14 : -1))))))))))))))) + 1) == 4)
+            #5 Branch dse/Email.valid(Ljava/lang/String;)Z@26 took g54: !((((s0[11] == (char)46) && (s0[12] == (char)111)) && (s0[13] == (char)114)) && (s0[14] == (char)103))
+                negate for g53: sat (4 constraints): v0 = "\u{ffbf}\u{ffbf}\u{ffbf}@\0\0\0\0\0\0\0.org"
+        "#]],
+    );
+}
+
+#[test]
+fn narrow_casts() {
+    let t = call("dse.Narrow", "narrow", &[Statement::Primitive(PrimValue::Int(-7))]);
+    check_explain(
+        "dse.Narrow",
+        &t,
+        expect![[r#"
+            == test
+            int v0 = -7;
+            int v1 = Narrow.narrow(v0);
+
+            == replay: 1 inputs, 2 path entries, 5 instructions symbolic, 7 concrete, 0 pinned
+            #0 Branch dse/Narrow.narrow(I)I@3 took g8: !(sext32(low8(v0)) != -7)
+                negate for g7: sat (1 constraints): v0 = 4
+            #1 Branch dse/Narrow.narrow(I)I@9 took g30: (zext32(low16((v0 >>> 16))) != 90)
+                negate for g31: sat (2 constraints): v0 = 5898489
         "#]],
     );
 }
