@@ -53,7 +53,10 @@ impl DseArgs {
     /// The configuration; a probability outside (0, 1] or a rate below 1 is bad input.
     pub(crate) fn config(&self) -> Result<engine::DseConfig, Failure> {
         if !(self.dse_probability > 0.0 && self.dse_probability <= 1.0) {
-            return Err(Failure::BadInput(format!("--dse-probability {} is not in (0, 1]", self.dse_probability)));
+            return Err(Failure::BadInput(format!(
+                "--dse-probability {} is not in (0, 1]",
+                self.dse_probability
+            )));
         }
         if !(self.dse_rate >= 1.0 && self.dse_rate.is_finite()) {
             return Err(Failure::BadInput(format!("--dse-rate {} is below 1", self.dse_rate)));

@@ -21,7 +21,6 @@ use search::GoalIdx;
 use solver::{Arena, ExprId, Op, VarId};
 use symbolic::{EntryKind, Replay};
 
-
 /// One query: conjuncts `0..prefix` of replay `replay`'s path, and `negated` (a Bool expression of
 /// the same replay's arena, already negated), meant to cover `goal`; or, when `explore`, to take a
 /// covered branch (or an implicit exception check, which has no goal) the other way and find, from
@@ -74,7 +73,8 @@ impl Candidate {
                 }
             }
         }
-        let mut c: Vec<ExprId> = conds.iter().zip(&taken).filter(|(_, t)| **t).map(|((e, _), _)| *e).collect();
+        let mut c: Vec<ExprId> =
+            conds.iter().zip(&taken).filter(|(_, t)| **t).map(|((e, _), _)| *e).collect();
         c.push(self.negated);
         c
     }
@@ -109,7 +109,9 @@ pub fn structural_hash(arena: &Arena, e: ExprId, by_name: bool) -> u64 {
                 stack.extend(args.iter().filter(|a| !memo.contains_key(a)).map(|&a| (a, false)));
                 continue;
             }
-            args.iter().fold(mix(fnv(format!("{op:?}").as_bytes()), 3), |h, a| mix(h, memo.get(a).copied().unwrap_or(0)))
+            args.iter().fold(mix(fnv(format!("{op:?}").as_bytes()), 3), |h, a| {
+                mix(h, memo.get(a).copied().unwrap_or(0))
+            })
         } else {
             0
         };

@@ -113,6 +113,7 @@ impl Controller {
 
     /// After an application: P×R (at most 1) when it kept a test, P/R when it did not.
     pub fn record(&mut self, success: bool) {
-        self.p = if success { (self.p * self.rate).min(1.0) } else { (self.p / self.rate).max(f64::MIN_POSITIVE) };
+        self.p =
+            if success { (self.p * self.rate).min(1.0) } else { (self.p / self.rate).max(f64::MIN_POSITIVE) };
     }
 }

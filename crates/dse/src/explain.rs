@@ -34,13 +34,24 @@ pub fn explain_first(
         })
     };
     match tests.iter().position(negatable).or(if tests.is_empty() { None } else { Some(0) }) {
-        Some(i) => format!("== random test {} of {}\n{}", i + 1, tests.len(), explain(db, plan, &tests[i], config, seed)),
+        Some(i) => format!(
+            "== random test {} of {}\n{}",
+            i + 1,
+            tests.len(),
+            explain(db, plan, &tests[i], config, seed)
+        ),
         None => "no test to explain\n".to_string(),
     }
 }
 
 /// The report for `test` over `plan`'s goals (see the module's doc).
-pub fn explain(db: &programdb::ProgramDb, plan: &goals::ProbePlan, test: &TestCase, config: &DseConfig, seed: u64) -> String {
+pub fn explain(
+    db: &programdb::ProgramDb,
+    plan: &goals::ProbePlan,
+    test: &TestCase,
+    config: &DseConfig,
+    seed: u64,
+) -> String {
     let mut out = String::new();
     let expanded = expand(test);
     let _ = writeln!(out, "== test\n{test}");
@@ -112,7 +123,11 @@ pub fn explain(db: &programdb::ProgramDb, plan: &goals::ProbePlan, test: &TestCa
                         .filter(|(_, (a, b))| a != b)
                         .map(|(k, (a, _))| format!("v{k} = {}", statement_value(a)))
                         .collect();
-                    format!("sat ({} constraints): {}", constraints.len(), if values.is_empty() { "no value changes".into() } else { values.join(", ") })
+                    format!(
+                        "sat ({} constraints): {}",
+                        constraints.len(),
+                        if values.is_empty() { "no value changes".into() } else { values.join(", ") }
+                    )
                 }
                 Outcome::Unsat => "unsat".to_string(),
                 Outcome::Unknown => "unknown".to_string(),

@@ -57,7 +57,10 @@ pub struct Dse<'a> {
 
 impl std::fmt::Debug for Dse<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Dse").field("config", &self.config).field("stats", &self.stats).finish_non_exhaustive()
+        f.debug_struct("Dse")
+            .field("config", &self.config)
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
     }
 }
 
@@ -139,8 +142,8 @@ impl<'a> Dse<'a> {
         if !app.replayed.insert(test.stable_hash()) {
             return;
         }
-        let mut replay = Concolic::new(self.db, problem.plan(), self.config.sym())
-            .run(&test, &symbolic_statements(&test));
+        let mut replay =
+            Concolic::new(self.db, problem.plan(), self.config.sym()).run(&test, &symbolic_statements(&test));
         self.stats.replays += 1;
         self.stats.replays_stopped += u64::from(replay.stop.is_some());
         self.stats.instructions_symbolic += replay.stats.symbolic;
@@ -282,7 +285,12 @@ fn observed<'v>(view: &'v View<'_>) -> impl Iterator<Item = (GoalIdx, Option<(f6
 }
 
 impl<P: DseTarget> Hook<P> for Dse<'_> {
-    fn between(&mut self, view: &View<'_>, problem: &mut P, _rng: &mut TestRng) -> Result<Vec<TestCase>, ProblemError> {
+    fn between(
+        &mut self,
+        view: &View<'_>,
+        problem: &mut P,
+        _rng: &mut TestRng,
+    ) -> Result<Vec<TestCase>, ProblemError> {
         let targets = view.uncovered_targets();
         let fired = self.trigger.observe(observed(view));
         if fired.is_empty() {

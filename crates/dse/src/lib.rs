@@ -88,7 +88,11 @@ impl DseConfig {
 
     /// The interpreter's limits.
     pub fn sym(&self) -> symbolic::SymConfig {
-        symbolic::SymConfig { max_steps: self.max_steps, max_depth: self.max_depth, max_string: self.max_string }
+        symbolic::SymConfig {
+            max_steps: self.max_steps,
+            max_depth: self.max_depth,
+            max_string: self.max_string,
+        }
     }
 }
 

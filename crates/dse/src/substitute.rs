@@ -25,7 +25,8 @@ pub fn substitute(
     for input in inputs {
         match input.origin {
             InputOrigin::Prim { stmt } => {
-                if let (Some(Statement::Primitive(old)), Some(v)) = (out.statements.get_mut(stmt), value(input.var))
+                if let (Some(Statement::Primitive(old)), Some(v)) =
+                    (out.statements.get_mut(stmt), value(input.var))
                 {
                     *old = to_prim(v, old.ty());
                 }

@@ -70,7 +70,8 @@ fn same_x_x_has_a_satisfiable_negation_only_after_expansion() {
     let (db, plan) = program("dse.Same");
     let unexpanded = {
         let cfg = DseConfig::paper();
-        let mut replay = symbolic::Concolic::new(&db, &plan, cfg.sym()).run(&t, &dse::symbolic_statements(&t));
+        let mut replay =
+            symbolic::Concolic::new(&db, &plan, cfg.sym()).run(&t, &dse::symbolic_statements(&t));
         let mut solver = solver::Portfolio::new(&cfg.solver, 1);
         replay
             .path

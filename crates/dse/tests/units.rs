@@ -45,7 +45,8 @@ fn expansion_splits_shared_values() {
     let same = static_call("dse.Same", "same", vec![int(), int()], Some(JType::Prim(PrimType::Boolean)));
     t.push(Statement::Method { method: same.clone(), receiver: None, args: vec![x, x] });
     let s = t.push(Statement::String("ab".into()));
-    let concat = static_call("dse.Concat", "join", vec![JType::string(), JType::string()], Some(JType::string()));
+    let concat =
+        static_call("dse.Concat", "join", vec![JType::string(), JType::string()], Some(JType::string()));
     t.push(Statement::Method { method: concat, receiver: None, args: vec![s, s] });
     t.push(Statement::Method { method: same, receiver: None, args: vec![x, VarId(0)] });
     check_expand(
@@ -122,7 +123,9 @@ fn replay() -> Replay {
             Input { var: vy, origin: InputOrigin::Prim { stmt: 1 } },
             Input { var: vz, origin: InputOrigin::Prim { stmt: 2 } },
         ],
-        hint: Assignment([(vx, Value::i32(2)), (vy, Value::i32(4)), (vz, Value::i32(0))].into_iter().collect()),
+        hint: Assignment(
+            [(vx, Value::i32(2)), (vy, Value::i32(4)), (vz, Value::i32(0))].into_iter().collect(),
+        ),
         path: vec![
             entry(1, Some(2), c1, EntryKind::Branch),
             entry(7, Some(8), c5, EntryKind::Branch),
@@ -173,7 +176,13 @@ fn candidates_are_ranked_deduplicated_and_sliced_with_explorations_last() {
     );
 }
 
-fn check_substitute(test: &TestCase, inputs: &[Input], model: &[(u32, Value)], hint: &[(u32, Value)], expect: Expect) {
+fn check_substitute(
+    test: &TestCase,
+    inputs: &[Input],
+    model: &[(u32, Value)],
+    hint: &[(u32, Value)],
+    expect: Expect,
+) {
     let m = |xs: &[(u32, Value)]| {
         Assignment(xs.iter().map(|(v, x)| (solver::VarId(*v), *x)).collect::<BTreeMap<_, _>>())
     };

@@ -17,7 +17,12 @@ const EXPLAIN_ATTEMPTS: usize = 20;
 /// DSE on one random test of `class` (drawn with `seed` by the search's test factory), as text:
 /// the path condition per branch and the solver's answer for each negation (`dse::explain`). The
 /// plan is the one a run instruments (the class and its nested classes); no JVM starts.
-pub fn explain_dse(classpath: &[PathBuf], class: &str, seed: u64, dse: &DseConfig) -> Result<String, EngineError> {
+pub fn explain_dse(
+    classpath: &[PathBuf],
+    class: &str,
+    seed: u64,
+    dse: &DseConfig,
+) -> Result<String, EngineError> {
     let db = ProgramDb::open(&cluster_classpath(classpath), DbConfig::STANDARD)?;
     let internal = class.replace('.', "/");
     if !db.classpath().contains(&internal) {

@@ -228,13 +228,22 @@ fn search_class_in(
     let mut rng = rng_from_seed(config.seed);
     let clock = SystemClock::start();
     if !config.dse.enabled {
-        let result = search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
+        let result =
+            search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
         return Ok((problem, result, None));
     }
     let mut hook = dse::Dse::new(db, &config.dse, config.seed);
     let seams = search::Seams { hooks: vec![&mut hook as &mut dyn search::Hook<JvmProblem>], policy: None };
-    let result =
-        search::run_with(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event, seams)?;
+    let result = search::run_with(
+        &mut problem,
+        &cluster,
+        &mut pool,
+        &search_config,
+        &clock,
+        &mut rng,
+        on_event,
+        seams,
+    )?;
     Ok((problem, result, Some(hook.stats().clone())))
 }
 

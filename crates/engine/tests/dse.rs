@@ -88,10 +88,16 @@ fn dse_covers_the_exact_value_branches_the_search_alone_misses() {
             d.goals_covered_first
         );
         if on_cov != total - infeasible {
-            failures.push(format!("{class}: DSE on covers {on_cov} of {} feasible branches: {:?}", total - infeasible, on.uncovered));
+            failures.push(format!(
+                "{class}: DSE on covers {on_cov} of {} feasible branches: {:?}",
+                total - infeasible,
+                on.uncovered
+            ));
         }
         if hard && off_cov >= total - infeasible {
-            failures.push(format!("{class}: DSE off covers every feasible branch ({off_cov}): the subject is not hard"));
+            failures.push(format!(
+                "{class}: DSE off covers every feasible branch ({off_cov}): the subject is not hard"
+            ));
         }
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
