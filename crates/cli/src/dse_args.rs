@@ -47,6 +47,9 @@ pub(crate) struct DseArgs {
     /// Keep every solved test, not only those covering a new goal.
     #[arg(long)]
     dse_keep_all: bool,
+    /// Generations without a trigger after which DSE runs anyway (0: never, as in paper 004).
+    #[arg(long)]
+    dse_stall: Option<u32>,
 }
 
 impl DseArgs {
@@ -73,6 +76,7 @@ impl DseArgs {
         c.solver.avm_evaluations = self.dse_avm_evaluations.unwrap_or(c.solver.avm_evaluations);
         c.filter = self.dse_filter == Switch::On;
         c.keep_all = self.dse_keep_all;
+        c.stall = self.dse_stall.unwrap_or(c.stall);
         Ok(c)
     }
 }

@@ -191,6 +191,7 @@ fn dse_config_json(c: &engine::DseConfig) -> Value {
         "avm_evaluations": c.solver.avm_evaluations,
         "filter": c.filter,
         "keep_all": c.keep_all,
+        "stall": c.stall,
     })
 }
 

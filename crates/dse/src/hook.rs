@@ -51,6 +51,8 @@ pub struct Dse<'a> {
     /// query Z3 gives up on (floating point, hash codes) costs its whole limit.
     explorer: Portfolio,
     stats: DseStats,
+    /// Calls since the trigger last fired (or the stagnation rule last applied DSE).
+    quiet: u32,
     /// Queries the solver gave up on (within its limits): not tried again in this search.
     hopeless: BTreeSet<crate::candidates::Key>,
 }
@@ -94,6 +96,7 @@ impl<'a> Dse<'a> {
             ),
             stats: DseStats { probability: config.probability, ..DseStats::default() },
             hopeless: BTreeSet::new(),
+            quiet: 0,
         }
     }
 
@@ -294,9 +297,17 @@ impl<P: DseTarget> Hook<P> for Dse<'_> {
         let targets = view.uncovered_targets();
         let fired = self.trigger.observe(observed(view));
         if fired.is_empty() {
-            return Ok(Vec::new());
+            // Our stagnation rule (docs/dse.md; 0 turns it off, as in 004): after `stall` calls
+            // without a trigger, the uncovered targets' best tests get an application anyway.
+            self.quiet += 1;
+            if self.config.stall == 0 || self.quiet < self.config.stall || targets.is_empty() {
+                return Ok(Vec::new());
+            }
+            self.stats.stalls += 1;
+        } else {
+            self.stats.triggers += 1;
         }
-        self.stats.triggers += 1;
+        self.quiet = 0;
         if !self.controller.admit(&mut self.rng) {
             self.stats.declined += 1;
             return Ok(Vec::new());

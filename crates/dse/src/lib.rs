@@ -55,11 +55,14 @@ pub struct DseConfig {
     pub filter: bool,
     /// Keep every solved test, not only those covering a new goal (004: off).
     pub keep_all: bool,
+    /// Calls between generations without a trigger after which DSE is applied anyway to the
+    /// uncovered targets' best tests (our stagnation rule; 0: never, as in 004).
+    pub stall: u32,
 }
 
 impl DseConfig {
     /// 004's best configuration (digest B.2.5: filter on, keep all off, P = 1, R = 1) with budgets
-    /// in deterministic units, switched on.
+    /// in deterministic units, switched on (our stagnation rule off).
     pub fn paper() -> DseConfig {
         let sym = symbolic::SymConfig::STANDARD;
         DseConfig {
@@ -78,6 +81,7 @@ impl DseConfig {
             solver: solver::SolverLimits { avm_evaluations: 5_000, ..solver::SolverLimits::default() },
             filter: true,
             keep_all: false,
+            stall: 0,
         }
     }
 
@@ -99,8 +103,10 @@ impl DseConfig {
 /// What DSE did in one search (report.json `dse`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DseStats {
-    /// Calls between generations in which the trigger fired.
+    /// Calls between generations in which the trigger fired, and in which the stagnation rule
+    /// applied DSE without it.
     pub triggers: u64,
+    pub stalls: u64,
     /// Triggers turned down by the probability P.
     pub declined: u64,
     /// Applications (triggers admitted), and those that kept a test.
@@ -143,6 +149,7 @@ impl DseStats {
     pub fn counters(&self) -> Vec<(&'static str, u64)> {
         vec![
             ("triggers", self.triggers),
+            ("stalls", self.stalls),
             ("declined", self.declined),
             ("applications", self.applications),
             ("successes", self.successes),

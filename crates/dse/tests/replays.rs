@@ -385,3 +385,25 @@ fn narrow_casts() {
         "#]],
     );
 }
+
+#[test]
+fn concat_through_invokedynamic() {
+    let t = call("dse.Concat", "id", &[Statement::String("id".into()), Statement::Primitive(PrimValue::Char(u16::from(b'R')))]);
+    check_explain(
+        "dse.Concat",
+        &t,
+        expect![[r#"
+            == test
+            String v0 = "id";
+            char v1 = 'R';
+            int v2 = Concat.id(v0, v1);
+
+            == replay: 4 inputs, 3 path entries, 3 instructions symbolic, 9 concrete, 1 pinned
+            inputs: len0 = v0.length(), s0[0] = v0.charAt(0), s0[1] = v0.charAt(1)
+            #0 Assume .@0 took -: ((0 <= len0) && (len0 <= 32))
+            #1 Pin dse/Concat.id(Ljava/lang/String;C)I@6 took -: (len0 == 2)
+            #2 Branch dse/Concat.id(Ljava/lang/String;C)I@11 took g20: !(((s0[0] == (char)105) && (s0[1] == (char)100)) && (v1 == (char)81))
+                negate for g21: sat (1 constraints): v1 = 'Q'
+        "#]],
+    );
+}
