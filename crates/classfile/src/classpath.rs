@@ -34,6 +34,10 @@ pub struct ClassPathEntry {
     /// without the `classes/` prefix), mapped to the zip index (0 for directories). This includes
     /// `module-info` and `META-INF/versions/**` files.
     files: BTreeMap<String, usize>,
+    /// A `.jmod` file.
+    jmod: bool,
+    /// The jar has a signature file or its manifest seals a package (`Sealed: true`).
+    signed_or_sealed: bool,
 }
 
 #[derive(Debug)]
@@ -150,7 +154,13 @@ impl ClassPathEntry {
         if meta.is_dir() {
             let files = walk_dir(path)?;
             return Ok((
-                ClassPathEntry { path: path.to_path_buf(), kind: Kind::Directory, files },
+                ClassPathEntry {
+                    path: path.to_path_buf(),
+                    kind: Kind::Directory,
+                    files,
+                    jmod: false,
+                    signed_or_sealed: false,
+                },
                 Vec::new(),
             ));
         }
@@ -167,16 +177,27 @@ impl ClassPathEntry {
         };
         let prefix = if is_jmod { "classes/" } else { "" };
         let mut files = BTreeMap::new();
+        let mut signed = false;
         for i in 0..archive.len() {
             let Some(Ok(name)) = archive.name_for_index(i) else { continue };
+            signed |= name
+                .strip_prefix("META-INF/")
+                .is_some_and(|f| !f.contains('/') && f.to_ascii_uppercase().ends_with(".SF"));
             if let Some(n) = name.strip_prefix(prefix).and_then(|n| n.strip_suffix(".class"))
                 && !n.is_empty()
             {
                 files.entry(n.to_owned()).or_insert(i);
             }
         }
-        let manifest = if is_jmod { Vec::new() } else { manifest_class_path(&mut archive, path)? };
-        let entry = ClassPathEntry { path: path.to_path_buf(), kind: Kind::Archive(archive), files };
+        let (manifest, sealed) =
+            if is_jmod { (Vec::new(), false) } else { manifest_class_path(&mut archive, path)? };
+        let entry = ClassPathEntry {
+            path: path.to_path_buf(),
+            kind: Kind::Archive(archive),
+            files,
+            jmod: is_jmod,
+            signed_or_sealed: signed || sealed,
+        };
         Ok((entry, manifest))
     }
 
@@ -206,6 +227,45 @@ impl ClassPathEntry {
             };
             Ok((name.clone(), bytes))
         })
+    }
+
+    /// The classes of the entry as (internal name, bytes), sorted by name: what `class_names`
+    /// lists, read one at a time. Read errors are returned per class.
+    pub fn classes(&self) -> impl Iterator<Item = Result<(String, Vec<u8>), Error>> + '_ {
+        let mut archive = match &self.kind {
+            Kind::Archive(a) => Some(a.clone()),
+            Kind::Directory => None,
+        };
+        self.files.iter().filter(|(name, _)| is_class_name(name)).map(move |(name, &i)| {
+            let bytes = match &mut archive {
+                Some(a) => read_zip_entry(a, i, &self.path)?,
+                None => self.read_file(name)?,
+            };
+            Ok((name.clone(), bytes))
+        })
+    }
+
+    /// Whether a multi-release jar has a variant of class `name` under `META-INF/versions/<n>/`,
+    /// which a JVM of version n or later loads instead of the base class.
+    pub fn is_versioned(&self, name: &str) -> bool {
+        let prefix = "META-INF/versions/";
+        self.files
+            .range(prefix.to_owned()..)
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .any(|(k, _)| k.splitn(4, '/').nth(3) == Some(name))
+    }
+
+    /// Whether the entry is a `.jmod` (the JDK's; never on a user's `-cp`).
+    pub fn is_jmod(&self) -> bool {
+        self.jmod
+    }
+
+    /// Whether the jar is signed (a `META-INF/*.SF` signature file) or seals a package (a
+    /// `Sealed: true` manifest attribute). The JVM refuses a class of such a package that comes
+    /// from anywhere else than the jar (a signer or sealing violation), so a rewritten copy of one
+    /// of its classes cannot be loaded beside the others.
+    pub fn is_signed_or_sealed(&self) -> bool {
+        self.signed_or_sealed
     }
 
     /// The number of `.class` files in the entry (what `class_files` yields).
@@ -275,11 +335,17 @@ fn walk_dir(root: &Path) -> Result<BTreeMap<String, usize>, Error> {
 
 /// The relative paths of the main section's `Class-Path:` attribute of the jar's manifest (JAR
 /// File Specification: 72-byte lines, continuation lines start with one space; values are
-/// space-separated relative URLs).
-fn manifest_class_path(a: &mut Archive, path: &Path) -> Result<Vec<String>, Error> {
-    let Some(i) = a.index_for_name("META-INF/MANIFEST.MF") else { return Ok(Vec::new()) };
+/// space-separated relative URLs), and whether any section seals its package (`Sealed: true`).
+fn manifest_class_path(a: &mut Archive, path: &Path) -> Result<(Vec<String>, bool), Error> {
+    let Some(i) = a.index_for_name("META-INF/MANIFEST.MF") else { return Ok((Vec::new(), false)) };
     let bytes = read_zip_entry(a, i, path)?;
-    Ok(parse_manifest_class_path(&String::from_utf8_lossy(&bytes)))
+    let text = String::from_utf8_lossy(&bytes);
+    let sealed = text.lines().any(|l| {
+        l.split_once(':').is_some_and(|(k, v)| {
+            k.trim().eq_ignore_ascii_case("Sealed") && v.trim().eq_ignore_ascii_case("true")
+        })
+    });
+    Ok((parse_manifest_class_path(&text), sealed))
 }
 
 /// See `manifest_class_path`. Only the main section (before the first blank line) counts.

@@ -108,6 +108,8 @@ fn jmod_and_mixed_classpath() {
     let mi = base.class_files().map(Result::unwrap).find(|(n, _)| n == "module-info").unwrap();
     assert_eq!(ClassFile::parse(&mi.1).unwrap().name(), "module-info");
     assert!(base.class_file_count() > 6000);
+    assert!(base.is_jmod());
+    assert!(!cp.entries()[0].is_jmod());
 }
 
 #[test]
@@ -131,4 +133,44 @@ fn bad_entries_are_typed_errors() {
     let err = ClassPath::open(&[jar]).unwrap_err();
     assert!(matches!(err, Error::Zip { .. }), "{err}");
     assert!(err.to_string().contains("broken.jar"), "{err}");
+}
+
+/// Issue 21: the dependency scan leaves signed and sealed jars alone (a rewritten copy of one of
+/// their classes would be refused by the JVM) and classes with multi-release variants, and reads
+/// each class's constant pool on its own.
+#[test]
+fn signed_and_sealed_jars_are_told_and_constant_pools_read_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let outer = fixture_bytes("classfile/Outer");
+    let plain = tmp.path().join("plain.jar");
+    write_jar(&plain, &[("classfile/Outer", &outer)], Some("Manifest-Version: 1.0\nSealed: false\n"));
+    let sealed = tmp.path().join("sealed.jar");
+    let manifest = "Manifest-Version: 1.0\n\nName: classfile/\nSealed: true\n";
+    write_jar(&sealed, &[("classfile/Outer", &outer)], Some(manifest));
+    let signed = tmp.path().join("signed.jar");
+    let mut z = zip::ZipWriter::new(std::fs::File::create(&signed).unwrap());
+    z.start_file("META-INF/SIGNER.SF", SimpleFileOptions::default()).unwrap();
+    z.write_all(b"Signature-Version: 1.0\n").unwrap();
+    z.start_file("classfile/Outer.class", SimpleFileOptions::default()).unwrap();
+    z.write_all(&outer).unwrap();
+    z.finish().unwrap();
+    let told = |p: &Path| ClassPathEntry::open(p).unwrap().is_signed_or_sealed();
+    assert!(!told(&plain));
+    assert!(told(&sealed));
+    assert!(told(&signed));
+    assert!(!told(&fixtures_dir()));
+
+    let multi = tmp.path().join("multi.jar");
+    write_jar(&multi, &[("classfile/Outer", &outer), ("META-INF/versions/11/classfile/Outer", &outer)], None);
+    assert!(ClassPathEntry::open(&multi).unwrap().is_versioned("classfile/Outer"));
+    assert!(!ClassPathEntry::open(&multi).unwrap().is_versioned("classfile/Other"));
+
+    let entry = ClassPathEntry::open(&plain).unwrap();
+    assert!(!entry.is_versioned("classfile/Outer"));
+    let classes: Vec<String> = entry.classes().map(|c| c.unwrap().0).collect();
+    assert_eq!(classes, ["classfile/Outer"]);
+    assert!(!entry.is_jmod());
+    let pool = ClassFile::read_constant_pool(&outer).unwrap();
+    assert_eq!(pool, ClassFile::parse(&outer).unwrap().constant_pool);
+    assert!(ClassFile::read_constant_pool(&outer[..20]).is_err());
 }

@@ -163,6 +163,7 @@ fn class_json(t: &ClassTests) -> Value {
             "tests_dropped": t.guard_cuts.tests_dropped,
             "statements_removed": t.guard_cuts.statements_removed,
             "refused": t.guard_cuts.refused,
+            "dependency_classes": t.guarded_dependencies,
         },
         "jacoco": t.jacoco.map(|j| json!({
             "lines": { "covered": j.lines.0, "total": j.lines.1, "coverage": ratio(j.lines.0 as usize, j.lines.1 as usize) },

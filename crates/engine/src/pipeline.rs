@@ -207,6 +207,8 @@ pub struct ClassTests {
     pub guard_cuts: postprocess::GuardCuts,
     /// Classes or methods left uninstrumented, with the reason.
     pub unchanged: Vec<String>,
+    /// The other classes of the classpath run with the containment guards (issue 21).
+    pub guarded_dependencies: usize,
     /// What went wrong on the way and was repaired (dropped tests with the compiler's message...).
     pub log: Vec<String>,
     /// What the run's program database read: classes parsed and parses, methods decoded and
@@ -416,6 +418,7 @@ pub fn generate_tests(
         phases,
         guard_cuts,
         unchanged: problem.unchanged().to_vec(),
+        guarded_dependencies: problem.dependencies().len(),
         tests,
         log,
         program: db.stats(),

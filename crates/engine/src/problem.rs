@@ -58,6 +58,9 @@ pub struct JvmProblem {
     classes: Vec<String>,
     /// Lines of `exec::Subject::unchanged`: classes or methods left uninstrumented.
     unchanged: Vec<String>,
+    /// The other classes of the classpath the workers run with the containment guards
+    /// (`exec::Subject::dependencies`).
+    dependencies: Vec<String>,
     /// The workers' wall time: per search batch (`evaluate`), from keying and sending the batch
     /// until its last result is read from a worker (the goal fitness the pool threads compute on
     /// the results that came before it overlaps with the workers and is inside; scoring after it
@@ -224,6 +227,7 @@ impl JvmProblem {
             runner: None,
             classes,
             unchanged: subject.unchanged,
+            dependencies: subject.dependencies,
             worker_time: Duration::ZERO,
         })
     }
@@ -242,6 +246,12 @@ impl JvmProblem {
     /// Classes or methods left uninstrumented, with the reason.
     pub fn unchanged(&self) -> &[String] {
         &self.unchanged
+    }
+
+    /// The other classes of the classpath (binary names) guarded in the workers: those that call
+    /// a redirected method (issue 21).
+    pub fn dependencies(&self) -> &[String] {
+        &self.dependencies
     }
 
     /// (cache hits, misses) of the executor so far.

@@ -5,7 +5,9 @@
 //!
 //! The runs are guarded and contained (issue 21): the class under test and its nested classes are
 //! guard-instrumented as in the workers (the escape and determinism redirections of `rt_abi`, no
-//! probes, no static reset) into a directory placed before the user's classpath, and every JVM runs
+//! probes, no static reset), and so is every other class of the user's classpath that calls a
+//! redirected method (the containment redirections alone, `exec::guard_dependencies`), into a
+//! directory placed before the user's classpath, and every JVM runs
 //! in verification mode inside a scratch directory (`RunOptions::contained`: working, temporary and
 //! home directories there; the guards refuse files outside it, exits, processes and sockets, and a
 //! test during which a guard refused fails). A JVM that dies before its tests are done is run again
@@ -126,9 +128,10 @@ impl JvmVerifier {
         Ok(dir)
     }
 
-    /// The directory of the guard-instrumented classes under test, made on first use: the classes
-    /// the workers instrument (the CUT and every class of the classpath nested in it, as
-    /// `JvmProblem` has them), with the guards alone. A class or method the instrumenter cannot
+    /// The directory of the guard-instrumented classes, made on first use: the classes the workers
+    /// instrument (the CUT and every class of the classpath nested in it, as `JvmProblem` has
+    /// them), with the guards alone, and the classpath's other classes that call a redirected
+    /// method, with the containment guards (as the workers run them). A class or method the instrumenter cannot
     /// rewrite is written as it was, as the workers run it.
     fn guarded(&mut self) -> Result<PathBuf, EngineError> {
         if let Some(dir) = &self.guarded {
@@ -142,7 +145,7 @@ impl JvmVerifier {
     /// Writes the guarded copy of the classes under test, read from `db`.
     fn guarded_from(&mut self, db: &programdb::ProgramDb) -> Result<PathBuf, EngineError> {
         let classes = crate::problem::classes_under_test(db.classpath(), &self.cut.replace('.', "/"));
-        let options = instrument::Options { plan: goals::PlanOptions::none(), guards: true, reset: false };
+        let options = instrument::Options::guards_only();
         // The timeout is the workers' and plays no part here: only the instrumented bytes are used.
         let subject = exec::prepare_in(db, &self.classpath, &classes, &options, 3000)?;
         let dir = self.scratch.path().join("guarded");

@@ -8,6 +8,7 @@
 //! for the machinery failing (no JVM can be started).
 
 mod cache;
+mod dependencies;
 mod subject;
 
 use std::time::Instant;
@@ -16,6 +17,7 @@ use protocol::{Outcome, Statement, TestStatus, Trace};
 use worker::{Pool, TestRun, WorkerError};
 
 pub use cache::{Cached, Plan, approx_bytes};
+pub use dependencies::{Dependencies, guard_dependencies};
 pub use subject::{Subject, SubjectError, prepare, prepare_in};
 
 /// A test case as the executor sees it (for now: the protocol statements).

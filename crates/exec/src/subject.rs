@@ -1,6 +1,8 @@
 //! The classes under test made ready for the workers: planned together (so probe ids are unique),
 //! instrumented with every probe kind, the guards and the static reset, and packed into the `Setup`
-//! a worker loads them from. This is where issue 2's instrumenter meets issue 3's workers.
+//! a worker loads them from, with the guarded copies of the other classes of the user's classpath
+//! that call a redirected method (`dependencies.rs`). This is where issue 2's instrumenter meets
+//! issue 3's workers.
 //!
 //! A class that cannot be instrumented at all is sent as it was and reported: the worker then runs it
 //! without probes or guards, which the caller sees in `Subject::reports`.
@@ -18,6 +20,11 @@ pub struct Subject {
     pub setup: Setup,
     /// One line per class or method left uninstrumented, with the reason.
     pub unchanged: Vec<String>,
+    /// The other classes of the classpath sent with the containment guards alone (binary names,
+    /// sorted): defined by the worker when first loaded, after the classes under test.
+    pub dependencies: Vec<String>,
+    /// Classes the dependency scan read (0 without guards).
+    pub scanned: usize,
 }
 
 /// Why the classes under test could not be prepared.
@@ -43,7 +50,10 @@ pub fn prepare(
 }
 
 /// `prepare` with the classes read from `db`, whose classpath holds `classpath` (the worker's
-/// classpath) and possibly more after it (the JDK's `java.base`).
+/// classpath) and possibly more after it (the JDK's `java.base`). With guards (`opts.guards`),
+/// every other class of the user's classpath that calls a redirected method is sent too, with the
+/// containment guards alone ([`crate::guard_dependencies`]), so that nothing the classes under
+/// test call escapes or reads the clock unguarded.
 pub fn prepare_in(
     db: &ProgramDb,
     classpath: &[PathBuf],
@@ -74,6 +84,15 @@ pub fn prepare_in(
         };
         defined.push((name.replace('/', "."), out));
     }
+    let (dependencies, scanned) = if opts.guards.is_some() {
+        let deps = crate::guard_dependencies(db.classpath(), classes)?;
+        unchanged.extend(deps.unchanged);
+        let names = deps.classes.iter().map(|(n, _)| n.clone()).collect();
+        defined.extend(deps.classes);
+        (names, deps.scanned)
+    } else {
+        (Vec::new(), 0)
+    };
     let class_ids =
         plan.classes().iter().enumerate().map(|(i, c)| (i as u32, c.name.replace('/', "."))).collect();
     let setup = Setup {
@@ -89,5 +108,5 @@ pub fn prepare_in(
         timeout_ms,
         ..Setup::empty()
     };
-    Ok(Subject { plan, setup, unchanged })
+    Ok(Subject { plan, setup, unchanged, dependencies, scanned })
 }

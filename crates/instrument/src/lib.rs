@@ -21,7 +21,7 @@ use bytecode::{Insn, InsnIdx, MethodBody, Opcode};
 use classfile::{Attribute, ClassFile, ConstantPool};
 use goals::{ClassId, Detail, MethodIdx, PlanError, PlanOptions, Probe, ProbeId, ProbeKind, ProbePlan};
 use programdb::ProgramDb;
-use rt_abi::{GUARDS_CLASS, RedirectAction};
+use rt_abi::{GUARDS_CLASS, GuardSet, RedirectAction};
 
 /// What to do to a class. Built with `all()` or `none()`; there is deliberately no `Default`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -29,8 +29,10 @@ pub struct Options {
     /// Which probes to plan, for `instrument_standalone` (with `instrument_class` the plan
     /// given decides).
     pub plan: PlanOptions,
-    /// Redirect escaping calls to the guards (`rt_abi::REDIRECTS`).
-    pub guards: bool,
+    /// Redirect escaping and nondeterministic calls to the guards (`rt_abi::REDIRECTS`): all of
+    /// them, only those that contain the test (`GuardSet::Containment`, for classes other than
+    /// the ones under test), or none.
+    pub guards: Option<GuardSet>,
     /// Add the static reset method (and a `<clinit>` for the `ClassInit` probe when missing).
     pub reset: bool,
 }
@@ -38,12 +40,23 @@ pub struct Options {
 impl Options {
     /// Every probe kind, the guards and the reset method.
     pub fn all() -> Options {
-        Options { plan: PlanOptions::all(), guards: true, reset: true }
+        Options { plan: PlanOptions::all(), guards: Some(GuardSet::All), reset: true }
     }
 
     /// Nothing added: every method is decoded and encoded back unchanged.
     pub fn none() -> Options {
-        Options { plan: PlanOptions::none(), guards: false, reset: false }
+        Options { plan: PlanOptions::none(), guards: None, reset: false }
+    }
+
+    /// Every guard, no probes, no reset: the classes under test in the verification runs.
+    pub fn guards_only() -> Options {
+        Options { plan: PlanOptions::none(), guards: Some(GuardSet::All), reset: false }
+    }
+
+    /// The containment guards alone (no probes, no reset): what a class of the user's classpath
+    /// other than those under test gets when it calls a redirected method (issue 21).
+    pub fn containment() -> Options {
+        Options { plan: PlanOptions::none(), guards: Some(GuardSet::Containment), reset: false }
     }
 }
 
@@ -257,6 +270,20 @@ fn rewrite_class<'b>(
     Ok((cf.to_bytes(), report))
 }
 
+/// Whether a class's constant pool refers to a method that `set` redirects (a `Methodref` or
+/// `InterfaceMethodref` to it; the opcode of the call is not looked at, so a class may be named
+/// that has no such call, and then comes out with no redirect). This is how the classes of the
+/// user's classpath that need the containment guards are found without decoding them.
+pub fn refers_to_redirects(cp: &ConstantPool, set: GuardSet) -> bool {
+    cp.iter().any(|(i, c)| {
+        matches!(c, classfile::Constant::Methodref { .. } | classfile::Constant::InterfaceMethodref { .. })
+            && cp.member_ref(i).is_some_and(|r| {
+                r.class.starts_with("java/")
+                    && rt_abi::is_redirect_target(set, &r.class, &r.name, &r.descriptor)
+            })
+    })
+}
+
 /// Encodes a body, turning encoder notes into text.
 fn encode(body: &MethodBody, cp: &ConstantPool) -> Result<(classfile::Code, Vec<String>), String> {
     let (code, notes) = bytecode::encode(body, cp).map_err(|e| e.to_string())?;
@@ -268,7 +295,7 @@ fn encode(body: &MethodBody, cp: &ConstantPool) -> Result<(classfile::Code, Vec<
 pub(crate) fn rewrite(
     mut body: MethodBody,
     probes: &[(ProbeId, &Probe)],
-    guards: bool,
+    guards: Option<GuardSet>,
     cp: &mut ConstantPool,
     refs: &mut probes::TracerRefs,
     redirects: &mut usize,
@@ -302,7 +329,7 @@ pub(crate) fn rewrite(
         extra = extra.max(need);
         insertions.push((p.insn, code));
     }
-    if guards {
+    if let Some(set) = guards {
         for i in 0..n {
             let Insn::Invoke { op, index } = body.insns[i] else { continue };
             let Some(r) = cp.member_ref(index) else { continue };
@@ -311,6 +338,9 @@ pub(crate) fn rewrite(
                 continue;
             }
             let Some(red) = rt_abi::redirect_for(op.0, &r.class, &r.name, &r.descriptor) else { continue };
+            if !set.applies(red) {
+                continue;
+            }
             let class = r.class.into_owned();
             let at = InsnIdx::new(i);
             let guard = |cp: &mut ConstantPool, name: &str, desc: &str| -> Result<Insn, String> {

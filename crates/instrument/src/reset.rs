@@ -12,6 +12,7 @@
 
 use bytecode::{Insn, MethodBody, Opcode};
 use classfile::{Attribute, ClassFile, Constant, Member, access};
+use rt_abi::GuardSet;
 
 use crate::{Error, Report};
 
@@ -29,7 +30,7 @@ fn zero_insn(descriptor: &str) -> Insn {
 pub(crate) fn add_reset(
     cf: &mut ClassFile,
     clinit: Option<MethodBody>,
-    guards: bool,
+    guards: Option<GuardSet>,
     code_name: u16,
     report: &mut Report,
 ) -> Result<(), Error> {

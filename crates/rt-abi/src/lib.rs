@@ -312,6 +312,60 @@ pub enum RedirectAction {
     PushArgAndRetarget { name: &'static str, descriptor: &'static str, new_descriptor: &'static str },
 }
 
+impl Redirect {
+    /// Whether the redirect only observes (the string comparisons, which record their operands for
+    /// the value pool) rather than contains the test or makes it deterministic. Classes outside the
+    /// ones under test get only the others ([`CONTAINMENT`]): what they compare is not the search's
+    /// business, and recording it would cost every string comparison of a library.
+    pub fn observes_only(&self) -> bool {
+        self.owner == "java/lang/String"
+    }
+}
+
+/// Which redirects an instrumented class gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GuardSet {
+    /// Every redirect of [`REDIRECTS`]: the classes under test.
+    All,
+    /// The redirects that contain the test or make it deterministic (exit, processes, files,
+    /// sockets, threads, time, randomness), not the observing ones ([`Redirect::observes_only`]):
+    /// the other classes of the user's classpath that call one (issue 21).
+    Containment,
+}
+
+impl GuardSet {
+    /// Whether this set applies `r`.
+    pub fn applies(self, r: &Redirect) -> bool {
+        match self {
+            GuardSet::All => true,
+            GuardSet::Containment => !r.observes_only(),
+        }
+    }
+}
+
+/// Whether a method reference (owner, name, descriptor; any invoke opcode) is the target of a
+/// redirect of `set`: what a scan of a constant pool asks to find the classes that need guards.
+pub fn is_redirect_target(set: GuardSet, owner: &str, name: &str, descriptor: &str) -> bool {
+    REDIRECTS
+        .iter()
+        .any(|r| r.owner == owner && r.name == name && r.descriptor == descriptor && set.applies(r))
+}
+
+/// The packages the worker's class loader takes from its parent, never from the classes it is
+/// sent (`java/runtime`'s `Loader.PARENT_FIRST`, checked equal by a test of this crate): a
+/// rewritten copy of a class in one of them would never be used, so none is made.
+pub const PARENT_FIRST_PACKAGES: &[&str] = &[
+    "java/",
+    "javax/",
+    "jdk/",
+    "sun/",
+    "com/sun/",
+    "org/w3c/dom/",
+    "org/xml/sax/",
+    "org/ietf/jgss/",
+    "suitesmith/rt/",
+];
+
 /// Opcodes used in [`Redirect::opcode`].
 pub mod opcode {
     pub const INVOKEVIRTUAL: u8 = 0xb6;
@@ -838,6 +892,34 @@ mod tests {
         let n = names.len();
         names.dedup();
         assert_eq!(names.len(), n, "two probe kinds share a tracer method");
+    }
+
+    #[test]
+    fn only_the_string_comparisons_observe() {
+        for r in REDIRECTS {
+            let guard = match r.action {
+                ReplaceWith { name, .. }
+                | CheckLastArgBefore { name, .. }
+                | DenyBefore { name }
+                | PushArgAndRetarget { name, .. } => name,
+            };
+            assert_eq!(r.observes_only(), guard.starts_with("string"), "{}.{}", r.owner, r.name);
+        }
+        assert!(is_redirect_target(GuardSet::Containment, "java/lang/System", "nanoTime", "()J"));
+        let equals = ("java/lang/String", "equals", "(Ljava/lang/Object;)Z");
+        assert!(!is_redirect_target(GuardSet::Containment, equals.0, equals.1, equals.2));
+        assert!(is_redirect_target(GuardSet::All, equals.0, equals.1, equals.2));
+    }
+
+    #[test]
+    fn the_parent_first_packages_are_the_loaders() {
+        // The worker's loader lists them in Java, with dots.
+        let loader = include_str!("../../../java/runtime/src/suitesmith/rt/Loader.java");
+        let start = loader.find("PARENT_FIRST = {").expect("PARENT_FIRST in Loader.java");
+        let end = start + loader[start..].find("};").expect("end of PARENT_FIRST");
+        let java: Vec<String> =
+            loader[start..end].split('"').skip(1).step_by(2).map(|p| p.replace('.', "/")).collect();
+        assert_eq!(java, PARENT_FIRST_PACKAGES);
     }
 
     #[test]

@@ -182,6 +182,11 @@ impl Arena {
         self.reachable(roots).into_iter().filter_map(|e| self.as_var(e)).collect()
     }
 
+    /// Whether a float or double term occurs in `roots`.
+    pub fn has_float(&self, roots: &[ExprId]) -> bool {
+        self.reachable(roots).iter().any(|&e| matches!(self.sort(e), Sort::F32 | Sort::F64))
+    }
+
     /// The value of `e` with exact Java semantics; variables not in `a` take their defaults.
     pub fn eval(&self, e: ExprId, a: &Assignment) -> Value {
         let prog = self.compile(&[e]);
@@ -243,7 +248,9 @@ impl Arena {
                 (Node::Const(c), _) => Step::Const(*c),
                 (Node::App(op, args), _) => Step::App(
                     *op,
-                    args.iter().map(|a| order.binary_search(a).expect("arguments are reachable") as u32).collect(),
+                    args.iter()
+                        .map(|a| order.binary_search(a).expect("arguments are reachable") as u32)
+                        .collect(),
                 ),
             })
             .collect();
@@ -325,10 +332,14 @@ impl Arena {
             },
             Op::SignExt(to) | Op::ZeroExt(to) | Op::Extract(to) if self.sort(a) == Sort::Bv(to) => Some(a),
             Op::Extract(to) => match app_a {
-                Some((Op::SignExt(_) | Op::ZeroExt(_), xs)) if self.sort(xs[0]) == Sort::Bv(to) => Some(xs[0]),
+                Some((Op::SignExt(_) | Op::ZeroExt(_), xs)) if self.sort(xs[0]) == Sort::Bv(to) => {
+                    Some(xs[0])
+                }
                 _ => None,
             },
-            Op::Eq | Op::Ne | Op::Slt | Op::Sle | Op::Sgt | Op::Sge | Op::Ult => self.simplify_compare(op, a, bb),
+            Op::Eq | Op::Ne | Op::Slt | Op::Sle | Op::Sgt | Op::Sge | Op::Ult => {
+                self.simplify_compare(op, a, bb)
+            }
             Op::And2 | Op::Or2 => {
                 let absorbing = op == Op::Or2;
                 match self.bool_const(bb) {
@@ -370,6 +381,10 @@ impl Arena {
             let res = matches!(op, Op::Eq | Op::Sle | Op::Sge);
             return Some(self.konst(Value::Bool(res)));
         }
+        if let (Some(c), Op::Eq | Op::Ne) = (self.bool_const(b), op) {
+            // A condition compared with a boolean constant is the condition or its negation.
+            return Some(if c == (op == Op::Eq) { a } else { self.mk(Op::Not, &[a]) });
+        }
         let (inner, xs) = self.as_app(a).map(|(o, xs)| (o, xs.to_vec()))?;
         let c = self.bits(b)?.0;
         match (inner, op) {
@@ -382,7 +397,9 @@ impl Arena {
                     _ => self.konst(Value::Bool(!eq)),
                 })
             }
-            (Op::Cmp, Op::Eq | Op::Ne | Op::Slt | Op::Sle | Op::Sgt | Op::Sge) if c == 0 => Some(self.mk(op, &xs)),
+            (Op::Cmp, Op::Eq | Op::Ne | Op::Slt | Op::Sle | Op::Sgt | Op::Sge) if c == 0 => {
+                Some(self.mk(op, &xs))
+            }
             (Op::FCmpL | Op::FCmpG, Op::Eq | Op::Ne | Op::Slt | Op::Sle | Op::Sgt | Op::Sge) if c == 0 => {
                 // NaN makes fcmpl -1 and fcmpg 1: the comparison that NaN satisfies is the negation of
                 // one that NaN falsifies.

@@ -73,7 +73,7 @@ struct Search {
     dense: Vec<Option<Value>>,
     out: Vec<Value>,
     /// The objective at the current point.
-    fx: f64,
+    fx: Objective,
     solved: bool,
     evals: u64,
     budget: u64,
@@ -91,7 +91,7 @@ impl Search {
         }
         let out = Vec::with_capacity(prog.steps.len());
         let rng = Rng::seed_from_u64(seed);
-        Search { prog, roots, vars, dense, out, fx: f64::INFINITY, solved: false, evals: 0, budget, rng }
+        Search { prog, roots, vars, dense, out, fx: Objective::WORST, solved: false, evals: 0, budget, rng }
     }
 
     fn model(&self) -> Assignment {
@@ -175,7 +175,7 @@ impl Search {
         }
         self.dense[var.0 as usize] = Some(val);
         let f = self.evaluate()?;
-        if self.solved || f < self.fx {
+        if self.solved || f.better_than(&self.fx) {
             self.fx = f;
             Ok(true)
         } else {
@@ -242,19 +242,40 @@ impl Search {
     }
 
     /// The objective at the current point: the sum of the constraints' normalised distances.
-    fn evaluate(&mut self) -> Result<f64, Exhausted> {
+    fn evaluate(&mut self) -> Result<Objective, Exhausted> {
         if self.evals >= self.budget {
             return Err(Exhausted);
         }
         self.evals += 1;
         self.prog.run(&self.dense, &mut self.out);
         self.solved = self.roots.iter().all(|&r| self.out[r] == Value::Bool(true));
-        let mut f = 0.0;
+        let mut f = Objective { unsatisfied: 0, slack: 0.0 };
         for &r in &self.roots {
             let d = distance(&self.prog, &self.out, r, true);
-            f += d / (d + 1.0);
+            if d > 0.0 {
+                f.unsatisfied += 1;
+                f.slack += 1.0 / (d + 1.0);
+            }
         }
         Ok(f)
+    }
+}
+
+/// Σ d/(d+1) over the constraints, kept as `unsatisfied - slack` with slack = Σ 1/(d+1) over the
+/// unsatisfied ones: the same number, but a step of 1 at a distance of 2^31 changes d/(d+1) by
+/// 2^-62, below the resolution of an f64 near 1, while it changes 1/(d+1) by a relative 2^-31.
+#[derive(Clone, Copy, Debug)]
+struct Objective {
+    unsatisfied: u32,
+    slack: f64,
+}
+
+impl Objective {
+    const WORST: Objective = Objective { unsatisfied: u32::MAX, slack: 0.0 };
+
+    fn better_than(&self, other: &Objective) -> bool {
+        let whole = f64::from(self.unsatisfied) - f64::from(other.unsatisfied);
+        whole - (self.slack - other.slack) < 0.0
     }
 }
 
@@ -279,9 +300,17 @@ fn distance(prog: &Compiled, out: &[Value], pos: usize, want: bool) -> f64 {
         Op::Or2 => sub(0, false) + sub(1, false),
         Op::Implies if want => sub(0, false).min(sub(1, true)),
         Op::Implies => sub(0, true) + sub(1, false),
-        Op::Eq | Op::Slt | Op::Sle | Op::Sgt | Op::Sge | Op::Ult | Op::FLt | Op::FLe | Op::FGt | Op::FGe | Op::FEq => {
-            compare_distance(op, out[arg(0)], out[arg(1)], want)
-        }
+        Op::Eq
+        | Op::Slt
+        | Op::Sle
+        | Op::Sgt
+        | Op::Sge
+        | Op::Ult
+        | Op::FLt
+        | Op::FLe
+        | Op::FGt
+        | Op::FGe
+        | Op::FEq => compare_distance(op, out[arg(0)], out[arg(1)], want),
         Op::BvToBool if !want => (out[arg(0)].as_i64() as f64).abs(),
         _ => 1.0,
     };
@@ -353,8 +382,14 @@ fn float_move(v: Value, step: f64, p: i32) -> Value {
     }
 }
 
-/// A restart point: mostly small values (where constants in code tend to be), sometimes any.
+/// A restart point: mostly small values (where constants in code tend to be), sometimes any, and
+/// now and then a special value no move reaches (NaN, infinities, -0.0, the extremes of a range).
 fn random_value(rng: &mut Rng, sort: Sort) -> Value {
+    if rng.random_bool(0.1)
+        && let Some(v) = special_value(rng, sort)
+    {
+        return v;
+    }
     let small = rng.random_bool(0.7);
     match sort {
         Sort::Bool => Value::Bool(rng.random()),
@@ -366,5 +401,19 @@ fn random_value(rng: &mut Rng, sort: Sort) -> Value {
         }
         Sort::F32 => Value::f32(rng.random_range(if small { -100.0..100.0 } else { -1e6..1e6 })),
         Sort::F64 => Value::f64(rng.random_range(if small { -100.0..100.0 } else { -1e9..1e9 })),
+    }
+}
+
+fn special_value(rng: &mut Rng, sort: Sort) -> Option<Value> {
+    const F64S: [f64; 6] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, f64::MAX, f64::MIN_POSITIVE];
+    let k = rng.random_range(0..F64S.len());
+    match sort {
+        Sort::F64 => Some(Value::f64(F64S[k])),
+        Sort::F32 => Some(Value::f32(F64S[k] as f32)),
+        Sort::Bv(w) => {
+            let (lo, hi) = int_range(w);
+            Some(int_value(if k % 2 == 0 { lo } else { hi }, w))
+        }
+        Sort::Bool => None,
     }
 }

@@ -2,10 +2,10 @@
 //! infix operators with full parentheses, casts for conversions, `?:` for ite. Shared nodes are
 //! written out at each use; a rendering past `LIMIT` characters is cut with `…`.
 
+use crate::ExprId;
 use crate::arena::{Arena, Step};
 use crate::op::Op;
 use crate::value::Sort;
-use crate::ExprId;
 
 /// Longest rendering of one node before it is cut.
 const LIMIT: usize = 4000;

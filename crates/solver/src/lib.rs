@@ -4,15 +4,16 @@
 //! IEEE `float` and `double`, booleans) with the exact semantics of the JVM's operations (`apply`,
 //! `Arena::eval`). Two solvers answer conjunctions of boolean expressions: the Alternating Variable
 //! Method (`Avm`, search-based, no dependency) and Z3 (`Z3Solver`, bit-vector and floating-point
-//! theories through the system libz3); `Portfolio` asks Z3 first and the AVM when Z3 gives up. Every
-//! limit is deterministic (Z3's `rlimit`, AVM objective evaluations), never a wall clock.
+//! theories through the system libz3); `Portfolio` asks Z3 first and the AVM when Z3 gives up (the AVM
+//! first for queries over floats, where Z3's FP theory is slow). Every limit is deterministic (Z3's
+//! `rlimit`, AVM objective evaluations), never a wall clock.
 //!
 //! This crate knows nothing about bytecode, tests or strings: the symbolic interpreter builds the
 //! expressions (strings as a length and one 16-bit variable per character).
 
 mod arena;
-mod display;
 mod avm;
+mod display;
 mod op;
 mod portfolio;
 mod smt;
@@ -24,7 +25,7 @@ pub use crate::arena::Arena;
 pub use crate::avm::Avm;
 pub use crate::op::{Op, SortError, apply};
 pub use crate::portfolio::{BackendStats, Portfolio, SolverStats};
-pub use crate::smt::Z3Solver;
+pub use crate::smt::{Z3Solver, to_smtlib};
 pub use crate::value::{Sort, Value};
 
 /// A solver variable (a symbolic input): index into `Arena`'s variable table.
@@ -59,16 +60,19 @@ pub enum Outcome {
 
 /// Deterministic limits only (no wall clock anywhere in a result that feeds the search).
 ///
-/// The default is sized for about twenty queries per DSE application (crates/solver/tests/oracles.rs
-/// measures the queries below on Z3 4.8.12; the figures are Z3's `rlimit count` per query):
-/// Magic.linear's three coupled linear constraints over 32-bit ints need about 30 thousand,
-/// `x*x == 1522756` about 500 thousand, the CasNumber-style check-digit query over characters about
-/// 300 thousand, while Magic.floats (`x*3.0+1.5 == 42.0 ∧ y*y == 2.25 ∧ y < 0` over doubles)
-/// does not finish within 5 million and is left to the AVM (about 700 evaluations). So
-/// 2 million units let every bit-vector query of that size through and cut FP queries off early.
+/// The default is sized for about twenty queries per DSE application. Measured on Z3 4.8.12
+/// (crates/solver/tests/oracles.rs prints them; Z3's `rlimit count` per query): Magic.linear's three
+/// coupled linear constraints over ints need 513 thousand units (about 0.2 s), `x*x == 1522756`
+/// 115 thousand, the CasNumber-style check-digit query over 8 characters 45 thousand, an
+/// unsatisfiable `x*2 == 7` under a hundred; Magic.floats (`x*3.0+1.5 == 42.0 ∧ y*y == 2.25 ∧
+/// y < 0` over doubles) needs 35 million (8 to 17 s), so float queries are the AVM's (65
+/// evaluations for that one) and `Portfolio` asks the AVM first for them. One million units give
+/// the bit-vector queries of that size twice what they need while a hopeless query costs at most
+/// about 0.4 s; 20 000 AVM evaluations are a few milliseconds on constraints of a few hundred nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolverLimits {
-    /// Z3's resource limit per query (`rlimit`; 0 would mean none, which we never use).
+    /// Z3's resource limit per query (`rlimit`). 0 turns Z3 off (Z3 itself would read it as no
+    /// limit, which would make results depend on time).
     pub z3_rlimit: u64,
     /// Objective evaluations per AVM query (restarts included).
     pub avm_evaluations: u64,
@@ -76,7 +80,7 @@ pub struct SolverLimits {
 
 impl Default for SolverLimits {
     fn default() -> SolverLimits {
-        SolverLimits { z3_rlimit: 2_000_000, avm_evaluations: 20_000 }
+        SolverLimits { z3_rlimit: 1_000_000, avm_evaluations: 20_000 }
     }
 }
 

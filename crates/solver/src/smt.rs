@@ -58,12 +58,18 @@ enum Answer {
 }
 
 impl Solver for Z3Solver {
+    /// With `z3_rlimit == 0` Z3 is off (every answer Unknown): Z3 reads 0 as "no limit", which we
+    /// never allow. That is also the AVM-only configuration of paper 004 through `Portfolio`.
     fn solve(&mut self, arena: &Arena, constraints: &[ExprId], _hint: &Assignment) -> Outcome {
+        if self.limits.z3_rlimit == 0 {
+            return Outcome::Unknown;
+        }
         let prog = arena.compile(constraints);
         let text = smtlib(&prog, constraints);
         let vars = prog.vars();
         let rlimit = u32::try_from(self.limits.z3_rlimit).unwrap_or(u32::MAX);
-        let (answer, spent) = z3::with_z3_config(&Config::new(), || check(&text, constraints.len(), &vars, rlimit));
+        let (answer, spent) =
+            z3::with_z3_config(&Config::new(), || check(&text, constraints.len(), &vars, rlimit));
         self.rlimit_spent += spent;
         match answer {
             Answer::Sat(values) => {
@@ -83,6 +89,12 @@ impl Solver for Z3Solver {
     fn name(&self) -> &'static str {
         "z3"
     }
+}
+
+/// The SMT-LIB text Z3 is given for `constraints` (for `analyze` and for reproducing a query with
+/// the `z3` command line: add `(check-sat)`).
+pub fn to_smtlib(arena: &Arena, constraints: &[ExprId]) -> String {
+    smtlib(&arena.compile(constraints), constraints)
 }
 
 /// Runs one query in the current (fresh) context; the answer and the resource units spent.

@@ -4,6 +4,9 @@
 //! written as ONE Java class that prints each value (floats as raw bits), compiled with javac and
 //! run; `Arena::eval` and the folding of `apply` (`Arena::instantiate`) must give the same bits.
 //!
+//! The second test checks Z3's translation against the same semantics on the same expressions: with
+//! every variable fixed to its value, `e == eval(e)` must be Sat and `e != eval(e)` Unsat.
+//!
 //! The JLS leaves the payload of a NaN open, so a NaN matches any NaN; how many of them differ only
 //! in the payload is printed. Division by zero, which throws in Java and which the interpreter
 //! branches on before the solver sees it, goes through helpers that return 0 as `apply` does.
@@ -15,7 +18,7 @@ use std::fmt::Write as _;
 use std::process::Command;
 
 use rand::{RngExt, SeedableRng};
-use solver::{Arena, Assignment, ExprId, Op, Sort, Value};
+use solver::{Arena, Assignment, ExprId, Op, Outcome, Solver, SolverLimits, Sort, Value, Z3Solver};
 
 type Rng = rand_pcg::Pcg64Mcg;
 
@@ -54,8 +57,10 @@ impl Ty {
     }
 }
 
-const INTS: &[i32] = &[0, 1, -1, 2, 7, -7, 31, 32, 33, 63, 64, i32::MIN, i32::MAX, 65535, 65536, 1_000_003, -128];
-const LONGS: &[i64] = &[0, 1, -1, 7, -7, 63, 64, 65, i64::MIN, i64::MAX, 1 << 32, (1 << 31) - 1, i32::MIN as i64];
+const INTS: &[i32] =
+    &[0, 1, -1, 2, 7, -7, 31, 32, 33, 63, 64, i32::MIN, i32::MAX, 65535, 65536, 1_000_003, -128];
+const LONGS: &[i64] =
+    &[0, 1, -1, 7, -7, 63, 64, 65, i64::MIN, i64::MAX, 1 << 32, (1 << 31) - 1, i32::MIN as i64];
 const FLOATS: &[f32] = &[
     0.0,
     -0.0,
@@ -309,7 +314,14 @@ impl Gen<'_> {
                 let ty = pick(&mut self.rng, &[Ty::Int, Ty::Long, Ty::Char]);
                 let (op, sym) = pick(
                     &mut self.rng,
-                    &[(Op::Slt, "<"), (Op::Sle, "<="), (Op::Sgt, ">"), (Op::Sge, ">="), (Op::Eq, "=="), (Op::Ne, "!=")],
+                    &[
+                        (Op::Slt, "<"),
+                        (Op::Sle, "<="),
+                        (Op::Sgt, ">"),
+                        (Op::Sge, ">="),
+                        (Op::Eq, "=="),
+                        (Op::Ne, "!="),
+                    ],
                 );
                 let (mut a, sa) = self.expr(ty, d);
                 let (mut b, sb) = self.expr(ty, d);
@@ -421,7 +433,12 @@ fn generate(arena: &mut Arena, n: usize, seed: u64) -> Vec<Case> {
     let mut rng = Rng::seed_from_u64(seed);
     let mut cases = Vec::new();
     for k in 0..n {
-        let mut g = Gen { rng: Rng::seed_from_u64(rng.random()), arena, vars: Vec::new(), asg: Assignment::default() };
+        let mut g = Gen {
+            rng: Rng::seed_from_u64(rng.random()),
+            arena,
+            vars: Vec::new(),
+            asg: Assignment::default(),
+        };
         let mut decls = String::new();
         for (t, ty) in TYS.iter().enumerate() {
             for j in 0..2 {
@@ -435,7 +452,10 @@ fn generate(arena: &mut Arena, n: usize, seed: u64) -> Vec<Case> {
         }
         let ty = TYS[k % TYS.len()];
         let (expr, text) = g.expr(ty, 4);
-        let java = format!("    static void c{k}() {{\n{decls}        System.out.println({});\n    }}\n", java_print(ty, &text));
+        let java = format!(
+            "    static void c{k}() {{\n{decls}        System.out.println({});\n    }}\n",
+            java_print(ty, &text)
+        );
         cases.push(Case { ty, expr, asg: g.asg, java });
     }
     cases
@@ -459,7 +479,12 @@ fn eval_and_apply_agree_with_the_jvm_bit_for_bit() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("Diff.java"), &src).unwrap();
     let bin = test_support::java_home().join("bin");
-    let out = Command::new(bin.join("javac")).arg("-d").arg(dir.path()).arg(dir.path().join("Diff.java")).output().unwrap();
+    let out = Command::new(bin.join("javac"))
+        .arg("-d")
+        .arg(dir.path())
+        .arg(dir.path().join("Diff.java"))
+        .output()
+        .unwrap();
     assert!(out.status.success(), "javac failed:\n{}", String::from_utf8_lossy(&out.stderr));
     let out = Command::new(bin.join("java")).arg("-cp").arg(dir.path()).arg("Diff").output().unwrap();
     assert!(out.status.success(), "java failed:\n{}", String::from_utf8_lossy(&out.stderr));
@@ -494,5 +519,44 @@ fn eval_and_apply_agree_with_the_jvm_bit_for_bit() {
         cases.len(),
         mismatches.len()
     );
-    assert!(mismatches.is_empty(), "first mismatches:\n{}", mismatches.iter().take(8).cloned().collect::<Vec<_>>().join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "first mismatches:\n{}",
+        mismatches.iter().take(8).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn z3_translation_agrees_with_eval() {
+    let mut arena = Arena::new();
+    let cases = generate(&mut arena, 200, 16);
+    let mut z3 = Z3Solver::new(&SolverLimits::default());
+    let mut failures = Vec::new();
+    for (k, c) in cases.iter().enumerate() {
+        if arena.as_const(c.expr).is_some() {
+            continue;
+        }
+        let mut fixed: Vec<ExprId> = Vec::new();
+        for v in arena.vars_of(&[c.expr]) {
+            let val = arena.konst(c.asg.0[&v]);
+            let ve = arena.var_expr(v);
+            fixed.push(arena.mk(Op::Eq, &[ve, val]));
+        }
+        let want = arena.eval(c.expr, &c.asg);
+        let value = arena.konst(want);
+        let eq = arena.mk(Op::Eq, &[c.expr, value]);
+        let ne = arena.mk(Op::Not, &[eq]);
+        let sat = z3.solve(&arena, &[fixed.as_slice(), &[eq]].concat(), &Assignment::default());
+        let unsat = z3.solve(&arena, &[fixed.as_slice(), &[ne]].concat(), &Assignment::default());
+        if !matches!(sat, Outcome::Sat(_)) || unsat != Outcome::Unsat {
+            failures.push(format!("case {k}: {} = {want}: {sat:?} / {unsat:?}", arena.display(c.expr)));
+        }
+    }
+    eprintln!("{} z3 resource units, {} failures", z3.rlimit_spent(), failures.len());
+    assert_eq!(z3.model_mismatches(), 0);
+    assert!(
+        failures.is_empty(),
+        "first failures:\n{}",
+        failures.iter().take(8).cloned().collect::<Vec<_>>().join("\n")
+    );
 }

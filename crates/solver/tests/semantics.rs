@@ -2,7 +2,7 @@
 //! differential test checks the same against a real JVM at random), and the arena's folding,
 //! hash-consing and simplifications.
 
-use solver::{Arena, Assignment, Op, Sort, Value, apply};
+use solver::{Arena, Assignment, Op, Sort, Value, apply, to_smtlib};
 
 fn i(v: i32) -> Value {
     Value::i32(v)
@@ -195,6 +195,8 @@ fn arena_hash_conses_and_simplifies_exactly() {
     let t = arena.konst(Value::Bool(true));
     assert_eq!(arena.mk(Op::Ite, &[t, x, two]), x);
     assert_eq!(arena.mk(Op::And2, &[t, b]), b);
+    assert_eq!(arena.mk(Op::Eq, &[t, b]), b);
+    assert_eq!(arena.mk(Op::Ne, &[b, t]), n);
     // A JVM boolean compared with 0 is the condition itself (ifeq/ifne on a boolean).
     let jb = arena.mk(Op::BoolToBv, &[b]);
     assert_eq!(arena.mk(Op::Ne, &[jb, zero]), b);
@@ -239,4 +241,22 @@ fn three_way_compares_against_zero_keep_their_meaning_on_every_value() {
             }
         }
     }
+}
+
+/// The Z3 encoding of Java's operations, as text: a division guarded by its divisor, a masked
+/// shift count, d2i with NaN and saturation, fmod from `fp.rem`, dcmpl, and a double variable
+/// declared as its bits.
+#[test]
+fn smtlib_encoding_of_java_operations() {
+    let mut arena = Arena::new();
+    let (_, x) = arena.var(Sort::Bv(32), "x");
+    let (_, d) = arena.var(Sort::F64, "d");
+    let q = arena.mk(Op::SDiv, &[x, x]);
+    let s = arena.mk(Op::Shl, &[q, x]);
+    let r = arena.mk(Op::FRem, &[d, d]);
+    let i = arena.mk(Op::FpToInt(32), &[r]);
+    let sum = arena.mk(Op::Add, &[s, i]);
+    let c = arena.mk(Op::FCmpL, &[d, d]);
+    let e = arena.mk(Op::Slt, &[sum, c]);
+    expect_test::expect_file!["../test_data/encoding.smt2"].assert_eq(&to_smtlib(&arena, &[e]));
 }

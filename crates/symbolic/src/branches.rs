@@ -61,7 +61,9 @@ fn method_goals(plan: &ProbePlan, class: goals::ClassId, method: MethodIdx) -> M
     let mut res = MethodGoals::default();
     for (_, p) in plan.method_probes(class, method) {
         let at = match p.kind {
-            ProbeKind::BranchZero | ProbeKind::BranchInt | ProbeKind::BranchRef | ProbeKind::BranchNull => p.insn.0,
+            ProbeKind::BranchZero | ProbeKind::BranchInt | ProbeKind::BranchRef | ProbeKind::BranchNull => {
+                p.insn.0
+            }
             ProbeKind::CmpLong | ProbeKind::CmpFloat | ProbeKind::CmpDouble => p.insn.0 + 1,
             ProbeKind::SwitchKey => {
                 res.switches.insert(p.insn.0, switch_goals(plan, p));

@@ -4,6 +4,10 @@
 //! tests of `checkcast`/`instanceof`/handlers, and the conversions of values to parameter types
 //! (widening, boxing and unboxing, as reflection does for the test's statements).
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
 use classfile::access;
 use programdb::{ClassId, MethodId};
 use solver::{Op, Sort};
@@ -39,7 +43,24 @@ const NO_CLINIT: &[&str] = &[
     "java/lang/Runtime",
     "java/util/Arrays",
     "java/util/Objects",
+    // Their initialisers reach `Unsafe` natives or bootstrap lambdas; the methods used are plain.
+    "jdk/internal/util/ArraysSupport",
+    "jdk/internal/util/Preconditions",
+    "jdk/internal/misc/Unsafe",
+    // Reads a system property through AccessController (a native caller check): false by default.
+    "java/util/Arrays$LegacyMergeSort",
 ];
+
+/// A class's methods by name: (descriptor, index in the class file) pairs.
+type MethodTable = BTreeMap<String, Vec<(String, u16)>>;
+
+/// What the interpreter learns about classes once and keeps across replays: method tables and
+/// superclass chains (a call looks both up at every class of the chain).
+#[derive(Debug, Default)]
+pub(crate) struct ClassCache {
+    methods: RefCell<BTreeMap<ClassId, Arc<MethodTable>>>,
+    supers: RefCell<BTreeMap<String, Arc<Vec<String>>>>,
+}
 
 impl<'a> Machine<'a, '_> {
     pub(crate) fn class_id(&self, name: &str) -> Res<ClassId> {
@@ -48,12 +69,25 @@ impl<'a> Machine<'a, '_> {
 
     /// The method a class itself declares with this name and descriptor.
     pub(crate) fn declared(&self, c: ClassId, name: &str, desc: &str) -> Option<MethodId> {
-        let file = self.db.class(c).ok()?;
+        let table = {
+            let mut tables = self.cache.methods.borrow_mut();
+            tables.entry(c).or_insert_with(|| Arc::new(self.method_table(c))).clone()
+        };
+        let index = table.get(name)?.iter().find(|(d, _)| d == desc)?.1;
+        self.db.method_id(c, index)
+    }
+
+    /// A class's methods by name: (descriptor, index) pairs.
+    fn method_table(&self, c: ClassId) -> MethodTable {
+        let mut table: MethodTable = BTreeMap::new();
+        let Ok(file) = self.db.class(c) else { return table };
         let cp = &file.constant_pool;
-        let i = file.methods.iter().position(|m| {
-            m.name(cp).is_some_and(|n| n == name) && m.descriptor(cp).is_some_and(|d| d == desc)
-        })?;
-        self.db.method_id(c, i as u16)
+        for (i, m) in file.methods.iter().enumerate() {
+            if let (Some(n), Some(d)) = (m.name(cp), m.descriptor(cp)) {
+                table.entry(n.into_owned()).or_default().push((d.into_owned(), i as u16));
+            }
+        }
+        table
     }
 
     pub(crate) fn method_flags(&self, m: MethodId) -> u16 {
@@ -62,7 +96,10 @@ impl<'a> Machine<'a, '_> {
 
     /// The superclass chain of a class, itself first (names, so that classes missing from the
     /// classpath end it).
-    pub(crate) fn supers(&self, class: &str) -> Vec<String> {
+    pub(crate) fn supers(&self, class: &str) -> Arc<Vec<String>> {
+        if let Some(s) = self.cache.supers.borrow().get(class) {
+            return s.clone();
+        }
         let mut out = vec![class.to_string()];
         let mut cur = self.db.class_id(class);
         while let Some(c) = cur {
@@ -73,14 +110,16 @@ impl<'a> Machine<'a, '_> {
             out.push(s.to_string());
             cur = self.db.class_id(s);
         }
+        let out = Arc::new(out);
+        self.cache.supers.borrow_mut().insert(class.to_string(), out.clone());
         out
     }
 
     /// Method resolution from class `class` (JVMS §5.4.3.3): superclasses first, then a
     /// non-abstract interface method of any superinterface, then an abstract one.
     pub(crate) fn resolve(&self, class: &str, name: &str, desc: &str) -> Option<MethodId> {
-        for c in self.supers(class) {
-            if let Some(id) = self.db.class_id(&c)
+        for c in self.supers(class).iter() {
+            if let Some(id) = self.db.class_id(c)
                 && let Some(m) = self.declared(id, name, desc)
             {
                 return Some(m);
@@ -92,8 +131,8 @@ impl<'a> Machine<'a, '_> {
     /// A default (non-abstract) interface method inherited by `class`, else an abstract one.
     fn interface_method(&self, class: &str, name: &str, desc: &str) -> Option<MethodId> {
         let mut abstract_one = None;
-        for chain_class in self.supers(class) {
-            for t in self.db.supertypes(&chain_class) {
+        for chain_class in self.supers(class).iter() {
+            for t in self.db.supertypes(chain_class) {
                 let Some(id) = self.db.class_id(t) else { continue };
                 if !self.db.is_interface(id) {
                     continue;
@@ -113,8 +152,8 @@ impl<'a> Machine<'a, '_> {
     /// Virtual dispatch from the receiver's class: the first non-abstract, non-static declaration
     /// up the superclass chain, then a default method.
     pub(crate) fn dispatch(&self, runtime: &str, name: &str, desc: &str) -> Option<MethodId> {
-        for c in self.supers(runtime) {
-            if let Some(id) = self.db.class_id(&c)
+        for c in self.supers(runtime).iter() {
+            if let Some(id) = self.db.class_id(c)
                 && let Some(m) = self.declared(id, name, desc)
                 && self.method_flags(m) & (access::ABSTRACT | access::STATIC) == 0
             {
@@ -221,6 +260,21 @@ impl<'a> Machine<'a, '_> {
 
     fn chain_ops(&mut self, ops: &[Op], s: Slot) -> Slot {
         self.chain(ops, s)
+    }
+
+    /// Boxes a primitive of descriptor `prim` in its own box.
+    pub(crate) fn box_prim(&mut self, s: Slot, prim: &str) -> crate::value::ObjId {
+        let class = match prim {
+            "Z" => "java/lang/Boolean",
+            "C" => "java/lang/Character",
+            "B" => "java/lang/Byte",
+            "S" => "java/lang/Short",
+            "J" => "java/lang/Long",
+            "F" => "java/lang/Float",
+            "D" => "java/lang/Double",
+            _ => "java/lang/Integer",
+        };
+        self.box_value(class, s)
     }
 
     /// Boxes a primitive for a reference-typed destination (`Object`, `Integer`, `Number`, ...):

@@ -60,6 +60,21 @@ pub(crate) enum Obj {
     Builder { class: String, val: StrVal },
     /// The `java.lang.Class` of a type (internal name or array descriptor).
     Mirror(String),
+    /// An object made by `LambdaMetafactory` (a lambda or method reference).
+    Lambda(Lambda),
+}
+
+/// A lambda: its functional interface and method name, the implementation method handle
+/// (reference kind, class, name, descriptor) and the captured values.
+#[derive(Clone, Debug)]
+pub(crate) struct Lambda {
+    pub iface: String,
+    pub sam: String,
+    pub kind: u8,
+    pub class: String,
+    pub name: String,
+    pub desc: String,
+    pub captured: Vec<Slot>,
 }
 
 /// A class's initialisation state (JVMS §5.5, without threads).
@@ -79,6 +94,12 @@ pub(crate) struct Heap {
     pub statics: BTreeMap<String, Slot>,
     pub init: BTreeMap<String, Init>,
     pub mirrors: BTreeMap<String, ObjId>,
+    /// String inputs made from a test's literal: the worker interns test literals, so such a
+    /// string is identical (`==`) to every other literal of its contents.
+    pub literal_inputs: BTreeMap<ObjId, Vec<u16>>,
+    /// Boxes of the `valueOf` caches, with their values: two of one class and value are the same
+    /// object to the JVM (a symbolic value's box stands for the cached one).
+    pub cached_boxes: BTreeMap<ObjId, i64>,
 }
 
 impl Heap {
@@ -102,6 +123,7 @@ impl Heap {
             Obj::Array { comp, .. } => format!("[{comp}"),
             Obj::Str(_) => "java/lang/String".to_string(),
             Obj::Mirror(_) => "java/lang/Class".to_string(),
+            Obj::Lambda(l) => l.iface.clone(),
         }
     }
 
@@ -122,5 +144,33 @@ impl Heap {
         let id = self.alloc(Obj::Mirror(name.to_string()));
         self.mirrors.insert(name.to_string(), id);
         id
+    }
+
+    /// The contents of an interned string (a literal, or an input standing for one).
+    fn literal_units(&self, o: ObjId) -> Option<&[u16]> {
+        if let Some(u) = self.literal_inputs.get(&o) {
+            return Some(u);
+        }
+        match self.get(o) {
+            Obj::Str(s) if s.len.is_none() => {
+                let (k, v) = self.interned.get_key_value(&s.units())?;
+                (*v == o).then_some(&k[..])
+            }
+            _ => None,
+        }
+    }
+
+    /// Reference equality as the worker's JVM sees it (`==`, `if_acmp*`).
+    pub fn same(&self, a: Option<ObjId>, b: Option<ObjId>) -> bool {
+        match (a, b) {
+            (Some(x), Some(y)) if x != y => match (self.literal_units(x), self.literal_units(y)) {
+                (Some(p), Some(q)) => p == q,
+                _ => match (self.cached_boxes.get(&x), self.cached_boxes.get(&y)) {
+                    (Some(p), Some(q)) => p == q && self.class_of(x) == self.class_of(y),
+                    _ => false,
+                },
+            },
+            _ => a == b,
+        }
     }
 }

@@ -84,6 +84,7 @@ pub(crate) struct Machine<'a, 'g> {
     pub plan: &'a ProbePlan,
     pub cfg: SymConfig,
     pub goals: &'g mut GoalIndex,
+    pub cache: &'g crate::classes::ClassCache,
     pub arena: Arena,
     pub inputs: Vec<Input>,
     pub hint: BTreeMap<VarId, Value>,
@@ -109,15 +110,25 @@ pub(crate) struct Machine<'a, 'g> {
     /// JVM booleans made from Bool conditions (`BoolToBv(b)` -> `b`), so that `ifeq` on a model's
     /// boolean result states the condition itself.
     pub bools: BTreeMap<ExprId, ExprId>,
+    pub outcomes: Vec<String>,
+    /// Array elements allocated so far (`ops::MAX_HEAP_CELLS` bounds them).
+    pub heap_cells: u64,
 }
 
 impl<'a, 'g> Machine<'a, 'g> {
-    pub fn new(db: &'a ProgramDb, plan: &'a ProbePlan, cfg: SymConfig, goals: &'g mut GoalIndex) -> Self {
+    pub fn new(
+        db: &'a ProgramDb,
+        plan: &'a ProbePlan,
+        cfg: SymConfig,
+        goals: &'g mut GoalIndex,
+        cache: &'g crate::classes::ClassCache,
+    ) -> Self {
         Machine {
             db,
             plan,
             cfg,
             goals,
+            cache,
             arena: Arena::new(),
             inputs: Vec::new(),
             hint: BTreeMap::new(),
@@ -134,6 +145,8 @@ impl<'a, 'g> Machine<'a, 'g> {
             locs: Vec::new(),
             cmps: BTreeMap::new(),
             bools: BTreeMap::new(),
+            outcomes: Vec::new(),
+            heap_cells: 0,
         }
     }
 
@@ -147,6 +160,7 @@ impl<'a, 'g> Machine<'a, 'g> {
             covered: self.covered,
             stop,
             stats: self.stats,
+            outcomes: self.outcomes,
         }
     }
 

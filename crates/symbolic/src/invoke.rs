@@ -7,9 +7,10 @@ use std::collections::BTreeMap;
 use bytecode::Opcode;
 use classfile::{Constant, access};
 
-use crate::heap::{Obj, StrVal};
+use crate::heap::{Lambda, Obj, StrVal};
 use crate::interp::{Abrupt, Frame, Machine, Next, Res, unsupported};
 use crate::models;
+use crate::strings::BsmArg;
 use crate::value::{Slot, default_of, split_descriptor};
 use crate::{Stop, strings};
 
@@ -69,7 +70,8 @@ impl<'a> Machine<'a, '_> {
 
     pub(crate) fn get_field(&mut self, o: Slot, class: &str, name: &str, desc: &str) -> Res<Slot> {
         let Some(id) = o.as_ref() else {
-            return self.throw_new("java/lang/NullPointerException", &format!("read of field {name} of null"));
+            return self
+                .throw_new("java/lang/NullPointerException", &format!("read of field {name} of null"));
         };
         let owner = self.field_owner(class, name, desc);
         match self.heap.get(id) {
@@ -82,7 +84,8 @@ impl<'a> Machine<'a, '_> {
 
     pub(crate) fn put_field(&mut self, o: Slot, class: &str, name: &str, desc: &str, v: Slot) -> Res<()> {
         let Some(id) = o.as_ref() else {
-            return self.throw_new("java/lang/NullPointerException", &format!("write of field {name} of null"));
+            return self
+                .throw_new("java/lang/NullPointerException", &format!("write of field {name} of null"));
         };
         let owner = self.field_owner(class, name, desc);
         match self.heap.get_mut(id) {
@@ -130,19 +133,30 @@ impl<'a> Machine<'a, '_> {
             CallKind::Static | CallKind::Special => class.to_string(),
             CallKind::Virtual => {
                 let Some(recv) = args[0].as_ref() else {
-                    return self.throw_new("java/lang/NullPointerException", &format!("call of {name} on null"));
+                    return self
+                        .throw_new("java/lang/NullPointerException", &format!("call of {name} on null"));
                 };
+                if let Obj::Lambda(l) = self.heap.get(recv)
+                    && l.sam == name
+                {
+                    let l = l.clone();
+                    return self.call_lambda(&l, desc, &args[1..]);
+                }
                 let runtime = self.heap.class_of(recv);
                 // Private methods are not dispatched (javac 17 calls them with invokevirtual).
                 let private = self
                     .resolve(class, name, desc)
                     .is_some_and(|m| self.method_flags(m) & access::PRIVATE != 0);
-                if private || runtime.starts_with('[') { class.to_string() } else { runtime }
+                if runtime.starts_with('[') {
+                    // Arrays have Object's methods (`clone` among them).
+                    programdb::OBJECT.to_string()
+                } else if private {
+                    class.to_string()
+                } else {
+                    runtime
+                }
             }
         };
-        if kind == CallKind::Static {
-            self.ensure_init(class)?;
-        }
         if let Some(r) = self.call_model(&start, name, desc, &args) {
             return r;
         }
@@ -170,13 +184,19 @@ impl<'a> Machine<'a, '_> {
     }
 
     /// The model of the first class up the chain from `start` that has one for this method.
-    fn call_model(&mut self, start: &str, name: &str, desc: &str, args: &[Slot]) -> Option<Res<Option<Slot>>> {
-        for c in self.supers(start) {
-            if let Some(r) = models::call(self, &c, name, desc, args) {
+    fn call_model(
+        &mut self,
+        start: &str,
+        name: &str,
+        desc: &str,
+        args: &[Slot],
+    ) -> Option<Res<Option<Slot>>> {
+        for c in self.supers(start).iter() {
+            if let Some(r) = models::call(self, c, name, desc, args) {
                 return Some(r);
             }
             // A class that declares the method itself ends the search: its code runs.
-            if let Some(id) = self.db.class_id(&c)
+            if let Some(id) = self.db.class_id(c)
                 && self.declared(id, name, desc).is_some()
             {
                 return None;
@@ -203,8 +223,11 @@ impl<'a> Machine<'a, '_> {
             }
             Opcode::CHECKCAST => {
                 let o = *f.stack.last().unwrap_or(&Slot::TOP);
+                // A lambda of `altMetafactory` may be Serializable too (an intersection cast).
+                let lambda = o.as_ref().is_some_and(|id| matches!(self.heap.get(id), Obj::Lambda(_)));
                 if let Some(id) = o.as_ref()
                     && !self.assignable(&self.heap.class_of(id), &name)
+                    && !(lambda && name == "java/io/Serializable")
                 {
                     let msg = format!("{} cannot be cast to {name}", self.heap.class_of(id));
                     return self.throw_new("java/lang/ClassCastException", &msg);
@@ -240,9 +263,10 @@ impl<'a> Machine<'a, '_> {
     }
 
     /// `invokedynamic`: string concatenation by `StringConcatFactory` (javac 9+ for `+` on
-    /// strings); every other bootstrap (lambdas) stops the replay.
+    /// strings) and lambdas by `LambdaMetafactory`; any other bootstrap stops the replay.
     pub(crate) fn indy(&mut self, f: &mut Frame<'a>, index: u16) -> Res<Next> {
-        let Some(Constant::InvokeDynamic { bootstrap_method_attr_index, name_and_type_index }) = f.cp.get(index)
+        let Some(Constant::InvokeDynamic { bootstrap_method_attr_index, name_and_type_index }) =
+            f.cp.get(index)
         else {
             return unsupported("bad invokedynamic constant");
         };
@@ -252,26 +276,89 @@ impl<'a> Machine<'a, '_> {
         let (name, desc) = (name.into_owned(), desc.into_owned());
         let class = self.class_id(f.class)?;
         let file = self.db.class(class).map_err(|e| Abrupt::Stop(Stop::Missing(e.to_string())))?;
-        let Some((bsm, static_args)) = strings::bootstrap(file, *bootstrap_method_attr_index) else {
+        let Some((bsm, bsm_name, static_args)) = strings::bootstrap(file, *bootstrap_method_attr_index)
+        else {
             return unsupported("invokedynamic without its bootstrap method");
         };
-        if bsm != "java/lang/invoke/StringConcatFactory" {
-            return unsupported(format!("invokedynamic {name} bootstrapped by {bsm}"));
-        }
-        let (params, _) = split_descriptor(&desc);
+        let (params, ret) = split_descriptor(&desc);
         let params: Vec<String> = params.into_iter().map(str::to_string).collect();
+        let ret = ret.to_string();
         if f.stack.len() < params.len() {
             return unsupported("operand stack underflow at invokedynamic");
         }
         let args = f.stack.split_off(f.stack.len() - params.len());
-        let recipe = match name.as_str() {
-            "makeConcatWithConstants" => static_args.first().cloned(),
-            _ => None,
+        let v = match bsm.as_str() {
+            "java/lang/invoke/StringConcatFactory" => {
+                let texts: Vec<Vec<u16>> = static_args
+                    .iter()
+                    .map(|a| match a {
+                        BsmArg::Text(t) => t.clone(),
+                        _ => Vec::new(),
+                    })
+                    .collect();
+                let recipe =
+                    (bsm_name == "makeConcatWithConstants").then(|| texts.first().cloned()).flatten();
+                let s = self.concat_recipe(recipe.as_deref(), &texts, &params, &args)?;
+                Slot::obj(self.heap.alloc(Obj::Str(s)))
+            }
+            "java/lang/invoke/LambdaMetafactory" => {
+                let Some(BsmArg::Handle { kind, class, name: target, desc: tdesc }) =
+                    static_args.get(1).cloned()
+                else {
+                    return unsupported("a lambda without its implementation handle");
+                };
+                let iface = ret.trim_start_matches('L').trim_end_matches(';').to_string();
+                let lambda =
+                    Lambda { iface, sam: name, kind, class, name: target, desc: tdesc, captured: args };
+                Slot::obj(self.heap.alloc(Obj::Lambda(lambda)))
+            }
+            _ => return unsupported(format!("invokedynamic {name} bootstrapped by {bsm}.{bsm_name}")),
         };
-        let s = self.concat_recipe(recipe.as_deref(), &static_args, &params, &args)?;
-        let o = self.heap.alloc(Obj::Str(s));
-        f.push(Slot::obj(o));
+        f.push(v);
         Ok(Next::Go)
+    }
+
+    /// The functional method of a lambda object: its implementation method called with the
+    /// captured values, then the arguments (adapted as `LambdaMetafactory` adapts them: boxing,
+    /// unboxing, widening), and its result adapted to the interface method's return type.
+    fn call_lambda(&mut self, l: &Lambda, desc: &str, args: &[Slot]) -> Res<Option<Slot>> {
+        let (params, ret) = split_descriptor(&l.desc);
+        let mut all: Vec<Slot> = l.captured.iter().chain(args).copied().collect();
+        // REF_invokeVirtual, REF_invokeSpecial, REF_invokeInterface: the first value is the receiver.
+        let has_receiver = matches!(l.kind, 5 | 7 | 9);
+        let skip = usize::from(has_receiver);
+        if all.len() != params.len() + skip {
+            return unsupported(format!(
+                "lambda {}.{}{} called with {} values",
+                l.class,
+                l.name,
+                l.desc,
+                all.len()
+            ));
+        }
+        for (a, p) in all.iter_mut().skip(skip).zip(&params) {
+            *a = self.coerce(*a, p)?;
+        }
+        let r = match l.kind {
+            6 => self.call(CallKind::Static, &l.class, &l.name, &l.desc, all)?,
+            5 | 9 => self.call(CallKind::Virtual, &l.class, &l.name, &l.desc, all)?,
+            7 => self.call(CallKind::Special, &l.class, &l.name, &l.desc, all)?,
+            8 => {
+                let o = self.new_object(&l.class)?;
+                all.insert(0, Slot::obj(o));
+                self.call(CallKind::Special, &l.class, "<init>", &l.desc, all)?;
+                Some(Slot::obj(o))
+            }
+            k => return unsupported(format!("method handle kind {k}")),
+        };
+        let (_, want) = split_descriptor(desc);
+        match (r, want) {
+            (_, "V") | (None, _) => Ok(None),
+            (Some(v), w) if w.len() > 1 && ret.len() == 1 && ret != "V" => {
+                Ok(Some(Slot::obj(self.box_prim(v, ret))))
+            }
+            (Some(v), w) => self.coerce(v, w).map(Some),
+        }
     }
 
     /// The string a recipe makes: `\u{1}` takes the next argument, `\u{2}` the next constant,

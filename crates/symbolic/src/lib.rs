@@ -11,6 +11,22 @@
 //! computed (a native method, an unmodelled operation on a modelled object) ends the replay with
 //! `Replay::stop`; the path up to there stays valid.
 //!
+//! Decisions where the contract leaves room:
+//! - A run follows the worker (java/runtime `Executor`): the test ends at the first statement
+//!   that throws; every class's `<clinit>` runs on first use, and branches taken inside class
+//!   initialisers are not `covered` (the worker runs them at set-up, outside any test's trace).
+//! - Implicit exception checks (division by zero, array and string bounds, negative sizes, number
+//!   formats) with a symbolic operand are `EntryKind::Implicit` entries with `negated_goal: None`:
+//!   no branch goal of the plan stands for an exception path. Null checks and casts are never
+//!   symbolic (references are concrete).
+//! - Concretisations are `EntryKind::Pin` entries (`e == v`, or a restriction a model relies on,
+//!   such as "this character is ASCII"); a string input's `0 <= length <= max_string` is an
+//!   `EntryKind::Assume` entry. Entries without a goal carry `NO_GOAL`.
+//! - Test literals are interned in the worker, so a string input made from a literal is `==` to
+//!   every literal of its contents; boxes of the `valueOf` caches keep identity the same way.
+//! - The interpreter's own bounds are deterministic: `max_steps`, `max_depth`, and 4M array
+//!   elements per replay.
+//!
 //! It deliberately does not solve anything (`solver` does), choose what to negate (`dse` does) or
 //! run a JVM: the interpreter never starts a process and never runs code under test for real.
 
@@ -44,8 +60,9 @@ pub struct SymConfig {
 }
 
 impl SymConfig {
-    /// The limits the DSE hook starts from.
-    pub const STANDARD: SymConfig = SymConfig { max_steps: 200_000, max_depth: 48, max_string: 32 };
+    /// The limits the DSE hook starts from. Calls recurse on the Rust stack: 128 frames take
+    /// about 300 KiB at opt-level 1 (800 ran in a 2 MiB test thread), a few times that unoptimised.
+    pub const STANDARD: SymConfig = SymConfig { max_steps: 200_000, max_depth: 128, max_string: 32 };
 }
 
 /// Where an input comes from in the test (after expansion, each occurrence is its own statement).
@@ -161,6 +178,10 @@ pub struct Replay {
     /// Why the run ended early; the path up to it is still valid.
     pub stop: Option<Stop>,
     pub stats: InterpStats,
+    /// What each statement run gave, as text (an addition to the contract, for tests and
+    /// `analyze`): its value (`42`, `7L`, `"abc"`, `null`, a class name for other objects,
+    /// `void`), or `threw <class>`, or `stopped` for the statement the replay stopped in.
+    pub outcomes: Vec<String>,
 }
 
 impl Replay {
@@ -193,6 +214,7 @@ pub struct Concolic<'a> {
     plan: &'a goals::ProbePlan,
     cfg: SymConfig,
     goals: branches::GoalIndex,
+    cache: classes::ClassCache,
 }
 
 impl fmt::Debug for Concolic<'_> {
@@ -203,14 +225,20 @@ impl fmt::Debug for Concolic<'_> {
 
 impl<'a> Concolic<'a> {
     pub fn new(db: &'a programdb::ProgramDb, plan: &'a goals::ProbePlan, cfg: SymConfig) -> Self {
-        Concolic { db, plan, cfg, goals: branches::GoalIndex::default() }
+        Concolic {
+            db,
+            plan,
+            cfg,
+            goals: branches::GoalIndex::default(),
+            cache: classes::ClassCache::default(),
+        }
     }
 
     /// Interprets the test statement by statement with every Primitive and String statement of
     /// `symbolic_stmts` made a symbolic input. A statement that throws ends the test there, as the
     /// worker's executor ends it (java/runtime `Executor.runTest`).
     pub fn run(&mut self, test: &testcase::TestCase, symbolic_stmts: &[usize]) -> Replay {
-        let mut m = interp::Machine::new(self.db, self.plan, self.cfg, &mut self.goals);
+        let mut m = interp::Machine::new(self.db, self.plan, self.cfg, &mut self.goals, &self.cache);
         stmts::run_test(&mut m, test, symbolic_stmts);
         m.finish()
     }

@@ -16,6 +16,9 @@ use crate::heap::Obj;
 use crate::interp::{Frame, Machine, Next, Res, unsupported};
 use crate::value::{C, Slot, default_of};
 
+/// Array elements a replay may allocate in all.
+const MAX_HEAP_CELLS: u64 = 1 << 22;
+
 /// The rt-abi order of `if<cond>` conditions: eq, ne, lt, ge, gt, le.
 const INT_CONDS: [Op; 6] = [Op::Eq, Op::Ne, Op::Slt, Op::Sge, Op::Sgt, Op::Sle];
 
@@ -224,7 +227,11 @@ impl<'a> Machine<'a, '_> {
             0xa5 | 0xa6 => {
                 let b = f.pop().as_ref();
                 let a = f.pop().as_ref();
-                ((a == b) == (op.0 == 0xa5), None)
+                let same = self.heap.same(a, b);
+                let sym = self
+                    .same_box_cond(a, b)
+                    .map(|e| if op.0 == 0xa5 { e } else { self.arena.mk(Op::Not, &[e]) });
+                (same == (op.0 == 0xa5), sym)
             }
             0xc6 | 0xc7 => {
                 let a = f.pop().as_ref();
@@ -236,11 +243,29 @@ impl<'a> Machine<'a, '_> {
         Ok(if taken { Next::Jump(target) } else { Next::Go })
     }
 
+    /// `a == b` for two cached boxes of one class with a symbolic value: their values are equal.
+    fn same_box_cond(
+        &mut self,
+        a: Option<crate::value::ObjId>,
+        b: Option<crate::value::ObjId>,
+    ) -> Option<ExprId> {
+        let (a, b) = (a?, b?);
+        if a == b || !self.heap.cached_boxes.contains_key(&a) || !self.heap.cached_boxes.contains_key(&b) {
+            return None;
+        }
+        if self.heap.class_of(a) != self.heap.class_of(b) {
+            return None;
+        }
+        let (va, vb) = (self.unbox(a).ok()?, self.unbox(b).ok()?);
+        self.cond(Op::Eq, &[va, vb]).1
+    }
+
     /// Covers the jump's goal and records the entry of a symbolic condition `sym` (of the jump
     /// being taken).
     fn branch(&mut self, f: &Frame<'a>, taken: bool, sym: Option<ExprId>) {
         let pc = f.pc as u32;
-        let goals = if self.in_clinit == 0 { f.goals.as_ref().and_then(|g| g.jumps.get(&pc)).copied() } else { None };
+        let goals =
+            if self.in_clinit == 0 { f.goals.as_ref().and_then(|g| g.jumps.get(&pc)).copied() } else { None };
         if let Some((t, n)) = goals {
             self.cover(if taken { t } else { n });
         }
@@ -344,6 +369,11 @@ impl<'a> Machine<'a, '_> {
 
     /// The bounds check of an index (an implicit branch when symbolic), then the index pinned.
     pub(crate) fn check_index(&mut self, idx: Slot, len: usize) -> Res<usize> {
+        self.check_index_as(idx, len, "java/lang/ArrayIndexOutOfBoundsException")
+    }
+
+    /// `check_index` throwing `class`.
+    pub(crate) fn check_index_as(&mut self, idx: Slot, len: usize, class: &str) -> Res<usize> {
         let (inside, e) = self.cond(Op::Ult, &[idx, Slot::int(len as i32)]);
         if let Some(e) = e {
             let h = self.held(inside, e);
@@ -351,7 +381,7 @@ impl<'a> Machine<'a, '_> {
         }
         if !inside {
             let msg = format!("Index {} out of bounds for length {len}", idx.as_int());
-            return self.throw_new("java/lang/ArrayIndexOutOfBoundsException", &msg);
+            return self.throw_new(class, &msg);
         }
         Ok(self.pin(idx).as_int() as usize)
     }
@@ -418,8 +448,10 @@ impl<'a> Machine<'a, '_> {
             return self.throw_new("java/lang/NegativeArraySizeException", &count.as_int().to_string());
         }
         let n = self.pin(count).as_int() as usize;
-        if n > 1 << 24 {
-            return unsupported(format!("array of {n} elements"));
+        // A deterministic memory bound: the run stops past it (the JVM might not, or run out).
+        self.heap_cells += n as u64;
+        if self.heap_cells > MAX_HEAP_CELLS {
+            return unsupported(format!("arrays of more than {MAX_HEAP_CELLS} elements in all"));
         }
         let elems = vec![default_of(comp); n];
         Ok(self.heap.alloc(Obj::Array { comp: comp.to_string(), elems }))

@@ -9,7 +9,7 @@ use solver::{Op, Sort, Value};
 use testcase::{PrimValue, Statement, TestCase};
 
 use crate::heap::{Ch, Obj, StrVal};
-use crate::interp::{Abrupt, Machine, Res};
+use crate::interp::{Abrupt, Loc, Machine, Res};
 use crate::invoke::CallKind;
 use crate::value::{C, Slot, split_descriptor};
 use crate::{EntryKind, Input, InputOrigin, NO_GOAL};
@@ -18,11 +18,24 @@ pub(crate) fn run_test(m: &mut Machine<'_, '_>, test: &TestCase, symbolic: &[usi
     let mut vars: Vec<Slot> = vec![Slot::null(); test.statements.len()];
     for (i, st) in test.statements.iter().enumerate() {
         m.stats.statements = i as u32 + 1;
+        // Entries made by the statement itself (input assumptions) are located at it.
+        m.locs.push(Loc { class: "test".to_string(), method: format!("statement {i}"), insn: i as u32 });
         let r = m.statement(test, &vars, i, st, symbolic.contains(&i));
+        m.locs.pop();
         match r {
-            Ok(v) => vars[i] = v,
-            Err(Abrupt::Throw(_)) => break,
+            Ok(v) => {
+                let has_value = st.value_type().is_some();
+                let text = if has_value { m.summary(v) } else { "void".to_string() };
+                m.outcomes.push(text);
+                vars[i] = v;
+            }
+            Err(Abrupt::Throw(e)) => {
+                let text = format!("threw {}", m.heap.class_of(e).replace('/', "."));
+                m.outcomes.push(text);
+                break;
+            }
             Err(Abrupt::Stop(s)) => {
+                m.outcomes.push("stopped".to_string());
                 m.stats.stop = Some(s);
                 break;
             }
@@ -36,7 +49,30 @@ fn internal(binary: &str) -> String {
 }
 
 impl Machine<'_, '_> {
-    fn statement(&mut self, test: &TestCase, vars: &[Slot], i: usize, st: &Statement, sym: bool) -> Res<Slot> {
+    /// A value as the outcomes show it.
+    fn summary(&self, v: Slot) -> String {
+        match v.c {
+            C::I(x) => x.to_string(),
+            C::J(x) => format!("{x}L"),
+            C::F(b) => format!("{}F", crate::strings::java_float(f32::from_bits(b))),
+            C::D(b) => crate::strings::java_double(f64::from_bits(b)),
+            C::R(None) => "null".to_string(),
+            C::R(Some(o)) => match self.heap.get(o) {
+                Obj::Str(s) => format!("{:?}", s.to_rust()),
+                _ => self.heap.class_of(o).replace('/', "."),
+            },
+            C::Top => "?".to_string(),
+        }
+    }
+
+    fn statement(
+        &mut self,
+        test: &TestCase,
+        vars: &[Slot],
+        i: usize,
+        st: &Statement,
+        sym: bool,
+    ) -> Res<Slot> {
         match st {
             Statement::Primitive(v) => Ok(self.primitive(i, *v, sym)),
             Statement::String(s) => Ok(self.string_input(i, s, sym)),
@@ -62,11 +98,15 @@ impl Machine<'_, '_> {
                 let kind = if method.is_static {
                     CallKind::Static
                 } else {
-                    let r = receiver.map_or(Slot::null(), |r| vars[r.index()]);
+                    // A primitive variable is the worker's box of it, as every variable there.
+                    let r = match receiver {
+                        Some(v) => self.arg(test, vars, *v, &format!("L{class};"))?,
+                        None => Slot::null(),
+                    };
                     if r.as_ref().is_none() {
                         return self.throw_new("java/lang/NullPointerException", "null receiver");
                     }
-                    vals.insert(0, self.coerce(r, &format!("L{class};"))?);
+                    vals.insert(0, r);
                     CallKind::Virtual
                 };
                 Ok(self.call(kind, &class, &method.name, &method.descriptor, vals)?.unwrap_or(Slot::null()))
@@ -95,7 +135,9 @@ impl Machine<'_, '_> {
                 let a = self.alloc_array(&desc[1..], Slot::int(*length as i32))?;
                 Ok(Slot::obj(a))
             }
-            Statement::ArrayStore { array, index, value } => self.array_stmt(test, vars, *array, *index, Some(*value)),
+            Statement::ArrayStore { array, index, value } => {
+                self.array_stmt(test, vars, *array, *index, Some(*value))
+            }
             Statement::ArrayLoad { array, index, .. } => self.array_stmt(test, vars, *array, *index, None),
             Statement::Copy { from, .. } => Ok(vars[from.index()]),
         }
@@ -110,7 +152,9 @@ impl Machine<'_, '_> {
         value: Option<testcase::VarId>,
     ) -> Res<Slot> {
         let a = vars[array.index()];
-        let Some(o) = a.as_ref() else { return self.throw_new("java/lang/NullPointerException", "null array") };
+        let Some(o) = a.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "null array");
+        };
         let (comp, len) = match self.heap.get(o) {
             Obj::Array { comp, elems } => (comp.clone(), elems.len()),
             _ => return self.throw_new("java/lang/IllegalArgumentException", "not an array"),
@@ -131,7 +175,13 @@ impl Machine<'_, '_> {
         }
     }
 
-    fn args(&mut self, test: &TestCase, vars: &[Slot], args: &[testcase::VarId], params: &[&str]) -> Res<Vec<Slot>> {
+    fn args(
+        &mut self,
+        test: &TestCase,
+        vars: &[Slot],
+        args: &[testcase::VarId],
+        params: &[&str],
+    ) -> Res<Vec<Slot>> {
         let mut out = Vec::with_capacity(args.len());
         for (a, p) in args.iter().zip(params) {
             out.push(self.arg(test, vars, *a, p)?);
@@ -157,8 +207,12 @@ impl Machine<'_, '_> {
     fn primitive(&mut self, stmt: usize, v: PrimValue, sym: bool) -> Slot {
         let (c, sort, hint, widen): (C, Sort, Value, &[Op]) = match v {
             PrimValue::Boolean(b) => (C::I(i32::from(b)), Sort::Bool, Value::Bool(b), &[Op::BoolToBv]),
-            PrimValue::Byte(x) => (C::I(i32::from(x)), Sort::Bv(8), Value::bv(8, i64::from(x)), &[Op::SignExt(32)]),
-            PrimValue::Short(x) => (C::I(i32::from(x)), Sort::Bv(16), Value::bv(16, i64::from(x)), &[Op::SignExt(32)]),
+            PrimValue::Byte(x) => {
+                (C::I(i32::from(x)), Sort::Bv(8), Value::bv(8, i64::from(x)), &[Op::SignExt(32)])
+            }
+            PrimValue::Short(x) => {
+                (C::I(i32::from(x)), Sort::Bv(16), Value::bv(16, i64::from(x)), &[Op::SignExt(32)])
+            }
             PrimValue::Char(x) => (C::I(i32::from(x)), Sort::Bv(16), Value::char(x), &[Op::ZeroExt(32)]),
             PrimValue::Int(x) => (C::I(x), Sort::Bv(32), Value::i32(x), &[]),
             PrimValue::Long(x) => (C::J(x), Sort::Bv(64), Value::i64(x), &[]),
@@ -208,6 +262,8 @@ impl Machine<'_, '_> {
             })
             .collect();
         let sv = StrVal { chars, len: Some(le), input: Some(stmt) };
-        Slot::obj(self.heap.alloc(Obj::Str(sv)))
+        let o = self.heap.alloc(Obj::Str(sv));
+        self.heap.literal_inputs.insert(o, units);
+        Slot::obj(o)
     }
 }

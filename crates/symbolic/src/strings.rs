@@ -19,7 +19,7 @@ impl Machine<'_, '_> {
         let sv = match self.heap.get(o) {
             Obj::Str(s) => s.clone(),
             Obj::Builder { val, .. } => val.clone(),
-            _ => return unsupported("a string operation on a non-string"),
+            _ => return unsupported(format!("a string operation on a {}", self.heap.class_of(o))),
         };
         if let Some(l) = sv.len {
             self.pin(Slot { c: C::I(sv.chars.len() as i32), s: Some(l) });
@@ -33,7 +33,7 @@ impl Machine<'_, '_> {
         match self.heap.get(o) {
             Obj::Str(s) => Ok(s.clone()),
             Obj::Builder { val, .. } => Ok(val.clone()),
-            _ => unsupported("a string operation on a non-string"),
+            _ => unsupported(format!("a string operation on a {}", self.heap.class_of(o))),
         }
     }
 
@@ -128,11 +128,14 @@ impl Machine<'_, '_> {
     }
 
     fn object_string(&mut self, a: Slot) -> Res<StrVal> {
-        let Some(o) = a.as_ref() else { return Ok(StrVal::concrete(&"null".encode_utf16().collect::<Vec<_>>())) };
+        let Some(o) = a.as_ref() else {
+            return Ok(StrVal::concrete(&"null".encode_utf16().collect::<Vec<_>>()));
+        };
         if matches!(self.heap.get(o), Obj::Str(_) | Obj::Builder { .. }) {
             return self.fixed_str(o);
         }
-        let r = self.call(CallKind::Virtual, "java/lang/Object", "toString", "()Ljava/lang/String;", vec![a])?;
+        let r =
+            self.call(CallKind::Virtual, "java/lang/Object", "toString", "()Ljava/lang/String;", vec![a])?;
         match r.and_then(|s| s.as_ref()) {
             Some(s) => self.fixed_str(s),
             None => Ok(StrVal::concrete(&"null".encode_utf16().collect::<Vec<_>>())),
@@ -150,10 +153,25 @@ impl Machine<'_, '_> {
     }
 }
 
-/// The bootstrap method's owner class and the string (or number) static arguments of entry
-/// `index` of the class's `BootstrapMethods` attribute (JVMS §4.7.23). The attribute's layout is
-/// read here from its raw bytes: `classfile` keeps attributes it does not model as bytes.
-pub(crate) fn bootstrap(file: &ClassFile, index: u16) -> Option<(String, Vec<Vec<u16>>)> {
+/// A static argument of a bootstrap method.
+#[derive(Clone, Debug)]
+pub(crate) enum BsmArg {
+    /// A string or number constant, as text.
+    Text(Vec<u16>),
+    /// A method handle: reference kind (JVMS §5.4.3.5), class, name, descriptor.
+    Handle {
+        kind: u8,
+        class: String,
+        name: String,
+        desc: String,
+    },
+    Other,
+}
+
+/// Entry `index` of the class's `BootstrapMethods` attribute (JVMS §4.7.23): the bootstrap
+/// method's class and name, and its static arguments. The attribute's layout is read here from
+/// its raw bytes: `classfile` keeps attributes it does not model as bytes.
+pub(crate) fn bootstrap(file: &ClassFile, index: u16) -> Option<(String, String, Vec<BsmArg>)> {
     let cp = &file.constant_pool;
     let attr = file.attribute("BootstrapMethods")?;
     let b = &attr.info;
@@ -165,25 +183,41 @@ pub(crate) fn bootstrap(file: &ClassFile, index: u16) -> Option<(String, Vec<Vec
         let nargs = usize::from(u2(at + 2)?);
         if i == index {
             let Constant::MethodHandle { reference_index, .. } = cp.get(mh)? else { return None };
-            let owner = cp.member_ref(*reference_index)?.class.into_owned();
+            let r = cp.member_ref(*reference_index)?;
             let mut args = Vec::new();
             for k in 0..nargs {
-                let a = u2(at + 4 + 2 * k)?;
-                let text = match cp.get(a)? {
-                    Constant::String { string_index } => cp.utf8(*string_index)?.into_owned(),
-                    Constant::Integer(v) => v.to_string(),
-                    Constant::Long(v) => v.to_string(),
-                    Constant::Float(v) => java_float(f32::from_bits(*v)),
-                    Constant::Double(v) => java_double(f64::from_bits(*v)),
-                    _ => String::new(),
-                };
-                args.push(text.encode_utf16().collect());
+                args.push(bsm_arg(cp, u2(at + 4 + 2 * k)?));
             }
-            return Some((owner, args));
+            return Some((r.class.into_owned(), r.name.into_owned(), args));
         }
         at += 4 + 2 * nargs;
     }
     None
+}
+
+fn bsm_arg(cp: &classfile::ConstantPool, a: u16) -> BsmArg {
+    let text = |t: String| BsmArg::Text(t.encode_utf16().collect());
+    match cp.get(a) {
+        Some(Constant::String { string_index }) => {
+            cp.utf8(*string_index).map_or(BsmArg::Other, |s| text(s.into_owned()))
+        }
+        Some(Constant::Integer(v)) => text(v.to_string()),
+        Some(Constant::Long(v)) => text(v.to_string()),
+        Some(Constant::Float(v)) => text(java_float(f32::from_bits(*v))),
+        Some(Constant::Double(v)) => text(java_double(f64::from_bits(*v))),
+        Some(Constant::MethodHandle { reference_kind, reference_index }) => {
+            match cp.member_ref(*reference_index) {
+                Some(r) => BsmArg::Handle {
+                    kind: *reference_kind,
+                    class: r.class.into_owned(),
+                    name: r.name.into_owned(),
+                    desc: r.descriptor.into_owned(),
+                },
+                None => BsmArg::Other,
+            }
+        }
+        _ => BsmArg::Other,
+    }
 }
 
 /// `Double.toString` (JLS §5.1.11: plain notation for 1e-3 <= |d| < 1e7, computerized

@@ -149,7 +149,10 @@ mod tests {
 
     #[test]
     fn descriptors_split() {
-        assert_eq!(split_descriptor("(I[JLjava/lang/String;D)V"), (vec!["I", "[J", "Ljava/lang/String;", "D"], "V"));
+        assert_eq!(
+            split_descriptor("(I[JLjava/lang/String;D)V"),
+            (vec!["I", "[J", "Ljava/lang/String;", "D"], "V")
+        );
         assert_eq!(split_descriptor("()[[I"), (vec![], "[[I"));
     }
 }

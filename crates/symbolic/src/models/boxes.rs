@@ -30,27 +30,54 @@ fn prim_of(class: &str) -> Option<&'static str> {
 impl Machine<'_, '_> {
     /// `X.valueOf(v)`: a cached box for the values the JDK caches, a new one otherwise.
     pub(crate) fn box_value(&mut self, class: &str, v: Slot) -> ObjId {
-        let cached = match (class, v.c) {
-            ("java/lang/Boolean", C::I(x)) => Some(i64::from(x != 0)),
-            ("java/lang/Character", C::I(x)) if (0..=127).contains(&x) => Some(i64::from(x)),
-            ("java/lang/Integer" | "java/lang/Short" | "java/lang/Byte", C::I(x)) if (-128..=127).contains(&x) => {
-                Some(i64::from(x))
+        let range: Option<(i64, i64)> = match class {
+            "java/lang/Boolean" => Some((i64::MIN, i64::MAX)),
+            "java/lang/Character" => Some((0, 127)),
+            "java/lang/Integer" | "java/lang/Short" | "java/lang/Byte" | "java/lang/Long" => {
+                Some((-128, 127))
             }
-            ("java/lang/Long", C::J(x)) if (-128..=127).contains(&x) => Some(x),
             _ => None,
         };
-        if let Some(k) = cached
-            && let Some(&o) = self.box_cache.get(&(class.to_string(), k))
+        let x = match v.c {
+            C::I(x) if class == "java/lang/Boolean" => i64::from(x != 0),
+            C::I(x) => i64::from(x),
+            C::J(x) => x,
+            _ => 0,
+        };
+        let cached = range.is_some_and(|(lo, hi)| (lo..=hi).contains(&x));
+        if let (Some(_), Some((lo, hi))) = (v.s, range)
+            && class != "java/lang/Boolean"
         {
-            // The cached box holds the concrete value; this use's shadow is not kept in it.
+            // Whether the box is a cached one decides `==`: the value's side of the range is
+            // part of the path (as a pin-kind restriction).
+            let (k_lo, k_hi) = if v.wide() {
+                (Slot::long(lo), Slot::long(hi))
+            } else {
+                (Slot::int(lo as i32), Slot::int(hi as i32))
+            };
+            let (a, ea) = self.cond(Op::Sge, &[v, k_lo]);
+            let (b, eb) = self.cond(Op::Sle, &[v, k_hi]);
+            let e = match (ea, eb) {
+                (Some(p), Some(q)) => Some(self.arena.mk(Op::And2, &[p, q])),
+                (p, q) => p.or(q),
+            };
+            self.pin_cond(a && b, e);
+        }
+        if cached
+            && v.s.is_none()
+            && let Some(&o) = self.box_cache.get(&(class.to_string(), x))
+        {
             return o;
         }
         let mut fields = BTreeMap::new();
-        let stored = if cached.is_some() { Slot::conc(v.c) } else { v };
-        fields.insert(format!("{class}.value"), stored);
+        fields.insert(format!("{class}.value"), v);
         let o = self.heap.alloc(Obj::Inst { class: class.to_string(), fields });
-        if let Some(k) = cached {
-            self.box_cache.insert((class.to_string(), k), o);
+        if cached {
+            // A symbolic value gets a box of its own that stands for the cached one (`Heap::same`).
+            self.heap.cached_boxes.insert(o, x);
+            if v.s.is_none() {
+                self.box_cache.insert((class.to_string(), x), o);
+            }
         }
         o
     }
@@ -60,7 +87,10 @@ impl Machine<'_, '_> {
         match self.heap.get(o) {
             Obj::Inst { class, fields } if prim_of(class).is_some() => {
                 let d = prim_of(class).unwrap_or("I");
-                Ok(fields.get(&format!("{class}.value")).copied().unwrap_or_else(|| crate::value::default_of(d)))
+                Ok(fields
+                    .get(&format!("{class}.value"))
+                    .copied()
+                    .unwrap_or_else(|| crate::value::default_of(d)))
             }
             _ => unsupported(format!("unboxing a {}", self.heap.class_of(o))),
         }
@@ -102,7 +132,14 @@ impl Machine<'_, '_> {
                 }
             }
             ("hashCode", p) if p == prim => Ok(Some(self.box_hash(prim, args[0]))),
-            ("compare", _) if params.len() == 2 * prim.len() => Ok(Some(self.compare3(prim, args[0], args[1]))),
+            ("compare", _) if params.len() == 2 * prim.len() => {
+                Ok(Some(self.compare3(prim, args[0], args[1])))
+            }
+            ("compareTo", _) if args[1].as_ref().is_some_and(|o| self.heap.class_of(o) != class) => {
+                let other = self.heap.class_of(args[1].as_ref()?).replace('/', ".");
+                let msg = format!("{other} cannot be cast to {}", class.replace('/', "."));
+                self.throw_new("java/lang/ClassCastException", &msg)
+            }
             ("compareTo", _) => {
                 let a = self.unbox(args[0].as_ref()?);
                 let b = args[1].as_ref().map(|o| self.unbox(o));
@@ -116,6 +153,10 @@ impl Machine<'_, '_> {
             (n, "") if n.ends_with("Value") => {
                 let v = self.unbox(args[0].as_ref()?);
                 v.and_then(|v| self.coerce_prim(v, prim, ret)).map(Some)
+            }
+            ("parseDouble" | "parseFloat", "Ljava/lang/String;") => self.parse_float(args[0], prim).map(Some),
+            ("valueOf", "Ljava/lang/String;") if matches!(prim, "D" | "F") => {
+                self.parse_float(args[0], prim).map(|v| Some(Slot::obj(self.box_value(class, v))))
             }
             ("isNaN", "D" | "F") => {
                 let (h, e) = self.cond(Op::IsNaN, &[args[0]]);
@@ -230,10 +271,14 @@ impl Machine<'_, '_> {
         let Some(o) = s.as_ref() else {
             return self.throw_new("java/lang/NumberFormatException", "Cannot parse null string: null");
         };
-        let sv = self.fixed_str(o)?;
+        let sv = self.str_of(o)?;
         let text = sv.to_rust();
         let fail = format!("For input string: \"{text}\"");
         let n = sv.chars.len();
+        if n == 0 || sv.len.is_none() {
+            // Only an input's length stays symbolic (`parse_input`).
+            self.fixed_str(o)?;
+        }
         if n == 0 {
             return self.throw_new("java/lang/NumberFormatException", &fail);
         }
@@ -257,12 +302,19 @@ impl Machine<'_, '_> {
         }
         let start = usize::from(signed);
         if n == start || n - start > max_digits {
+            self.fixed_str(o)?;
             for ch in &sv.chars {
                 let s = self.char_slot(*ch);
                 self.pin(s);
             }
             return self.parse_concrete(&text, prim, &fail);
         }
+        if let Some(len) = sv.len
+            && start + max_digits <= self.cfg.max_string as usize
+        {
+            return self.parse_input(&sv, len, start, max_digits, prim, is_minus, &fail);
+        }
+        self.fixed_str(o)?;
         let zero_w = if wide { Slot::long(0) } else { Slot::int(0) };
         let mut acc = zero_w;
         for ch in &sv.chars[start..] {
@@ -287,6 +339,119 @@ impl Machine<'_, '_> {
         self.narrow_parsed(acc, prim, &fail)
     }
 
+    /// `parse_integer` of a string input whose length stays symbolic: the value is the digits
+    /// up to the length, `ite(k < len, acc * 10 + digit_k, acc)` for every position a number of
+    /// `max_digits` could use, so that a solver may change the number of digits. Restrictions that
+    /// hold on this run are kept as pin-kind entries: the length is 1..=max_digits digits after the
+    /// sign (no overflow), and every character past this run's length is a digit if the length
+    /// grows over it. The digit checks of this run's characters are implicit branches.
+    /// (The value's form: see the loop.)
+    #[allow(clippy::too_many_arguments)]
+    fn parse_input(
+        &mut self,
+        sv: &crate::heap::StrVal,
+        len: ExprId,
+        start: usize,
+        max_digits: usize,
+        prim: &str,
+        minus: bool,
+        fail: &str,
+    ) -> Res<Slot> {
+        let wide = prim == "J";
+        let n = sv.chars.len();
+        let l = Slot { c: C::I(n as i32), s: Some(len) };
+        let (lo, e1) = self.cond(Op::Sgt, &[l, Slot::int(start as i32)]);
+        let (hi, e2) = self.cond(Op::Sle, &[l, Slot::int((start + max_digits) as i32)]);
+        self.pin_cond(lo, e1);
+        self.pin_cond(hi, e2);
+        let widen = |m: &mut Self, e: ExprId| if wide { m.arena.mk(Op::SignExt(64), &[e]) } else { e };
+        let k0 = self.arena.konst(if wide { Value::i64(0) } else { Value::i32(0) });
+        let ten = self.arena.konst(if wide { Value::i64(10) } else { Value::i32(10) });
+        let one = self.arena.konst(if wide { Value::i64(1) } else { Value::i32(1) });
+        let (zero, nine) = (self.arena.konst(Value::char(u16::from(b'0'))), self.arena.konst(Value::char(9)));
+        let mut acc = k0;
+        let mut conc: i64 = 0;
+        for k in start..start + max_digits {
+            let c = self.char_expr(sv, k);
+            let d16 = self.arena.mk(Op::Sub, &[c, zero]);
+            // A digit: c - '0' <= 9 unsigned (Bv16).
+            let above = self.arena_ugt(d16, nine);
+            let digit = self.arena.mk(Op::Not, &[above]);
+            let kk = self.arena.konst(Value::i32(k as i32));
+            let inside = self.arena.mk(Op::Ult, &[kk, len]);
+            if k < n {
+                let is_digit = (u16::from(b'0')..=u16::from(b'9')).contains(&sv.chars[k].c);
+                let h = self.held(is_digit, digit);
+                self.implicit(h);
+                if !is_digit {
+                    return self.throw_new("java/lang/NumberFormatException", fail);
+                }
+                conc = conc * 10 + i64::from(sv.chars[k].c - u16::from(b'0'));
+            } else {
+                let guarded = self.arena.mk(Op::Implies, &[inside, digit]);
+                self.pin_cond(true, Some(guarded));
+            }
+            let d32 = self.arena.mk(Op::ZeroExt(32), &[d16]);
+            let d = widen(self, d32);
+            // acc * (k < len ? 10 : 1) + (k < len ? digit : 0): linear in size, where
+            // `ite(k < len, acc * 10 + digit, acc)` would repeat `acc` in both branches.
+            let scale = self.arena.mk(Op::Ite, &[inside, ten, one]);
+            let add = self.arena.mk(Op::Ite, &[inside, d, k0]);
+            let m = self.arena.mk(Op::Mul, &[acc, scale]);
+            acc = self.arena.mk(Op::Add, &[m, add]);
+        }
+        self.sym_insn = true;
+        let c = if wide { C::J(conc) } else { C::I(conc as i32) };
+        let mut v = Slot { c, s: Some(acc) };
+        if minus {
+            v = self.op(Op::Neg, &[v]);
+        }
+        self.narrow_parsed(v, prim, fail)
+    }
+
+    /// `a >u b` on bit vectors (`b <u a`).
+    fn arena_ugt(&mut self, a: ExprId, b: ExprId) -> ExprId {
+        self.arena.mk(Op::Ult, &[b, a])
+    }
+
+    /// `Double.parseDouble` / `Float.parseFloat`, concretised (the characters pinned): Java's
+    /// syntax (whitespace trimmed, an optional `d`/`f` suffix, `NaN` and `Infinity` spelled so),
+    /// correctly rounded as Java rounds; hexadecimal floats stop the replay.
+    fn parse_float(&mut self, s: Slot, prim: &str) -> Res<Slot> {
+        let Some(o) = s.as_ref() else { return self.throw_new("java/lang/NullPointerException", "null") };
+        let sv = self.fixed_str(o)?;
+        for ch in sv.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
+            let c = self.char_slot(ch);
+            self.pin(c);
+        }
+        let text = sv.to_rust();
+        let t = text.trim_matches(|c: char| c <= ' ');
+        let fail = format!("For input string: \"{text}\"");
+        let body = t.strip_prefix(['+', '-']).unwrap_or(t);
+        if body.contains(['x', 'X']) {
+            return unsupported("a hexadecimal floating-point literal");
+        }
+        let named = matches!(body, "NaN" | "Infinity");
+        let digits = body.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(body);
+        let plain = !digits.is_empty()
+            && digits.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
+            && digits.chars().any(|c| c.is_ascii_digit());
+        if !named && !plain {
+            return self.throw_new("java/lang/NumberFormatException", &fail);
+        }
+        let sign = if t.starts_with('-') { "-" } else { "" };
+        let src = format!("{sign}{}", if named { body } else { digits });
+        let r = if prim == "F" {
+            src.parse::<f32>().ok().map(|v| Slot::conc(C::F(v.to_bits())))
+        } else {
+            src.parse::<f64>().ok().map(|v| Slot::conc(C::D(v.to_bits())))
+        };
+        match r {
+            Some(v) => Ok(v),
+            None => self.throw_new("java/lang/NumberFormatException", &fail),
+        }
+    }
+
     /// Short and Byte parse as int, then check their range (NumberFormatException outside).
     fn narrow_parsed(&mut self, v: Slot, prim: &str, fail: &str) -> Res<Slot> {
         let (lo, hi) = match prim {
@@ -309,7 +474,9 @@ impl Machine<'_, '_> {
     }
 
     fn parse_concrete(&mut self, text: &str, prim: &str, fail: &str) -> Res<Slot> {
-        let ok = |t: &str| t.bytes().enumerate().all(|(i, b)| b.is_ascii_digit() || (i == 0 && (b == b'-' || b == b'+')));
+        let ok = |t: &str| {
+            t.bytes().enumerate().all(|(i, b)| b.is_ascii_digit() || (i == 0 && (b == b'-' || b == b'+')))
+        };
         if !ok(text) {
             return self.throw_new("java/lang/NumberFormatException", fail);
         }
@@ -340,14 +507,30 @@ impl Machine<'_, '_> {
     /// `Character`'s ASCII predicates and case mappings, symbolic for ASCII characters (a symbolic
     /// character is kept below 128 by a pin-kind entry); `valueOf`/`charValue` as a box.
     pub(crate) fn character_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        // Outside ASCII the JDK's own tables (CharacterData*) are interpreted from bytecode.
+        let static_char = desc.starts_with("(C") || desc.starts_with("(I");
+        if static_char
+            && !matches!(name, "valueOf" | "toString" | "compare")
+            && !(0..128).contains(&args[0].as_int())
+        {
+            return None;
+        }
         let r = match (name, desc) {
-            ("valueOf", "(C)Ljava/lang/Character;") => Ok(Some(Slot::obj(self.box_value("java/lang/Character", args[0])))),
+            ("valueOf", "(C)Ljava/lang/Character;") => {
+                Ok(Some(Slot::obj(self.box_value("java/lang/Character", args[0]))))
+            }
             ("charValue", "()C") | ("hashCode", "()I") => self.unbox(args[0].as_ref()?).map(Some),
-            ("toString", "(C)Ljava/lang/String;") => self.string_of(args[0], "C").map(|s| Some(self.new_string(s))),
+            ("toString", "(C)Ljava/lang/String;") => {
+                self.string_of(args[0], "C").map(|s| Some(self.new_string(s)))
+            }
             ("compare", "(CC)I") => Ok(Some(self.op(Op::Sub, &[args[0], args[1]]))),
-            ("equals", "(Ljava/lang/Object;)Z") => return self.box_model("java/lang/Character", name, desc, args),
+            ("equals", "(Ljava/lang/Object;)Z") => {
+                return self.box_model("java/lang/Character", name, desc, args);
+            }
             (_, "(C)Z" | "(I)Z") => self.char_predicate(name, args[0]).map(Some),
-            ("toUpperCase" | "toLowerCase", "(C)C" | "(I)I") => self.char_case(name == "toUpperCase", args[0]).map(Some),
+            ("toUpperCase" | "toLowerCase", "(C)C" | "(I)I") => {
+                self.char_case(name == "toUpperCase", args[0]).map(Some)
+            }
             ("digit", "(CI)I" | "(II)I") => self.char_digit(args[0], args[1]).map(Some),
             ("getNumericValue", "(C)I" | "(I)I") => self.char_digit(args[0], Slot::int(36)).map(Some),
             _ => return None,
@@ -402,7 +585,11 @@ impl Machine<'_, '_> {
             "isWhitespace" | "isSpaceChar" => {
                 let ws = self.in_range(c, 9, 13);
                 let seps = self.in_range(c, 28, 32);
-                if name == "isSpaceChar" { self.cond(Op::Eq, &[c, Slot::int(32)]) } else { self.any(&[ws, seps]) }
+                if name == "isSpaceChar" {
+                    self.cond(Op::Eq, &[c, Slot::int(32)])
+                } else {
+                    self.any(&[ws, seps])
+                }
             }
             _ => return unsupported(format!("Character.{name}")),
         };

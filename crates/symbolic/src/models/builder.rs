@@ -18,8 +18,14 @@ impl Machine<'_, '_> {
                 }
                 Ok(None)
             }
+            // `new StringBuilder(null)` calls `length()` on its argument.
+            ("<init>", _) if args[1].as_ref().is_none() => {
+                self.throw_new("java/lang/NullPointerException", "new StringBuilder(null)")
+            }
             ("<init>", p) => self.append(this, args[1], p).map(|_| None),
-            ("append", "Ljava/lang/CharSequence;II") | ("append", "[CII") => self.append_range(this, args).map(Some),
+            ("append", "Ljava/lang/CharSequence;II") | ("append", "[CII") => {
+                self.append_range(this, args).map(Some)
+            }
             ("append", p) => self.append(this, args[1], p).map(|_| Some(args[0])),
             ("toString", "") => {
                 let sv = self.builder_val(this);
@@ -67,12 +73,18 @@ impl Machine<'_, '_> {
     fn append(&mut self, this: ObjId, v: Slot, param: &str) -> Res<()> {
         let sv = match param {
             "[C" => {
-                let Some(a) = v.as_ref() else { return self.throw_new("java/lang/NullPointerException", "null") };
+                let Some(a) = v.as_ref() else {
+                    return self.throw_new("java/lang/NullPointerException", "null");
+                };
                 let elems = match self.heap.get(a) {
                     Obj::Array { elems, .. } => elems.clone(),
                     _ => return unsupported("append of a non-array"),
                 };
-                StrVal { chars: elems.into_iter().map(|e| self.int_to_char(e)).collect(), len: None, input: None }
+                StrVal {
+                    chars: elems.into_iter().map(|e| self.int_to_char(e)).collect(),
+                    len: None,
+                    input: None,
+                }
             }
             _ => self.string_of(v, param)?,
         };
@@ -87,7 +99,11 @@ impl Machine<'_, '_> {
                     Obj::Array { elems, .. } => elems.clone(),
                     _ => Vec::new(),
                 };
-                StrVal { chars: elems.into_iter().map(|e| self.int_to_char(e)).collect(), len: None, input: None }
+                StrVal {
+                    chars: elems.into_iter().map(|e| self.int_to_char(e)).collect(),
+                    len: None,
+                    input: None,
+                }
             }
             Some(o) => self.fixed_str(o)?,
             None => StrVal::concrete(&"null".encode_utf16().collect::<Vec<_>>()),
@@ -112,6 +128,9 @@ impl Machine<'_, '_> {
         let n = self.pin(n).as_int();
         if n < 0 {
             return self.throw_new("java/lang/StringIndexOutOfBoundsException", "setLength");
+        }
+        if n > 1 << 20 {
+            return unsupported(format!("setLength({n})"));
         }
         self.with_builder(this, |v| v.chars.resize(n as usize, crate::heap::Ch { c: 0, s: None }));
         Ok(())

@@ -24,14 +24,22 @@ impl Machine<'_, '_> {
         let this = args.first()?.as_ref()?;
         let r = match (name, desc) {
             ("<init>", "()V") => Ok(None),
-            ("equals", "(Ljava/lang/Object;)Z") => Ok(Some(Slot::int(i32::from(Some(this) == args[1].as_ref())))),
+            ("equals", "(Ljava/lang/Object;)Z") => {
+                Ok(Some(Slot::int(i32::from(Some(this) == args[1].as_ref()))))
+            }
             ("hashCode", "()I") => Ok(Some(Slot::int(Self::identity_hash(this)))),
             ("getClass", "()Ljava/lang/Class;") => {
                 let c = self.heap.class_of(this);
                 Ok(Some(Slot::obj(self.heap.mirror(&c))))
             }
             ("toString", "()Ljava/lang/String;") => {
-                let h = match self.call(CallKind::Virtual, "java/lang/Object", "hashCode", "()I", vec![args[0]]) {
+                let h = match self.call(
+                    CallKind::Virtual,
+                    "java/lang/Object",
+                    "hashCode",
+                    "()I",
+                    vec![args[0]],
+                ) {
                     Ok(h) => h.map_or(0, |s| self.pin(s).as_int()),
                     Err(e) => return Some(Err(e)),
                 };
@@ -73,7 +81,10 @@ impl Machine<'_, '_> {
                 set(self, DETAIL, args[1]);
                 Ok(None)
             }
-            ("<init>", "(Ljava/lang/String;Ljava/lang/Throwable;)V" | "(Ljava/lang/String;Ljava/lang/Throwable;ZZ)V") => {
+            (
+                "<init>",
+                "(Ljava/lang/String;Ljava/lang/Throwable;)V" | "(Ljava/lang/String;Ljava/lang/Throwable;ZZ)V",
+            ) => {
                 set(self, DETAIL, args[1]);
                 set(self, CAUSE, args[2]);
                 Ok(None)
@@ -103,7 +114,9 @@ impl Machine<'_, '_> {
             ("fillInStackTrace", _) => Ok(Some(args[0])),
             ("printStackTrace", "()V") | ("addSuppressed", _) | ("setStackTrace", _) => Ok(None),
             ("getStackTrace", _) => {
-                let a = self.heap.alloc(Obj::Array { comp: "Ljava/lang/StackTraceElement;".into(), elems: Vec::new() });
+                let a = self
+                    .heap
+                    .alloc(Obj::Array { comp: "Ljava/lang/StackTraceElement;".into(), elems: Vec::new() });
                 Ok(Some(Slot::obj(a)))
             }
             ("toString", "()Ljava/lang/String;") => {
@@ -140,14 +153,18 @@ impl Machine<'_, '_> {
         let sp = self.pin(args[1]).as_int();
         let dp = self.pin(args[3]).as_int();
         let n = self.pin(args[4]).as_int();
-        let (Obj::Array { elems: se, .. }, Obj::Array { elems: de, .. }) = (self.heap.get(src), self.heap.get(dst))
+        let (Obj::Array { elems: se, .. }, Obj::Array { elems: de, .. }) =
+            (self.heap.get(src), self.heap.get(dst))
         else {
             return self.throw_new("java/lang/ArrayStoreException", "arraycopy of a non-array");
         };
         let (sl, dl) = (se.len() as i64, de.len() as i64);
         let (sp, dp, n) = (i64::from(sp), i64::from(dp), i64::from(n));
         if sp < 0 || dp < 0 || n < 0 || sp + n > sl || dp + n > dl {
-            return self.throw_new("java/lang/ArrayIndexOutOfBoundsException", "arraycopy: last source index out of bounds");
+            return self.throw_new(
+                "java/lang/ArrayIndexOutOfBoundsException",
+                "arraycopy: last source index out of bounds",
+            );
         }
         let part: Vec<Slot> = se[sp as usize..(sp + n) as usize].to_vec();
         if let Obj::Array { elems, .. } = self.heap.get_mut(dst) {
@@ -157,7 +174,9 @@ impl Machine<'_, '_> {
     }
 
     fn array_elems(&mut self, a: Slot) -> Res<(ObjId, String, Vec<Slot>)> {
-        let Some(o) = a.as_ref() else { return self.throw_new("java/lang/NullPointerException", "array is null") };
+        let Some(o) = a.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "array is null");
+        };
         match self.heap.get(o) {
             Obj::Array { comp, elems } => Ok((o, comp.clone(), elems.clone())),
             _ => unsupported("an Arrays method on a non-array"),
@@ -201,7 +220,11 @@ impl Machine<'_, '_> {
         let to = self.pin(to).as_int();
         let (start, len) = if is_length { (0, to) } else { (from, to.saturating_sub(from)) };
         if len < 0 {
-            let cls = if is_length { "java/lang/NegativeArraySizeException" } else { "java/lang/IllegalArgumentException" };
+            let cls = if is_length {
+                "java/lang/NegativeArraySizeException"
+            } else {
+                "java/lang/IllegalArgumentException"
+            };
             return self.throw_new(cls, &format!("{from} > {to}"));
         }
         if start < 0 || start as usize > elems.len() {
@@ -266,12 +289,18 @@ impl Machine<'_, '_> {
     pub(crate) fn objects_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
         let r = match (name, desc) {
             ("equals", "(Ljava/lang/Object;Ljava/lang/Object;)Z") => {
-                if args[0].as_ref() == args[1].as_ref() {
+                if self.heap.same(args[0].as_ref(), args[1].as_ref()) {
                     Ok(Some(Slot::int(1)))
                 } else if args[0].as_ref().is_none() {
                     Ok(Some(Slot::int(0)))
                 } else {
-                    self.call(CallKind::Virtual, "java/lang/Object", "equals", "(Ljava/lang/Object;)Z", args.to_vec())
+                    self.call(
+                        CallKind::Virtual,
+                        "java/lang/Object",
+                        "equals",
+                        "(Ljava/lang/Object;)Z",
+                        args.to_vec(),
+                    )
                 }
             }
             ("requireNonNull", _) => match args[0].as_ref() {
@@ -285,6 +314,11 @@ impl Machine<'_, '_> {
                 Some(_) => self.call(CallKind::Virtual, "java/lang/Object", "hashCode", "()I", vec![args[0]]),
             },
             ("hash", "([Ljava/lang/Object;)I") => self.objects_hash(args[0]).map(Some),
+            ("checkIndex", "(II)I") => {
+                let len = args[1].as_int().max(0) as usize;
+                self.check_index_as(args[0], len, "java/lang/IndexOutOfBoundsException")
+                    .map(|_| Some(args[0]))
+            }
             ("toString", "(Ljava/lang/Object;)Ljava/lang/String;") => {
                 self.string_of(args[0], "Ljava/lang/Object;").map(|s| Some(self.new_string(s)))
             }
@@ -302,12 +336,57 @@ impl Machine<'_, '_> {
         for e in elems {
             let eh = match e.as_ref() {
                 None => Slot::int(0),
-                Some(_) => self.call(CallKind::Virtual, "java/lang/Object", "hashCode", "()I", vec![e])?.unwrap_or(Slot::int(0)),
+                Some(_) => self
+                    .call(CallKind::Virtual, "java/lang/Object", "hashCode", "()I", vec![e])?
+                    .unwrap_or(Slot::int(0)),
             };
             let m = self.op(Op::Mul, &[h, Slot::int(31)]);
             h = self.op(Op::Add, &[m, eh]);
         }
         Ok(h)
+    }
+
+    /// `Enum.valueOf(Class, String)`: the enum constant of that name (the class initialised first).
+    pub(crate) fn enum_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        if (name, desc) != ("valueOf", "(Ljava/lang/Class;Ljava/lang/String;)Ljava/lang/Enum;") {
+            return None;
+        }
+        Some(self.enum_value_of(args[0], args[1]))
+    }
+
+    fn enum_value_of(&mut self, class: Slot, name: Slot) -> Res<Option<Slot>> {
+        let Some(Obj::Mirror(t)) = class.as_ref().map(|c| self.heap.get(c).clone()) else {
+            return self.throw_new("java/lang/NullPointerException", "enum class is null");
+        };
+        let Some(n) = name.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "Name is null");
+        };
+        let wanted = self.fixed_str(n)?;
+        for c in wanted.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
+            let s = self.char_slot(c);
+            self.pin(s);
+        }
+        self.ensure_init(&t)?;
+        let id = self.class_id(&t)?;
+        let file = self
+            .db
+            .class(id)
+            .map_err(|e| crate::interp::Abrupt::Stop(crate::Stop::Missing(e.to_string())))?;
+        let cp = &file.constant_pool;
+        let names: Vec<String> = file
+            .fields
+            .iter()
+            .filter(|f| f.access_flags & classfile::access::ENUM != 0)
+            .filter_map(|f| f.name(cp).map(|n| n.into_owned()))
+            .collect();
+        let units = wanted.units();
+        for f in names {
+            if f.encode_utf16().eq(units.iter().copied()) {
+                return self.get_static(&t, &f, &format!("L{t};")).map(Some);
+            }
+        }
+        let msg = format!("No enum constant {}.{}", t.replace('/', "."), wanted.to_rust());
+        self.throw_new("java/lang/IllegalArgumentException", &msg)
     }
 
     pub(crate) fn class_model(&mut self, name: &str, _desc: &str, args: &[Slot]) -> ModelResult {
@@ -400,11 +479,8 @@ impl Machine<'_, '_> {
         let (neg, e1) = self.cond(Op::Slt, &[x, zero]);
         let (nz, e2) = self.cond(Op::Ne, &[r, zero]);
         let fix = neg && nz;
-        let (fixed, other) = if div {
-            (self.op(Op::Sub, &[q, one]), q)
-        } else {
-            (self.op(Op::Add, &[r, b]), r)
-        };
+        let (fixed, other) =
+            if div { (self.op(Op::Sub, &[q, one]), q) } else { (self.op(Op::Add, &[r, b]), r) };
         let conc = if fix { fixed.c } else { other.c };
         if e1.is_none() && e2.is_none() && fixed.s.is_none() && other.s.is_none() {
             return Ok(Slot::conc(conc));

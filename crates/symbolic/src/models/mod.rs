@@ -7,6 +7,7 @@ mod boxes;
 mod builder;
 mod misc;
 mod string;
+mod string_more;
 
 use crate::interp::{Machine, Res};
 use crate::value::Slot;
@@ -14,14 +15,22 @@ use crate::value::Slot;
 pub(crate) type ModelResult = Option<Res<Option<Slot>>>;
 
 /// The model of `class.name desc` applied to `args` (receiver first), if there is one.
-pub(crate) fn call(m: &mut Machine<'_, '_>, class: &str, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+pub(crate) fn call(
+    m: &mut Machine<'_, '_>,
+    class: &str,
+    name: &str,
+    desc: &str,
+    args: &[Slot],
+) -> ModelResult {
     match class {
         "java/lang/String" => m.string_model(name, desc, args),
         "java/lang/StringBuilder" | "java/lang/StringBuffer" | "java/lang/AbstractStringBuilder" => {
             m.builder_model(name, desc, args)
         }
-        "java/lang/Integer" | "java/lang/Long" | "java/lang/Short" | "java/lang/Byte" | "java/lang/Boolean"
-        | "java/lang/Double" | "java/lang/Float" | "java/lang/Number" => m.box_model(class, name, desc, args),
+        "java/lang/Integer" | "java/lang/Long" | "java/lang/Short" | "java/lang/Byte"
+        | "java/lang/Boolean" | "java/lang/Double" | "java/lang/Float" | "java/lang/Number" => {
+            m.box_model(class, name, desc, args)
+        }
         "java/lang/Character" => m.character_model(name, desc, args),
         "java/lang/Math" | "java/lang/StrictMath" => m.math_model(name, desc, args),
         "java/lang/Object" => m.object_model(name, desc, args),
@@ -29,7 +38,11 @@ pub(crate) fn call(m: &mut Machine<'_, '_>, class: &str, name: &str, desc: &str,
         "java/lang/System" => m.system_model(name, desc, args),
         "java/util/Arrays" => m.arrays_model(name, desc, args),
         "java/util/Objects" => m.objects_model(name, desc, args),
+        "jdk/internal/util/Preconditions" if name == "checkIndex" => {
+            m.objects_model(name, "(II)I", &args[..2.min(args.len())])
+        }
         "java/lang/Class" => m.class_model(name, desc, args),
+        "java/lang/Enum" => m.enum_model(name, desc, args),
         "java/io/PrintStream" => m.print_model(name, desc, args),
         _ => None,
     }

@@ -19,6 +19,9 @@ fn some(s: Slot) -> R {
 impl Machine<'_, '_> {
     /// Instance and static methods of `java.lang.String`.
     pub(crate) fn string_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> R {
+        if name == "join" {
+            return Some(self.string_join(args[0], args[1], desc).map(Some));
+        }
         if name == "valueOf" || name == "copyValueOf" {
             let p = &desc[1..desc.find(')')?];
             let p = if p == "[C" { "[C" } else { p };
@@ -56,26 +59,88 @@ impl Machine<'_, '_> {
             ("compareTo", "(Ljava/lang/String;)I") | ("compareTo", "(Ljava/lang/Object;)I") => {
                 Some(self.string_compare(this, args[1]).map(Some))
             }
-            ("startsWith", "(Ljava/lang/String;)Z") => Some(self.starts_with(this, args[1], Slot::int(0)).map(Some)),
-            ("startsWith", "(Ljava/lang/String;I)Z") => Some(self.starts_with(this, args[1], args[2]).map(Some)),
+            ("startsWith", "(Ljava/lang/String;)Z") => {
+                Some(self.starts_with(this, args[1], Slot::int(0)).map(Some))
+            }
+            ("startsWith", "(Ljava/lang/String;I)Z") => {
+                Some(self.starts_with(this, args[1], args[2]).map(Some))
+            }
             ("endsWith", "(Ljava/lang/String;)Z") => Some(self.ends_with(this, args[1]).map(Some)),
             ("contains", "(Ljava/lang/CharSequence;)Z") => Some(self.find_str(this, args[1], true).map(Some)),
             ("indexOf", "(Ljava/lang/String;)I") => Some(self.find_str(this, args[1], false).map(Some)),
             ("indexOf", "(I)I") => Some(self.index_of_char(this, args[1], Slot::int(0), false).map(Some)),
             ("indexOf", "(II)I") => Some(self.index_of_char(this, args[1], args[2], false).map(Some)),
-            ("lastIndexOf", "(I)I") => Some(self.index_of_char(this, args[1], Slot::int(i32::MAX), true).map(Some)),
+            ("lastIndexOf", "(I)I") => {
+                Some(self.index_of_char(this, args[1], Slot::int(i32::MAX), true).map(Some))
+            }
             ("substring", "(I)Ljava/lang/String;") => Some(self.substring(this, args[1], None).map(Some)),
             ("substring", "(II)Ljava/lang/String;") | ("subSequence", "(II)Ljava/lang/CharSequence;") => {
                 Some(self.substring(this, args[1], Some(args[2])).map(Some))
             }
-            ("concat", "(Ljava/lang/String;)Ljava/lang/String;") => Some(self.string_concat(this, args[1]).map(Some)),
-            ("trim", "()Ljava/lang/String;") | ("strip", "()Ljava/lang/String;") => Some(self.trim(this).map(Some)),
-            ("toCharArray", "()[C") => Some(self.to_char_array(this).map(Some)),
+            ("concat", "(Ljava/lang/String;)Ljava/lang/String;") => {
+                Some(self.string_concat(this, args[1]).map(Some))
+            }
+            ("trim", "()Ljava/lang/String;") | ("strip", "()Ljava/lang/String;") => {
+                Some(self.trim(this).map(Some))
+            }
+            ("toCharArray", "()[C") => Some(self.char_array_of(this).map(Some)),
             ("toUpperCase", "()Ljava/lang/String;") => Some(self.map_case(this, true).map(Some)),
             ("toLowerCase", "()Ljava/lang/String;") => Some(self.map_case(this, false).map(Some)),
-            ("replace", "(CC)Ljava/lang/String;") => Some(self.replace_char(this, args[1], args[2]).map(Some)),
-            _ => None,
+            ("replace", "(CC)Ljava/lang/String;") => {
+                Some(self.replace_char(this, args[1], args[2]).map(Some))
+            }
+            _ => self.string_model_more(this, name, desc, args),
         }
+    }
+
+    /// `String.join(delimiter, elements...)` and `String.join(delimiter, Iterable)` (the
+    /// iterable walked through its own `iterator()`).
+    fn string_join(&mut self, delim: Slot, elems: Slot, desc: &str) -> Res<Slot> {
+        use crate::invoke::CallKind;
+        let (Some(d), Some(e)) = (delim.as_ref(), elems.as_ref()) else {
+            return self.throw_new("java/lang/NullPointerException", "join of null");
+        };
+        let d = self.string_of(Slot::obj(d), "Ljava/lang/CharSequence;")?;
+        let items: Vec<Slot> = if desc.contains("[Ljava/lang/CharSequence;") {
+            match self.heap.get(e) {
+                Obj::Array { elems, .. } => elems.clone(),
+                _ => return unsupported("String.join of a non-array"),
+            }
+        } else {
+            let it = self.call(
+                CallKind::Virtual,
+                "java/lang/Iterable",
+                "iterator",
+                "()Ljava/util/Iterator;",
+                vec![elems],
+            )?;
+            let it = it.unwrap_or(Slot::null());
+            let mut out = Vec::new();
+            loop {
+                let more = self.call(CallKind::Virtual, "java/util/Iterator", "hasNext", "()Z", vec![it])?;
+                if more.map_or(0, |m| self.pin(m).as_int()) == 0 {
+                    break;
+                }
+                let v = self.call(
+                    CallKind::Virtual,
+                    "java/util/Iterator",
+                    "next",
+                    "()Ljava/lang/Object;",
+                    vec![it],
+                )?;
+                out.push(v.unwrap_or(Slot::null()));
+            }
+            out
+        };
+        let mut out = StrVal::default();
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                out.chars.extend(d.chars.iter().copied());
+            }
+            let s = self.string_of(item, "Ljava/lang/CharSequence;")?;
+            out.chars.extend(s.chars);
+        }
+        Ok(self.new_string(out))
     }
 
     fn string_init(&mut self, this: crate::value::ObjId, desc: &str, args: &[Slot]) -> Res<()> {
@@ -100,7 +165,9 @@ impl Machine<'_, '_> {
 
     /// `new String(char[])` / `String.valueOf(char[])`.
     fn chars_to_string(&mut self, arr: Slot) -> Res<Slot> {
-        let Some(a) = arr.as_ref() else { return self.throw_new("java/lang/NullPointerException", "null char[]") };
+        let Some(a) = arr.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "null char[]");
+        };
         let elems = match self.heap.get(a) {
             Obj::Array { elems, .. } => elems.clone(),
             _ => return unsupported("String of a non-array"),
@@ -147,7 +214,8 @@ impl Machine<'_, '_> {
         let mut acc = self.arena.mk(Op::Eq, &[la, lb]);
         for k in 0..k_max {
             let (x, y) = (self.char_expr(a, k), self.char_expr(b, k));
-            let same = if ignore_case { self.same_ignoring_case(x, y) } else { self.arena.mk(Op::Eq, &[x, y]) };
+            let same =
+                if ignore_case { self.same_ignoring_case(x, y) } else { self.arena.mk(Op::Eq, &[x, y]) };
             let kk = self.arena.konst(Value::i32(k as i32));
             let inside = self.arena.mk(Op::Ult, &[kk, la]);
             let guarded = self.arena.mk(Op::Implies, &[inside, same]);
@@ -204,7 +272,15 @@ impl Machine<'_, '_> {
     }
 
     fn string_compare(&mut self, this: crate::value::ObjId, other: Slot) -> Res<Slot> {
-        let Some(o) = other.as_ref() else { return self.throw_new("java/lang/NullPointerException", "compareTo(null)") };
+        let Some(o) = other.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "compareTo(null)");
+        };
+        if !matches!(self.heap.get(o), Obj::Str(_)) {
+            // The bridge `compareTo(Object)` casts its argument.
+            let msg =
+                format!("{} cannot be cast to java.lang.String", self.heap.class_of(o).replace('/', "."));
+            return self.throw_new("java/lang/ClassCastException", &msg);
+        }
         let a = self.fixed_str(this)?;
         let b = self.fixed_str(o)?;
         let (na, nb) = (a.chars.len(), b.chars.len());
@@ -227,7 +303,9 @@ impl Machine<'_, '_> {
     }
 
     fn starts_with(&mut self, this: crate::value::ObjId, prefix: Slot, from: Slot) -> Res<Slot> {
-        let Some(p) = prefix.as_ref() else { return self.throw_new("java/lang/NullPointerException", "startsWith(null)") };
+        let Some(p) = prefix.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "startsWith(null)");
+        };
         let from = self.pin(from).as_int();
         let a = self.str_of(this)?;
         let p = self.fixed_str(p)?;
@@ -253,7 +331,9 @@ impl Machine<'_, '_> {
     }
 
     fn ends_with(&mut self, this: crate::value::ObjId, suffix: Slot) -> Res<Slot> {
-        let Some(s) = suffix.as_ref() else { return self.throw_new("java/lang/NullPointerException", "endsWith(null)") };
+        let Some(s) = suffix.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "endsWith(null)");
+        };
         let a = self.fixed_str(this)?;
         let s = self.fixed_str(s)?;
         let (n, m) = (a.chars.len(), s.chars.len());
@@ -265,7 +345,7 @@ impl Machine<'_, '_> {
     }
 
     /// Whether `needle` occurs in `hay` at `at`, and its condition when symbolic.
-    fn match_at(&mut self, hay: &StrVal, needle: &StrVal, at: usize) -> (bool, Option<ExprId>) {
+    pub(crate) fn match_at(&mut self, hay: &StrVal, needle: &StrVal, at: usize) -> (bool, Option<ExprId>) {
         let mut holds = true;
         let mut acc: Option<ExprId> = None;
         for (k, c) in needle.chars.iter().enumerate() {
@@ -283,7 +363,7 @@ impl Machine<'_, '_> {
     }
 
     /// A comparison of two characters as Bv(16) values.
-    fn ch_cond(&mut self, op: Op, a: Ch, b: Ch) -> (bool, Option<ExprId>) {
+    pub(crate) fn ch_cond(&mut self, op: Op, a: Ch, b: Ch) -> (bool, Option<ExprId>) {
         let holds = solver::apply(op, &[Value::char(a.c), Value::char(b.c)]).as_bool();
         if a.s.is_none() && b.s.is_none() {
             return (holds, None);
@@ -295,7 +375,7 @@ impl Machine<'_, '_> {
     }
 
     /// The first position whose condition holds (-1 if none), as an ite chain when symbolic.
-    fn first_match(&mut self, conds: &[(i32, bool, Option<ExprId>)]) -> Slot {
+    pub(crate) fn first_match(&mut self, conds: &[(i32, bool, Option<ExprId>)]) -> Slot {
         let concrete = conds.iter().find(|c| c.1).map_or(-1, |c| c.0);
         if conds.iter().all(|c| c.2.is_none()) {
             return Slot::int(concrete);
@@ -311,7 +391,9 @@ impl Machine<'_, '_> {
 
     /// `indexOf(String)` (an ite chain over the positions) or `contains` (whether it is not -1).
     fn find_str(&mut self, this: crate::value::ObjId, needle: Slot, contains: bool) -> Res<Slot> {
-        let Some(nd) = needle.as_ref() else { return self.throw_new("java/lang/NullPointerException", "null") };
+        let Some(nd) = needle.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "null");
+        };
         let a = self.fixed_str(this)?;
         let s = self.fixed_str(nd)?;
         let (n, m) = (a.chars.len(), s.chars.len());
@@ -368,7 +450,9 @@ impl Machine<'_, '_> {
     }
 
     fn string_concat(&mut self, this: crate::value::ObjId, other: Slot) -> Res<Slot> {
-        let Some(o) = other.as_ref() else { return self.throw_new("java/lang/NullPointerException", "concat(null)") };
+        let Some(o) = other.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "concat(null)");
+        };
         let mut a = self.fixed_str(this)?;
         let b = self.fixed_str(o)?;
         a.chars.extend(b.chars);
@@ -413,34 +497,42 @@ impl Machine<'_, '_> {
         }
     }
 
-    fn to_char_array(&mut self, this: crate::value::ObjId) -> Res<Slot> {
+    fn char_array_of(&mut self, this: crate::value::ObjId) -> Res<Slot> {
         let a = self.fixed_str(this)?;
         let elems: Vec<Slot> = a.chars.iter().map(|&c| self.char_slot(c)).collect();
         Ok(Slot::obj(self.heap.alloc(Obj::Array { comp: "C".into(), elems })))
     }
 
+    /// `toUpperCase()`/`toLowerCase()`: ASCII characters mapped symbolically (a symbolic one is
+    /// kept below 128 by a pin-kind entry); a string with a character outside ASCII is mapped as
+    /// Java maps it (Unicode case mapping, final sigma), its symbolic characters pinned.
     fn map_case(&mut self, this: crate::value::ObjId, upper_case: bool) -> Res<Slot> {
         let a = self.fixed_str(this)?;
+        if a.chars.iter().any(|c| c.c >= 128) {
+            for ch in a.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
+                let s = self.char_slot(ch);
+                self.pin(s);
+            }
+            let text = a.to_rust();
+            let mapped = if upper_case { text.to_uppercase() } else { text.to_lowercase() };
+            return Ok(self.new_rust_string(&mapped));
+        }
         let mut chars = Vec::with_capacity(a.chars.len());
-        for ch in a.chars {
-            match ch.s {
-                None if ch.c < 128 => {
-                    let c = if upper_case { (ch.c as u8).to_ascii_uppercase() } else { (ch.c as u8).to_ascii_lowercase() };
-                    chars.push(Ch { c: u16::from(c), s: None });
-                }
-                None => return unsupported("case mapping of a non-ASCII character"),
+        for &ch in &a.chars {
+            let c = if upper_case {
+                (ch.c as u8).to_ascii_uppercase()
+            } else {
+                (ch.c as u8).to_ascii_lowercase()
+            };
+            let s = match ch.s {
+                None => None,
                 Some(e) => {
-                    // Symbolic for ASCII only: the character stays below 128.
                     let (ascii, x) = self.ch_cond(Op::Ult, ch, Ch { c: 128, s: None });
                     self.pin_cond(ascii, x);
-                    if !ascii {
-                        return unsupported("case mapping of a non-ASCII character");
-                    }
-                    let c = if upper_case { (ch.c as u8).to_ascii_uppercase() } else { (ch.c as u8).to_ascii_lowercase() };
-                    let s = self.ascii_case(e, upper_case);
-                    chars.push(Ch { c: u16::from(c), s: Some(s) });
+                    Some(self.ascii_case(e, upper_case))
                 }
-            }
+            };
+            chars.push(Ch { c: u16::from(c), s });
         }
         Ok(self.new_string(StrVal { chars, len: None, input: None }))
     }

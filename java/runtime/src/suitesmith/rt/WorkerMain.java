@@ -24,8 +24,11 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UnsupportedEncodingException;
 import java.net.URL;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 public final class WorkerMain {
     private static final PrintStream DIAG = System.err;
@@ -176,11 +179,15 @@ public final class WorkerMain {
         Tracer.initClasses(maxId);
         Guards.configure(timeBase, maxThreads, scratch);
         Loader loader = new Loader(cp, classes, WorkerMain.class.getClassLoader());
-        // Define the sent classes now: a class-file error shows up at Setup, in the diagnostics,
-        // rather than as a puzzling outcome of the first test that touches the class. Loading does
-        // not initialise (no SUT code runs here).
+        // Define the classes under test (those with class ids) now: a class-file error shows up at
+        // Setup, in the diagnostics, rather than as a puzzling outcome of the first test that touches
+        // the class. Loading does not initialise (no SUT code runs here). The other sent classes, the
+        // guarded copies of the classpath's classes that call a redirected method, are defined when
+        // first loaded, as the classpath's classes are: most are never used by a run.
+        Set<String> underTest = new HashSet<String>(Arrays.asList(names));
         int defined = 0;
         for (String name : classes.keySet()) {
+            if (!underTest.contains(name)) continue;
             try {
                 Class.forName(name, false, loader);
                 defined++;

@@ -1,0 +1,182 @@
+//! More of the `java.lang.String` model: `isBlank`, `indexOf(String, from)`, `lastIndexOf(String)`,
+//! `repeat`, `codePointAt`, `compareToIgnoreCase`, and `split` by a literal one-character
+//! delimiter (any other pattern stops the replay: regular expressions are not modelled).
+
+use solver::{ExprId, Op};
+
+use crate::heap::{Ch, Obj, StrVal};
+use crate::interp::{Machine, Res, unsupported};
+use crate::models::ModelResult;
+use crate::value::{ObjId, Slot};
+
+/// Characters `split` treats as regular-expression syntax (String.split's fast path excludes
+/// them: ".$|()[{^?*+\\").
+const REGEX_META: &str = ".$|()[{^?*+\\";
+
+impl Machine<'_, '_> {
+    /// The methods of `string_model`'s second half (`this` non-null).
+    pub(crate) fn string_model_more(
+        &mut self,
+        this: ObjId,
+        name: &str,
+        desc: &str,
+        args: &[Slot],
+    ) -> ModelResult {
+        let r = match (name, desc) {
+            ("isBlank", "()Z") => self.is_blank(this),
+            ("indexOf", "(Ljava/lang/String;I)I") => self.find_from(this, args[1], Some(args[2]), false),
+            ("lastIndexOf", "(Ljava/lang/String;)I") => self.find_from(this, args[1], None, true),
+            ("repeat", "(I)Ljava/lang/String;") => self.repeat(this, args[1]),
+            ("codePointAt", "(I)I") => {
+                let c = self.string_model("charAt", "(I)C", args)?;
+                match c {
+                    Ok(Some(v)) if (0xd800..0xdc00).contains(&v.as_int()) => {
+                        unsupported("codePointAt of a surrogate pair")
+                    }
+                    other => other,
+                }
+            }
+            ("compareToIgnoreCase", "(Ljava/lang/String;)I") => self.compare_ignoring_case(this, args[1]),
+            ("split", "(Ljava/lang/String;)[Ljava/lang/String;") => self.split(this, args[1]),
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    fn is_blank(&mut self, this: ObjId) -> Res<Option<Slot>> {
+        let a = self.fixed_str(this)?;
+        let mut parts = Vec::with_capacity(a.chars.len());
+        for ch in a.chars {
+            if ch.c >= 128 {
+                return unsupported("isBlank of a non-ASCII character");
+            }
+            let c = self.char_slot(ch);
+            let (ascii, e) = self.cond(Op::Ult, &[c, Slot::int(128)]);
+            self.pin_cond(ascii, e);
+            // Character.isWhitespace for ASCII: 9..=13 and 28..=32.
+            let d1 = self.op(Op::Sub, &[c, Slot::int(9)]);
+            let d2 = self.op(Op::Sub, &[c, Slot::int(28)]);
+            let (a1, e1) = self.cond(Op::Ult, &[d1, Slot::int(5)]);
+            let (a2, e2) = self.cond(Op::Ult, &[d2, Slot::int(5)]);
+            let e = match (e1, e2) {
+                (Some(x), Some(y)) => Some(self.arena.mk(Op::Or2, &[x, y])),
+                (x, y) => x.or(y),
+            };
+            parts.push((a1 || a2, e));
+        }
+        let holds = parts.iter().all(|p| p.0);
+        if parts.iter().all(|p| p.1.is_none()) {
+            return Ok(Some(Slot::int(i32::from(holds))));
+        }
+        let mut acc = self.arena.konst(solver::Value::Bool(true));
+        for (h, e) in parts {
+            let x = e.unwrap_or_else(|| self.arena.konst(solver::Value::Bool(h)));
+            acc = self.arena.mk(Op::And2, &[acc, x]);
+        }
+        Ok(Some(self.bool_slot(holds, Some(acc))))
+    }
+
+    /// `indexOf(String, from)` and `lastIndexOf(String)`: the positions tried in search order, the
+    /// first match as an ite chain.
+    fn find_from(&mut self, this: ObjId, needle: Slot, from: Option<Slot>, last: bool) -> Res<Option<Slot>> {
+        let Some(nd) = needle.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "null");
+        };
+        let a = self.fixed_str(this)?;
+        let s = self.fixed_str(nd)?;
+        let (n, m) = (a.chars.len() as i32, s.chars.len() as i32);
+        let from = from.map_or(0, |f| self.pin(f).as_int()).max(0);
+        let positions: Vec<i32> = if last { (0..=n - m).rev().collect() } else { (from..=n - m).collect() };
+        let mut conds = Vec::new();
+        for p in positions {
+            let (holds, e) = self.match_at(&a, &s, p as usize);
+            conds.push((p, holds, e));
+        }
+        Ok(Some(self.first_match(&conds)))
+    }
+
+    fn repeat(&mut self, this: ObjId, count: Slot) -> Res<Option<Slot>> {
+        let n = self.pin(count).as_int();
+        if n < 0 {
+            return self.throw_new("java/lang/IllegalArgumentException", &format!("count is negative: {n}"));
+        }
+        let a = self.fixed_str(this)?;
+        if (a.chars.len() as u64) * (n as u64) > 1 << 20 {
+            return unsupported(format!("repeat({n})"));
+        }
+        let mut out = StrVal::default();
+        for _ in 0..n {
+            out.chars.extend(a.chars.iter().copied());
+        }
+        Ok(Some(self.new_string(out)))
+    }
+
+    fn compare_ignoring_case(&mut self, this: ObjId, other: Slot) -> Res<Option<Slot>> {
+        let Some(o) = other.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "compareToIgnoreCase(null)");
+        };
+        let lower_a = self.string_model("toLowerCase", "()Ljava/lang/String;", &[Slot::obj(this)]);
+        let lower_b = self.string_model("toLowerCase", "()Ljava/lang/String;", &[Slot::obj(o)]);
+        let (Some(Ok(Some(x))), Some(Ok(Some(y)))) = (lower_a, lower_b) else {
+            return unsupported("compareToIgnoreCase");
+        };
+        self.string_model("compareTo", "(Ljava/lang/String;)I", &[x, y])
+            .unwrap_or_else(|| unsupported("compareTo"))
+    }
+
+    /// `split(regex)` for a literal one-character delimiter (String.split's own fast path): the
+    /// pieces between delimiters, trailing empty pieces removed; whether each character is the
+    /// delimiter is kept as a pin-kind entry.
+    fn split(&mut self, this: ObjId, regex: Slot) -> Res<Option<Slot>> {
+        let Some(r) = regex.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "split(null)");
+        };
+        let re = self.fixed_str(r)?;
+        let units = re.units();
+        let delim = match units.as_slice() {
+            [c] if !REGEX_META.encode_utf16().any(|m| m == *c) => *c,
+            [b, c]
+                if *b == u16::from(b'\\')
+                    && !char::from_u32(u32::from(*c)).is_some_and(|c| c.is_ascii_alphanumeric()) =>
+            {
+                *c
+            }
+            _ => return unsupported(format!("split by the regular expression {:?}", re.to_rust())),
+        };
+        let a = self.fixed_str(this)?;
+        let mut pieces: Vec<Vec<Ch>> = vec![Vec::new()];
+        for &ch in &a.chars {
+            let (is, e) = self.ch_eq_const(ch, delim);
+            self.pin_cond(is, e);
+            if is {
+                pieces.push(Vec::new());
+            } else if let Some(last) = pieces.last_mut() {
+                last.push(ch);
+            }
+        }
+        if a.chars.is_empty() {
+            pieces = vec![Vec::new()];
+        } else {
+            while pieces.len() > 1 && pieces.last().is_some_and(Vec::is_empty) {
+                pieces.pop();
+            }
+            if pieces.len() == 1 && pieces[0].is_empty() {
+                pieces.clear();
+            }
+        }
+        let elems: Vec<Slot> = pieces
+            .into_iter()
+            .map(|chars| self.new_string(StrVal { chars, len: None, input: None }))
+            .collect();
+        let arr = self.heap.alloc(Obj::Array { comp: "Ljava/lang/String;".into(), elems });
+        Ok(Some(Slot::obj(arr)))
+    }
+
+    fn ch_eq_const(&mut self, ch: Ch, c: u16) -> (bool, Option<ExprId>) {
+        let holds = ch.c == c;
+        let Some(x) = ch.s else { return (holds, None) };
+        let k = self.arena.konst(solver::Value::char(c));
+        let e = self.arena.mk(Op::Eq, &[x, k]);
+        (holds, self.arena.as_const(e).is_none().then_some(e))
+    }
+}

@@ -1,0 +1,105 @@
+//! Negating a path entry and solving it (solver::Portfolio) gives inputs whose re-interpreted run
+//! takes the other side: the path conditions are exact. For every branch entry of a run whose
+//! other side the run did not cover, the prefix and the negated condition are solved, the model is
+//! put back into the test, and the test replayed: the negated goal must then be covered.
+
+mod common;
+
+use expect_test::expect;
+use solver::{Op, Outcome, Portfolio, Solver, SolverLimits};
+use symbolic::{Concolic, EntryKind, SymConfig};
+use testcase::Statement;
+
+/// One line per negated entry: where, the solver's answer, and whether the new run covers the goal.
+fn negations(spec: &str) -> String {
+    let db = common::db();
+    let plan = common::plan(&db);
+    let (test, sym) = common::test_of(spec);
+    let mut c = Concolic::new(&db, &plan, SymConfig::STANDARD);
+    let mut r = c.run(&test, &sym);
+    let mut solver = Portfolio::new(&SolverLimits::default(), 1);
+    let mut out = String::new();
+    for i in 0..r.path.len() {
+        let e = r.path[i].clone();
+        let Some(goal) = e.negated_goal.filter(|g| e.kind == EntryKind::Branch && !r.covered.contains(g))
+        else {
+            continue;
+        };
+        let mut constraints: Vec<_> = r.path[..i].iter().map(|p| p.cond).collect();
+        constraints.push(r.arena.mk(Op::Not, &[e.cond]));
+        let answer = match solver.solve(&r.arena, &constraints, &r.hint) {
+            Outcome::Sat(model) => {
+                let t = common::substitute(&test, &r, &model);
+                let again = c.run(&t, &sym);
+                let text = t.statements.iter().filter_map(|s| match s {
+                    Statement::Primitive(p) => Some(p.to_string()),
+                    Statement::String(s) => Some(format!("{s:?}")),
+                    _ => None,
+                });
+                let args = text.collect::<Vec<_>>().join(", ");
+                let ok = if again.covered.contains(&goal) { "covered" } else { "NOT COVERED" };
+                format!("sat ({args}) -> {}: {ok}", again.outcomes.last().cloned().unwrap_or_default())
+            }
+            Outcome::Unsat => "unsat".to_string(),
+            Outcome::Unknown => "unknown".to_string(),
+        };
+        out.push_str(&format!("@{} {goal}: {answer}\n", e.insn));
+    }
+    out
+}
+
+#[test]
+fn negated_entries_take_the_other_side() {
+    expect![[r#"
+        @10 g1901: sat (0, 0, 1000003) -> 1: covered
+    "#]]
+    .assert_eq(&negations("dse.Magic.linear(III)I *1 *2 *3"));
+    expect![[r#"
+        @9 g243: sat ("") -> -1: covered
+        @12 g259: sat ("7732-18-6aaaa") -> -1: covered
+        @21 g283: sat ("7732-18ￒ6") -> -2: covered
+        @28 g310: sat ("7732ￒ18-6") -> -2: covered
+        @53 g397: sat ("7732-1\0-6") -> -3: covered
+        @56 g413: sat ("7732-1:-6") -> -3: covered
+        @53 g397: sat ("7732-\00-6") -> -3: covered
+        @56 g413: sat ("7732-:0-6") -> -3: covered
+        @53 g397: sat ("773\0-00-6") -> -3: covered
+        @56 g413: sat ("773:-00-6") -> -3: covered
+        @53 g397: sat ("77\00-00-6") -> -3: covered
+        @56 g413: sat ("77:0-00-6") -> -3: covered
+        @53 g397: sat ("7\000-00-6") -> -3: covered
+        @56 g413: sat ("7:00-00-6") -> -3: covered
+        @53 g397: sat ("\0000-00-6") -> -3: covered
+        @56 g413: sat (":000-00-6") -> -3: covered
+        @78 g481: sat ("0000-00-\0") -> -3: covered
+        @81 g497: sat ("0000-00-:") -> -3: covered
+        @90 g539: sat ("9908-99-0") -> 1: covered
+    "#]]
+    .assert_eq(&negations("dse.CasNumber.check(Ljava/lang/String;)I *\"7732-18-6\""));
+    expect![[r#"
+        @11 g671: sat ("id", 'Q') -> 1: covered
+    "#]]
+    .assert_eq(&negations("dse.Concat.id(Ljava/lang/String;C)I *\"ix\" *'Q'"));
+    expect![[r#"
+        @5 g1477: sat ("") -> -1: covered
+    "#]]
+    .assert_eq(&negations("dse.Keyword.kind(Ljava/lang/String;)I *\"xxbeta\""));
+    expect![[r#"
+        @3 g2218: sat (249) -> 1: covered
+    "#]]
+    .assert_eq(&negations("dse.Narrow.narrow(I)I *0"));
+    expect![[r#"
+        @7 g1313: sat (6.0F, 1.0) -> 1: covered
+        @13 g1337: sat (1.0F, 2147483648.0) -> 2: covered
+    "#]]
+    .assert_eq(&negations("dse.FloatMath.f(FD)I *1.0f *1.0d"));
+    expect![[r#"
+        @11 g2316: sat ("000005711") -> 2: covered
+    "#]]
+    .assert_eq(&negations("dse.ParseNum.parse(Ljava/lang/String;)I *\"12\""));
+    expect![[r#"
+        @9 g1196: sat ("@@@@@@@@@") -> 0: covered
+        @26 g1226: sat ("\u{ffbf}\u{ffbf}@\0\0뿑ﾐﾍﾘ") -> 0: covered
+    "#]]
+    .assert_eq(&negations("dse.Email.valid(Ljava/lang/String;)Z *\"ab@cd.org\""));
+}

@@ -1,0 +1,176 @@
+//! Concolic replays of the `dse` fixtures: the digest's B.7 witnesses and the other subjects give
+//! the values Java gives (run concretely and with every argument symbolic: shadows never change
+//! a concrete result), and the path conditions of a few runs, as text.
+
+mod common;
+
+use expect_test::{Expect, expect};
+use symbolic::{Concolic, Replay, SymConfig};
+
+fn replay(spec: &str, symbolic: bool) -> Replay {
+    let db = common::db();
+    let plan = common::plan(&db);
+    let (test, sym) = common::test_of(spec);
+    let mut c = Concolic::new(&db, &plan, SymConfig::STANDARD);
+    c.run(&test, if symbolic { &sym } else { &[] })
+}
+
+#[test]
+fn concrete_results_are_javas() {
+    let mut failures = Vec::new();
+    for (spec, want) in common::CASES {
+        for symbolic in [false, true] {
+            let r = replay(spec, symbolic);
+            let got = r.outcomes.last().cloned().unwrap_or_default();
+            if got != *want || r.stop.is_some() {
+                failures
+                    .push(format!("{spec} (symbolic: {symbolic}): {got}, stop {:?}, want {want}", r.stop));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn check_path(spec: &str, want: Expect) {
+    let r = replay(spec, true);
+    let mut text = format!("outcomes: {}\n", r.outcomes.join(", "));
+    text.push_str(&r.path_text());
+    text.push_str(&format!(
+        "stats: symbolic {}, concrete {}, pinned {}, stop {:?}\n",
+        r.stats.symbolic, r.stats.concrete, r.stats.pinned, r.stop
+    ));
+    want.assert_eq(&text);
+}
+
+#[test]
+fn path_of_magic_linear() {
+    check_path(
+        "dse.Magic.linear(III)I *455557 *377780 *2277792",
+        expect![[r#"
+        outcomes: 455557, 377780, 2277792, 3
+        Branch g1901/g1900 Magic.linear@10: !((v2 + ((v0 * 3) - (v1 * 7))) != 1000003)
+        Branch g1926/g1925 Magic.linear@15: !((v0 - v1) != 77777)
+        Branch g1956/g1955 Magic.linear@20: !(v2 <= (v0 * 5))
+        Branch g1991/g1990 Magic.linear@27: !(v2 >= ((v0 * 5) + 10))
+        stats: symbolic 12, concrete 18, pinned 0, stop None
+    "#]],
+    );
+}
+
+#[test]
+fn path_of_cas_number() {
+    check_path(
+        "dse.CasNumber.check(Ljava/lang/String;)I *\"7732-18-5\"",
+        expect![[r#"
+            outcomes: "7732-18-5", 1
+            Assume -/- test.statement 0@0: ((0 <= len0) && (len0 <= 32))
+            Branch g244/g243 CasNumber.check@9: !(len0 < 7)
+            Branch g258/g259 CasNumber.check@12: (len0 <= 12)
+            Implicit -/- CasNumber.check@19: ((len0 - 2) <u len0)
+            Pin -/- CasNumber.check@19: ((len0 - 2) == 7)
+            Branch g284/g283 CasNumber.check@21: !(zext32(s0[7]) != 45)
+            Implicit -/- CasNumber.check@26: ((len0 - 5) <u len0)
+            Pin -/- CasNumber.check@26: ((len0 - 5) == 4)
+            Branch g309/g310 CasNumber.check@28: (zext32(s0[4]) == 45)
+            Branch g352/g351 CasNumber.check@40: !((len0 - 3) < 0)
+            Branch g376/g377 CasNumber.check@45: ((len0 - 5) != (len0 - 3))
+            Implicit -/- CasNumber.check@49: ((len0 - 3) <u len0)
+            Pin -/- CasNumber.check@49: ((len0 - 3) == 6)
+            Branch g398/g397 CasNumber.check@53: !(zext32(s0[6]) < 48)
+            Branch g412/g413 CasNumber.check@56: (zext32(s0[6]) <= 57)
+            Branch g352/g351 CasNumber.check@40: !(((len0 - 3) + -1) < 0)
+            Branch g376/g377 CasNumber.check@45: ((len0 - 5) != ((len0 - 3) + -1))
+            Implicit -/- CasNumber.check@49: (((len0 - 3) + -1) <u len0)
+            Pin -/- CasNumber.check@49: (((len0 - 3) + -1) == 5)
+            Branch g398/g397 CasNumber.check@53: !(zext32(s0[5]) < 48)
+            Branch g412/g413 CasNumber.check@56: (zext32(s0[5]) <= 57)
+            Branch g352/g351 CasNumber.check@40: !((((len0 - 3) + -1) + -1) < 0)
+            Branch g377/g376 CasNumber.check@45: !((len0 - 5) != (((len0 - 3) + -1) + -1))
+            Branch g352/g351 CasNumber.check@40: !(((((len0 - 3) + -1) + -1) + -1) < 0)
+            Branch g376/g377 CasNumber.check@45: ((len0 - 5) != ((((len0 - 3) + -1) + -1) + -1))
+            Implicit -/- CasNumber.check@49: (((((len0 - 3) + -1) + -1) + -1) <u len0)
+            Pin -/- CasNumber.check@49: (((((len0 - 3) + -1) + -1) + -1) == 3)
+            Branch g398/g397 CasNumber.check@53: !(zext32(s0[3]) < 48)
+            Branch g412/g413 CasNumber.check@56: (zext32(s0[3]) <= 57)
+            Branch g352/g351 CasNumber.check@40: !((((((len0 - 3) + -1) + -1) + -1) + -1) < 0)
+            Branch g376/g377 CasNumber.check@45: ((len0 - 5) != (((((len0 - 3) + -1) + -1) + -1) + -1))
+            Implicit -/- CasNumber.check@49: ((((((len0 - 3) + -1) + -1) + -1) + -1) <u len0)
+            Pin -/- CasNumber.check@49: ((((((len0 - 3) + -1) + -1) + -1) + -1) == 2)
+            Branch g398/g397 CasNumber.check@53: !(zext32(s0[2]) < 48)
+            Branch g412/g413 CasNumber.check@56: (zext32(s0[2]) <= 57)
+            Branch g352/g351 CasNumber.check@40: !(((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) < 0)
+            Branch g376/g377 CasNumber.check@45: ((len0 - 5) != ((((((len0 - 3) + -1) + -1) + -1) + -1) + -1))
+            Implicit -/- CasNumber.check@49: (((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) <u len0)
+            Pin -/- CasNumber.check@49: (((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) == 1)
+            Branch g398/g397 CasNumber.check@53: !(zext32(s0[1]) < 48)
+            Branch g412/g413 CasNumber.check@56: (zext32(s0[1]) <= 57)
+            Branch g352/g351 CasNumber.check@40: !((((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) + -1) < 0)
+            Branch g376/g377 CasNumber.check@45: ((len0 - 5) != (((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) + -1))
+            Implicit -/- CasNumber.check@49: ((((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) + -1) <u len0)
+            Pin -/- CasNumber.check@49: ((((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) + -1) == 0)
+            Branch g398/g397 CasNumber.check@53: !(zext32(s0[0]) < 48)
+            Branch g412/g413 CasNumber.check@56: (zext32(s0[0]) <= 57)
+            Branch g351/g352 CasNumber.check@40: (((((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) + -1) + -1) < 0)
+            Implicit -/- CasNumber.check@74: ((len0 - 1) <u len0)
+            Pin -/- CasNumber.check@74: ((len0 - 1) == 8)
+            Branch g482/g481 CasNumber.check@78: !(zext32(s0[8]) < 48)
+            Branch g496/g497 CasNumber.check@81: (zext32(s0[8]) <= 57)
+            Branch g539/g538 CasNumber.check@90: !((((((((zext32(s0[6]) - 48) + ((zext32(s0[5]) - 48) * 2)) + ((zext32(s0[3]) - 48) * 3)) + ((zext32(s0[2]) - 48) * 4)) + ((zext32(s0[1]) - 48) * 5)) + ((zext32(s0[0]) - 48) * 6)) % 10) != (zext32(s0[8]) - 48))
+            stats: symbolic 82, concrete 152, pinned 9, stop None
+        "#]],
+    );
+}
+
+#[test]
+fn path_of_keyword_switch() {
+    check_path(
+        "dse.Keyword.kind(Ljava/lang/String;)I *\"xxalpha\"",
+        expect![[r#"
+            outcomes: "xxalpha", 1
+            Assume -/- test.statement 0@0: ((0 <= len0) && (len0 <= 32))
+            Branch g1476/g1477 Keyword.kind@5: (len0 >= 2)
+            Pin -/- Keyword.kind@10: (len0 == 7)
+            Switch g1503/- Keyword.kind@16: ((zext32(s0[6]) + ((zext32(s0[5]) + ((zext32(s0[4]) + ((zext32(s0[3]) + (zext32(s0[2]) * 31)) * 31)) * 31)) * 31)) == 92909918)
+                case g1504: ((zext32(s0[6]) + ((zext32(s0[5]) + ((zext32(s0[4]) + ((zext32(s0[3]) + (zext32(s0[2]) * 31)) * 31)) * 31)) * 31)) == 105858401)
+                case g1505: !(((zext32(s0[6]) + ((zext32(s0[5]) + ((zext32(s0[4]) + ((zext32(s0[3]) + (zext32(s0[2]) * 31)) * 31)) * 31)) * 31)) == 92909918) || ((zext32(s0[6]) + ((zext32(s0[5]) + ((zext32(s0[4]) + ((zext32(s0[3]) + (zext32(s0[2]) * 31)) * 31)) * 31)) * 31)) == 105858401))
+            Branch g1507/g1506 Keyword.kind@20: (((((s0[2] == (char)97) && (s0[3] == (char)108)) && (s0[4] == (char)112)) && (s0[5] == (char)104)) && (s0[6] == (char)97))
+            stats: symbolic 6, concrete 20, pinned 1, stop None
+        "#]],
+    );
+}
+
+#[test]
+fn path_of_floats_and_parse() {
+    check_path(
+        "dse.Magic.floats(DD)I *13.5d *-1.5d",
+        expect![[r#"
+        outcomes: 13.5, -1.5, 2
+        Branch g2047/g2046 Magic.floats@7: (((v0 * 3.0) + 1.5) == 42.0)
+        Branch g2072/g2071 Magic.floats@13: ((v1 * v1) == 2.25)
+        Branch g2089/g2088 Magic.floats@17: (v1 < 0.0)
+        stats: symbolic 9, concrete 11, pinned 0, stop None
+    "#]],
+    );
+    check_path(
+        "dse.ParseNum.parse(Ljava/lang/String;)I *\"5711\"",
+        expect![[r#"
+            outcomes: "5711", 2
+            Assume -/- test.statement 0@0: ((0 <= len0) && (len0 <= 32))
+            Implicit -/- ParseNum.parse@1: !(s0[0] == (char)45)
+            Implicit -/- ParseNum.parse@1: !(s0[0] == (char)43)
+            Pin -/- ParseNum.parse@1: (len0 > 0)
+            Pin -/- ParseNum.parse@1: (len0 <= 9)
+            Implicit -/- ParseNum.parse@1: !((char)9 <u (s0[0] - (char)48))
+            Implicit -/- ParseNum.parse@1: !((char)9 <u (s0[1] - (char)48))
+            Implicit -/- ParseNum.parse@1: !((char)9 <u (s0[2] - (char)48))
+            Implicit -/- ParseNum.parse@1: !((char)9 <u (s0[3] - (char)48))
+            Pin -/- ParseNum.parse@1: ((4 <u len0) => !((char)9 <u (s0[4] - (char)48)))
+            Pin -/- ParseNum.parse@1: ((5 <u len0) => !((char)9 <u (s0[5] - (char)48)))
+            Pin -/- ParseNum.parse@1: ((6 <u len0) => !((char)9 <u (s0[6] - (char)48)))
+            Pin -/- ParseNum.parse@1: ((7 <u len0) => !((char)9 <u (s0[7] - (char)48)))
+            Pin -/- ParseNum.parse@1: ((8 <u len0) => !((char)9 <u (s0[8] - (char)48)))
+            Branch g2316/g2315 ParseNum.parse@11: !(((((8 <u len0) ? zext32((s0[8] - (char)48)) : 0) + ((((7 <u len0) ? zext32((s0[7] - (char)48)) : 0) + ((((6 <u len0) ? zext32((s0[6] - (char)48)) : 0) + ((((5 <u len0) ? zext32((s0[5] - (char)48)) : 0) + ((((4 <u len0) ? zext32((s0[4] - (char)48)) : 0) + ((((3 <u len0) ? zext32((s0[3] - (char)48)) : 0) + ((((2 <u len0) ? zext32((s0[2] - (char)48)) : 0) + ((((1 <u len0) ? zext32((s0[1] - (char)48)) : 0) + (((0 <u len0) ? zext32((s0[0] - (char)48)) : 0) * ((1 <u len0) ? 10 : 1))) * ((2 <u len0) ? 10 : 1))) * ((3 <u len0) ? 10 : 1))) * ((4 <u len0) ? 10 : 1))) * ((5 <u len0) ? 10 : 1))) * ((6 <u len0) ? 10 : 1))) * ((7 <u len0) ? 10 : 1))) * ((8 <u len0) ? 10 : 1))) * 3) != 17133)
+            stats: symbolic 3, concrete 8, pinned 7, stop None
+        "#]],
+    );
+}
