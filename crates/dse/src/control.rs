@@ -2,19 +2,20 @@
 //!
 //! 004 applies DSE to the best individual of whole-suite search when it changed since the last
 //! generation, its fitness changed, and the change included a mutation of a primitive value; then
-//! with probability P, which becomes P/R after an application that kept no test and P×R (at most
-//! 1) after one that did. DynaMOSA, our default, has no single best individual, so the trigger is
-//! kept per goal (a deviation, docs/dse.md): for each target goal, the best test the search has
+//! with probability P, which becomes P/R after an application that kept no test and P×R (capped
+//! at 1) after one that did. DynaMOSA, our default, has no single best individual, so the trigger
+//! is kept per goal (a deviation, docs/dse.md). For each target goal, the best test the search has
 //! for it (`search::View::best`; for a goal covered since, the archive's test, at fitness 0)
-//! changed since the last call (or has its first value: the goal just became a target, or the
-//! initial population reached it), its fitness on the goal improved, and either the new best differs from the old one in primitive or string values only
-//! (same statements otherwise: the change was a primitive mutation), or the improvement is in the
-//! branch distance alone (the approach level, the fitness's integer part, stayed): the same
-//! condition was reached and the values got closer to flipping it, which is the evidence 004 reads
-//! from a primitive mutation ("the variable matters"). The per-goal best rarely keeps its
-//! statements: it is replaced by whichever test of the population reaches a better value first, or
-//! by a shorter one. The same rule serves whole-suite search through the same hook, since
-//! `View::best` is kept for every algorithm.
+//! changed since the last call, or has its first value (the goal just became a target, or the
+//! initial population reached it); its fitness on the goal improved; and either the new best
+//! differs from the old one in primitive or string values only (same statements otherwise: the
+//! change was a primitive mutation), or the improvement is in the branch distance alone (the
+//! approach level, the fitness's integer part, stayed): the same condition was reached and the
+//! values got closer to flipping it, which is the evidence 004 reads from a primitive mutation
+//! ("the variable matters"). The per-goal best rarely keeps its statements: it is replaced by
+//! whichever test of the population reaches a better value first, or by a shorter one. The same
+//! rule serves whole-suite search through the same hook, since `View::best` is kept for every
+//! algorithm.
 
 use rand::RngExt;
 use search::GoalIdx;

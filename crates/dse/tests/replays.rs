@@ -151,7 +151,7 @@ fn date_parse_constraints_over_characters() {
 
             == replay: 11 inputs, 21 path entries, 9 instructions symbolic, 27 concrete, 1 pinned
             inputs: len0 = v0.length(), s0[0] = v0.charAt(0), s0[1] = v0.charAt(1), s0[2] = v0.charAt(2), s0[3] = v0.charAt(3), s0[4] = v0.charAt(4), s0[5] = v0.charAt(5), s0[6] = v0.charAt(6), s0[7] = v0.charAt(7), s0[8] = v0.charAt(8), s0[9] = v0.charAt(9)
-            #0 Assume .@0 took -: ((0 <= len0) && (len0 <= 32))
+            #0 Assume test.statement 0@0 took -: ((0 <= len0) && (len0 <= 32))
             #1 Branch dse/DateParse.dayOfYear(Ljava/lang/String;)I@5 took g7: (len0 == 10)
                 negate for g8: sat (2 constraints): v0 = ""
             #2 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@10 took -: (4 <u len0)
@@ -208,7 +208,7 @@ fn cas_number_check_digit() {
 
             == replay: 10 inputs, 53 path entries, 82 instructions symbolic, 152 concrete, 9 pinned
             inputs: len0 = v0.length(), s0[0] = v0.charAt(0), s0[1] = v0.charAt(1), s0[2] = v0.charAt(2), s0[3] = v0.charAt(3), s0[4] = v0.charAt(4), s0[5] = v0.charAt(5), s0[6] = v0.charAt(6), s0[7] = v0.charAt(7), s0[8] = v0.charAt(8)
-            #0 Assume .@0 took -: ((0 <= len0) && (len0 <= 32))
+            #0 Assume test.statement 0@0 took -: ((0 <= len0) && (len0 <= 32))
             #1 Branch dse/CasNumber.check(Ljava/lang/String;)I@9 took g26: !(len0 < 7)
                 negate for g25: sat (2 constraints): v0 = ""
             #2 Branch dse/CasNumber.check(Ljava/lang/String;)I@12 took g40: (len0 <= 12)
@@ -319,24 +319,30 @@ fn parse_num_through_integer_parse_int() {
             String v0 = "5710";
             int v1 = ParseNum.parse(v0);
 
-            == replay: 5 inputs, 9 path entries, 3 instructions symbolic, 8 concrete, 1 pinned
-            inputs: len0 = v0.length(), s0[0] = v0.charAt(0), s0[1] = v0.charAt(1), s0[2] = v0.charAt(2), s0[3] = v0.charAt(3)
-            #0 Assume .@0 took -: ((0 <= len0) && (len0 <= 32))
-            #1 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: (len0 == 4)
-            #2 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !(s0[0] == (char)45)
+            == replay: 10 inputs, 15 path entries, 3 instructions symbolic, 8 concrete, 7 pinned
+            inputs: len0 = v0.length(), s0[0] = v0.charAt(0), s0[1] = v0.charAt(1), s0[2] = v0.charAt(2), s0[3] = v0.charAt(3), s0[4] = v0.charAt(4), s0[5] = v0.charAt(5), s0[6] = v0.charAt(6), s0[7] = v0.charAt(7), s0[8] = v0.charAt(8)
+            #0 Assume test.statement 0@0 took -: ((0 <= len0) && (len0 <= 32))
+            #1 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !(s0[0] == (char)45)
                 negate (explore): sat (1 constraints): v0 = "-710"
-            #3 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !(s0[0] == (char)43)
+            #2 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !(s0[0] == (char)43)
                 negate (explore): sat (2 constraints): v0 = "+710"
-            #4 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((zext32(s0[0]) - 48) <u 10)
-                negate (explore): sat (3 constraints): v0 = "\n710"
-            #5 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((zext32(s0[1]) - 48) <u 10)
-                negate (explore): sat (1 constraints): v0 = "5\n10"
-            #6 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((zext32(s0[2]) - 48) <u 10)
-                negate (explore): sat (1 constraints): v0 = "57\n0"
-            #7 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((zext32(s0[3]) - 48) <u 10)
-                negate (explore): sat (1 constraints): v0 = "571\n"
-            #8 Branch dse/ParseNum.parse(Ljava/lang/String;)I@11 took g30: ((((zext32(s0[3]) - 48) + (((zext32(s0[2]) - 48) + (((zext32(s0[1]) - 48) + ((zext32(s0[0]) - 48) * 10)) * 10)) * 10)) * 3) != 17133)
-                negate for g31: sat (7 constraints): v0 = "5711"
+            #3 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: (len0 > 0)
+            #4 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: (len0 <= 9)
+            #5 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !((char)9 <u (s0[0] - (char)48))
+                negate (explore): sat (3 constraints): v0 = "\u{c3c}710"
+            #6 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !((char)9 <u (s0[1] - (char)48))
+                negate (explore): sat (1 constraints): v0 = "5\u{8a}10"
+            #7 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !((char)9 <u (s0[2] - (char)48))
+                negate (explore): sat (1 constraints): v0 = "57:0"
+            #8 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !((char)9 <u (s0[3] - (char)48))
+                negate (explore): sat (1 constraints): v0 = "571\u{8a}"
+            #9 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((4 <u len0) => !((char)9 <u (s0[4] - (char)48)))
+            #10 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((5 <u len0) => !((char)9 <u (s0[5] - (char)48)))
+            #11 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((6 <u len0) => !((char)9 <u (s0[6] - (char)48)))
+            #12 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((7 <u len0) => !((char)9 <u (s0[7] - (char)48)))
+            #13 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((8 <u len0) => !((char)9 <u (s0[8] - (char)48)))
+            #14 Branch dse/ParseNum.parse(Ljava/lang/String;)I@11 took g30: (((((8 <u len0) ? zext32((s0[8] - (char)48)) : 0) + ((((7 <u len0) ? zext32((s0[7] - (char)48)) : 0) + ((((6 <u len0) ? zext32((s0[6] - (char)48)) : 0) + ((((5 <u len0) ? zext32((s0[5] - (char)48)) : 0) + ((((4 <u len0) ? zext32((s0[4] - (char)48)) : 0) + ((((3 <u len0) ? zext32((s0[3] - (char)48)) : 0) + ((((2 <u len0) ? zext32((s0[2] - (char)48)) : 0) + ((((1 <u len0) ? zext32((s0[1] - (char)48)) : 0) + (((0 <u len0) ? zext32((s0[0] - (char)48)) : 0) * ((1 <u len0) ? 10 : 1))) * ((2 <u len0) ? 10 : 1))) * ((3 <u len0) ? 10 : 1))) * ((4 <u len0) ? 10 : 1))) * ((5 <u len0) ? 10 : 1))) * ((6 <u len0) ? 10 : 1))) * ((7 <u len0) ? 10 : 1))) * ((8 <u len0) ? 10 : 1))) * 3) != 17133)
+                negate for g31: sat (15 constraints): v0 = "000005711"
         "#]],
     );
 }
@@ -354,7 +360,7 @@ fn email_through_index_of_substring_and_ends_with() {
 
             == replay: 16 inputs, 6 path entries, 5 instructions symbolic, 20 concrete, 3 pinned
             inputs: len0 = v0.length(), s0[0] = v0.charAt(0), s0[1] = v0.charAt(1), s0[2] = v0.charAt(2), s0[3] = v0.charAt(3), s0[4] = v0.charAt(4), s0[5] = v0.charAt(5), s0[6] = v0.charAt(6), s0[7] = v0.charAt(7), s0[8] = v0.charAt(8), s0[9] = v0.charAt(9), s0[10] = v0.charAt(10), s0[11] = v0.charAt(11), s0[12] = v0.charAt(12), s0[13] = v0.charAt(13), s0[14] = v0.charAt(14)
-            #0 Assume .@0 took -: ((0 <= len0) && (len0 <= 32))
+            #0 Assume test.statement 0@0 took -: ((0 <= len0) && (len0 <= 32))
             #1 Pin dse/Email.valid(Ljava/lang/String;)Z@6 took -: (len0 == 15)
             #2 Branch dse/Email.valid(Ljava/lang/String;)Z@9 took g23: (((s0[0] == (char)64) ? 0 : ((s0[1] == (char)64) ? 1 : ((s0[2] == (char)64) ? 2 : ((s0[3] == (char)64) ? 3 : ((s0[4] == (char)64) ? 4 : ((s0[5] == (char)64) ? 5 : ((s0[6] == (char)64) ? 6 : ((s0[7] == (char)64) ? 7 : ((s0[8] == (char)64) ? 8 : ((s0[9] == (char)64) ? 9 : ((s0[10] == (char)64) ? 10 : ((s0[11] == (char)64) ? 11 : ((s0[12] == (char)64) ? 12 : ((s0[13] == (char)64) ? 13 : ((s0[14] == (char)64) ? 14 : -1))))))))))))))) > 0)
                 negate for g24: sat (1 constraints): v0 = "@@@@@@@@@@@@@@@"
@@ -388,7 +394,11 @@ fn narrow_casts() {
 
 #[test]
 fn concat_through_invokedynamic() {
-    let t = call("dse.Concat", "id", &[Statement::String("id".into()), Statement::Primitive(PrimValue::Char(u16::from(b'R')))]);
+    let t = call(
+        "dse.Concat",
+        "id",
+        &[Statement::String("id".into()), Statement::Primitive(PrimValue::Char(u16::from(b'R')))],
+    );
     check_explain(
         "dse.Concat",
         &t,
@@ -400,7 +410,7 @@ fn concat_through_invokedynamic() {
 
             == replay: 4 inputs, 3 path entries, 3 instructions symbolic, 9 concrete, 1 pinned
             inputs: len0 = v0.length(), s0[0] = v0.charAt(0), s0[1] = v0.charAt(1)
-            #0 Assume .@0 took -: ((0 <= len0) && (len0 <= 32))
+            #0 Assume test.statement 0@0 took -: ((0 <= len0) && (len0 <= 32))
             #1 Pin dse/Concat.id(Ljava/lang/String;C)I@6 took -: (len0 == 2)
             #2 Branch dse/Concat.id(Ljava/lang/String;C)I@11 took g20: !(((s0[0] == (char)105) && (s0[1] == (char)100)) && (v1 == (char)81))
                 negate for g21: sat (1 constraints): v1 = 'Q'

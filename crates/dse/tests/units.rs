@@ -136,6 +136,7 @@ fn replay() -> Replay {
         covered: vec![],
         stop: None,
         stats: InterpStats::default(),
+        outcomes: Vec::new(),
     }
 }
 
