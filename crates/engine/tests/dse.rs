@@ -8,6 +8,8 @@
 //!   cover every feasible branch, unless the search alone finds it at this budget and seed
 //!   (`FOUND_WITHOUT_DSE`, checked too).
 //!
+//! A second test runs whole-suite search with the same hook on `Magic`.
+//!
 //! The figures of every subject are printed first (`cargo test -p engine --test dse -- --nocapture`),
 //! then the failures are reported together. The subjects run one after the other (the JVM pools
 //! would compete for the two cores).
@@ -74,12 +76,12 @@ const KNOWN_MISSES: &[(&str, &[&str], &str)] = &[
 /// dynamic value pool or luck), and `Guard`, whose hard part is an exception, not a branch.
 const FOUND_WITHOUT_DSE: &[&str] = &["dse.CharCode", "dse.Guard", "dse.Reverse", "dse.Square"];
 
-fn run(class: &str, dse: DseConfig) -> Generation {
+fn run(class: &str, algorithm: Algorithm, dse: DseConfig) -> Generation {
     let config = GenerateConfig {
         classpath: vec![test_support::fixture_classes("dse")],
         class: class.to_string(),
         criteria: vec![Criterion::Branch],
-        algorithm: Algorithm::DynaMosa,
+        algorithm,
         budget: Budget::evaluations(EVALUATIONS),
         seed: 1,
         workers: 2,
@@ -119,8 +121,8 @@ fn dse_covers_the_exact_value_branches_the_search_alone_misses() {
     let mut failures = Vec::new();
     for (class, hard) in subjects() {
         let infeasible = INFEASIBLE.iter().find(|(c, _, _)| *c == class).map_or(0, |(_, n, _)| *n);
-        let off = run(&class, DseConfig::off());
-        let on = run(&class, DseConfig::paper());
+        let off = run(&class, Algorithm::DynaMosa, DseConfig::off());
+        let on = run(&class, Algorithm::DynaMosa, DseConfig::paper());
         let ((off_cov, total), (on_cov, _)) = (branches(&off), branches(&on));
         let d = on.dse.clone().unwrap_or_default();
         println!(
@@ -162,4 +164,13 @@ fn dse_covers_the_exact_value_branches_the_search_alone_misses() {
         }
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The same hook serves the other algorithms: whole-suite search (004's own) on `Magic`.
+#[test]
+fn dse_works_with_whole_suite_search() {
+    let off = branches(&run("dse.Magic", Algorithm::WholeSuite, DseConfig::off()));
+    let on = branches(&run("dse.Magic", Algorithm::WholeSuite, DseConfig::paper()));
+    println!("dse.Magic, whole suite: branches off {}/{}, on {}/{}", off.0, off.1, on.0, on.1);
+    assert!(on.0 == on.1 && off.0 < off.1, "whole suite on Magic: off {off:?}, on {on:?}");
 }
