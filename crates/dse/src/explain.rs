@@ -13,7 +13,7 @@ use testcase::TestCase;
 use crate::DseConfig;
 use crate::candidates::Candidate;
 use crate::expand::{expand, symbolic_statements};
-use crate::substitute::substitute;
+use crate::substitute::{no_lone_surrogates, substitute};
 
 /// The report for the first of `tests` whose path condition has a branch DSE could negate (the
 /// first test when none has).
@@ -111,7 +111,8 @@ pub fn explain(
         };
         for (g, negated) in negations {
             let c = Candidate { replay: 0, prefix: i, negated, goal: None, explore: false, key: (None, 0) };
-            let constraints = c.constraints(&replay);
+            let mut constraints = c.constraints(&replay);
+            no_lone_surrogates(&mut replay, &mut constraints);
             let answer = match solver.solve(&replay.arena, &constraints, &replay.hint) {
                 Outcome::Sat(model) => {
                     let t = substitute(&expanded, &replay.inputs, &model, &replay.hint, config.max_string);

@@ -19,7 +19,7 @@ use testcase::{TestCase, TestRng, rng_from_seed};
 use crate::candidates::{Candidate, Queue, Worth};
 use crate::control::{Controller, Trigger};
 use crate::expand::{expand, symbolic_statements};
-use crate::substitute::substitute;
+use crate::substitute::{no_lone_surrogates, substitute};
 use crate::{DseConfig, DseStats};
 
 /// Solved tests sent to the JVM together (one round trip); the next ones are solved after their
@@ -206,8 +206,9 @@ impl<'a> Dse<'a> {
     /// The test a candidate's model makes, if the solver finds one that changes the test.
     fn solve(&mut self, app: &mut Application, c: &Candidate) -> Option<TestCase> {
         let hopeless = &mut app.queue.hopeless;
-        let (test, replay) = &app.replays[c.replay];
-        let constraints = c.constraints(replay);
+        let (test, replay) = &mut app.replays[c.replay];
+        let mut constraints = c.constraints(replay);
+        no_lone_surrogates(replay, &mut constraints);
         self.stats.solver_calls += 1;
         let solver = if c.explore { &mut self.explorer } else { &mut self.solver };
         match solver.solve(&replay.arena, &constraints, &replay.hint) {

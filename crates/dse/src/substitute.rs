@@ -8,7 +8,8 @@
 use std::collections::BTreeMap;
 
 use solver::{Assignment, Value};
-use symbolic::{Input, InputOrigin};
+use solver::{ExprId, Op};
+use symbolic::{Input, InputOrigin, Replay};
 use testcase::{PrimType, PrimValue, Statement, TestCase};
 
 /// `test` (the one replayed) with the values of `model` (falling back on `hint`).
@@ -88,5 +89,27 @@ pub fn to_prim(v: Value, ty: PrimType) -> PrimValue {
             Value::F64(b) => b,
             _ => v.as_f64().to_bits(),
         }),
+    }
+}
+
+/// Adds to a query, for each string character it constrains, that the character is not a lone
+/// UTF-16 surrogate (0xD800..=0xDFFF): our test model holds Rust strings, which cannot carry one,
+/// so such a model would be rebuilt with U+FFFD and diverge in the JVM (it did on `dse.Keyword`).
+pub fn no_lone_surrogates(replay: &mut Replay, constraints: &mut Vec<ExprId>) {
+    let used = replay.arena.vars_of(constraints);
+    let chars: Vec<solver::VarId> = replay
+        .inputs
+        .iter()
+        .filter(|i| matches!(i.origin, InputOrigin::StrChar { .. }) && used.contains(&i.var))
+        .map(|i| i.var)
+        .collect();
+    for v in chars {
+        let a = &mut replay.arena;
+        let c = a.var_expr(v);
+        let low = a.konst(Value::char(0xD800));
+        let span = a.konst(Value::char(0x800));
+        let off = a.mk(Op::Sub, &[c, low]);
+        let inside = a.mk(Op::Ult, &[off, span]);
+        constraints.push(a.mk(Op::Not, &[inside]));
     }
 }

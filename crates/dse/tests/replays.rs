@@ -157,40 +157,40 @@ fn date_parse_constraints_over_characters() {
             #2 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@10 took -: (4 <u len0)
                 negate (explore): unsat
             #3 Branch dse/DateParse.dayOfYear(Ljava/lang/String;)I@12 took g34: !(zext32(s0[4]) != 45)
-                negate for g33: sat (1 constraints): v0 = "2000ￒ02-2x"
+                negate for g33: sat (2 constraints): v0 = "2000\002-2x"
             #4 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@15 took -: (7 <u len0)
                 negate (explore): unsat
             #5 Branch dse/DateParse.dayOfYear(Ljava/lang/String;)I@17 took g50: (zext32(s0[7]) == 45)
-                negate for g51: sat (1 constraints): v0 = "2000-02ￒ2x"
+                negate for g51: sat (2 constraints): v0 = "2000-02\02x"
             #6 Pin dse/DateParse.dayOfYear(Ljava/lang/String;)I@23 took -: (len0 == 10)
             #7 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@24 took -: !(s0[0] == (char)45)
-                negate (explore): sat (1 constraints): v0 = "-000-02-2x"
+                negate (explore): sat (2 constraints): v0 = "-000-02-2x"
             #8 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@24 took -: !(s0[0] == (char)43)
-                negate (explore): sat (2 constraints): v0 = "+000-02-2x"
+                negate (explore): sat (3 constraints): v0 = "+000-02-2x"
             #9 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@24 took -: ((zext32(s0[0]) - 48) <u 10)
-                negate (explore): sat (3 constraints): v0 = "\n000-02-2x"
+                negate (explore): sat (4 constraints): v0 = "\n000-02-2x"
             #10 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@24 took -: ((zext32(s0[1]) - 48) <u 10)
-                negate (explore): sat (1 constraints): v0 = "2\n00-02-2x"
+                negate (explore): sat (2 constraints): v0 = "2\n00-02-2x"
             #11 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@24 took -: ((zext32(s0[2]) - 48) <u 10)
-                negate (explore): sat (1 constraints): v0 = "20\n0-02-2x"
+                negate (explore): sat (2 constraints): v0 = "20\n0-02-2x"
             #12 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@24 took -: ((zext32(s0[3]) - 48) <u 10)
-                negate (explore): sat (1 constraints): v0 = "200\n-02-2x"
+                negate (explore): sat (2 constraints): v0 = "200\n-02-2x"
             #13 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@30 took -: !(s0[5] == (char)45)
-                negate (explore): sat (1 constraints): v0 = "2000--2-2x"
+                negate (explore): sat (2 constraints): v0 = "2000--2-2x"
             #14 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@30 took -: !(s0[5] == (char)43)
-                negate (explore): sat (2 constraints): v0 = "2000-+2-2x"
+                negate (explore): sat (3 constraints): v0 = "2000-+2-2x"
             #15 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@30 took -: ((zext32(s0[5]) - 48) <u 10)
-                negate (explore): sat (3 constraints): v0 = "2000-\n2-2x"
+                negate (explore): sat (4 constraints): v0 = "2000-\n2-2x"
             #16 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@30 took -: ((zext32(s0[6]) - 48) <u 10)
-                negate (explore): sat (1 constraints): v0 = "2000-0\n-2x"
+                negate (explore): sat (2 constraints): v0 = "2000-0\n-2x"
             #17 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@36 took -: !(s0[8] == (char)45)
-                negate (explore): sat (1 constraints): v0 = "2000-02--x"
+                negate (explore): sat (2 constraints): v0 = "2000-02--x"
             #18 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@36 took -: !(s0[8] == (char)43)
-                negate (explore): sat (2 constraints): v0 = "2000-02-+x"
+                negate (explore): sat (3 constraints): v0 = "2000-02-+x"
             #19 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@36 took -: ((zext32(s0[8]) - 48) <u 10)
-                negate (explore): sat (3 constraints): v0 = "2000-02-\nx"
+                negate (explore): sat (4 constraints): v0 = "2000-02-\nx"
             #20 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@36 took -: !((zext32(s0[9]) - 48) <u 10)
-                negate (explore): sat (1 constraints): v0 = "2000-02-20"
+                negate (explore): sat (2 constraints): v0 = "2000-02-20"
         "#]],
     );
 }
@@ -217,12 +217,12 @@ fn cas_number_check_digit() {
                 negate (explore): unsat
             #4 Pin dse/CasNumber.check(Ljava/lang/String;)I@19 took -: ((len0 - 2) == 7)
             #5 Branch dse/CasNumber.check(Ljava/lang/String;)I@21 took g66: !(zext32(s0[7]) != 45)
-                negate for g65: sat (1 constraints): v0 = "7732-18ￒ4"
+                negate for g65: sat (2 constraints): v0 = "7732-18\04"
             #6 Implicit dse/CasNumber.check(Ljava/lang/String;)I@26 took -: ((len0 - 5) <u len0)
                 negate (explore): unsat
             #7 Pin dse/CasNumber.check(Ljava/lang/String;)I@26 took -: ((len0 - 5) == 4)
             #8 Branch dse/CasNumber.check(Ljava/lang/String;)I@28 took g91: (zext32(s0[4]) == 45)
-                negate for g92: sat (1 constraints): v0 = "7732ￒ18-4"
+                negate for g92: sat (2 constraints): v0 = "7732\018-4"
             #9 Branch dse/CasNumber.check(Ljava/lang/String;)I@40 took g134: !((len0 - 3) < 0)
                 negate for g133: unsat
             #10 Branch dse/CasNumber.check(Ljava/lang/String;)I@45 took g158: ((len0 - 5) != (len0 - 3))
@@ -231,9 +231,9 @@ fn cas_number_check_digit() {
                 negate (explore): unsat
             #12 Pin dse/CasNumber.check(Ljava/lang/String;)I@49 took -: ((len0 - 3) == 6)
             #13 Branch dse/CasNumber.check(Ljava/lang/String;)I@53 took g180: !(zext32(s0[6]) < 48)
-                negate for g179: sat (1 constraints): v0 = "7732-1\0-4"
+                negate for g179: sat (2 constraints): v0 = "7732-1\0-4"
             #14 Branch dse/CasNumber.check(Ljava/lang/String;)I@56 took g194: (zext32(s0[6]) <= 57)
-                negate for g195: sat (2 constraints): v0 = "7732-1:-4"
+                negate for g195: sat (3 constraints): v0 = "7732-1:-4"
             #15 Branch dse/CasNumber.check(Ljava/lang/String;)I@40 took g134: !(((len0 - 3) + -1) < 0)
                 negate for g133: unsat
             #16 Branch dse/CasNumber.check(Ljava/lang/String;)I@45 took g158: ((len0 - 5) != ((len0 - 3) + -1))
@@ -242,9 +242,9 @@ fn cas_number_check_digit() {
                 negate (explore): unsat
             #18 Pin dse/CasNumber.check(Ljava/lang/String;)I@49 took -: (((len0 - 3) + -1) == 5)
             #19 Branch dse/CasNumber.check(Ljava/lang/String;)I@53 took g180: !(zext32(s0[5]) < 48)
-                negate for g179: sat (1 constraints): v0 = "7732-\08-4"
+                negate for g179: sat (2 constraints): v0 = "7732-\08-4"
             #20 Branch dse/CasNumber.check(Ljava/lang/String;)I@56 took g194: (zext32(s0[5]) <= 57)
-                negate for g195: sat (2 constraints): v0 = "7732-:8-4"
+                negate for g195: sat (3 constraints): v0 = "7732-:8-4"
             #21 Branch dse/CasNumber.check(Ljava/lang/String;)I@40 took g134: !((((len0 - 3) + -1) + -1) < 0)
                 negate for g133: unsat
             #22 Branch dse/CasNumber.check(Ljava/lang/String;)I@45 took g159: !((len0 - 5) != (((len0 - 3) + -1) + -1))
@@ -257,9 +257,9 @@ fn cas_number_check_digit() {
                 negate (explore): unsat
             #26 Pin dse/CasNumber.check(Ljava/lang/String;)I@49 took -: (((((len0 - 3) + -1) + -1) + -1) == 3)
             #27 Branch dse/CasNumber.check(Ljava/lang/String;)I@53 took g180: !(zext32(s0[3]) < 48)
-                negate for g179: sat (1 constraints): v0 = "773\0-18-4"
+                negate for g179: sat (2 constraints): v0 = "773\0-18-4"
             #28 Branch dse/CasNumber.check(Ljava/lang/String;)I@56 took g194: (zext32(s0[3]) <= 57)
-                negate for g195: sat (2 constraints): v0 = "773:-18-4"
+                negate for g195: sat (3 constraints): v0 = "773:-18-4"
             #29 Branch dse/CasNumber.check(Ljava/lang/String;)I@40 took g134: !((((((len0 - 3) + -1) + -1) + -1) + -1) < 0)
                 negate for g133: unsat
             #30 Branch dse/CasNumber.check(Ljava/lang/String;)I@45 took g158: ((len0 - 5) != (((((len0 - 3) + -1) + -1) + -1) + -1))
@@ -268,9 +268,9 @@ fn cas_number_check_digit() {
                 negate (explore): unsat
             #32 Pin dse/CasNumber.check(Ljava/lang/String;)I@49 took -: ((((((len0 - 3) + -1) + -1) + -1) + -1) == 2)
             #33 Branch dse/CasNumber.check(Ljava/lang/String;)I@53 took g180: !(zext32(s0[2]) < 48)
-                negate for g179: sat (1 constraints): v0 = "77\02-18-4"
+                negate for g179: sat (2 constraints): v0 = "77\02-18-4"
             #34 Branch dse/CasNumber.check(Ljava/lang/String;)I@56 took g194: (zext32(s0[2]) <= 57)
-                negate for g195: sat (2 constraints): v0 = "77:2-18-4"
+                negate for g195: sat (3 constraints): v0 = "77:2-18-4"
             #35 Branch dse/CasNumber.check(Ljava/lang/String;)I@40 took g134: !(((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) < 0)
                 negate for g133: unsat
             #36 Branch dse/CasNumber.check(Ljava/lang/String;)I@45 took g158: ((len0 - 5) != ((((((len0 - 3) + -1) + -1) + -1) + -1) + -1))
@@ -279,9 +279,9 @@ fn cas_number_check_digit() {
                 negate (explore): unsat
             #38 Pin dse/CasNumber.check(Ljava/lang/String;)I@49 took -: (((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) == 1)
             #39 Branch dse/CasNumber.check(Ljava/lang/String;)I@53 took g180: !(zext32(s0[1]) < 48)
-                negate for g179: sat (1 constraints): v0 = "7\032-18-4"
+                negate for g179: sat (2 constraints): v0 = "7\032-18-4"
             #40 Branch dse/CasNumber.check(Ljava/lang/String;)I@56 took g194: (zext32(s0[1]) <= 57)
-                negate for g195: sat (2 constraints): v0 = "7:32-18-4"
+                negate for g195: sat (3 constraints): v0 = "7:32-18-4"
             #41 Branch dse/CasNumber.check(Ljava/lang/String;)I@40 took g134: !((((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) + -1) < 0)
                 negate for g133: unsat
             #42 Branch dse/CasNumber.check(Ljava/lang/String;)I@45 took g158: ((len0 - 5) != (((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) + -1))
@@ -290,20 +290,20 @@ fn cas_number_check_digit() {
                 negate (explore): unsat
             #44 Pin dse/CasNumber.check(Ljava/lang/String;)I@49 took -: ((((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) + -1) == 0)
             #45 Branch dse/CasNumber.check(Ljava/lang/String;)I@53 took g180: !(zext32(s0[0]) < 48)
-                negate for g179: sat (1 constraints): v0 = "\0732-18-4"
+                negate for g179: sat (2 constraints): v0 = "\0732-18-4"
             #46 Branch dse/CasNumber.check(Ljava/lang/String;)I@56 took g194: (zext32(s0[0]) <= 57)
-                negate for g195: sat (2 constraints): v0 = ":732-18-4"
+                negate for g195: sat (3 constraints): v0 = ":732-18-4"
             #47 Branch dse/CasNumber.check(Ljava/lang/String;)I@40 took g133: (((((((((len0 - 3) + -1) + -1) + -1) + -1) + -1) + -1) + -1) < 0)
                 negate for g134: unsat
             #48 Implicit dse/CasNumber.check(Ljava/lang/String;)I@74 took -: ((len0 - 1) <u len0)
                 negate (explore): unsat
             #49 Pin dse/CasNumber.check(Ljava/lang/String;)I@74 took -: ((len0 - 1) == 8)
             #50 Branch dse/CasNumber.check(Ljava/lang/String;)I@78 took g264: !(zext32(s0[8]) < 48)
-                negate for g263: sat (1 constraints): v0 = "7732-18-\0"
+                negate for g263: sat (2 constraints): v0 = "7732-18-\0"
             #51 Branch dse/CasNumber.check(Ljava/lang/String;)I@81 took g278: (zext32(s0[8]) <= 57)
-                negate for g279: sat (2 constraints): v0 = "7732-18-:"
+                negate for g279: sat (3 constraints): v0 = "7732-18-:"
             #52 Branch dse/CasNumber.check(Ljava/lang/String;)I@90 took g320: ((((((((zext32(s0[6]) - 48) + ((zext32(s0[5]) - 48) * 2)) + ((zext32(s0[3]) - 48) * 3)) + ((zext32(s0[2]) - 48) * 4)) + ((zext32(s0[1]) - 48) * 5)) + ((zext32(s0[0]) - 48) * 6)) % 10) != (zext32(s0[8]) - 48))
-                negate for g321: sat (15 constraints): v0 = "9908-99-0"
+                negate for g321: sat (22 constraints): v0 = "8091-11-0"
         "#]],
     );
 }
@@ -323,26 +323,26 @@ fn parse_num_through_integer_parse_int() {
             inputs: len0 = v0.length(), s0[0] = v0.charAt(0), s0[1] = v0.charAt(1), s0[2] = v0.charAt(2), s0[3] = v0.charAt(3), s0[4] = v0.charAt(4), s0[5] = v0.charAt(5), s0[6] = v0.charAt(6), s0[7] = v0.charAt(7), s0[8] = v0.charAt(8)
             #0 Assume test.statement 0@0 took -: ((0 <= len0) && (len0 <= 32))
             #1 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !(s0[0] == (char)45)
-                negate (explore): sat (1 constraints): v0 = "-710"
+                negate (explore): sat (2 constraints): v0 = "-710"
             #2 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !(s0[0] == (char)43)
-                negate (explore): sat (2 constraints): v0 = "+710"
+                negate (explore): sat (3 constraints): v0 = "+710"
             #3 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: (len0 > 0)
             #4 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: (len0 <= 9)
             #5 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !((char)9 <u (s0[0] - (char)48))
-                negate (explore): sat (3 constraints): v0 = "\u{c3c}710"
+                negate (explore): sat (4 constraints): v0 = "м710"
             #6 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !((char)9 <u (s0[1] - (char)48))
-                negate (explore): sat (1 constraints): v0 = "5\u{8a}10"
+                negate (explore): sat (2 constraints): v0 = "5\u{8a}10"
             #7 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !((char)9 <u (s0[2] - (char)48))
-                negate (explore): sat (1 constraints): v0 = "57:0"
+                negate (explore): sat (2 constraints): v0 = "57ư0"
             #8 Implicit dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: !((char)9 <u (s0[3] - (char)48))
-                negate (explore): sat (1 constraints): v0 = "571\u{8a}"
+                negate (explore): sat (2 constraints): v0 = "571\u{8a}"
             #9 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((4 <u len0) => !((char)9 <u (s0[4] - (char)48)))
             #10 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((5 <u len0) => !((char)9 <u (s0[5] - (char)48)))
             #11 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((6 <u len0) => !((char)9 <u (s0[6] - (char)48)))
             #12 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((7 <u len0) => !((char)9 <u (s0[7] - (char)48)))
             #13 Pin dse/ParseNum.parse(Ljava/lang/String;)I@1 took -: ((8 <u len0) => !((char)9 <u (s0[8] - (char)48)))
             #14 Branch dse/ParseNum.parse(Ljava/lang/String;)I@11 took g30: (((((8 <u len0) ? zext32((s0[8] - (char)48)) : 0) + ((((7 <u len0) ? zext32((s0[7] - (char)48)) : 0) + ((((6 <u len0) ? zext32((s0[6] - (char)48)) : 0) + ((((5 <u len0) ? zext32((s0[5] - (char)48)) : 0) + ((((4 <u len0) ? zext32((s0[4] - (char)48)) : 0) + ((((3 <u len0) ? zext32((s0[3] - (char)48)) : 0) + ((((2 <u len0) ? zext32((s0[2] - (char)48)) : 0) + ((((1 <u len0) ? zext32((s0[1] - (char)48)) : 0) + (((0 <u len0) ? zext32((s0[0] - (char)48)) : 0) * ((1 <u len0) ? 10 : 1))) * ((2 <u len0) ? 10 : 1))) * ((3 <u len0) ? 10 : 1))) * ((4 <u len0) ? 10 : 1))) * ((5 <u len0) ? 10 : 1))) * ((6 <u len0) ? 10 : 1))) * ((7 <u len0) ? 10 : 1))) * ((8 <u len0) ? 10 : 1))) * 3) != 17133)
-                negate for g31: sat (15 constraints): v0 = "000005711"
+                negate for g31: sat (24 constraints): v0 = "00005711"
         "#]],
     );
 }
@@ -363,11 +363,11 @@ fn email_through_index_of_substring_and_ends_with() {
             #0 Assume test.statement 0@0 took -: ((0 <= len0) && (len0 <= 32))
             #1 Pin dse/Email.valid(Ljava/lang/String;)Z@6 took -: (len0 == 15)
             #2 Branch dse/Email.valid(Ljava/lang/String;)Z@9 took g23: (((s0[0] == (char)64) ? 0 : ((s0[1] == (char)64) ? 1 : ((s0[2] == (char)64) ? 2 : ((s0[3] == (char)64) ? 3 : ((s0[4] == (char)64) ? 4 : ((s0[5] == (char)64) ? 5 : ((s0[6] == (char)64) ? 6 : ((s0[7] == (char)64) ? 7 : ((s0[8] == (char)64) ? 8 : ((s0[9] == (char)64) ? 9 : ((s0[10] == (char)64) ? 10 : ((s0[11] == (char)64) ? 11 : ((s0[12] == (char)64) ? 12 : ((s0[13] == (char)64) ? 13 : ((s0[14] == (char)64) ? 14 : -1))))))))))))))) > 0)
-                negate for g24: sat (1 constraints): v0 = "@@@@@@@@@@@@@@@"
+                negate for g24: sat (16 constraints): v0 = "@\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
             #3 Pin dse/Email.valid(Ljava/lang/String;)Z@15 took -: (((s0[0] == (char)64) ? 0 : ((s0[1] == (char)64) ? 1 : ((s0[2] == (char)64) ? 2 : ((s0[3] == (char)64) ? 3 : ((s0[4] == (char)64) ? 4 : ((s0[5] == (char)64) ? 5 : ((s0[6] == (char)64) ? 6 : ((s0[7] == (char)64) ? 7 : ((s0[8] == (char)64) ? 8 : ((s0[9] == (char)64) ? 9 : ((s0[10] == (char)64) ? 10 : ((s0[11] == (char)64) ? 11 : ((s0[12] == (char)64) ? 12 : ((s0[13] == (char)64) ? 13 : ((s0[14] == (char)64) ? 14 : -1))))))))))))))) == 3)
             #4 Pin dse/Email.valid(Ljava/lang/String;)Z@21 took -: ((((s0[0] == (char)64) ? 0 : ((s0[1] == (char)64) ? 1 : ((s0[2] == (char)64) ? 2 : ((s0[3] == (char)64) ? 3 : ((s0[4] == (char)64) ? 4 : ((s0[5] == (char)64) ? 5 : ((s0[6] == (char)64) ? 6 : ((s0[7] == (char)64) ? 7 : ((s0[8] == (char)64) ? 8 : ((s0[9] == (char)64) ? 9 : ((s0[10] == (char)64) ? 10 : ((s0[11] == (char)64) ? 11 : ((s0[12] == (char)64) ? 12 : ((s0[13] == (char)64) ? 13 : ((s0[14] == (char)64) ? 14 : -1))))))))))))))) + 1) == 4)
             #5 Branch dse/Email.valid(Ljava/lang/String;)Z@26 took g54: !((((s0[11] == (char)46) && (s0[12] == (char)111)) && (s0[13] == (char)114)) && (s0[14] == (char)103))
-                negate for g53: sat (4 constraints): v0 = "\u{ffbf}\u{ffbf}\u{ffbf}@\0\0\0\0\0\0\0.org"
+                negate for g53: sat (19 constraints): v0 = "\0\0\0@\0\0\0\0\0\0\0.org"
         "#]],
     );
 }
@@ -413,7 +413,7 @@ fn concat_through_invokedynamic() {
             #0 Assume test.statement 0@0 took -: ((0 <= len0) && (len0 <= 32))
             #1 Pin dse/Concat.id(Ljava/lang/String;C)I@6 took -: (len0 == 2)
             #2 Branch dse/Concat.id(Ljava/lang/String;C)I@11 took g20: !(((s0[0] == (char)105) && (s0[1] == (char)100)) && (v1 == (char)81))
-                negate for g21: sat (1 constraints): v1 = 'Q'
+                negate for g21: sat (3 constraints): v1 = 'Q'
         "#]],
     );
 }
