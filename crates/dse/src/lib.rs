@@ -27,7 +27,7 @@ pub use control::{Controller, Trigger, values_only_change};
 pub use expand::{default_value, expand, symbolic_statements};
 pub use explain::{explain, explain_first};
 pub use hook::{Dse, DseTarget};
-pub use substitute::{substitute, to_prim};
+pub use substitute::{no_lone_surrogates, substitute, to_prim};
 
 /// DSE's part of the one configuration value. No `Default`: [`DseConfig::off`] and
 /// [`DseConfig::paper`] are the two starting points.
