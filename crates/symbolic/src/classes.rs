@@ -49,7 +49,18 @@ const NO_CLINIT: &[&str] = &[
     "jdk/internal/misc/Unsafe",
     // Reads a system property through AccessController (a native caller check): false by default.
     "java/util/Arrays$LegacyMergeSort",
+    // Modelled (their initialisers ask the VM about compare-and-set support).
+    "java/util/concurrent/atomic/AtomicLong",
+    "java/util/concurrent/atomic/AtomicInteger",
+    // Its initialiser reflects on its own fields (serialisation); the methods need constants only.
+    "java/util/Random",
+    "jdk/internal/misc/CDS",
 ];
+
+/// Whether a class is the JDK's (java.base and the other platform modules).
+fn is_jdk(class: &str) -> bool {
+    ["java/", "javax/", "jdk/", "sun/", "com/sun/"].iter().any(|p| class.starts_with(p))
+}
 
 /// A class's methods by name: (descriptor, index in the class file) pairs.
 type MethodTable = BTreeMap<String, Vec<(String, u16)>>;
@@ -198,6 +209,14 @@ impl<'a> Machine<'a, '_> {
         if let Some(m) = self.declared(id, "<clinit>", "()V") {
             match self.call_bytecode(m, Vec::new()) {
                 Ok(_) => {}
+                Err(Abrupt::Throw(e)) if is_jdk(class) => {
+                    // The JDK's initialisers do not fail in a sound JVM: this one failed on
+                    // something the interpreter does not model.
+                    let what = self.heap.class_of(e);
+                    return Err(Abrupt::Stop(Stop::Unsupported(format!(
+                        "the initialiser of {class} threw {what}"
+                    ))));
+                }
                 Err(Abrupt::Throw(e)) => {
                     self.heap.init.insert(class.to_string(), Init::Failed);
                     let err = self.new_throwable("java/lang/ExceptionInInitializerError", "");

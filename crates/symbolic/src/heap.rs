@@ -26,11 +26,19 @@ pub(crate) struct StrVal {
     /// The statement whose input this string is: characters past the concrete length can then be
     /// made on demand (what a longer string would hold).
     pub input: Option<usize>,
+    /// For a derived string with a symbolic length: the Bv(16) expressions of the positions past
+    /// the concrete length, up to the longest the string can be (what a longer input makes).
+    pub tail: Vec<ExprId>,
 }
 
 impl StrVal {
     pub fn concrete(s: &[u16]) -> StrVal {
-        StrVal { chars: s.iter().map(|&c| Ch { c, s: None }).collect(), len: None, input: None }
+        StrVal {
+            chars: s.iter().map(|&c| Ch { c, s: None }).collect(),
+            len: None,
+            input: None,
+            tail: Vec::new(),
+        }
     }
 
     pub fn units(&self) -> Vec<u16> {

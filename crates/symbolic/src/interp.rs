@@ -113,6 +113,12 @@ pub(crate) struct Machine<'a, 'g> {
     pub outcomes: Vec<String>,
     /// Array elements allocated so far (`ops::MAX_HEAP_CELLS` bounds them).
     pub heap_cells: u64,
+    /// Clock queries so far (the workers' clock advances 1 ms per query).
+    pub clock_ticks: i64,
+    /// The state of the workers' `Math.random` generator, once used.
+    pub random_seed: Option<u64>,
+    /// Seeds handed to `new Random()` so far (the workers count them per test).
+    pub random_seeds: i64,
 }
 
 impl<'a, 'g> Machine<'a, 'g> {
@@ -147,6 +153,9 @@ impl<'a, 'g> Machine<'a, 'g> {
             bools: BTreeMap::new(),
             outcomes: Vec::new(),
             heap_cells: 0,
+            clock_ticks: 0,
+            random_seed: None,
+            random_seeds: 0,
         }
     }
 

@@ -370,7 +370,7 @@ impl<'a> Machine<'a, '_> {
         params: &[String],
         args: &[Slot],
     ) -> Res<StrVal> {
-        let mut out = StrVal::default();
+        let mut parts: Vec<StrVal> = Vec::new();
         let mut next_arg = 0;
         let mut next_const = 1;
         let default_recipe: Vec<u16> = vec![1; args.len()];
@@ -380,18 +380,18 @@ impl<'a> Machine<'a, '_> {
                     let (Some(a), Some(p)) = (args.get(next_arg), params.get(next_arg)) else {
                         return unsupported("concatenation recipe without its argument");
                     };
-                    let s = self.string_of(*a, p)?;
-                    out.chars.extend(s.chars);
+                    let s = self.concat_arg(*a, p)?;
+                    parts.push(s);
                     next_arg += 1;
                 }
                 2 => {
                     let c = constants.get(next_const).cloned().unwrap_or_default();
-                    out.chars.extend(StrVal::concrete(&c).chars);
+                    parts.push(StrVal::concrete(&c));
                     next_const += 1;
                 }
-                _ => out.chars.extend(StrVal::concrete(&[u]).chars),
+                _ => parts.push(StrVal::concrete(&[u])),
             }
         }
-        Ok(out)
+        Ok(self.concat_parts(parts))
     }
 }

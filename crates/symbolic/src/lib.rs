@@ -47,6 +47,8 @@ use std::fmt;
 use solver::{Arena, Assignment, ExprId, VarId};
 
 pub use branches::NO_GOAL;
+/// The workers' clock base the replays assume (`System.currentTimeMillis` in the classes under test).
+pub use models::misc::TIME_BASE_MS;
 
 /// What a replay may spend, in deterministic units only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -261,7 +261,7 @@ impl Machine<'_, '_> {
                 Ch { c, s }
             })
             .collect();
-        let sv = StrVal { chars, len: Some(le), input: Some(stmt) };
+        let sv = StrVal { chars, len: Some(le), input: Some(stmt), tail: Vec::new() };
         let o = self.heap.alloc(Obj::Str(sv));
         self.heap.literal_inputs.insert(o, units);
         Slot::obj(o)

@@ -25,7 +25,7 @@ impl Machine<'_, '_> {
             self.pin(Slot { c: C::I(sv.chars.len() as i32), s: Some(l) });
             self.set_len_shadow(o, None);
         }
-        Ok(StrVal { len: None, ..sv })
+        Ok(StrVal { len: None, tail: Vec::new(), ..sv })
     }
 
     /// The contents of a String or builder, length shadow kept.
@@ -38,11 +38,77 @@ impl Machine<'_, '_> {
     }
 
     fn set_len_shadow(&mut self, o: ObjId, l: Option<ExprId>) {
+        let clear = |s: &mut StrVal| {
+            s.len = l;
+            if l.is_none() {
+                s.tail.clear();
+            }
+        };
         match self.heap.get_mut(o) {
-            Obj::Str(s) => s.len = l,
-            Obj::Builder { val, .. } => val.len = l,
+            Obj::Str(s) => clear(s),
+            Obj::Builder { val, .. } => clear(val),
             _ => {}
         }
+    }
+
+    /// The concatenation of `parts`. When the first part has a symbolic length (an input's) and
+    /// the others concrete lengths, the result keeps it: its length is `len0 + m` and position
+    /// `k` holds `ite(k < len0, first[k], rest[k - len0])` for every position a string of up to
+    /// `max_string` characters makes (the positions past this run's length in `tail`). Otherwise
+    /// every symbolic length is pinned first.
+    pub(crate) fn concat_parts(&mut self, mut parts: Vec<StrVal>) -> StrVal {
+        let symbolic_first = parts.first().is_some_and(|p| p.len.is_some());
+        if !symbolic_first || parts.iter().skip(1).any(|p| p.len.is_some()) {
+            let mut out = StrVal::default();
+            for p in parts {
+                if let Some(l) = p.len {
+                    self.pin(Slot { c: C::I(p.chars.len() as i32), s: Some(l) });
+                }
+                out.chars.extend(p.chars);
+            }
+            return out;
+        }
+        let first = parts.remove(0);
+        let rest: Vec<Ch> = parts.into_iter().flat_map(|p| p.chars).collect();
+        let (n, m) = (first.chars.len(), rest.len());
+        let Some(len0) = first.len else { return StrVal::default() };
+        let bound = (self.cfg.max_string as usize).max(n) + m;
+        let mut chars: Vec<Ch> = first.chars.iter().copied().chain(rest.iter().copied()).collect();
+        let mut tail = Vec::new();
+        let zero = self.arena.konst(Value::char(0));
+        for k in 0..bound {
+            let kk = self.arena.konst(Value::i32(k as i32));
+            let inside = self.arena.mk(Op::Ult, &[kk, len0]);
+            let own = self.char_expr(&first, k);
+            let j = self.arena.mk(Op::Sub, &[kk, len0]);
+            let mut other = zero;
+            for (jj, ch) in rest.iter().enumerate().rev() {
+                let jk = self.arena.konst(Value::i32(jj as i32));
+                let at = self.arena.mk(Op::Eq, &[j, jk]);
+                let c = ch.s.unwrap_or_else(|| self.arena.konst(Value::char(ch.c)));
+                other = self.arena.mk(Op::Ite, &[at, c, other]);
+            }
+            let e = self.arena.mk(Op::Ite, &[inside, own, other]);
+            match chars.get_mut(k) {
+                Some(ch) => ch.s = Some(e),
+                None => tail.push(e),
+            }
+        }
+        let mk = self.arena.konst(Value::i32(m as i32));
+        let len = self.arena.mk(Op::Add, &[len0, mk]);
+        self.sym_insn = true;
+        StrVal { chars, len: Some(len), input: None, tail }
+    }
+
+    /// A string argument of a concatenation, its length kept symbolic when it is an input's.
+    pub(crate) fn concat_arg(&mut self, a: Slot, desc: &str) -> Res<StrVal> {
+        if desc == "Ljava/lang/String;"
+            && let Some(o) = a.as_ref()
+            && let Obj::Str(s) = self.heap.get(o)
+        {
+            return Ok(s.clone());
+        }
+        self.string_of(a, desc)
     }
 
     /// The length of a string as a JVM int with its shadow.
@@ -59,6 +125,9 @@ impl Machine<'_, '_> {
                 return s;
             }
             return self.arena.konst(Value::char(ch.c));
+        }
+        if let Some(&e) = sv.tail.get(k - sv.chars.len()) {
+            return e;
         }
         match sv.input {
             Some(stmt) if k < self.cfg.max_string as usize => self.input_char(stmt, k as u32, 0),
@@ -109,7 +178,7 @@ impl Machine<'_, '_> {
         let text = match desc {
             "C" => {
                 let ch = self.int_to_char(a);
-                return Ok(StrVal { chars: vec![ch], len: None, input: None });
+                return Ok(StrVal { chars: vec![ch], len: None, input: None, tail: Vec::new() });
             }
             "Z" => (if self.pin(a).as_int() != 0 { "true" } else { "false" }).to_string(),
             "I" | "S" | "B" => self.pin(a).as_int().to_string(),

@@ -36,6 +36,7 @@ fn kind_of_ours(o: &str) -> String {
 
 struct Tally {
     tests: usize,
+    entries: usize,
     compared: usize,
     goals: usize,
     stops: BTreeMap<String, usize>,
@@ -93,6 +94,21 @@ fn run_area(area: &str, classes: &[&str], per_class: usize, tally: &mut Tally) {
                 continue;
             }
             tally.compared += 1;
+            // Every entry holds on the run's own values (the shadows agree with the concrete run).
+            tally.entries += r.path.len();
+            for e in &r.path {
+                if r.arena.eval(e.cond, &r.hint) != solver::Value::Bool(true) {
+                    tally.divergences.push(format!(
+                        "{class}: entry {:?} at {}.{}@{} does not hold on the hint: {}\n{}",
+                        e.kind,
+                        e.class,
+                        e.method,
+                        e.insn,
+                        r.arena.display(e.cond),
+                        t.to_text()
+                    ));
+                }
+            }
             let jvm: BTreeSet<GoalId> =
                 fitness::goal_fitness(&model, &res.trace).covered().filter(|g| branch(g)).collect();
             let ours: BTreeSet<GoalId> = r.covered.iter().copied().collect();
@@ -113,8 +129,14 @@ fn run_area(area: &str, classes: &[&str], per_class: usize, tally: &mut Tally) {
 
 #[test]
 fn random_tests_cover_what_the_jvm_covers() {
-    let mut tally =
-        Tally { tests: 0, compared: 0, goals: 0, stops: BTreeMap::new(), divergences: Vec::new() };
+    let mut tally = Tally {
+        tests: 0,
+        entries: 0,
+        compared: 0,
+        goals: 0,
+        stops: BTreeMap::new(),
+        divergences: Vec::new(),
+    };
     let dse = [
         "dse.Account",
         "dse.ArraySum",
@@ -200,8 +222,8 @@ fn random_tests_cover_what_the_jvm_covers() {
     run_area("context", &["context.Calls"], 30, &mut tally);
     run_area("bounds", &["bounds.SortedBag", "bounds.SpanMap", "bounds.FrozenSpanMap"], 30, &mut tally);
     eprintln!(
-        "{} tests, {} compared ({} covered branch goals), stops {:?}",
-        tally.tests, tally.compared, tally.goals, tally.stops
+        "{} tests, {} compared ({} covered branch goals, {} path entries), stops {:?}",
+        tally.tests, tally.compared, tally.goals, tally.entries, tally.stops
     );
     assert!(
         tally.divergences.is_empty(),

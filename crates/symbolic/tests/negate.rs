@@ -80,6 +80,11 @@ fn negated_entries_take_the_other_side() {
         @11 g671: sat ("id", 'Q') -> 1: covered
     "#]]
     .assert_eq(&negations("dse.Concat.id(Ljava/lang/String;C)I *\"ix\" *'Q'"));
+    // The concatenation keeps the prefix's length symbolic: a 15-character prefix becomes "id".
+    expect![[r#"
+        @11 g671: sat ("id", 'Q') -> 1: covered
+    "#]]
+    .assert_eq(&negations("dse.Concat.id(Ljava/lang/String;C)I *\"abcdefghijklmno\" *'x'"));
     expect![[r#"
         @5 g1477: sat ("") -> -1: covered
     "#]]

@@ -68,3 +68,9 @@ fn covered_goals_equal_the_jvms() {
     assert!(divergences.is_empty(), "{} divergences:\n{}", divergences.len(), divergences.join("\n"));
     assert!(goals_compared > 100, "only {goals_compared} goals compared");
 }
+
+/// The clock the interpreter gives the classes under test is the workers' (`Setup` default).
+#[test]
+fn the_clock_base_is_the_workers() {
+    assert_eq!(symbolic::TIME_BASE_MS, protocol::Setup::empty().time_base_ms);
+}

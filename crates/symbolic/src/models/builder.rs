@@ -29,7 +29,7 @@ impl Machine<'_, '_> {
             ("append", p) => self.append(this, args[1], p).map(|_| Some(args[0])),
             ("toString", "") => {
                 let sv = self.builder_val(this);
-                Ok(Some(self.new_string(StrVal { len: None, input: None, ..sv })))
+                Ok(Some(self.new_string(StrVal { len: None, input: None, tail: Vec::new(), ..sv })))
             }
             ("length", "") => Ok(Some(Slot::int(self.builder_val(this).chars.len() as i32))),
             ("charAt", "I") => return self.string_model("charAt", "(I)C", args),
@@ -84,6 +84,7 @@ impl Machine<'_, '_> {
                     chars: elems.into_iter().map(|e| self.int_to_char(e)).collect(),
                     len: None,
                     input: None,
+                    tail: Vec::new(),
                 }
             }
             _ => self.string_of(v, param)?,
@@ -103,6 +104,7 @@ impl Machine<'_, '_> {
                     chars: elems.into_iter().map(|e| self.int_to_char(e)).collect(),
                     len: None,
                     input: None,
+                    tail: Vec::new(),
                 }
             }
             Some(o) => self.fixed_str(o)?,

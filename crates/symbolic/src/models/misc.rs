@@ -11,6 +11,12 @@ use crate::invoke::CallKind;
 use crate::models::ModelResult;
 use crate::value::{C, ObjId, Slot, default_of};
 
+/// The workers' time base (`protocol::Setup::empty().time_base_ms`, which the engine keeps).
+pub const TIME_BASE_MS: i64 = 1_500_000_000_000;
+
+/// The seed of the workers' `Random` behind `Math.random` (java/runtime `Guards.RANDOM_SEED`).
+const RANDOM_SEED: u64 = 0x5EED_5EED_5EED;
+
 const DETAIL: &str = "java/lang/Throwable.detailMessage";
 const CAUSE: &str = "java/lang/Throwable.cause";
 
@@ -141,9 +147,46 @@ impl Machine<'_, '_> {
             ("arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V") => self.arraycopy(args).map(|_| None),
             ("identityHashCode", _) => Ok(Some(Slot::int(args[0].as_ref().map_or(0, Self::identity_hash)))),
             ("lineSeparator", _) => Ok(Some(self.new_rust_string("\n"))),
+            ("currentTimeMillis" | "nanoTime", "()J") => self.guarded_clock(name == "nanoTime").map(Some),
             _ => return Some(unsupported(format!("System.{name}{desc}"))),
         };
         Some(r)
+    }
+
+    /// The workers' clock (java/runtime `Guards`): the instrumented classes under test read a
+    /// time that starts at the setup's base and advances by 1 ms per query, from 0 in every test.
+    /// Other callers (the JDK) read the real clock, which a replay cannot know.
+    fn guarded_clock(&mut self, nanos: bool) -> Res<Slot> {
+        let caller = self.locs.last().map(|l| l.class.clone()).unwrap_or_default();
+        if self.plan.class_id(&caller).is_none() {
+            return unsupported(format!(
+                "System.{} outside the classes under test",
+                if nanos { "nanoTime" } else { "currentTimeMillis" }
+            ));
+        }
+        let ms = TIME_BASE_MS + self.clock_ticks;
+        self.clock_ticks += 1;
+        Ok(Slot::long(if nanos { ms * 1_000_000 } else { ms }))
+    }
+
+    /// `Math.random()` in the classes under test: the workers' per-test `java.util.Random` seeded
+    /// with `Guards.RANDOM_SEED` (its 48-bit LCG, `nextDouble`).
+    fn guarded_random(&mut self) -> Res<Slot> {
+        const MULT: u64 = 0x5_DEEC_E66D;
+        const MASK: u64 = (1 << 48) - 1;
+        let caller = self.locs.last().map(|l| l.class.clone()).unwrap_or_default();
+        if self.plan.class_id(&caller).is_none() {
+            return unsupported("Math.random outside the classes under test");
+        }
+        let seed = self.random_seed.get_or_insert((RANDOM_SEED ^ MULT) & MASK);
+        let mut next = |bits: u32| {
+            *seed = (seed.wrapping_mul(MULT).wrapping_add(0xB)) & MASK;
+            (*seed >> (48 - bits)) as i64
+        };
+        let hi = next(26);
+        let lo = next(27);
+        let v = ((hi << 27) + lo) as f64 * (1.0 / (1u64 << 53) as f64);
+        Ok(Slot::conc(C::D(v.to_bits())))
     }
 
     fn arraycopy(&mut self, args: &[Slot]) -> Res<()> {
@@ -424,6 +467,7 @@ impl Machine<'_, '_> {
     pub(crate) fn math_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
         let params = &desc[1..desc.find(')')?];
         let r = match (name, params) {
+            ("random", "") => self.guarded_random().map(Some),
             ("abs", "I" | "J") => {
                 let zero = if params == "J" { Slot::long(0) } else { Slot::int(0) };
                 let neg = self.op(Op::Neg, &[args[0]]);

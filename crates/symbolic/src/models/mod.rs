@@ -3,9 +3,10 @@
 //! selected (`invoke`). `call` answers `None` when a class has no model for a method: the method's
 //! own bytecode then runs, except in `opaque` classes, whose objects exist only as models.
 
+mod atomic;
 mod boxes;
 mod builder;
-mod misc;
+pub(crate) mod misc;
 mod string;
 mod string_more;
 
@@ -43,6 +44,21 @@ pub(crate) fn call(
         }
         "java/lang/Class" => m.class_model(name, desc, args),
         "java/lang/Enum" => m.enum_model(name, desc, args),
+        "java/util/concurrent/atomic/AtomicLong" | "java/util/concurrent/atomic/AtomicInteger" => {
+            m.atomic_model(class, name, desc, args)
+        }
+        "java/util/Random" => m.random_model(name, desc, args),
+        // Class-data sharing is off: no archive, and a fixed seed where the JDK would take the
+        // dump seed or the clock (ImmutableCollections' SALT: its order differs in every JVM).
+        "jdk/internal/misc/CDS" => {
+            let ret = desc.rsplit(')').next().unwrap_or("V");
+            let v = match (name, ret) {
+                ("getRandomSeedForDumping", _) => Some(Slot::long(1)),
+                (_, "V") => None,
+                (_, r) => Some(crate::value::default_of(r)),
+            };
+            Some(Ok(v))
+        }
         "java/io/PrintStream" => m.print_model(name, desc, args),
         _ => None,
     }

@@ -173,7 +173,7 @@ impl Machine<'_, '_> {
             _ => return unsupported("String of a non-array"),
         };
         let chars = elems.into_iter().map(|e| self.int_to_char(e)).collect();
-        Ok(self.new_string(StrVal { chars, len: None, input: None }))
+        Ok(self.new_string(StrVal { chars, len: None, input: None, tail: Vec::new() }))
     }
 
     fn char_at(&mut self, this: crate::value::ObjId, idx: Slot) -> Res<Slot> {
@@ -446,18 +446,17 @@ impl Machine<'_, '_> {
             return self.throw_new("java/lang/StringIndexOutOfBoundsException", &msg);
         }
         let chars = a.chars[b as usize..e as usize].to_vec();
-        Ok(self.new_string(StrVal { chars, len: None, input: None }))
+        Ok(self.new_string(StrVal { chars, len: None, input: None, tail: Vec::new() }))
     }
 
     fn string_concat(&mut self, this: crate::value::ObjId, other: Slot) -> Res<Slot> {
         let Some(o) = other.as_ref() else {
             return self.throw_new("java/lang/NullPointerException", "concat(null)");
         };
-        let mut a = self.fixed_str(this)?;
-        let b = self.fixed_str(o)?;
-        a.chars.extend(b.chars);
-        a.input = None;
-        Ok(self.new_string(a))
+        let a = self.str_of(this)?;
+        let b = self.str_of(o)?;
+        let s = self.concat_parts(vec![a, b]);
+        Ok(self.new_string(s))
     }
 
     fn trim(&mut self, this: crate::value::ObjId) -> Res<Slot> {
@@ -485,7 +484,7 @@ impl Machine<'_, '_> {
             e -= 1;
         }
         let chars = a.chars[b..e].to_vec();
-        Ok(self.new_string(StrVal { chars, len: None, input: None }))
+        Ok(self.new_string(StrVal { chars, len: None, input: None, tail: Vec::new() }))
     }
 
     /// A condition a model's result depends on, kept as it held (counted as a pin).
@@ -534,7 +533,7 @@ impl Machine<'_, '_> {
             };
             chars.push(Ch { c: u16::from(c), s });
         }
-        Ok(self.new_string(StrVal { chars, len: None, input: None }))
+        Ok(self.new_string(StrVal { chars, len: None, input: None, tail: Vec::new() }))
     }
 
     fn replace_char(&mut self, this: crate::value::ObjId, old: Slot, new: Slot) -> Res<Slot> {
@@ -554,7 +553,7 @@ impl Machine<'_, '_> {
             };
             chars.push(Ch { c, s });
         }
-        Ok(self.new_string(StrVal { chars, len: None, input: None }))
+        Ok(self.new_string(StrVal { chars, len: None, input: None, tail: Vec::new() }))
     }
 
     fn ch_expr(&mut self, c: Ch) -> ExprId {

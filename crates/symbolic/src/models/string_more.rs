@@ -166,7 +166,7 @@ impl Machine<'_, '_> {
         }
         let elems: Vec<Slot> = pieces
             .into_iter()
-            .map(|chars| self.new_string(StrVal { chars, len: None, input: None }))
+            .map(|chars| self.new_string(StrVal { chars, len: None, input: None, tail: Vec::new() }))
             .collect();
         let arr = self.heap.alloc(Obj::Array { comp: "Ljava/lang/String;".into(), elems });
         Ok(Some(Slot::obj(arr)))
