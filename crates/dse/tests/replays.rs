@@ -408,12 +408,11 @@ fn concat_through_invokedynamic() {
             char v1 = 'R';
             int v2 = Concat.id(v0, v1);
 
-            == replay: 4 inputs, 3 path entries, 3 instructions symbolic, 9 concrete, 1 pinned
-            inputs: len0 = v0.length(), s0[0] = v0.charAt(0), s0[1] = v0.charAt(1)
+            == replay: 34 inputs, 2 path entries, 3 instructions symbolic, 9 concrete, 0 pinned
+            inputs: len0 = v0.length(), s0[0] = v0.charAt(0), s0[1] = v0.charAt(1), s0[2] = v0.charAt(2), s0[3] = v0.charAt(3), s0[4] = v0.charAt(4), s0[5] = v0.charAt(5), s0[6] = v0.charAt(6), s0[7] = v0.charAt(7), s0[8] = v0.charAt(8), s0[9] = v0.charAt(9), s0[10] = v0.charAt(10), s0[11] = v0.charAt(11), s0[12] = v0.charAt(12), s0[13] = v0.charAt(13), s0[14] = v0.charAt(14), s0[15] = v0.charAt(15), s0[16] = v0.charAt(16), s0[17] = v0.charAt(17), s0[18] = v0.charAt(18), s0[19] = v0.charAt(19), s0[20] = v0.charAt(20), s0[21] = v0.charAt(21), s0[22] = v0.charAt(22), s0[23] = v0.charAt(23), s0[24] = v0.charAt(24), s0[25] = v0.charAt(25), s0[26] = v0.charAt(26), s0[27] = v0.charAt(27), s0[28] = v0.charAt(28), s0[29] = v0.charAt(29), s0[30] = v0.charAt(30), s0[31] = v0.charAt(31)
             #0 Assume test.statement 0@0 took -: ((0 <= len0) && (len0 <= 32))
-            #1 Pin dse/Concat.id(Ljava/lang/String;C)I@6 took -: (len0 == 2)
-            #2 Branch dse/Concat.id(Ljava/lang/String;C)I@11 took g20: !(((s0[0] == (char)105) && (s0[1] == (char)100)) && (v1 == (char)81))
-                negate for g21: sat (3 constraints): v1 = 'Q'
+            #1 Branch dse/Concat.id(Ljava/lang/String;C)I@11 took g20: !((((((len0 + 2) == 4) && ((0 <u (len0 + 2)) => (((0 <u len0) ? s0[0] : (((0 - len0) == 0) ? (char)45 : (((0 - len0) == 1) ? v1 : (char)0))) == (char)105))) && ((1 <u (len0 + 2)) => (((1 <u len0) ? s0[1] : (((1 - len0) == 0) ? (char)45 : (((1 - len0) == 1) ? v1 : (char)0))) == (char)100))) && ((2 <u (len0 + 2)) => (((2 <u len0) ? s0[2] : (((2 - len0) == 0) ? (char)45 : (((2 - len0) == 1) ? v1 : (char)0))) == (char)45))) && ((3 <u (len0 + 2)) => (((3 <u len0) ? s0[3] : (((3 - len0) == 0) ? (char)45 : (((3 - len0) == 1) ? v1 : (char)0))) == (char)81)))
+                negate for g21: sat (6 constraints): v1 = 'Q'
         "#]],
     );
 }

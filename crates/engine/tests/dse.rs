@@ -34,14 +34,6 @@ const INFEASIBLE: &[(&str, &[&str], &str)] = &[(
 /// to-do list, kept honest both ways (a goal listed here that gets covered fails the test too).
 const KNOWN_MISSES: &[(&str, &[&str], &str)] = &[
     (
-        "dse.Concat",
-        &["branch p13 not-taken (dse/Concat:13)"],
-        "the interpreter pins the prefix's length at the invokedynamic concatenation (a Pin \
-         entry), so for the search's tests (a 15-character prefix) equals(\"id-Q\") folds to false and \
-         leaves nothing to negate; a hand-made test with a 2-character prefix is solved (c == 'Q', \
-         dse tests/replays.rs)",
-    ),
-    (
         "dse.DateParse",
         &[
             "branch p78 not-taken (dse/DateParse:33)",
