@@ -1,5 +1,7 @@
 //! `suitesmith analyze`: the analysis of one class as text — what the engine knows about a class before
-//! it runs anything. Until test generation exists, this is the README's run command.
+//! it runs anything. Until test generation exists, this is the README's run command. With `--dse`,
+//! instead, what dynamic symbolic execution sees of one random test of the class (paper 004,
+//! docs/dse.md): the path condition per branch and the solver's answer for each negation.
 
 use std::fmt::Write as _;
 
@@ -15,10 +17,26 @@ pub struct Args {
     /// The class to analyse, e.g. `com.example.Stack`.
     #[arg(long)]
     class: String,
+    /// Print DSE's view of one random test (drawn with `--seed`) instead of the analysis.
+    #[arg(long)]
+    dse: bool,
+    /// The seed of the random test `--dse` explains.
+    #[arg(long, default_value_t = 0, requires = "dse")]
+    seed: u64,
 }
 
 pub fn run(args: &Args) -> Result<(), Failure> {
     let cp = open_classpath(&args.classpath)?;
+    if args.dse {
+        if !cp.contains(&args.class.replace('.', "/")) {
+            return Err(Failure::BadInput(format!("class {} is not on the classpath", args.class)));
+        }
+        let classpath: Vec<std::path::PathBuf> = args.classpath.split(':').map(Into::into).collect();
+        let text = engine::explain_dse(&classpath, &args.class, args.seed, &engine::DseConfig::paper())
+            .map_err(|e| Failure::Internal(e.into()))?;
+        print!("{text}");
+        return Ok(());
+    }
     let internal = args.class.replace('.', "/");
     let bytes = cp
         .class_bytes(&internal)

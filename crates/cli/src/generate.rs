@@ -72,6 +72,8 @@ pub struct Args {
     /// always in report.json's "log".
     #[arg(long)]
     verbose: bool,
+    #[command(flatten)]
+    dse: crate::dse_args::DseArgs,
 }
 
 /// The least default post-processing budget: a compile and five JVM runs of a large suite.
@@ -204,6 +206,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         workers: args.workers.unwrap_or_else(worker::default_workers).max(1),
         timeout_ms: 3000,
         stop_when_covered: None,
+        dse: args.dse.config()?,
     };
     let style = match version {
         JUnitVersion::Four => junit::Style::JUnit4,

@@ -4,6 +4,7 @@
 //! own modules; this file only dispatches and handles the signals.
 
 mod analyze;
+mod dse_args;
 mod generate;
 mod instrument;
 mod report;

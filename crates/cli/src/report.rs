@@ -97,6 +97,7 @@ pub fn report_json(
             "verify_runs": write.verify_runs,
             "post_budget_seconds": write.post_budget.map(|d| d.as_secs_f64()),
             "test_timeout_ms": write.test_timeout_ms,
+            "dse": dse_config_json(&config.dse),
         },
         "classes": classes,
         "failed": failures,
@@ -168,8 +169,39 @@ fn class_json(t: &ClassTests) -> Value {
             "lines": { "covered": j.lines.0, "total": j.lines.1, "coverage": ratio(j.lines.0 as usize, j.lines.1 as usize) },
             "branches": { "covered": j.branches.0, "total": j.branches.1, "coverage": ratio(j.branches.0 as usize, j.branches.1 as usize) },
         })),
+        "dse": t.search.dse.as_ref().map(dse_json),
         "uncovered": t.uncovered,
         "uninstrumented": t.unchanged,
         "log": t.log,
     })
+}
+
+/// DSE's configuration (paper 004; docs/dse.md): the switch and its deterministic budgets.
+fn dse_config_json(c: &engine::DseConfig) -> Value {
+    json!({
+        "enabled": c.enabled,
+        "probability": c.probability,
+        "rate": c.rate,
+        "max_queries": c.max_queries,
+        "max_tests": c.max_tests,
+        "max_seeds": c.max_seeds,
+        "max_steps": c.max_steps,
+        "max_depth": c.max_depth,
+        "max_string": c.max_string,
+        "z3_rlimit": c.solver.z3_rlimit,
+        "avm_evaluations": c.solver.avm_evaluations,
+        "filter": c.filter,
+        "keep_all": c.keep_all,
+        "stall": c.stall,
+    })
+}
+
+/// What DSE did in a class's search: its counters and P at the end.
+fn dse_json(d: &engine::DseStats) -> Value {
+    let mut m = serde_json::Map::new();
+    for (k, v) in d.counters() {
+        m.insert(k.to_string(), json!(v));
+    }
+    m.insert("probability".to_string(), json!(d.probability));
+    Value::Object(m)
 }

@@ -28,6 +28,8 @@ pub struct Args {
     workers: Option<usize>,
     #[arg(long, value_enum, default_value = "dynamosa")]
     algorithm: AlgorithmArg,
+    #[command(flatten)]
+    dse: crate::dse_args::DseArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +76,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         workers: args.workers.unwrap_or_else(worker::default_workers).max(1),
         timeout_ms: 3000,
         stop_when_covered: None,
+        dse: args.dse.config()?,
     };
     let generation = engine::generate(&config).map_err(|e| Failure::Internal(e.into()))?;
     print!("{}", generation.suite_text);
@@ -96,6 +99,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     for u in &generation.uncovered {
         println!("// uncovered: {u}");
+    }
+    if let Some(d) = &generation.dse {
+        let figures: Vec<String> = d.counters().iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!("// dse: {}", figures.join(", "));
     }
     Ok(())
 }

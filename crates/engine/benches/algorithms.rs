@@ -347,6 +347,7 @@ fn main() {
                 workers: WORKERS,
                 timeout_ms: TIMEOUT_MS,
                 stop_when_covered: None,
+                dse: engine::DseConfig::off(),
             };
             let run = run_one(&config);
             match &run {

@@ -5,6 +5,7 @@
 //! suite to report coverage per criterion (issue 4).
 
 mod convert;
+mod dse_target;
 mod feed;
 mod pipeline;
 mod problem;
@@ -18,6 +19,8 @@ use search::{Algorithm, Budget, SearchConfig, SystemClock};
 use testcase::{ClusterConfig, TestCase, TestCluster, ValuePool, rng_from_seed};
 
 pub use convert::to_protocol;
+pub use dse::{DseConfig, DseStats};
+pub use dse_target::explain_dse;
 pub use goals::Criterion;
 pub use pipeline::{
     ClassTests, CompileError, JacocoFigures, Phase, PhaseTimes, SearchFigures, Stage, TestFailure,
@@ -87,6 +90,9 @@ pub struct GenerateConfig {
     /// Stop as soon as every goal of this set is covered (besides the budget and full coverage):
     /// tests and benchmarks time how long the feasible goals of a subject take. `None` for users.
     pub stop_when_covered: Option<GoalFilter>,
+    /// Dynamic symbolic execution between generations (paper 004, docs/dse.md); with
+    /// `enabled: false` the search is exactly the one without it.
+    pub dse: DseConfig,
 }
 
 /// The result of `generate`.
@@ -114,6 +120,8 @@ pub struct Generation {
     pub worker_time: Duration,
     /// Classes or methods left uninstrumented, with the reason.
     pub unchanged: Vec<String>,
+    /// What DSE did, when it was on.
+    pub dse: Option<DseStats>,
 }
 
 impl Generation {
@@ -130,7 +138,7 @@ impl Generation {
 
 /// The classpath the cluster reads: the user's plus `java.base` of the JDK (for JDK types to have
 /// generators), when it can be found.
-fn cluster_classpath(user: &[PathBuf]) -> Vec<PathBuf> {
+pub(crate) fn cluster_classpath(user: &[PathBuf]) -> Vec<PathBuf> {
     let mut cp = user.to_vec();
     cp.extend(testcase::cluster::jdk_base_jmod());
     cp
@@ -152,7 +160,7 @@ pub fn open_program(config: &GenerateConfig) -> Result<ProgramDb, EngineError> {
 /// `generate` with the run's program database given (`open_program`), so that a caller can ask it
 /// afterwards what was parsed and decoded.
 pub fn generate_in(db: &ProgramDb, config: &GenerateConfig) -> Result<Generation, EngineError> {
-    let (mut problem, result) = search_class_in(db, config, &mut |_| {})?;
+    let (mut problem, result, dse) = search_class_in(db, config, &mut |_| {})?;
     // The final re-execution below is not part of the search.
     let search_worker_time = problem.worker_time();
     let suite = result.suite();
@@ -176,27 +184,32 @@ pub fn generate_in(db: &ProgramDb, config: &GenerateConfig) -> Result<Generation
         evaluation_time: result.stats.evaluation_time,
         worker_time: search_worker_time,
         unchanged: problem.unchanged().to_vec(),
+        dse,
     })
 }
 
-/// The search part of a run: the problem (its workers stay up for post-processing), the search's
-/// result, and the run's program database, whose classpath has `java.base` for the cluster.
-/// `on_event` sees the search's events.
+/// What a search leaves: the problem (its workers stay up for post-processing), the search's
+/// result, and what DSE did when it was on.
+pub(crate) type Searched = (JvmProblem, search::SearchResult, Option<DseStats>);
+
+/// The search part of a run ([`Searched`]) and the run's program database, whose classpath has
+/// `java.base` for the cluster. `on_event` sees the search's events.
 pub(crate) fn search_class(
     config: &GenerateConfig,
     on_event: &mut dyn FnMut(&search::Event),
-) -> Result<(JvmProblem, search::SearchResult, ProgramDb), EngineError> {
+) -> Result<(Searched, ProgramDb), EngineError> {
     let db = open_program(config)?;
-    let (problem, result) = search_class_in(&db, config, on_event)?;
-    Ok((problem, result, db))
+    let searched = search_class_in(&db, config, on_event)?;
+    Ok((searched, db))
 }
 
-/// `search_class` with the run's program database given.
+/// `search_class` with the run's program database given. With DSE on, the search runs with its
+/// hook (`search::run_with`); off, it is `search::run`, untouched.
 fn search_class_in(
     db: &ProgramDb,
     config: &GenerateConfig,
     on_event: &mut dyn FnMut(&search::Event),
-) -> Result<(JvmProblem, search::SearchResult), EngineError> {
+) -> Result<Searched, EngineError> {
     let cluster = TestCluster::build_in(db, &config.class, &ClusterConfig::evosuite())?;
     let mut search_config = SearchConfig::evosuite(config.budget);
     search_config.algorithm = config.algorithm;
@@ -214,8 +227,24 @@ fn search_class_in(
     }
     let mut rng = rng_from_seed(config.seed);
     let clock = SystemClock::start();
-    let result = search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
-    Ok((problem, result))
+    if !config.dse.enabled {
+        let result =
+            search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
+        return Ok((problem, result, None));
+    }
+    let mut hook = dse::Dse::new(db, &config.dse, config.seed);
+    let seams = search::Seams { hooks: vec![&mut hook as &mut dyn search::Hook<JvmProblem>], policy: None };
+    let result = search::run_with(
+        &mut problem,
+        &cluster,
+        &mut pool,
+        &search_config,
+        &clock,
+        &mut rng,
+        on_event,
+        seams,
+    )?;
+    Ok((problem, result, Some(hook.stats().clone())))
 }
 
 /// The search goals of `filter`; an `except` entry that names no goal of the filter's criteria is

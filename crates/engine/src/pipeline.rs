@@ -175,6 +175,8 @@ pub struct SearchFigures {
     /// Tests and statements of the archive's suite, before minimisation.
     pub tests: usize,
     pub statements: usize,
+    /// What DSE did, when it was on (report.json `dse`).
+    pub dse: Option<dse::DseStats>,
 }
 
 /// The written tests of one class and everything reported about them.
@@ -313,14 +315,14 @@ pub fn generate_tests(
     on_stage: &mut dyn FnMut(&Stage),
 ) -> Result<ClassTests, EngineError> {
     let started = Instant::now();
-    let (mut problem, result, db) = search_class(config, &mut |e| {
+    let ((mut problem, result, dse), db) = search_class(config, &mut |e| {
         if let search::Event::Iteration { iteration, evaluations, covered, goals, .. } = *e {
             let elapsed = started.elapsed();
             on_stage(&Stage::Search { iteration, evaluations, covered, goals, elapsed });
         }
     })?;
     let suite = result.suite();
-    let search = search_figures(&result, &problem, &suite);
+    let search = search_figures(&result, &problem, &suite, dse);
     let clock = PostClock { started: Instant::now(), budget: write.post_budget };
     let mut phases = PhaseTimes::default();
     let mut log = Vec::new();
@@ -424,8 +426,14 @@ pub fn generate_tests(
 }
 
 /// The search's figures for the report.
-fn search_figures(result: &search::SearchResult, problem: &JvmProblem, suite: &[TestCase]) -> SearchFigures {
+fn search_figures(
+    result: &search::SearchResult,
+    problem: &JvmProblem,
+    suite: &[TestCase],
+    dse: Option<dse::DseStats>,
+) -> SearchFigures {
     SearchFigures {
+        dse,
         evaluations: result.stats.evaluations,
         generations: result.stats.iterations,
         elapsed: result.stats.elapsed,

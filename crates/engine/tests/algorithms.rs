@@ -61,6 +61,7 @@ fn config(class: &str, algorithm: Algorithm, evaluations: u64, seed: u64, worker
         workers,
         timeout_ms: 3000,
         stop_when_covered: None,
+        dse: engine::DseConfig::off(),
     }
 }
 

@@ -157,6 +157,7 @@ fn check(listing: &Listing) -> Vec<String> {
         workers: 2,
         timeout_ms: 3000,
         stop_when_covered: Some(GoalFilter { criteria: vec![Criterion::Branch, Criterion::Line], except }),
+        dse: engine::DseConfig::off(),
     };
     let g = match generate(&config) {
         Ok(g) => g,

@@ -63,6 +63,7 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
         workers: 2,
         timeout_ms: 3000,
         stop_when_covered: None,
+        dse: engine::DseConfig::off(),
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: {e}")).suite
 }

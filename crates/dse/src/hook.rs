@@ -1,0 +1,340 @@
+//! The DSE hook (`search::Hook`): the trigger and controller of `control`, and one application of
+//! DSE (digest B.2.6 `dse_on_suite`) over the tests that fired the trigger.
+//!
+//! The solved tests are checked in the real JVM inside the application (`DseTarget::run_tests`),
+//! not left to the search's next batch: 004 re-executes each kept test concolically to go on from
+//! it within the same application (a parse that must get past several fields in turn), which needs
+//! to know at once which tests took their path, and a test that diverges is counted where it was
+//! made. The kept tests are then returned to the search, which evaluates them again in its next
+//! batch (a hit of the problem's result cache) and adds them to its archive and population.
+
+use std::collections::BTreeSet;
+
+use programdb::ProgramDb;
+use search::{GoalIdx, Hook, ProblemError, View};
+use solver::{Outcome, Portfolio, Solver as _};
+use symbolic::{Concolic, Replay};
+use testcase::{TestCase, TestRng, rng_from_seed};
+
+use crate::candidates::{Candidate, Queue, Worth};
+use crate::control::{Controller, Trigger};
+use crate::expand::{expand, symbolic_statements};
+use crate::substitute::{no_lone_surrogates, substitute};
+use crate::{DseConfig, DseStats};
+
+/// Solved tests sent to the JVM together (one round trip); the next ones are solved after their
+/// check, so that a kept test's own candidates compete with the rest of the queue.
+const CHECK_BATCH: usize = 6;
+
+/// What DSE needs of the search's problem: the probe plan its goals come from, the search goal of
+/// a model goal, and real executions. The engine implements it over its JVM problem.
+pub trait DseTarget {
+    /// The probe plan of the instrumented classes (the replay's branch goals are its goals).
+    fn plan(&self) -> &goals::ProbePlan;
+    /// The search's goal for a model goal, when the search has it (its criterion is selected).
+    fn search_goal(&self, goal: goals::GoalId) -> Option<GoalIdx>;
+    /// Runs tests in the JVM; per test, the fitness of every goal (0: covered).
+    fn run_tests(&mut self, tests: &[TestCase]) -> Result<Vec<Vec<f64>>, ProblemError>;
+}
+
+/// The hook of one search.
+pub struct Dse<'a> {
+    db: &'a ProgramDb,
+    config: DseConfig,
+    trigger: Trigger,
+    controller: Controller,
+    /// DSE's own draws (the probability P), seeded from the run's seed: the search's generator is
+    /// never drawn from, so its sequence does not depend on DSE's decisions.
+    rng: TestRng,
+    solver: Portfolio,
+    /// The solver of explorations, with an eighth of the limits: an exploration is a guess, and a
+    /// query Z3 gives up on (floating point, hash codes) costs its whole limit.
+    explorer: Portfolio,
+    stats: DseStats,
+    /// Calls since the trigger last fired (or the stagnation rule last applied DSE).
+    quiet: u32,
+    /// Queries the solver gave up on (within its limits): not tried again in this search.
+    hopeless: BTreeSet<crate::candidates::Key>,
+}
+
+impl std::fmt::Debug for Dse<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Dse")
+            .field("config", &self.config)
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One application's state: the replays its candidates refer to, the queue, and what it covered.
+struct Application {
+    replays: Vec<(TestCase, Replay)>,
+    /// The tests replayed (their stable hashes): an exploration that makes one again is dropped.
+    replayed: BTreeSet<u64>,
+    queue: Queue,
+    covered: BTreeSet<GoalIdx>,
+    queries: u32,
+    executed: u32,
+    kept: Vec<TestCase>,
+}
+
+impl<'a> Dse<'a> {
+    pub fn new(db: &'a ProgramDb, config: &DseConfig, seed: u64) -> Dse<'a> {
+        Dse {
+            db,
+            config: config.clone(),
+            trigger: Trigger::default(),
+            controller: Controller::new(config.probability, config.rate),
+            rng: rng_from_seed(seed ^ 0xd5e0_0004),
+            solver: Portfolio::new(&config.solver, seed),
+            explorer: Portfolio::new(
+                &solver::SolverLimits {
+                    z3_rlimit: config.solver.z3_rlimit / 8,
+                    avm_evaluations: config.solver.avm_evaluations / 8,
+                },
+                seed,
+            ),
+            stats: DseStats { probability: config.probability, ..DseStats::default() },
+            hopeless: BTreeSet::new(),
+            quiet: 0,
+        }
+    }
+
+    pub fn stats(&self) -> &DseStats {
+        &self.stats
+    }
+
+    /// One application on `seeds` (digest B.2.6 `dse_on_suite`): the tests kept.
+    pub fn apply<P: DseTarget + ?Sized>(
+        &mut self,
+        covered: &dyn Fn(GoalIdx) -> bool,
+        problem: &mut P,
+        seeds: &[TestCase],
+    ) -> Result<Vec<TestCase>, ProblemError> {
+        let mut app = Application {
+            replays: Vec::new(),
+            replayed: BTreeSet::new(),
+            queue: Queue::with_hopeless(std::mem::take(&mut self.hopeless)),
+            covered: BTreeSet::new(),
+            queries: 0,
+            executed: 0,
+            kept: Vec::new(),
+        };
+        for s in seeds {
+            self.replay_into(&mut app, problem, expand(s), covered);
+        }
+        loop {
+            let batch = self.solve_some(&mut app, problem, covered);
+            if batch.is_empty() {
+                break;
+            }
+            self.check(&mut app, problem, batch, covered)?;
+        }
+        self.hopeless = std::mem::take(&mut app.queue.hopeless);
+        Ok(app.kept)
+    }
+
+    /// Replays `test` (expanded) and queues its candidates.
+    fn replay_into<P: DseTarget + ?Sized>(
+        &mut self,
+        app: &mut Application,
+        problem: &P,
+        test: TestCase,
+        covered: &dyn Fn(GoalIdx) -> bool,
+    ) {
+        if !app.replayed.insert(test.stable_hash()) {
+            return;
+        }
+        let mut replay =
+            Concolic::new(self.db, problem.plan(), self.config.sym()).run(&test, &symbolic_statements(&test));
+        self.stats.replays += 1;
+        self.stats.replays_stopped += u64::from(replay.stop.is_some());
+        self.stats.instructions_symbolic += replay.stats.symbolic;
+        self.stats.instructions_concrete += replay.stats.concrete;
+        self.stats.pins += replay.stats.pinned;
+        let filter = self.config.filter;
+        let mine = &app.covered;
+        let worth = |g: GoalIdx| match filter && (covered(g) || mine.contains(&g)) {
+            true => Worth::Explore,
+            false => Worth::Target,
+        };
+        let (before, dups) = (app.queue.queued_total, app.queue.duplicates);
+        app.queue.add_replay(app.replays.len(), &mut replay, &|g| problem.search_goal(g), &worth);
+        self.stats.candidates += app.queue.queued_total - before;
+        self.stats.duplicates += app.queue.duplicates - dups;
+        app.replays.push((test, replay));
+    }
+
+    /// Solves candidates, smallest first, until `CHECK_BATCH` tests are made or a budget is spent:
+    /// each test with the goal it was solved for. An exploration's test is replayed at once.
+    fn solve_some<P: DseTarget + ?Sized>(
+        &mut self,
+        app: &mut Application,
+        problem: &P,
+        covered: &dyn Fn(GoalIdx) -> bool,
+    ) -> Vec<(TestCase, GoalIdx)> {
+        let mut batch: Vec<(TestCase, GoalIdx)> = Vec::new();
+        while batch.len() < CHECK_BATCH
+            && app.queries < self.config.max_queries
+            && app.executed + (batch.len() as u32) < self.config.max_tests
+        {
+            let Some(c) = app.queue.pop() else { break };
+            let goal = match (c.explore, c.goal) {
+                (false, Some(g)) => Some(g),
+                _ => None,
+            };
+            if let Some(g) = goal
+                && self.config.filter
+                && (covered(g) || app.covered.contains(&g))
+            {
+                self.stats.skipped_covered += 1;
+                continue;
+            }
+            app.queries += 1;
+            match (self.solve(app, &c), goal) {
+                (Some(t), None) => {
+                    self.stats.explorations += 1;
+                    self.replay_into(app, problem, t, covered);
+                }
+                (Some(t), Some(g)) if !batch.iter().any(|(b, _)| *b == t) => batch.push((t, g)),
+                _ => {}
+            }
+        }
+        batch
+    }
+
+    /// The test a candidate's model makes, if the solver finds one that changes the test.
+    fn solve(&mut self, app: &mut Application, c: &Candidate) -> Option<TestCase> {
+        let hopeless = &mut app.queue.hopeless;
+        let (test, replay) = &mut app.replays[c.replay];
+        let mut constraints = c.constraints(replay);
+        no_lone_surrogates(replay, &mut constraints);
+        self.stats.solver_calls += 1;
+        let solver = if c.explore { &mut self.explorer } else { &mut self.solver };
+        match solver.solve(&replay.arena, &constraints, &replay.hint) {
+            Outcome::Sat(model) => {
+                self.stats.sat += 1;
+                let t = substitute(test, &replay.inputs, &model, &replay.hint, self.config.max_string);
+                if t == *test {
+                    self.stats.unchanged += 1;
+                    return None;
+                }
+                Some(t)
+            }
+            Outcome::Unsat => {
+                self.stats.unsat += 1;
+                None
+            }
+            Outcome::Unknown => {
+                self.stats.unknown += 1;
+                hopeless.insert(c.key);
+                None
+            }
+        }
+    }
+
+    /// Runs a batch of solved tests in the JVM, counts confirmations and divergences, keeps the
+    /// tests that cover a goal not covered before (all, with `keep_all`) and queues the
+    /// candidates of those that improved.
+    fn check<P: DseTarget + ?Sized>(
+        &mut self,
+        app: &mut Application,
+        problem: &mut P,
+        batch: Vec<(TestCase, GoalIdx)>,
+        covered: &dyn Fn(GoalIdx) -> bool,
+    ) -> Result<(), ProblemError> {
+        let tests: Vec<TestCase> = batch.iter().map(|(t, _)| t.clone()).collect();
+        let fitness = problem.run_tests(&tests)?;
+        app.executed += tests.len() as u32;
+        self.stats.executions += tests.len() as u64;
+        for ((test, goal), fit) in batch.into_iter().zip(fitness) {
+            let covers = |g: GoalIdx| fit.get(g.index()).is_some_and(|&f| f == 0.0);
+            if covers(goal) {
+                self.stats.confirmed += 1;
+            } else {
+                self.stats.divergences += 1;
+            }
+            let new: Vec<GoalIdx> = (0..fit.len())
+                .map(|i| GoalIdx(i as u32))
+                .filter(|&g| covers(g) && !covered(g) && !app.covered.contains(&g))
+                .collect();
+            if new.is_empty() && !self.config.keep_all {
+                continue;
+            }
+            self.stats.tests_kept += 1;
+            self.stats.goals_covered_first += new.len() as u64;
+            let improved = !new.is_empty();
+            app.covered.extend(new);
+            app.kept.push(test.clone());
+            if improved {
+                self.replay_into(app, problem, test, covered);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the trigger looks at, per target goal in goal order: an uncovered goal's best fitness and
+/// test, a covered goal's 0 and the archive's test for it (covering a goal is its last
+/// improvement: the trigger fires when values flipped its condition).
+fn observed<'v>(view: &'v View<'_>) -> impl Iterator<Item = (GoalIdx, Option<(f64, &'v TestCase)>)> + 'v {
+    let archive = view.archive();
+    (0..view.n_goals()).map(|i| GoalIdx(i as u32)).filter(|&g| view.is_target(g)).map(move |g| {
+        let best = match archive.test_for(g) {
+            Some(t) => Some((0.0, t)),
+            None => view.best(g),
+        };
+        (g, best)
+    })
+}
+
+impl<P: DseTarget> Hook<P> for Dse<'_> {
+    fn between(
+        &mut self,
+        view: &View<'_>,
+        problem: &mut P,
+        _rng: &mut TestRng,
+    ) -> Result<Vec<TestCase>, ProblemError> {
+        let targets = view.uncovered_targets();
+        let fired = self.trigger.observe(observed(view));
+        if fired.is_empty() {
+            // Our stagnation rule (docs/dse.md; 0 turns it off, as in 004): after `stall` calls
+            // without a trigger, the uncovered targets' best tests get an application anyway.
+            self.quiet += 1;
+            if self.config.stall == 0 || self.quiet < self.config.stall || targets.is_empty() {
+                return Ok(Vec::new());
+            }
+            self.stats.stalls += 1;
+        } else {
+            self.stats.triggers += 1;
+        }
+        self.quiet = 0;
+        if !self.controller.admit(&mut self.rng) {
+            self.stats.declined += 1;
+            return Ok(Vec::new());
+        }
+        // The suite DSE works on, DynaMOSA's counterpart of 004's best individual: the best tests
+        // of the uncovered targets, those that fired first, then the others in goal order
+        // (distinct tests, at most `max_seeds`). A goal on a plateau (its best cannot get closer
+        // by mutation: `a - b == 77777` behind an exact `3a - 7b + c == 1000003`) never fires
+        // itself; it is reached when any goal fires, as 004 reaches it in the best suite.
+        let mut seeds: Vec<TestCase> = Vec::new();
+        let mut hashes: BTreeSet<u64> = BTreeSet::new();
+        let others = targets.iter().filter_map(|&g| view.best(g).map(|(_, t)| t.clone()));
+        for t in fired.into_iter().map(|(_, t)| t).chain(others) {
+            if seeds.len() >= self.config.max_seeds as usize {
+                break;
+            }
+            if hashes.insert(t.stable_hash()) {
+                seeds.push(t);
+            }
+        }
+        self.stats.applications += 1;
+        let archive = view.archive();
+        let kept = self.apply(&|g| archive.is_covered(g), problem, &seeds)?;
+        self.stats.successes += u64::from(!kept.is_empty());
+        self.controller.record(!kept.is_empty());
+        self.stats.probability = self.controller.probability();
+        Ok(kept)
+    }
+}
