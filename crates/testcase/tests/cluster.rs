@@ -163,3 +163,21 @@ fn generators_within_bounds() {
     }
     expect_file!["../test_data/bounds/creations.txt"].assert_eq(&out);
 }
+
+/// JDK constructors that read the real clock or fresh entropy are not in the cluster: the worker
+/// runs statements outside the guards, so `new Date()` made two same-seed runs of gson's
+/// `ISO8601Utils` (whose `format` takes a `Date`) write different tests. `new Date(long)` stays.
+#[test]
+fn clock_reading_jdk_constructors_are_left_out() {
+    let cp = ClassPath::open(&[test_support::java_base_jmod(), PathBuf::from("/usr/share/java/gson.jar")])
+        .expect("classpath opens");
+    let cluster = TestCluster::build(
+        &cp,
+        "com.google.gson.internal.bind.util.ISO8601Utils",
+        &ClusterConfig::evosuite(),
+    )
+    .expect("cluster builds");
+    let dump = cluster.dump();
+    assert!(dump.contains("new Date(long) -> Date"), "Date(long) is in the cluster:\n{dump}");
+    assert!(!dump.contains("new Date() -> Date"), "Date() is not:\n{dump}");
+}

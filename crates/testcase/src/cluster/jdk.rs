@@ -37,6 +37,29 @@ pub(crate) fn is_jdk(name: &str) -> bool {
         || name.starts_with("sun.")
 }
 
+/// Constructors of JDK classes that read the real clock or fresh entropy (`new Date()`, `new
+/// Random()`, ...). The worker runs a test's statements itself, outside any class the guards rewrite,
+/// so such a statement would put a different value into every run: the value pool, the outputs and
+/// the written assertions would depend on when the search ran (gson's `ISO8601Utils.format(new
+/// Date())` made two same-seed runs differ). EvoSuite replaces these classes with mocks; we leave the
+/// constructors out of the cluster, and the deterministic ones (`new Date(long)`, `new Random(long)`)
+/// stay. `class` is a binary name, `descriptor` the constructor's JVM descriptor.
+pub(crate) fn is_nondeterministic_constructor(class: &str, descriptor: &str) -> bool {
+    match class {
+        "java.util.Date" | "java.util.Random" | "java.util.SplittableRandom" => descriptor == "()V",
+        "java.util.GregorianCalendar" => matches!(
+            descriptor,
+            "()V"
+                | "(Ljava/util/TimeZone;)V"
+                | "(Ljava/util/Locale;)V"
+                | "(Ljava/util/TimeZone;Ljava/util/Locale;)V"
+        ),
+        // Seeded or not, a SecureRandom's output is never reproducible.
+        "java.security.SecureRandom" => true,
+        _ => false,
+    }
+}
+
 /// Instance methods of JDK classes used as modifiers: the ones that fill containers. EvoSuite adds
 /// every public method of a dependency; for the JDK that would flood the cluster with `String`'s
 /// hundred methods, so only these are kept.

@@ -1042,6 +1042,9 @@ impl<'a> Builder<'a> {
                 if is_ctor && (decl.name != c.name || !concrete) {
                     continue;
                 }
+                if is_ctor && !user_class && jdk::is_nondeterministic_constructor(&decl.name, &m.descriptor) {
+                    continue;
+                }
                 if is_object && !(object_methods && m.name == "equals") {
                     continue;
                 }
