@@ -170,6 +170,7 @@ fn class_json(t: &ClassTests) -> Value {
             "branches": { "covered": j.branches.0, "total": j.branches.1, "coverage": ratio(j.branches.0 as usize, j.branches.1 as usize) },
         })),
         "dse": t.search.dse.as_ref().map(dse_json),
+        "replay_check": t.replay_check.as_ref().map(replay_check_json),
         "uncovered": t.uncovered,
         "uninstrumented": t.unchanged,
         "log": t.log,
@@ -204,4 +205,25 @@ fn dse_json(d: &engine::DseStats) -> Value {
     }
     m.insert("probability".to_string(), json!(d.probability));
     Value::Object(m)
+}
+
+/// The interpreter's replays of the written tests against the JVM's runs (`--replay-check`).
+fn replay_check_json(r: &engine::ReplayCheck) -> Value {
+    json!({
+        "tests": r.tests,
+        "replayed_fully": r.replayed_fully,
+        "stopped": r.stopped,
+        "stop_reasons": r.stop_reasons,
+        "not_compared": r.not_compared,
+        "instructions_symbolic": r.instructions_symbolic,
+        "instructions_concrete": r.instructions_concrete,
+        "pins": r.pins,
+        "goals_compared": r.goals_compared,
+        "divergences": r.divergences,
+        "goal_divergences": r.goal_divergences,
+        "outcome_divergences": r.outcome_divergences,
+        "examples": r.examples,
+        "seconds": r.elapsed.as_secs_f64(),
+        "instructions_per_second": r.instructions_per_second(),
+    })
 }

@@ -9,6 +9,7 @@ mod dse_target;
 mod feed;
 mod pipeline;
 mod problem;
+mod replay_check;
 mod verifier;
 
 use std::path::PathBuf;
@@ -27,6 +28,7 @@ pub use pipeline::{
     Verification, Verifier, WriteConfig, generate_tests, test_class_name,
 };
 pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, JvmProblem};
+pub use replay_check::{ReplayCheck, replay_check, stop_kind};
 pub use verifier::JvmVerifier;
 
 /// Everything that can stop `generate` (never the code under test misbehaving: that is data).
