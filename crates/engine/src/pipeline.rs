@@ -182,6 +182,8 @@ pub struct SearchFigures {
     pub statements: usize,
     /// What DSE did, when it was on (report.json `dse`).
     pub dse: Option<dse::DseStats>,
+    /// Its wall time by part, when it was on (report.json `dse.cost`; reporting only).
+    pub dse_cost: Option<dse::DseCost>,
 }
 
 /// The written tests of one class and everything reported about them.
@@ -444,10 +446,12 @@ fn search_figures(
     result: &search::SearchResult,
     problem: &JvmProblem,
     suite: &[TestCase],
-    dse: Option<dse::DseStats>,
+    dse: Option<(dse::DseStats, dse::DseCost)>,
 ) -> SearchFigures {
+    let (dse, dse_cost) = dse.unzip();
     SearchFigures {
         dse,
+        dse_cost,
         evaluations: result.stats.evaluations,
         generations: result.stats.iterations,
         elapsed: result.stats.elapsed,
