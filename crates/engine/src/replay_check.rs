@@ -282,3 +282,44 @@ fn jvm_text(o: &Outcome) -> String {
         other => format!("{other:?}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn threw(class: &str) -> Outcome {
+        Outcome::Threw { class: class.into(), message: String::new(), from_sut: true, thrown_in: String::new() }
+    }
+
+    #[test]
+    fn outcomes_agree_on_exceptions_and_exact_values() {
+        assert!(same_outcome("threw java.lang.ArithmeticException", &threw("java.lang.ArithmeticException")));
+        assert!(!same_outcome("threw java.lang.RuntimeException", &threw("java.lang.ArithmeticException")));
+        assert!(!same_outcome("42", &threw("java.lang.ArithmeticException")));
+        assert!(!same_outcome("threw java.lang.Error", &Outcome::Value(Value::Int(1))));
+        assert!(same_outcome("42", &Outcome::Value(Value::Int(42))));
+        assert!(!same_outcome("41", &Outcome::Value(Value::Int(42))));
+        assert!(same_outcome("7L", &Outcome::Value(Value::Long(7))));
+        assert!(same_outcome("1", &Outcome::Value(Value::Bool(true))));
+        assert!(same_outcome("\"a\\\"b\"", &Outcome::Value(Value::String("a\"b".into()))));
+        assert!(same_outcome("null", &Outcome::Value(Value::Null)));
+        // Floating-point values and objects: by kind only.
+        assert!(same_outcome("1.5F", &Outcome::Value(Value::Float(0))));
+        assert!(same_outcome("p.C", &Outcome::Value(Value::Object { class: "p.D".into() })));
+    }
+
+    #[test]
+    fn stop_kinds_are_named_for_the_report() {
+        let kinds: Vec<&str> = [
+            Stop::Steps,
+            Stop::Depth,
+            Stop::Native("x".into()),
+            Stop::Missing("y".into()),
+            Stop::Unsupported("z".into()),
+        ]
+        .iter()
+        .map(stop_kind)
+        .collect();
+        assert_eq!(kinds, ["step_limit", "depth_limit", "native", "missing", "unsupported"]);
+    }
+}
