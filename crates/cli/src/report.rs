@@ -227,8 +227,7 @@ fn dse_cost_json(c: &engine::DseCost, search: Duration) -> Value {
     for (name, q) in c.by_backend() {
         backends.insert(name.to_string(), times(q));
     }
-    let share =
-        if search.is_zero() { 0.0 } else { c.application_time.as_secs_f64() / search.as_secs_f64() };
+    let share = if search.is_zero() { 0.0 } else { c.application_time.as_secs_f64() / search.as_secs_f64() };
     json!({
         "applications": c.applications,
         "seconds": c.application_time.as_secs_f64(),

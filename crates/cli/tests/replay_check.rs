@@ -47,8 +47,14 @@ fn replays_of_the_written_tests_follow_the_jvm_on_the_fixtures() {
         let mut divergences = Vec::new();
         for c in classes {
             let r = &c["replay_check"];
-            let n = |k: &str| r[k].as_u64().unwrap_or_else(|| panic!("{}: no replay_check.{k}: {r}", c["class"]));
-            assert_eq!(n("tests"), c["tests"].as_u64().expect("tests"), "{}: every written test is replayed", c["class"]);
+            let n =
+                |k: &str| r[k].as_u64().unwrap_or_else(|| panic!("{}: no replay_check.{k}: {r}", c["class"]));
+            assert_eq!(
+                n("tests"),
+                c["tests"].as_u64().expect("tests"),
+                "{}: every written test is replayed",
+                c["class"]
+            );
             tests += n("tests");
             full += n("replayed_fully");
             goals += n("goals_compared");
@@ -57,7 +63,10 @@ fn replays_of_the_written_tests_follow_the_jvm_on_the_fixtures() {
                 divergences.push(format!("{}: {}", c["class"], r["examples"]));
             }
         }
-        println!("{area}: {} classes, {tests} tests, {full} replayed fully, {goals} branch goals compared", classes.len());
+        println!(
+            "{area}: {} classes, {tests} tests, {full} replayed fully, {goals} branch goals compared",
+            classes.len()
+        );
         assert!(divergences.is_empty(), "{area}: divergences:\n{}", divergences.join("\n"));
         assert!(full * 10 >= tests * 9, "{area}: only {full} of {tests} replays reached the test's end");
         assert!(goals > 200, "{area}: only {goals} covered branch goals compared");
@@ -89,6 +98,7 @@ fn without_the_switch_there_is_no_replay_check() {
     );
     assert!(run.status.success(), "generate failed: {}", String::from_utf8_lossy(&run.stderr));
     let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report")).expect("json");
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report"))
+            .expect("json");
     assert_eq!(report["classes"][0]["replay_check"], serde_json::Value::Null);
 }

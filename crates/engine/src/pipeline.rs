@@ -415,10 +415,8 @@ pub fn generate_tests(
     let (coverage, uncovered) = problem.final_coverage(&config.criteria, &results);
     phases.coverage = t0.elapsed();
     // The JVM's runs of the written tests are the ones just made for the coverage.
-    let replay_check = write.replay_check.then(|| {
-        let model = problem.space().model();
-        crate::replay_check::replay_check(&db, model, config.dse.sym(), &cases, &results)
-    });
+    let replay_check =
+        write.replay_check.then(|| crate::replay_check::of(&problem, &db, config, &cases, &results));
     Ok(ClassTests {
         class: config.class.clone(),
         files,

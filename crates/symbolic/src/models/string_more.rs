@@ -40,7 +40,8 @@ impl Machine<'_, '_> {
             let what = format!("offset {dst_begin}, count {n}, length {dst_len}");
             return self.throw_new("java/lang/StringIndexOutOfBoundsException", &what);
         }
-        let slots: Vec<Slot> = a.chars[begin as usize..end as usize].iter().map(|&c| self.char_slot(c)).collect();
+        let slots: Vec<Slot> =
+            a.chars[begin as usize..end as usize].iter().map(|&c| self.char_slot(c)).collect();
         if let Obj::Array { elems, .. } = self.heap.get_mut(dst) {
             for (k, s) in slots.into_iter().enumerate() {
                 elems[dst_begin as usize + k] = s;
