@@ -64,6 +64,10 @@ pub struct Args {
     /// and put it in report.json beside ours.
     #[arg(long)]
     jacoco: bool,
+    /// Also replay every written test in the concolic interpreter (the DSE's, paper 004) and
+    /// compare it with the JVM's run: report.json `replay_check` (the interpreter's fidelity).
+    #[arg(long)]
+    replay_check: bool,
     /// Wall time per class for minimisation, assertions and verification together, e.g. `90s`;
     /// default: the search budget, at least 30 s. When it runs out, what was verified is written.
     #[arg(long)]
@@ -215,6 +219,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
     let mut write = WriteConfig::new(style);
     write.verify_runs = args.verify_runs;
     write.jacoco = args.jacoco;
+    write.replay_check = args.replay_check;
     write.post_budget = Some(match &args.post_budget {
         Some(b) => parse_duration(b)?,
         None => budget.max(MIN_POST_BUDGET),

@@ -169,7 +169,8 @@ fn class_json(t: &ClassTests) -> Value {
             "lines": { "covered": j.lines.0, "total": j.lines.1, "coverage": ratio(j.lines.0 as usize, j.lines.1 as usize) },
             "branches": { "covered": j.branches.0, "total": j.branches.1, "coverage": ratio(j.branches.0 as usize, j.branches.1 as usize) },
         })),
-        "dse": t.search.dse.as_ref().map(dse_json),
+        "dse": t.search.dse.as_ref().map(|d| dse_json(d, t.search.dse_cost.as_ref(), t.search.elapsed)),
+        "replay_check": t.replay_check.as_ref().map(replay_check_json),
         "uncovered": t.uncovered,
         "uninstrumented": t.unchanged,
         "log": t.log,
@@ -196,12 +197,67 @@ fn dse_config_json(c: &engine::DseConfig) -> Value {
     })
 }
 
-/// What DSE did in a class's search: its counters and P at the end.
-fn dse_json(d: &engine::DseStats) -> Value {
+/// What DSE did in a class's search: its counters and P at the end, and what it cost in wall
+/// time (`cost`, reporting only: it differs from run to run, the counters do not).
+fn dse_json(d: &engine::DseStats, cost: Option<&engine::DseCost>, search: Duration) -> Value {
     let mut m = serde_json::Map::new();
     for (k, v) in d.counters() {
         m.insert(k.to_string(), json!(v));
     }
     m.insert("probability".to_string(), json!(d.probability));
+    if let Some(c) = cost {
+        m.insert("cost".to_string(), dse_cost_json(c, search));
+    }
     Value::Object(m)
+}
+
+/// DSE's wall time: in all and as a share of the search's, by part, per solver query (median,
+/// 95th percentile, maximum; in all and per back-end combination), and the replays' speed.
+fn dse_cost_json(c: &engine::DseCost, search: Duration) -> Value {
+    let times = |q: engine::QueryTimes| {
+        json!({
+            "queries": q.count,
+            "seconds": q.total.as_secs_f64(),
+            "median_ms": q.median.as_secs_f64() * 1e3,
+            "p95_ms": q.p95.as_secs_f64() * 1e3,
+            "max_ms": q.max.as_secs_f64() * 1e3,
+        })
+    };
+    let mut backends = serde_json::Map::new();
+    for (name, q) in c.by_backend() {
+        backends.insert(name.to_string(), times(q));
+    }
+    let share = if search.is_zero() { 0.0 } else { c.application_time.as_secs_f64() / search.as_secs_f64() };
+    json!({
+        "applications": c.applications,
+        "seconds": c.application_time.as_secs_f64(),
+        "share_of_search": share,
+        "replay_seconds": c.replay_time.as_secs_f64(),
+        "replay_instructions": c.replay_instructions,
+        "replay_instructions_per_second": c.replay_instructions_per_second(),
+        "check_seconds": c.check_time.as_secs_f64(),
+        "solver": times(c.all_queries()),
+        "solver_by_backend": backends,
+    })
+}
+
+/// The interpreter's replays of the written tests against the JVM's runs (`--replay-check`).
+fn replay_check_json(r: &engine::ReplayCheck) -> Value {
+    json!({
+        "tests": r.tests,
+        "replayed_fully": r.replayed_fully,
+        "stopped": r.stopped,
+        "stop_reasons": r.stop_reasons,
+        "not_compared": r.not_compared,
+        "instructions_symbolic": r.instructions_symbolic,
+        "instructions_concrete": r.instructions_concrete,
+        "pins": r.pins,
+        "goals_compared": r.goals_compared,
+        "divergences": r.divergences,
+        "goal_divergences": r.goal_divergences,
+        "outcome_divergences": r.outcome_divergences,
+        "examples": r.examples,
+        "seconds": r.elapsed.as_secs_f64(),
+        "instructions_per_second": r.instructions_per_second(),
+    })
 }

@@ -11,13 +11,14 @@
 use std::collections::BTreeSet;
 
 use programdb::ProgramDb;
-use search::{GoalIdx, Hook, ProblemError, View};
+use search::{Clock, GoalIdx, Hook, ProblemError, View};
 use solver::{Outcome, Portfolio, Solver as _};
 use symbolic::{Concolic, Replay};
 use testcase::{TestCase, TestRng, rng_from_seed};
 
 use crate::candidates::{Candidate, Queue, Worth};
 use crate::control::{Controller, Trigger};
+use crate::cost::DseCost;
 use crate::expand::{expand, symbolic_statements};
 use crate::substitute::{no_lone_surrogates, substitute};
 use crate::{DseConfig, DseStats};
@@ -55,6 +56,10 @@ pub struct Dse<'a> {
     quiet: u32,
     /// Queries the solver gave up on (within its limits): not tried again in this search.
     hopeless: BTreeSet<crate::candidates::Key>,
+    /// The clock that times the applications for the report (`Dse::timed`), and what it measured.
+    /// Nothing DSE decides reads either.
+    clock: Option<&'a dyn Clock>,
+    cost: DseCost,
 }
 
 impl std::fmt::Debug for Dse<'_> {
@@ -97,11 +102,28 @@ impl<'a> Dse<'a> {
             stats: DseStats { probability: config.probability, ..DseStats::default() },
             hopeless: BTreeSet::new(),
             quiet: 0,
+            clock: None,
+            cost: DseCost::default(),
         }
+    }
+
+    /// A hook that also measures its wall time on `clock` (`DseCost`, reporting only).
+    pub fn timed(db: &'a ProgramDb, config: &DseConfig, seed: u64, clock: &'a dyn Clock) -> Dse<'a> {
+        Dse { clock: Some(clock), ..Dse::new(db, config, seed) }
     }
 
     pub fn stats(&self) -> &DseStats {
         &self.stats
+    }
+
+    /// The wall time measured (all zero without a clock).
+    pub fn cost(&self) -> &DseCost {
+        &self.cost
+    }
+
+    /// The clock's reading, for the report's times; zero without a clock.
+    fn now(&self) -> std::time::Duration {
+        self.clock.map_or(std::time::Duration::ZERO, |c| c.elapsed())
     }
 
     /// One application on `seeds` (digest B.2.6 `dse_on_suite`): the tests kept.
@@ -145,8 +167,11 @@ impl<'a> Dse<'a> {
         if !app.replayed.insert(test.stable_hash()) {
             return;
         }
+        let t0 = self.now();
         let mut replay =
             Concolic::new(self.db, problem.plan(), self.config.sym()).run(&test, &symbolic_statements(&test));
+        self.cost.replay_time += self.now().saturating_sub(t0);
+        self.cost.replay_instructions += replay.stats.symbolic + replay.stats.concrete;
         self.stats.replays += 1;
         self.stats.replays_stopped += u64::from(replay.stop.is_some());
         self.stats.instructions_symbolic += replay.stats.symbolic;
@@ -210,8 +235,16 @@ impl<'a> Dse<'a> {
         let mut constraints = c.constraints(replay);
         no_lone_surrogates(replay, &mut constraints);
         self.stats.solver_calls += 1;
+        let t0 = self.clock.map_or(std::time::Duration::ZERO, |c| c.elapsed());
         let solver = if c.explore { &mut self.explorer } else { &mut self.solver };
-        match solver.solve(&replay.arena, &constraints, &replay.hint) {
+        let before = *solver.stats();
+        let outcome = solver.solve(&replay.arena, &constraints, &replay.hint);
+        if let Some(clock) = self.clock {
+            let after = solver.stats();
+            let backends = backends(&before, after, replay.arena.has_float(&constraints));
+            self.cost.queries.entry(backends).or_default().push(clock.elapsed().saturating_sub(t0));
+        }
+        match outcome {
             Outcome::Sat(model) => {
                 self.stats.sat += 1;
                 let t = substitute(test, &replay.inputs, &model, &replay.hint, self.config.max_string);
@@ -244,7 +277,9 @@ impl<'a> Dse<'a> {
         covered: &dyn Fn(GoalIdx) -> bool,
     ) -> Result<(), ProblemError> {
         let tests: Vec<TestCase> = batch.iter().map(|(t, _)| t.clone()).collect();
+        let t0 = self.now();
         let fitness = problem.run_tests(&tests)?;
+        self.cost.check_time += self.now().saturating_sub(t0);
         app.executed += tests.len() as u32;
         self.stats.executions += tests.len() as u64;
         for ((test, goal), fit) in batch.into_iter().zip(fitness) {
@@ -271,6 +306,20 @@ impl<'a> Dse<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// The back ends that answered a query, from the portfolio's counters before and after it, in
+/// the order they ran (`solver::Portfolio`: the AVM first for a query with floating point).
+fn backends(before: &solver::SolverStats, after: &solver::SolverStats, float: bool) -> &'static str {
+    let z3 = after.z3.calls > before.z3.calls;
+    let avm = after.avm.calls > before.avm.calls;
+    match (z3, avm, float) {
+        (true, true, true) => "avm+z3",
+        (true, true, false) => "z3+avm",
+        (true, false, _) => "z3",
+        (false, true, _) => "avm",
+        (false, false, _) => "none",
     }
 }
 
@@ -331,7 +380,10 @@ impl<P: DseTarget> Hook<P> for Dse<'_> {
         }
         self.stats.applications += 1;
         let archive = view.archive();
+        let t0 = self.now();
         let kept = self.apply(&|g| archive.is_covered(g), problem, &seeds)?;
+        self.cost.applications += u64::from(self.clock.is_some());
+        self.cost.application_time += self.now().saturating_sub(t0);
         self.stats.successes += u64::from(!kept.is_empty());
         self.controller.record(!kept.is_empty());
         self.stats.probability = self.controller.probability();

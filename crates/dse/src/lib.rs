@@ -17,6 +17,7 @@
 
 mod candidates;
 mod control;
+mod cost;
 mod expand;
 mod explain;
 mod hook;
@@ -24,6 +25,7 @@ mod substitute;
 
 pub use candidates::{Candidate, Queue, Worth};
 pub use control::{Controller, Trigger, values_only_change};
+pub use cost::{DseCost, QueryTimes};
 pub use expand::{default_value, expand, symbolic_statements};
 pub use explain::{explain, explain_first};
 pub use hook::{Dse, DseTarget};

@@ -9,6 +9,7 @@ mod dse_target;
 mod feed;
 mod pipeline;
 mod problem;
+mod replay_check;
 mod verifier;
 
 use std::path::PathBuf;
@@ -19,7 +20,7 @@ use search::{Algorithm, Budget, SearchConfig, SystemClock};
 use testcase::{ClusterConfig, TestCase, TestCluster, ValuePool, rng_from_seed};
 
 pub use convert::to_protocol;
-pub use dse::{DseConfig, DseStats};
+pub use dse::{DseConfig, DseCost, DseStats, QueryTimes};
 pub use dse_target::explain_dse;
 pub use goals::Criterion;
 pub use pipeline::{
@@ -27,6 +28,7 @@ pub use pipeline::{
     Verification, Verifier, WriteConfig, generate_tests, test_class_name,
 };
 pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, JvmProblem};
+pub use replay_check::{ReplayCheck, replay_check, stop_kind};
 pub use verifier::JvmVerifier;
 
 /// Everything that can stop `generate` (never the code under test misbehaving: that is data).
@@ -184,13 +186,13 @@ pub fn generate_in(db: &ProgramDb, config: &GenerateConfig) -> Result<Generation
         evaluation_time: result.stats.evaluation_time,
         worker_time: search_worker_time,
         unchanged: problem.unchanged().to_vec(),
-        dse,
+        dse: dse.map(|(stats, _)| stats),
     })
 }
 
 /// What a search leaves: the problem (its workers stay up for post-processing), the search's
-/// result, and what DSE did when it was on.
-pub(crate) type Searched = (JvmProblem, search::SearchResult, Option<DseStats>);
+/// result, and what DSE did and what it cost in wall time, when it was on.
+pub(crate) type Searched = (JvmProblem, search::SearchResult, Option<(DseStats, DseCost)>);
 
 /// The search part of a run ([`Searched`]) and the run's program database, whose classpath has
 /// `java.base` for the cluster. `on_event` sees the search's events.
@@ -232,7 +234,8 @@ fn search_class_in(
             search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
         return Ok((problem, result, None));
     }
-    let mut hook = dse::Dse::new(db, &config.dse, config.seed);
+    // The search's clock also times DSE's parts, for the report only.
+    let mut hook = dse::Dse::timed(db, &config.dse, config.seed, &clock);
     let seams = search::Seams { hooks: vec![&mut hook as &mut dyn search::Hook<JvmProblem>], policy: None };
     let result = search::run_with(
         &mut problem,
@@ -244,7 +247,7 @@ fn search_class_in(
         on_event,
         seams,
     )?;
-    Ok((problem, result, Some(hook.stats().clone())))
+    Ok((problem, result, Some((hook.stats().clone(), hook.cost().clone()))))
 }
 
 /// The search goals of `filter`; an `except` entry that names no goal of the filter's criteria is

@@ -15,6 +15,7 @@ use postprocess::{AssertionConfig, Runner, RunnerError};
 use testcase::{Statement, TestCase};
 
 use crate::problem::CriterionCoverage;
+use crate::replay_check::ReplayCheck;
 use crate::{EngineError, GenerateConfig, JvmProblem, search_class};
 
 /// Rounds that run the tests in which a failing assertion is removed; from the next one on, a test
@@ -49,6 +50,9 @@ pub struct WriteConfig {
     /// Wall time of minimisation, assertion generation and verification together; `None`: no
     /// limit. When it runs out, what was verified so far is written (see [`generate_tests`]).
     pub post_budget: Option<Duration>,
+    /// Replay every written test in the concolic interpreter and compare it with the JVM's run
+    /// (`replay_check`, issue 15's fidelity figures): reporting only, the tests do not change.
+    pub replay_check: bool,
 }
 
 impl WriteConfig {
@@ -62,6 +66,7 @@ impl WriteConfig {
             test_timeout_ms: 4000,
             jacoco: false,
             post_budget: None,
+            replay_check: false,
         }
     }
 }
@@ -177,6 +182,8 @@ pub struct SearchFigures {
     pub statements: usize,
     /// What DSE did, when it was on (report.json `dse`).
     pub dse: Option<dse::DseStats>,
+    /// Its wall time by part, when it was on (report.json `dse.cost`; reporting only).
+    pub dse_cost: Option<dse::DseCost>,
 }
 
 /// The written tests of one class and everything reported about them.
@@ -199,6 +206,9 @@ pub struct ClassTests {
     pub verification: Verification,
     /// JaCoCo's line and branch coverage of the written tests, when asked for.
     pub jacoco: Option<JacocoFigures>,
+    /// The interpreter's replays of the written tests against the JVM's runs, when asked for
+    /// ([`WriteConfig::replay_check`]).
+    pub replay_check: Option<ReplayCheck>,
     /// Wall time after the search: minimisation, assertions, verification, final coverage.
     pub postprocess_time: Duration,
     /// Its parts.
@@ -404,6 +414,9 @@ pub fn generate_tests(
     let results = problem.execute(&cases)?;
     let (coverage, uncovered) = problem.final_coverage(&config.criteria, &results);
     phases.coverage = t0.elapsed();
+    // The JVM's runs of the written tests are the ones just made for the coverage.
+    let replay_check =
+        write.replay_check.then(|| crate::replay_check::of(&problem, &db, config, &cases, &results));
     Ok(ClassTests {
         class: config.class.clone(),
         files,
@@ -414,6 +427,7 @@ pub fn generate_tests(
         minimised_statements: minimised.statements_after,
         verification,
         jacoco,
+        replay_check,
         postprocess_time: clock.started.elapsed(),
         phases,
         guard_cuts,
@@ -430,10 +444,12 @@ fn search_figures(
     result: &search::SearchResult,
     problem: &JvmProblem,
     suite: &[TestCase],
-    dse: Option<dse::DseStats>,
+    dse: Option<(dse::DseStats, dse::DseCost)>,
 ) -> SearchFigures {
+    let (dse, dse_cost) = dse.unzip();
     SearchFigures {
         dse,
+        dse_cost,
         evaluations: result.stats.evaluations,
         generations: result.stats.iterations,
         elapsed: result.stats.elapsed,

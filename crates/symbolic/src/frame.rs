@@ -31,8 +31,9 @@ impl<'a> Machine<'a, '_> {
             Some(Constant::Long(v)) => Slot::long(*v),
             Some(Constant::Double(b)) => Slot::conc(C::D(*b)),
             Some(Constant::String { string_index }) => {
-                let Some(bytes) = f.cp.utf8(*string_index) else { return unsupported("bad string constant") };
-                let units: Vec<u16> = bytes.encode_utf16().collect();
+                let Some(units) = f.cp.utf8_bytes(*string_index).and_then(mutf8_units) else {
+                    return unsupported("bad string constant");
+                };
                 Slot::obj(self.heap.literal(&units))
             }
             Some(Constant::Class { .. }) => {
@@ -144,5 +145,55 @@ impl<'a> Machine<'a, '_> {
             st.insert(n - 4, b);
             st.insert(n - 4, a);
         }
+    }
+}
+
+/// The UTF-16 code units of a modified-UTF-8 string constant (JVMS §4.4.7), decoded unit by unit:
+/// a Java literal may hold a lone surrogate (CharMatcher's tables do), which is not valid UTF-8 and
+/// so has no Rust `str`. Standard 4-byte sequences, which the format forbids, are accepted as the
+/// surrogate pair they mean (as `classfile::mutf8::decode` accepts them); `None` for a malformed
+/// sequence.
+pub(crate) fn mutf8_units(bytes: &[u8]) -> Option<Vec<u16>> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    let cont = |b: Option<&u8>| b.filter(|&&b| b & 0xc0 == 0x80).map(|&b| u32::from(b & 0x3f));
+    while i < bytes.len() {
+        let b = u32::from(bytes[i]);
+        let (c, n) = match b {
+            0x00..=0x7f => (b, 1),
+            0xc0..=0xdf => ((b & 0x1f) << 6 | cont(bytes.get(i + 1))?, 2),
+            0xe0..=0xef => ((b & 0x0f) << 12 | cont(bytes.get(i + 1))? << 6 | cont(bytes.get(i + 2))?, 3),
+            0xf0..=0xf7 => (
+                (b & 0x07) << 18
+                    | cont(bytes.get(i + 1))? << 12
+                    | cont(bytes.get(i + 2))? << 6
+                    | cont(bytes.get(i + 3))?,
+                4,
+            ),
+            _ => return None,
+        };
+        match char::from_u32(c) {
+            Some(ch) if c > 0xffff => out.extend(ch.encode_utf16(&mut [0; 2]).iter()),
+            _ if c <= 0xffff => out.push(c as u16),
+            _ => return None,
+        }
+        i += n;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mutf8_units;
+
+    #[test]
+    fn modified_utf8_keeps_lone_surrogates_and_nul() {
+        // "a", NUL as C0 80, U+00E9, a lone high surrogate D800 as ED A0 80, U+20AC.
+        let bytes = [0x61, 0xc0, 0x80, 0xc3, 0xa9, 0xed, 0xa0, 0x80, 0xe2, 0x82, 0xac];
+        assert_eq!(mutf8_units(&bytes), Some(vec![0x61, 0, 0xe9, 0xd800, 0x20ac]));
+        // A standard 4-byte sequence (U+1F600) is the pair it means.
+        assert_eq!(mutf8_units(&[0xf0, 0x9f, 0x98, 0x80]), Some(vec![0xd83d, 0xde00]));
+        assert_eq!(mutf8_units(&[0xe2, 0x82]), None);
+        assert_eq!(mutf8_units(&[0x80]), None);
     }
 }

@@ -58,7 +58,38 @@ impl<'a> Machine<'a, '_> {
         let owner = self.field_owner(class, name, desc);
         self.ensure_init(&owner)?;
         let key = format!("{owner}.{name}");
-        Ok(self.heap.statics.get(&key).copied().unwrap_or_else(|| default_of(desc)))
+        if let Some(v) = self.heap.statics.get(&key) {
+            return Ok(*v);
+        }
+        Ok(self.constant_value(&owner, name, desc).unwrap_or_else(|| default_of(desc)))
+    }
+
+    /// The value a static field's `ConstantValue` attribute gives it (JVMS §4.7.2, §5.5: set when
+    /// the class is prepared, before its initialiser runs). javac writes one for every `static
+    /// final` field with a constant initialiser and no `putstatic`, so without it a test reading
+    /// `IntMath.MAX_SIGNED_POWER_OF_TWO` got 0.
+    fn constant_value(&mut self, owner: &str, name: &str, desc: &str) -> Option<Slot> {
+        let db = self.db;
+        let file = db.class(db.class_id(owner)?).ok()?;
+        let cp = &file.constant_pool;
+        let field = file.field(name, desc)?;
+        if field.access_flags & access::STATIC == 0 {
+            return None;
+        }
+        let attr =
+            field.attributes.iter().find(|a| cp.utf8(a.name_index).as_deref() == Some("ConstantValue"))?;
+        let index = u16::from_be_bytes([*attr.info.first()?, *attr.info.get(1)?]);
+        Some(match cp.get(index)? {
+            Constant::Integer(v) => Slot::int(*v),
+            Constant::Float(b) => Slot::conc(crate::value::C::F(*b)),
+            Constant::Long(v) => Slot::long(*v),
+            Constant::Double(b) => Slot::conc(crate::value::C::D(*b)),
+            Constant::String { string_index } => {
+                let units = crate::frame::mutf8_units(cp.utf8_bytes(*string_index)?)?;
+                Slot::obj(self.heap.literal(&units))
+            }
+            _ => return None,
+        })
     }
 
     pub(crate) fn put_static(&mut self, class: &str, name: &str, desc: &str, v: Slot) -> Res<()> {

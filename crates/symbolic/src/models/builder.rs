@@ -23,6 +23,11 @@ impl Machine<'_, '_> {
                 self.throw_new("java/lang/NullPointerException", "new StringBuilder(null)")
             }
             ("<init>", p) => self.append(this, args[1], p).map(|_| None),
+            // `append(char[], offset, len)` reads `str.length` first: a null array throws, where a
+            // null CharSequence appends "null".
+            ("append", "[CII") if args[1].as_ref().is_none() => {
+                self.throw_new("java/lang/NullPointerException", "append of a null char[]")
+            }
             ("append", "Ljava/lang/CharSequence;II") | ("append", "[CII") => {
                 self.append_range(this, args).map(Some)
             }

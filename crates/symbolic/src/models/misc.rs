@@ -21,9 +21,12 @@ const DETAIL: &str = "java/lang/Throwable.detailMessage";
 const CAUSE: &str = "java/lang/Throwable.cause";
 
 impl Machine<'_, '_> {
-    /// The identity hash of an object: concrete and deterministic (it cannot match the JVM's).
-    fn identity_hash(o: ObjId) -> i32 {
-        (o.0.wrapping_mul(0x9e37_79b9) >> 1) as i32
+    /// The identity hash of an object: the workers' JVMs run with `-XX:hashCode=2` (crates/worker
+    /// `process.rs`), which makes every identity hash 1, so the replay gives 1 too. (It was a
+    /// hash of the heap index, which made `hashCode` of objects without their own, and of maps and
+    /// sets holding them, differ from the JVM's: TreeRangeMap on the public set.)
+    fn identity_hash(_: ObjId) -> i32 {
+        1
     }
 
     pub(crate) fn object_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
@@ -147,6 +150,8 @@ impl Machine<'_, '_> {
             ("arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V") => self.arraycopy(args).map(|_| None),
             ("identityHashCode", _) => Ok(Some(Slot::int(args[0].as_ref().map_or(0, Self::identity_hash)))),
             ("lineSeparator", _) => Ok(Some(self.new_rust_string("\n"))),
+            // The workers run without a security manager (DESIGN.md §3.4: guards instead).
+            ("getSecurityManager", "()Ljava/lang/SecurityManager;") => Ok(Some(Slot::null())),
             ("currentTimeMillis" | "nanoTime", "()J") => self.guarded_clock(name == "nanoTime").map(Some),
             _ => return Some(unsupported(format!("System.{name}{desc}"))),
         };

@@ -1,5 +1,5 @@
 //! More of the `java.lang.String` model: `isBlank`, `indexOf(String, from)`, `lastIndexOf(String)`,
-//! `repeat`, `codePointAt`, `compareToIgnoreCase`, and `split` by a literal one-character
+//! `repeat`, `codePointAt`, `compareToIgnoreCase`, `getChars`, and `split` by a literal one-character
 //! delimiter (any other pattern stops the replay: regular expressions are not modelled).
 
 use solver::{ExprId, Op};
@@ -14,6 +14,42 @@ use crate::value::{ObjId, Slot};
 const REGEX_META: &str = ".$|()[{^?*+\\";
 
 impl Machine<'_, '_> {
+    /// `getChars(srcBegin, srcEnd, dst, dstBegin)` (JDK 17): the source bounds are checked first
+    /// (`StringIndexOutOfBoundsException`), then the destination (`NullPointerException` for a null
+    /// array, `StringIndexOutOfBoundsException` past its end, as `checkBoundsOffCount` throws);
+    /// then the characters, with their shadows, are copied. The indices are pinned.
+    fn get_chars(&mut self, this: ObjId, args: &[Slot]) -> Res<()> {
+        let a = self.fixed_str(this)?;
+        let begin = self.pin(args[1]).as_int();
+        let end = self.pin(args[2]).as_int();
+        let dst_begin = self.pin(args[4]).as_int();
+        let len = a.chars.len() as i32;
+        if begin < 0 || begin > end || end > len {
+            let what = format!("begin {begin}, end {end}, length {len}");
+            return self.throw_new("java/lang/StringIndexOutOfBoundsException", &what);
+        }
+        let Some(dst) = args[3].as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "getChars into null");
+        };
+        let dst_len = match self.heap.get(dst) {
+            Obj::Array { elems, .. } => elems.len() as i32,
+            _ => return unsupported("String.getChars into a modelled object"),
+        };
+        let n = end - begin;
+        if dst_begin < 0 || dst_begin > dst_len - n {
+            let what = format!("offset {dst_begin}, count {n}, length {dst_len}");
+            return self.throw_new("java/lang/StringIndexOutOfBoundsException", &what);
+        }
+        let slots: Vec<Slot> =
+            a.chars[begin as usize..end as usize].iter().map(|&c| self.char_slot(c)).collect();
+        if let Obj::Array { elems, .. } = self.heap.get_mut(dst) {
+            for (k, s) in slots.into_iter().enumerate() {
+                elems[dst_begin as usize + k] = s;
+            }
+        }
+        Ok(())
+    }
+
     /// The methods of `string_model`'s second half (`this` non-null).
     pub(crate) fn string_model_more(
         &mut self,
@@ -38,6 +74,7 @@ impl Machine<'_, '_> {
             }
             ("compareToIgnoreCase", "(Ljava/lang/String;)I") => self.compare_ignoring_case(this, args[1]),
             ("split", "(Ljava/lang/String;)[Ljava/lang/String;") => self.split(this, args[1]),
+            ("getChars", "(II[CI)V") => self.get_chars(this, args).map(|_| None),
             _ => return None,
         };
         Some(r)
