@@ -20,15 +20,7 @@ impl ClassFile {
     /// `this_class` is read carry the class name (`Error::InClass`).
     pub fn parse(bytes: &[u8]) -> Result<ClassFile, Error> {
         let mut r = Reader::new(bytes, 0);
-        let magic = r.u32("magic")?;
-        if magic != MAGIC {
-            return Err(Error::BadMagic { magic });
-        }
-        let minor_version = r.u16("minor_version")?;
-        let major_version = r.u16("major_version")?;
-        if major_version < 45 {
-            return Err(Error::UnsupportedVersion { major: major_version, minor: minor_version });
-        }
+        let (minor_version, major_version) = read_header(&mut r)?;
         let constant_pool = ConstantPool::parse(&mut r)?;
         let access_flags = r.u16("access_flags")?;
         let this_offset = r.offset();
@@ -82,15 +74,7 @@ impl ClassFile {
     /// of a full parse and without keeping the class. Checks what `parse` checks up to the pool.
     pub fn read_constant_pool(bytes: &[u8]) -> Result<ConstantPool, Error> {
         let mut r = Reader::new(bytes, 0);
-        let magic = r.u32("magic")?;
-        if magic != MAGIC {
-            return Err(Error::BadMagic { magic });
-        }
-        let minor_version = r.u16("minor_version")?;
-        let major_version = r.u16("major_version")?;
-        if major_version < 45 {
-            return Err(Error::UnsupportedVersion { major: major_version, minor: minor_version });
-        }
+        read_header(&mut r)?;
         ConstantPool::parse(&mut r)
     }
 
@@ -243,4 +227,19 @@ fn parse_members(r: &mut Reader<'_>, cp: &ConstantPool, what: &'static str) -> R
         res.push(Member { access_flags, name_index, descriptor_index, attributes });
     }
     Ok(res)
+}
+
+/// The magic number and the version (minor, major), checked: what `parse` and
+/// `read_constant_pool` both read before the constant pool.
+fn read_header(r: &mut Reader<'_>) -> Result<(u16, u16), Error> {
+    let magic = r.u32("magic")?;
+    if magic != MAGIC {
+        return Err(Error::BadMagic { magic });
+    }
+    let minor = r.u16("minor_version")?;
+    let major = r.u16("major_version")?;
+    if major < 45 {
+        return Err(Error::UnsupportedVersion { major, minor });
+    }
+    Ok((minor, major))
 }
