@@ -149,7 +149,7 @@ fn date_parse_constraints_over_characters() {
             String v0 = "2000-02-2x";
             int v1 = DateParse.dayOfYear(v0);
 
-            == replay: 11 inputs, 21 path entries, 9 instructions symbolic, 27 concrete, 1 pinned
+            == replay: 11 inputs, 23 path entries, 12 instructions symbolic, 24 concrete, 3 pinned
             inputs: len0 = v0.length(), s0[0] = v0.charAt(0), s0[1] = v0.charAt(1), s0[2] = v0.charAt(2), s0[3] = v0.charAt(3), s0[4] = v0.charAt(4), s0[5] = v0.charAt(5), s0[6] = v0.charAt(6), s0[7] = v0.charAt(7), s0[8] = v0.charAt(8), s0[9] = v0.charAt(9)
             #0 Assume test.statement 0@0 took -: ((0 <= len0) && (len0 <= 32))
             #1 Branch dse/DateParse.dayOfYear(Ljava/lang/String;)I@5 took g7: (len0 == 10)
@@ -162,7 +162,7 @@ fn date_parse_constraints_over_characters() {
                 negate (explore): unsat
             #5 Branch dse/DateParse.dayOfYear(Ljava/lang/String;)I@17 took g50: (zext32(s0[7]) == 45)
                 negate for g51: sat (2 constraints): v0 = "2000-02\02x"
-            #6 Pin dse/DateParse.dayOfYear(Ljava/lang/String;)I@23 took -: (len0 == 10)
+            #6 Pin dse/DateParse.dayOfYear(Ljava/lang/String;)I@23 took -: (4 <= len0)
             #7 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@24 took -: !(s0[0] == (char)45)
                 negate (explore): sat (2 constraints): v0 = "-000-02-2x"
             #8 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@24 took -: !(s0[0] == (char)43)
@@ -175,21 +175,23 @@ fn date_parse_constraints_over_characters() {
                 negate (explore): sat (2 constraints): v0 = "20\u{c}0-02-2x"
             #12 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@24 took -: ((zext32(s0[3]) - 48) <u 10)
                 negate (explore): sat (2 constraints): v0 = "200\u{c}-02-2x"
-            #13 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@30 took -: !(s0[5] == (char)45)
+            #13 Pin dse/DateParse.dayOfYear(Ljava/lang/String;)I@29 took -: (7 <= len0)
+            #14 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@30 took -: !(s0[5] == (char)45)
                 negate (explore): sat (2 constraints): v0 = "2000--2-2x"
-            #14 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@30 took -: !(s0[5] == (char)43)
+            #15 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@30 took -: !(s0[5] == (char)43)
                 negate (explore): sat (3 constraints): v0 = "2000-+2-2x"
-            #15 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@30 took -: ((zext32(s0[5]) - 48) <u 10)
+            #16 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@30 took -: ((zext32(s0[5]) - 48) <u 10)
                 negate (explore): sat (4 constraints): v0 = "2000-\n2-2x"
-            #16 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@30 took -: ((zext32(s0[6]) - 48) <u 10)
+            #17 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@30 took -: ((zext32(s0[6]) - 48) <u 10)
                 negate (explore): sat (2 constraints): v0 = "2000-0\u{c}-2x"
-            #17 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@36 took -: !(s0[8] == (char)45)
+            #18 Pin dse/DateParse.dayOfYear(Ljava/lang/String;)I@35 took -: (10 <= len0)
+            #19 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@36 took -: !(s0[8] == (char)45)
                 negate (explore): sat (2 constraints): v0 = "2000-02--x"
-            #18 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@36 took -: !(s0[8] == (char)43)
+            #20 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@36 took -: !(s0[8] == (char)43)
                 negate (explore): sat (3 constraints): v0 = "2000-02-+x"
-            #19 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@36 took -: ((zext32(s0[8]) - 48) <u 10)
+            #21 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@36 took -: ((zext32(s0[8]) - 48) <u 10)
                 negate (explore): sat (4 constraints): v0 = "2000-02-\nx"
-            #20 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@36 took -: !((zext32(s0[9]) - 48) <u 10)
+            #22 Implicit dse/DateParse.dayOfYear(Ljava/lang/String;)I@36 took -: !((zext32(s0[9]) - 48) <u 10)
                 negate (explore): sat (2 constraints): v0 = "2000-02-20"
         "#]],
     );
@@ -358,16 +360,18 @@ fn email_through_index_of_substring_and_ends_with() {
             String v0 = "bob@example.orx";
             boolean v1 = Email.valid(v0);
 
-            == replay: 33 inputs, 6 path entries, 5 instructions symbolic, 20 concrete, 3 pinned
+            == replay: 33 inputs, 8 path entries, 7 instructions symbolic, 18 concrete, 5 pinned
             inputs: len0 = v0.length(), s0[0] = v0.charAt(0), s0[1] = v0.charAt(1), s0[2] = v0.charAt(2), s0[3] = v0.charAt(3), s0[4] = v0.charAt(4), s0[5] = v0.charAt(5), s0[6] = v0.charAt(6), s0[7] = v0.charAt(7), s0[8] = v0.charAt(8), s0[9] = v0.charAt(9), s0[10] = v0.charAt(10), s0[11] = v0.charAt(11), s0[12] = v0.charAt(12), s0[13] = v0.charAt(13), s0[14] = v0.charAt(14), s0[15] = v0.charAt(15), s0[16] = v0.charAt(16), s0[17] = v0.charAt(17), s0[18] = v0.charAt(18), s0[19] = v0.charAt(19), s0[20] = v0.charAt(20), s0[21] = v0.charAt(21), s0[22] = v0.charAt(22), s0[23] = v0.charAt(23), s0[24] = v0.charAt(24), s0[25] = v0.charAt(25), s0[26] = v0.charAt(26), s0[27] = v0.charAt(27), s0[28] = v0.charAt(28), s0[29] = v0.charAt(29), s0[30] = v0.charAt(30), s0[31] = v0.charAt(31)
             #0 Assume test.statement 0@0 took -: ((0 <= len0) && (len0 <= 32))
             #1 Branch dse/Email.valid(Ljava/lang/String;)Z@9 took g23: ((((0 <u len0) && (s0[0] == (char)64)) ? 0 : (((1 <u len0) && (s0[1] == (char)64)) ? 1 : (((2 <u len0) && (s0[2] == (char)64)) ? 2 : (((3 <u len0) && (s0[3] == (char)64)) ? 3 : (((4 <u len0) && (s0[4] == (char)64)) ? 4 : (((5 <u len0) && (s0[5] == (char)64)) ? 5 : (((6 <u len0) && (s0[6] == (char)64)) ? 6 : (((7 <u len0) && (s0[7] == (char)64)) ? 7 : (((8 <u len0) && (s0[8] == (char)64)) ? 8 : (((9 <u len0) && (s0[9] == (char)64)) ? 9 : (((10 <u len0) && (s0[10] == (char)64)) ? 10 : (((11 <u len0) && (s0[11] == (char)64)) ? 11 : (((12 <u len0) && (s0[12] == (char)64)) ? 12 : (((13 <u len0) && (s0[13] == (char)64)) ? 13 : (((14 <u len0) && (s0[14] == (char)64)) ? 14 : (((15 <u len0) && (s0[15] == (char)64)) ? 15 : (((16 <u len0) && (s0[16] == (char)64)) ? 16 : (((17 <u len0) && (s0[17] == (char)64)) ? 17 : (((18 <u len0) && (s0[18] == (char)64)) ? 18 : (((19 <u len0) && (s0[19] == (char)64)) ? 19 : (((20 <u len0) && (s0[20] == (char)64)) ? 20 : (((21 <u len0) && (s0[21] == (char)64)) ? 21 : (((22 <u len0) && (s0[22] == (char)64)) ? 22 : (((23 <u len0) && (s0[23] == (char)64)) ? 23 : (((24 <u len0) && (s0[24] == (char)64)) ? 24 : (((25 <u len0) && (s0[25] == (char)64)) ? 25 : (((26 <u len0) && (s0[26] == (char)64)) ? 26 : (((27 <u len0) && (s0[27] == (char)64)) ? 27 : (((28 <u len0) && (s0[28] == (char)64)) ? 28 : (((29 <u len0) && (s0[29] == (char)64)) ? 29 : (((30 <u len0) && (s0[30] == (char)64)) ? 30 : (((31 <u len0) && (s0[31] == (char)64)) ? 31 : -1)))))))))))))))))))))))))))))))) > 0)
                 negate for g24: sat (34 constraints): v0 = ""
-            #2 Pin dse/Email.valid(Ljava/lang/String;)Z@15 took -: (len0 == 15)
-            #3 Pin dse/Email.valid(Ljava/lang/String;)Z@15 took -: ((((0 <u len0) && (s0[0] == (char)64)) ? 0 : (((1 <u len0) && (s0[1] == (char)64)) ? 1 : (((2 <u len0) && (s0[2] == (char)64)) ? 2 : (((3 <u len0) && (s0[3] == (char)64)) ? 3 : (((4 <u len0) && (s0[4] == (char)64)) ? 4 : (((5 <u len0) && (s0[5] == (char)64)) ? 5 : (((6 <u len0) && (s0[6] == (char)64)) ? 6 : (((7 <u len0) && (s0[7] == (char)64)) ? 7 : (((8 <u len0) && (s0[8] == (char)64)) ? 8 : (((9 <u len0) && (s0[9] == (char)64)) ? 9 : (((10 <u len0) && (s0[10] == (char)64)) ? 10 : (((11 <u len0) && (s0[11] == (char)64)) ? 11 : (((12 <u len0) && (s0[12] == (char)64)) ? 12 : (((13 <u len0) && (s0[13] == (char)64)) ? 13 : (((14 <u len0) && (s0[14] == (char)64)) ? 14 : (((15 <u len0) && (s0[15] == (char)64)) ? 15 : (((16 <u len0) && (s0[16] == (char)64)) ? 16 : (((17 <u len0) && (s0[17] == (char)64)) ? 17 : (((18 <u len0) && (s0[18] == (char)64)) ? 18 : (((19 <u len0) && (s0[19] == (char)64)) ? 19 : (((20 <u len0) && (s0[20] == (char)64)) ? 20 : (((21 <u len0) && (s0[21] == (char)64)) ? 21 : (((22 <u len0) && (s0[22] == (char)64)) ? 22 : (((23 <u len0) && (s0[23] == (char)64)) ? 23 : (((24 <u len0) && (s0[24] == (char)64)) ? 24 : (((25 <u len0) && (s0[25] == (char)64)) ? 25 : (((26 <u len0) && (s0[26] == (char)64)) ? 26 : (((27 <u len0) && (s0[27] == (char)64)) ? 27 : (((28 <u len0) && (s0[28] == (char)64)) ? 28 : (((29 <u len0) && (s0[29] == (char)64)) ? 29 : (((30 <u len0) && (s0[30] == (char)64)) ? 30 : (((31 <u len0) && (s0[31] == (char)64)) ? 31 : -1)))))))))))))))))))))))))))))))) == 3)
+            #2 Pin dse/Email.valid(Ljava/lang/String;)Z@15 took -: ((((0 <u len0) && (s0[0] == (char)64)) ? 0 : (((1 <u len0) && (s0[1] == (char)64)) ? 1 : (((2 <u len0) && (s0[2] == (char)64)) ? 2 : (((3 <u len0) && (s0[3] == (char)64)) ? 3 : (((4 <u len0) && (s0[4] == (char)64)) ? 4 : (((5 <u len0) && (s0[5] == (char)64)) ? 5 : (((6 <u len0) && (s0[6] == (char)64)) ? 6 : (((7 <u len0) && (s0[7] == (char)64)) ? 7 : (((8 <u len0) && (s0[8] == (char)64)) ? 8 : (((9 <u len0) && (s0[9] == (char)64)) ? 9 : (((10 <u len0) && (s0[10] == (char)64)) ? 10 : (((11 <u len0) && (s0[11] == (char)64)) ? 11 : (((12 <u len0) && (s0[12] == (char)64)) ? 12 : (((13 <u len0) && (s0[13] == (char)64)) ? 13 : (((14 <u len0) && (s0[14] == (char)64)) ? 14 : (((15 <u len0) && (s0[15] == (char)64)) ? 15 : (((16 <u len0) && (s0[16] == (char)64)) ? 16 : (((17 <u len0) && (s0[17] == (char)64)) ? 17 : (((18 <u len0) && (s0[18] == (char)64)) ? 18 : (((19 <u len0) && (s0[19] == (char)64)) ? 19 : (((20 <u len0) && (s0[20] == (char)64)) ? 20 : (((21 <u len0) && (s0[21] == (char)64)) ? 21 : (((22 <u len0) && (s0[22] == (char)64)) ? 22 : (((23 <u len0) && (s0[23] == (char)64)) ? 23 : (((24 <u len0) && (s0[24] == (char)64)) ? 24 : (((25 <u len0) && (s0[25] == (char)64)) ? 25 : (((26 <u len0) && (s0[26] == (char)64)) ? 26 : (((27 <u len0) && (s0[27] == (char)64)) ? 27 : (((28 <u len0) && (s0[28] == (char)64)) ? 28 : (((29 <u len0) && (s0[29] == (char)64)) ? 29 : (((30 <u len0) && (s0[30] == (char)64)) ? 30 : (((31 <u len0) && (s0[31] == (char)64)) ? 31 : -1)))))))))))))))))))))))))))))))) == 3)
+            #3 Pin dse/Email.valid(Ljava/lang/String;)Z@15 took -: (3 <= len0)
             #4 Pin dse/Email.valid(Ljava/lang/String;)Z@21 took -: (((((0 <u len0) && (s0[0] == (char)64)) ? 0 : (((1 <u len0) && (s0[1] == (char)64)) ? 1 : (((2 <u len0) && (s0[2] == (char)64)) ? 2 : (((3 <u len0) && (s0[3] == (char)64)) ? 3 : (((4 <u len0) && (s0[4] == (char)64)) ? 4 : (((5 <u len0) && (s0[5] == (char)64)) ? 5 : (((6 <u len0) && (s0[6] == (char)64)) ? 6 : (((7 <u len0) && (s0[7] == (char)64)) ? 7 : (((8 <u len0) && (s0[8] == (char)64)) ? 8 : (((9 <u len0) && (s0[9] == (char)64)) ? 9 : (((10 <u len0) && (s0[10] == (char)64)) ? 10 : (((11 <u len0) && (s0[11] == (char)64)) ? 11 : (((12 <u len0) && (s0[12] == (char)64)) ? 12 : (((13 <u len0) && (s0[13] == (char)64)) ? 13 : (((14 <u len0) && (s0[14] == (char)64)) ? 14 : (((15 <u len0) && (s0[15] == (char)64)) ? 15 : (((16 <u len0) && (s0[16] == (char)64)) ? 16 : (((17 <u len0) && (s0[17] == (char)64)) ? 17 : (((18 <u len0) && (s0[18] == (char)64)) ? 18 : (((19 <u len0) && (s0[19] == (char)64)) ? 19 : (((20 <u len0) && (s0[20] == (char)64)) ? 20 : (((21 <u len0) && (s0[21] == (char)64)) ? 21 : (((22 <u len0) && (s0[22] == (char)64)) ? 22 : (((23 <u len0) && (s0[23] == (char)64)) ? 23 : (((24 <u len0) && (s0[24] == (char)64)) ? 24 : (((25 <u len0) && (s0[25] == (char)64)) ? 25 : (((26 <u len0) && (s0[26] == (char)64)) ? 26 : (((27 <u len0) && (s0[27] == (char)64)) ? 27 : (((28 <u len0) && (s0[28] == (char)64)) ? 28 : (((29 <u len0) && (s0[29] == (char)64)) ? 29 : (((30 <u len0) && (s0[30] == (char)64)) ? 30 : (((31 <u len0) && (s0[31] == (char)64)) ? 31 : -1)))))))))))))))))))))))))))))))) + 1) == 4)
-            #5 Branch dse/Email.valid(Ljava/lang/String;)Z@26 took g54: !((((s0[11] == (char)46) && (s0[12] == (char)111)) && (s0[13] == (char)114)) && (s0[14] == (char)103))
-                negate for g53: sat (38 constraints): v0 = "\0\0\0@\0\0\0\0\0\0\0.org"
+            #5 Pin dse/Email.valid(Ljava/lang/String;)Z@21 took -: (4 <= len0)
+            #6 Pin dse/Email.valid(Ljava/lang/String;)Z@25 took -: ((len0 - 4) == 11)
+            #7 Branch dse/Email.valid(Ljava/lang/String;)Z@26 took g54: !((((s0[11] == (char)46) && (s0[12] == (char)111)) && (s0[13] == (char)114)) && (s0[14] == (char)103))
+                negate for g53: sat (40 constraints): v0 = "\0\0\0@\0\0\0\0\0\0\0.org"
         "#]],
     );
 }

@@ -261,6 +261,9 @@ impl Machine<'_, '_> {
     }
 
     fn string_hash(&mut self, this: crate::value::ObjId) -> Res<Slot> {
+        if let Some(h) = self.string_hash_sym(this)? {
+            return Ok(h);
+        }
         let sv = self.fixed_str(this)?;
         let mut h = Slot::int(0);
         for ch in sv.chars {
@@ -444,6 +447,9 @@ impl Machine<'_, '_> {
     }
 
     fn substring(&mut self, this: crate::value::ObjId, begin: Slot, end: Option<Slot>) -> Res<Slot> {
+        if let Some(r) = self.substring_sym(this, begin, end)? {
+            return Ok(r);
+        }
         let a = self.fixed_str(this)?;
         let n = a.chars.len() as i32;
         let b = self.pin(begin).as_int();

@@ -1,13 +1,15 @@
 //! String operations that keep a symbolic length symbolic instead of pinning it: `indexOf(char)`
-//! (the first position below the length holding the character). It applies to strings with a
-//! length shadow (inputs, and what concatenation derives from them); the models in `string`
-//! handle the others. (`substring` and `endsWith` at symbolic positions were tried as ite chains
-//! over the positions: their queries, tens of seconds each for Z3 at the standard limits, cost
-//! more than the pins they avoid.)
+//! (the first position below the length holding the character), `substring` at concrete
+//! positions (only the bound checks are pinned; `substring(b)` keeps `length - b`) and `hashCode`
+//! (Horner's polynomial for every length the string may have, picked by an ite chain). They apply
+//! to strings with a length shadow (inputs, and what concatenation and these derive from them);
+//! the models in `string` handle the others. (`substring` and `endsWith` at symbolic positions
+//! were tried as ite chains over the positions: their queries, tens of seconds each for Z3 at the
+//! standard limits, cost more than the pins they avoid.)
 
 use solver::{Op, Value};
 
-use crate::heap::StrVal;
+use crate::heap::{Ch, StrVal};
 use crate::interp::{Machine, Res};
 use crate::value::{ObjId, Slot};
 
@@ -41,5 +43,57 @@ impl Machine<'_, '_> {
             conds.push((k as i32, holds, Some(both)));
         }
         Ok(Some(self.first_match(&conds)))
+    }
+
+    /// `substring(b)` and `substring(b, e)` on a string with a symbolic length, the positions
+    /// pinned: the check the JDK makes against the length is kept as a pin (`b <= length` or
+    /// `e <= length`), not the length itself. `substring(b)` has the symbolic length `length - b`
+    /// and the characters past the concrete end as its tail (what a longer input holds there).
+    /// `None` when the string's length is concrete or the bounds throw (the fixed model throws).
+    pub(crate) fn substring_sym(&mut self, this: ObjId, begin: Slot, end: Option<Slot>) -> Res<Option<Slot>> {
+        let sv = self.str_of(this)?;
+        let Some(len) = sv.len else { return Ok(None) };
+        let n = sv.chars.len() as i32;
+        let b = self.pin(begin).as_int();
+        let e = end.map(|e| self.pin(e).as_int());
+        if b < 0 || b > e.unwrap_or(n) || e.unwrap_or(n) > n {
+            return Ok(None);
+        }
+        let (fits, c) = self.cond(Op::Sle, &[Slot::int(e.unwrap_or(b)), self.str_len(&sv)]);
+        self.pin_cond(fits, c);
+        let out = match e {
+            Some(e) => StrVal::from_chars(sv.chars[b as usize..e as usize].to_vec()),
+            None => {
+                let tail: Vec<_> =
+                    (sv.chars.len()..self.str_bound(&sv)).map(|k| self.char_expr(&sv, k)).collect();
+                let kb = self.arena.konst(Value::i32(b));
+                let rest = self.arena.mk(Op::Sub, &[len, kb]);
+                let chars: Vec<Ch> = sv.chars[b as usize..].to_vec();
+                StrVal { chars, len: Some(rest), input: None, tail }
+            }
+        };
+        Ok(Some(self.new_string(out)))
+    }
+
+    /// `hashCode()` of a string with a symbolic length: `h(k+1) = 31·h(k) + s[k]` for every length
+    /// the string may have, the one of its length chosen by an ite chain (linear in the bound).
+    pub(crate) fn string_hash_sym(&mut self, this: ObjId) -> Res<Option<Slot>> {
+        let sv = self.str_of(this)?;
+        let Some(len) = sv.len else { return Ok(None) };
+        let concrete = sv.chars.iter().fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(i32::from(c.c)));
+        let k31 = self.arena.konst(Value::i32(31));
+        let mut h = self.arena.konst(Value::i32(0));
+        let mut pick = h;
+        for k in 0..self.str_bound(&sv) {
+            let c = self.char_expr(&sv, k);
+            let c = self.arena.mk(Op::ZeroExt(32), &[c]);
+            let m = self.arena.mk(Op::Mul, &[h, k31]);
+            h = self.arena.mk(Op::Add, &[m, c]);
+            let kk = self.arena.konst(Value::i32(k as i32 + 1));
+            let is = self.arena.mk(Op::Eq, &[len, kk]);
+            pick = self.arena.mk(Op::Ite, &[is, h, pick]);
+        }
+        self.sym_insn = true;
+        Ok(Some(Slot { c: crate::value::C::I(concrete), s: Some(pick) }))
     }
 }
