@@ -306,19 +306,21 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Eq. 1 inside one invocation: `level + distance` of the nearest executed control
-    /// dependences of `node`, breadth first; the smallest. When none ran, one more than the
-    /// levels walked (worse than any divergence found at those levels).
+    /// dependences of `node`, breadth first; the smallest. When none ran (the invocation ended
+    /// early, by an exception), the depth of `node`'s control dependences plus 1: worse than any
+    /// divergence at those levels.
     fn approach(&mut self, inv: usize, node: InsnIdx) -> f64 {
         let Some(spec) = self.spec(inv) else { return 1.0 };
         let mut best: Option<f64> = None;
         let mut level = 0;
         let mut frontier: Vec<InsnIdx> = vec![node];
         let mut seen = std::collections::BTreeSet::from([node]);
-        while !frontier.is_empty() && best.is_none() {
+        let deps_of = |n: &InsnIdx| spec.deps.get(n).map_or(&[][..], Vec::as_slice);
+        while frontier.iter().any(|n| !deps_of(n).is_empty()) && best.is_none() {
             level += 1;
             let mut next = Vec::new();
             for n in frontier {
-                for dep in spec.deps.get(&n).map_or(&[][..], Vec::as_slice) {
+                for dep in deps_of(&n) {
                     if self.trace.branches[inv].contains_key(&dep.insn) {
                         let d = level as f64 + self.at_node(inv, dep.insn, Goal::Outcome(dep.taken));
                         best = Some(best.map_or(d, |b| b.min(d)));
