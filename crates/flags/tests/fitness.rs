@@ -225,12 +225,13 @@ fn f3_cascade_through_a_flag_branch_in_a_loop() {
     let closer = flag_fitness(&specs, &scan_trace(&[100.0, 5.0]), objective, CONFIG).expect("invoked");
     assert!(closer < got, "{closer} < {got}");
     // An iteration where isValid returned true makes the flag branch covered: 0.
-    let mut invs = vec![];
-    invs.push(Invocation {
-        context: vec![frame(13, 0, 0)],
-        branches: vec![(at(4), dist(1.0, 0.0)), (at(8), dist(1.0, 0.0))],
-    });
-    invs.push(Invocation { context: vec![frame(13, 1, 0)], branches: vec![(at(4), dist(0.0, 1.0))] });
+    let invs = vec![
+        Invocation {
+            context: vec![frame(13, 0, 0)],
+            branches: vec![(at(4), dist(1.0, 0.0)), (at(8), dist(1.0, 0.0))],
+        },
+        Invocation { context: vec![frame(13, 1, 0)], branches: vec![(at(4), dist(0.0, 1.0))] },
+    ];
     assert_eq!(flag_fitness(&specs, &FlagTrace::new(invs), objective, CONFIG), Some(0.0));
 }
 
