@@ -38,6 +38,10 @@ use bytecode::InsnIdx;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct MethodKey(pub u32);
 
+/// EvoSuite's constant of the branch distance table (paper 001 §2.2, digest §B2.2): the distance
+/// of an unsatisfied boolean condition.
+pub const K: f64 = 1.0;
+
 /// `norm(x) = x / (1 + x)` (paper Eq. 1's normalisation, the one all worked examples use).
 pub fn normalize(x: f64) -> f64 {
     x / (1.0 + x)
@@ -65,7 +69,9 @@ pub struct Dep {
 /// One required branch of a flag method for a returned value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Required {
-    /// The value is returned on a path with no decision: distance 0 whenever the method runs.
+    /// The value is returned on a path with no decision before it (in javac's code, a constant
+    /// stored into a local that other paths may overwrite). When the method returned the other
+    /// value, nothing on that path measures why: it counts as `K`, the flat flag distance.
     Always,
     /// The outcome `taken` of the conditional jump at `insn`.
     Branch { insn: InsnIdx, taken: bool },
@@ -253,10 +259,14 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Algorithm 2: the distance of required branch `r` in invocation `inv` (an index of the
-    /// trace's invocations): `approach level + norm(branch distance)`, 0 when achieved.
+    /// trace's invocations): `approach level + norm(branch distance)`, 0 when achieved; `K` for
+    /// `Required::Always`.
     pub fn branch_fitness_r(&mut self, inv: usize, r: &Required) -> f64 {
         match *r {
-            Required::Always => 0.0,
+            // Had that path run, the flag would have had the value; it ran and a later
+            // definition (a store on another path) won, which the path cannot measure: the flat
+            // flag distance K.
+            Required::Always => K,
             Required::Branch { insn, taken } => self.reach(inv, insn, Goal::Outcome(taken)),
             Required::Call { call, needs } => self.reach(inv, call, Goal::Returns(needs)),
         }

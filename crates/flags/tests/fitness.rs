@@ -139,6 +139,26 @@ fn eq1_approach_level_two_and_a_half() {
     );
 }
 
+/// `LoopFlag.contains` returns `false` from a store before the loop (no decision): when it
+/// returned true anyway, that path measures nothing and counts as K, so alone it gives the flat
+/// norm(K) = 0.5, and beside a measured branch it only weighs in Eq. 3.
+#[test]
+fn a_path_without_decision_counts_as_k() {
+    let s = spec(vec![Required::Always], vec![], &[(12, &[])]);
+    let specs = FlagSpecs { methods: BTreeMap::from([(MethodKey(0), s)]) };
+    let trace = FlagTrace::new(vec![Invocation {
+        context: vec![frame(6, 0, 0)],
+        branches: vec![(at(12), dist(0.0, 3.0))],
+    }]);
+    let objective = FlagObjective { call: at(6), needs: false };
+    close(flag_fitness(&specs, &trace, objective, CONFIG).expect("invoked"), 0.5);
+    let s =
+        spec(vec![Required::Always, Required::Branch { insn: at(12), taken: false }], vec![], &[(12, &[])]);
+    let specs = FlagSpecs { methods: BTreeMap::from([(MethodKey(0), s)]) };
+    let expected = normalize(harmonic_mean(&[1.0, normalize(3.0)]).expect("values"));
+    close(flag_fitness(&specs, &trace, objective, CONFIG).expect("invoked"), expected);
+}
+
 /// `TwoSites.example(0)` (paper Listing 5): `isFlag(0)` at call site 1 (@1) takes `x < 1`;
 /// `isFlag(2)` at call site 2 (@9) does not. In `isFlag`, the jump @2 is `if_icmpge` (taken:
 /// `x >= 1`, `return false`).
