@@ -168,6 +168,74 @@ impl DataDeps {
             reachable[block.start.index()..block.end.index()].iter_mut().for_each(|r| *r = true);
             run_block(body, cfg, b, state, cp, Some(&mut rec));
         }
+        DataDeps::finish(rec, reachable)
+    }
+
+    /// The same analysis without blocks, instruction by instruction (each instruction its own
+    /// node, exceptional edges from every instruction of a protected range carrying the locals
+    /// before and after it): the simple reference `compute` is cross-checked against
+    /// (STYLE.md rule 7).
+    pub fn compute_reference(body: &MethodBody, cp: &ConstantPool) -> DataDeps {
+        let n = body.insns.len();
+        let mut in_states: Vec<Option<State>> = vec![None; n];
+        let mut work: BTreeSet<usize> = BTreeSet::new();
+        if n > 0 {
+            let locals = (0..body.max_locals).map(|var| vec![LocalDef::Entry { var }]).collect();
+            in_states[0] = Some(State { stack: Vec::new(), locals });
+            work.insert(0);
+        }
+        let after_jsr: Vec<usize> =
+            (0..n).filter(|&i| body.insns[i].op().is_jsr() && i + 1 < n).map(|i| i + 1).collect();
+        while let Some(i) = work.pop_first() {
+            let Some(before) = in_states[i].clone() else { continue };
+            let mut after = before.clone();
+            step(InsnIdx::new(i), &body.insns[i], &mut after, cp, None);
+            let mut next: Vec<(usize, State)> = Vec::new();
+            let insn = &body.insns[i];
+            // A `jsr` continues at the next instruction only through its subroutine's `ret`.
+            if insn.falls_through() && !insn.op().is_jsr() && i + 1 < n {
+                next.push((i + 1, after.clone()));
+            }
+            next.extend(insn.targets().filter(|t| t.index() < n).map(|t| (t.index(), after.clone())));
+            if insn.op() == bytecode::Opcode::RET {
+                next.extend(after_jsr.iter().map(|&r| (r, after.clone())));
+            }
+            for (k, h) in body.handlers.iter().enumerate() {
+                if h.start.index() <= i && i < h.end.index() && h.handler.index() < n {
+                    let mut locals = before.locals.clone();
+                    for (l, o) in locals.iter_mut().zip(&after.locals) {
+                        union_into(l, o);
+                    }
+                    let stack = vec![Word { defs: vec![StackDef::CaughtException { handler: k as u32 }] }];
+                    next.push((h.handler.index(), State { stack, locals }));
+                }
+            }
+            for (t, state) in next {
+                let changed = match &mut in_states[t] {
+                    Some(s) => s.merge(&state),
+                    slot @ None => {
+                        *slot = Some(state);
+                        true
+                    }
+                };
+                if changed {
+                    work.insert(t);
+                }
+            }
+        }
+        let mut rec = Recorder { operands: vec![Vec::new(); n], reaching: vec![Box::default(); n] };
+        let reachable: Vec<bool> = in_states.iter().map(Option::is_some).collect();
+        for (i, state) in in_states.into_iter().enumerate() {
+            if let Some(mut state) = state {
+                step(InsnIdx::new(i), &body.insns[i], &mut state, cp, Some(&mut rec));
+            }
+        }
+        DataDeps::finish(rec, reachable)
+    }
+
+    /// The inverse maps of what the recording pass collected.
+    fn finish(rec: Recorder, reachable: Vec<bool>) -> DataDeps {
+        let n = reachable.len();
         let mut consumers = vec![Vec::new(); n];
         let mut local_uses = vec![Vec::new(); n];
         for (i, ops) in rec.operands.iter().enumerate() {

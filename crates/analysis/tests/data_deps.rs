@@ -3,8 +3,9 @@
 //! `pdg::render` for every method of the `flags` fixture area and of three `analysis` fixture
 //! classes (handlers, loops, switches), in `test_data_deps/<Class>.txt` (refresh with
 //! `UPDATE_EXPECT=1`); and, on the guava and commons-lang3 jars, the invariants every verified
-//! method must satisfy (no operand without a producer, every producer pushes, every read local
-//! has a definition, consumers are the inverse of producers).
+//! method must satisfy (no operand without a producer, every producer is reachable, every read
+//! local has a definition, consumers are the inverse of producers). Everywhere, the block-level
+//! analysis equals the instruction-level reference (`DataDeps::compute_reference`).
 
 use std::path::Path;
 
@@ -35,6 +36,7 @@ fn deps(insns: Vec<Insn>, max_locals: u16) -> (MethodBody, DataDeps, Pdg) {
     let body = MethodBody::new(8, max_locals, insns);
     let cfg = Cfg::compute(&body);
     let data = DataDeps::compute(&body, &cfg, &ConstantPool::new());
+    assert_eq!(data, DataDeps::compute_reference(&body, &ConstantPool::new()));
     let pdom = PostDomTree::compute(cfg.graph());
     let cd = ControlDeps::compute(cfg.graph(), &pdom);
     let pdg = Pdg::compute(&body, &cfg, &cd, &data);
@@ -178,6 +180,31 @@ fn a_long_store_clobbers_the_next_slot() {
     assert_eq!(data.producers(at(5), 0), &[StackDef::Insn(at(4))]);
 }
 
+#[test]
+fn a_subroutine_returns_through_ret() {
+    // Before class-file version 50: `jsr` pushes the return address, the subroutine stores it and
+    // `ret` reads it back; the code after `jsr` is reached through `ret` alone.
+    let text = render(
+        vec![
+            branch(Opcode::JSR, 3),
+            local(Opcode::ILOAD_0, 0),
+            simple(Opcode::IRETURN),
+            local(Opcode::ASTORE_1, 1),
+            local(Opcode::RET, 1),
+        ],
+        2,
+    );
+    expect_test::expect![[r#"
+        method
+          0: jsr 3
+          1: iload_0  local [entry 0]
+          2: ireturn  ops [1]
+          3: astore_1  ops [0]
+          4: ret 1  local [3]
+    "#]]
+    .assert_eq(&text);
+}
+
 fn snapshot_class(class: &ClassFile, dir: &Path) {
     let cp = &class.constant_pool;
     let name = class.name();
@@ -188,6 +215,7 @@ fn snapshot_class(class: &ClassFile, dir: &Path) {
         let body = bytecode::decode(&code.expect("Code parses"), cp).expect("method decodes");
         let cfg = Cfg::compute(&body);
         let data = DataDeps::compute(&body, &cfg, cp);
+        assert_eq!(data, DataDeps::compute_reference(&body, cp));
         let pdom = PostDomTree::compute(cfg.graph());
         let cd = ControlDeps::compute(cfg.graph(), &pdom);
         let pdg = Pdg::compute(&body, &cfg, &cd, &data);
@@ -223,6 +251,7 @@ fn fixture_snapshots() {
 fn check_method(body: &MethodBody, cp: &ConstantPool, what: &str) -> usize {
     let cfg = Cfg::compute(body);
     let data = DataDeps::compute(body, &cfg, cp);
+    assert_eq!(data, DataDeps::compute_reference(body, cp), "{what}: block and reference analyses differ");
     let mut edges = 0;
     for (i, insn) in body.insns.iter().enumerate() {
         let here = InsnIdx::new(i);
