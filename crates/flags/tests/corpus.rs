@@ -1,12 +1,14 @@
 //! Detection on real code (commons-lang3 and guava, Debian jars): every method analysed as a
 //! method under test must not panic, and what it reports must be consistent (a flag branch is a
 //! conditional jump on an invoke returning `boolean`; each required branch of a flag method is a
-//! conditional jump of that method). Prints the prevalence, to compare with paper 001 §4.2
+//! conditional jump of that method; the fitness spec knows the control dependences of every
+//! required node). Prints the prevalence, to compare with paper 001 §4.2
 //! (11.8 % of the methods with branches have an interprocedural flag; per project mean 14.4 %).
 
 use std::path::PathBuf;
 
 use bytecode::Insn;
+use flags::fitness::Required;
 use flags::{FlagConfig, PathSource, Via};
 use programdb::{DbConfig, ProgramDb};
 
@@ -39,6 +41,14 @@ fn commons_lang3_and_guava() {
                                     assert!(fb.insns[insn.index()].is_conditional());
                                 }
                             }
+                        }
+                    }
+                }
+                let index = flags::spec::specs(&db, &a);
+                for spec in index.specs.methods.values() {
+                    for r in spec.required.iter().flatten() {
+                        if let Required::Branch { insn, .. } | Required::Call { call: insn, .. } = r {
+                            assert!(spec.deps.contains_key(insn), "a required node without its dependences");
                         }
                     }
                 }
