@@ -50,6 +50,10 @@ pub(crate) struct DseArgs {
     /// Generations without a trigger after which DSE runs anyway (0: never, as in paper 004).
     #[arg(long)]
     dse_stall: Option<u32>,
+    /// The most work DSE may do, as a share of the search's evaluations (its replays, solver units
+    /// and checks in evaluation equivalents; 0: no limit, as in paper 004).
+    #[arg(long, default_value_t = 0.5)]
+    dse_share: f64,
 }
 
 impl DseArgs {
@@ -60,6 +64,9 @@ impl DseArgs {
                 "--dse-probability {} is not in (0, 1]",
                 self.dse_probability
             )));
+        }
+        if !(self.dse_share >= 0.0 && self.dse_share.is_finite()) {
+            return Err(Failure::BadInput(format!("--dse-share {} is not a share ≥ 0", self.dse_share)));
         }
         if !(self.dse_rate >= 1.0 && self.dse_rate.is_finite()) {
             return Err(Failure::BadInput(format!("--dse-rate {} is below 1", self.dse_rate)));
@@ -77,6 +84,7 @@ impl DseArgs {
         c.filter = self.dse_filter == Switch::On;
         c.keep_all = self.dse_keep_all;
         c.stall = self.dse_stall.unwrap_or(c.stall);
+        c.share = self.dse_share;
         Ok(c)
     }
 }

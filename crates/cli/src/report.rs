@@ -194,6 +194,7 @@ fn dse_config_json(c: &engine::DseConfig) -> Value {
         "filter": c.filter,
         "keep_all": c.keep_all,
         "stall": c.stall,
+        "share": c.share,
     })
 }
 

@@ -60,6 +60,9 @@ pub struct Dse<'a> {
     /// Nothing DSE decides reads either.
     clock: Option<&'a dyn Clock>,
     cost: DseCost,
+    /// The search's evaluations when the current application began (`between`); `None` when
+    /// `apply` is called outside a search, which has no share to keep to.
+    evaluations: Option<u64>,
 }
 
 impl std::fmt::Debug for Dse<'_> {
@@ -104,6 +107,7 @@ impl<'a> Dse<'a> {
             quiet: 0,
             clock: None,
             cost: DseCost::default(),
+            evaluations: None,
         }
     }
 
@@ -119,6 +123,16 @@ impl<'a> Dse<'a> {
     /// The wall time measured (all zero without a clock).
     pub fn cost(&self) -> &DseCost {
         &self.cost
+    }
+
+    /// Whether DSE is still within its share of the search (`DseConfig::share`); updates the
+    /// reported work.
+    fn affordable(&mut self) -> bool {
+        self.stats.work = crate::budget::work(&self.stats, &[self.solver.stats(), self.explorer.stats()]);
+        match self.evaluations {
+            Some(n) => crate::budget::within_share(self.stats.work, n, self.config.share),
+            None => true,
+        }
     }
 
     /// The clock's reading, for the report's times; zero without a clock.
@@ -143,6 +157,9 @@ impl<'a> Dse<'a> {
             kept: Vec::new(),
         };
         for s in seeds {
+            if !self.affordable() {
+                break;
+            }
             self.replay_into(&mut app, problem, expand(s), covered);
         }
         loop {
@@ -202,6 +219,7 @@ impl<'a> Dse<'a> {
         while batch.len() < CHECK_BATCH
             && app.queries < self.config.max_queries
             && app.executed + (batch.len() as u32) < self.config.max_tests
+            && self.affordable()
         {
             let Some(c) = app.queue.pop() else { break };
             let goal = match (c.explore, c.goal) {
@@ -358,6 +376,11 @@ impl<P: DseTarget> Hook<P> for Dse<'_> {
             self.stats.triggers += 1;
         }
         self.quiet = 0;
+        self.evaluations = Some(view.evaluations());
+        if !self.affordable() {
+            self.stats.over_share += 1;
+            return Ok(Vec::new());
+        }
         if !self.controller.admit(&mut self.rng) {
             self.stats.declined += 1;
             return Ok(Vec::new());
@@ -387,6 +410,7 @@ impl<P: DseTarget> Hook<P> for Dse<'_> {
         self.stats.successes += u64::from(!kept.is_empty());
         self.controller.record(!kept.is_empty());
         self.stats.probability = self.controller.probability();
+        self.affordable();
         Ok(kept)
     }
 }

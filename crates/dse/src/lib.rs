@@ -15,6 +15,7 @@
 //! Not here: the interpreter (`symbolic`), the solvers (`solver`), the JVM (`engine` implements
 //! `DseTarget` over its problem).
 
+mod budget;
 mod candidates;
 mod control;
 mod cost;
@@ -23,6 +24,9 @@ mod explain;
 mod hook;
 mod substitute;
 
+pub use budget::{
+    AVM_PER_EVALUATION, INSTRUCTIONS_PER_EVALUATION, RLIMIT_PER_EVALUATION, within_share, work,
+};
 pub use candidates::{Candidate, Queue, Worth};
 pub use control::{Controller, Trigger, values_only_change};
 pub use cost::{DseCost, QueryTimes};
@@ -60,6 +64,10 @@ pub struct DseConfig {
     /// Calls between generations without a trigger after which DSE is applied anyway to the
     /// uncovered targets' best tests (our stagnation rule; 0: never, as in 004).
     pub stall: u32,
+    /// The most work DSE may do, in evaluation equivalents (`budget`), as a share of the search's
+    /// evaluations so far: with 0.5 DSE stays within about a third of the search. 0: no limit, as
+    /// in 004 (ours: 004 bounds each application by time only).
+    pub share: f64,
 }
 
 impl DseConfig {
@@ -84,6 +92,7 @@ impl DseConfig {
             filter: true,
             keep_all: false,
             stall: 0,
+            share: 0.0,
         }
     }
 
@@ -142,6 +151,10 @@ pub struct DseStats {
     /// Tests handed to the search, and the goals they covered before the search had.
     pub tests_kept: u64,
     pub goals_covered_first: u64,
+    /// Triggers turned down because DSE had used its share of the search (`DseConfig::share`),
+    /// and its work so far in evaluation equivalents (`budget::work`).
+    pub over_share: u64,
+    pub work: u64,
     /// P after the last application.
     pub probability: f64,
 }
@@ -174,6 +187,8 @@ impl DseStats {
             ("divergences", self.divergences),
             ("tests_kept", self.tests_kept),
             ("goals_covered_first", self.goals_covered_first),
+            ("over_share", self.over_share),
+            ("work", self.work),
         ]
     }
 }

@@ -180,3 +180,21 @@ fn dse_works_with_whole_suite_search() {
     println!("dse.Magic, whole suite: branches off {}/{}, on {}/{}", off.0, off.1, on.0, on.1);
     assert!(on.0 == on.1 && off.0 < off.1, "whole suite on Magic: off {off:?}, on {on:?}");
 }
+
+/// The share (`--dse-share`, ours): on `Keyword`, whose hash-code queries Z3 gives up on, DSE
+/// without a share does more work than the search's evaluations; with a share of 0.1 triggers are
+/// turned down and the work stays near a tenth of them (one query or check batch past it at most).
+#[test]
+fn the_share_holds_dse_to_a_part_of_the_search() {
+    let free = run("dse.Keyword", Algorithm::DynaMosa, DseConfig::paper()).dse.unwrap_or_default();
+    let held = DseConfig { share: 0.1, ..DseConfig::paper() };
+    let held = run("dse.Keyword", Algorithm::DynaMosa, held).dse.unwrap_or_default();
+    println!(
+        "dse.Keyword: work {} without a share, {} with 0.1 ({} triggers over it)",
+        free.work, held.work, held.over_share
+    );
+    assert_eq!(free.over_share, 0);
+    assert!(held.over_share > 0, "{held:?}");
+    assert!(held.work < free.work, "with the share {held:?}, without {free:?}");
+    assert!(held.work <= EVALUATIONS / 10 + 1_500, "{held:?}");
+}

@@ -1,6 +1,6 @@
 //! Z3 over bit-vectors and IEEE floats (feasibility.md §2): each query is translated into SMT-LIB
-//! text (one `define-fun` per DAG node reachable from the constraints, so sharing is kept), parsed
-//! by a fresh Z3 context, checked under a deterministic resource limit (`rlimit`, never a timeout),
+//! text (one constant and one defining equation per DAG node reachable from the constraints, so
+//! sharing is kept), parsed by a fresh Z3 context, checked under a deterministic resource limit (`rlimit`, never a timeout),
 //! and every variable that occurs is read back with model completion.
 //!
 //! Why text rather than the `z3` crate's term API: the API of z3 0.22 lacks the conversions we need
@@ -8,6 +8,13 @@
 //! libz3 4.8.12 does not have; SMT-LIB has every operation of the FP and BV theories. Why a fresh
 //! context per query: Z3's resource counter is per context, so the figure we report is the query's
 //! own, and no query depends on the ones before it.
+//!
+//! Why `(declare-const eK)` plus `(assert (= eK body))` rather than `(define-fun eK () body)`: Z3
+//! 4.8 expands nullary `define-fun` macros while parsing, without sharing the expansions, and that
+//! is not bounded by `rlimit`: a 1,800-node query from commons-math's binary gcd (a chain of
+//! shifts and masks) took 50 s to parse and the next one never finished, 1.7 GB in. With one
+//! equation per node the parse is linear (25 ms on the same query) and Z3's `solve-eqs`
+//! preprocessing removes the extra constants again.
 //!
 //! Every variable is a bit-vector or a Bool in Z3: a float variable is the bit pattern of its IEEE
 //! value (`(_ to_fp 11 53)` of the bits), so the model gives us raw bits, NaN payload included.
@@ -68,8 +75,9 @@ impl Solver for Z3Solver {
         let text = smtlib(&prog, constraints);
         let vars = prog.vars();
         let rlimit = u32::try_from(self.limits.z3_rlimit).unwrap_or(u32::MAX);
-        let (answer, spent) =
-            z3::with_z3_config(&Config::new(), || check(&text, constraints.len(), &vars, rlimit));
+        let (answer, spent) = z3::with_z3_config(&Config::new(), || {
+            check(&text, prog.steps.len() + constraints.len(), &vars, rlimit)
+        });
         self.rlimit_spent += spent;
         match answer {
             Answer::Sat(values) => {
@@ -180,7 +188,8 @@ fn literal(v: Value) -> String {
     }
 }
 
-/// The query as SMT-LIB: variables, one definition per node, one assertion per constraint.
+/// The query as SMT-LIB: variables, one constant with its defining equation per node, one
+/// assertion per constraint (so `steps + constraints` assertions in all).
 fn smtlib(prog: &Compiled, constraints: &[ExprId]) -> String {
     let mut s = String::new();
     let sorts: Vec<Sort> = prog
@@ -219,7 +228,8 @@ fn smtlib(prog: &Compiled, constraints: &[ExprId]) -> String {
             }
         };
         sorts[k] = sort;
-        writeln!(s, "(define-fun {name} () {} {body})", smt_sort(sort)).unwrap();
+        writeln!(s, "(declare-const {name} {})", smt_sort(sort)).unwrap();
+        writeln!(s, "(assert (= {name} {body}))").unwrap();
     }
     for c in constraints {
         writeln!(s, "(assert e{})", c.0).unwrap();

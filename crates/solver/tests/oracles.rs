@@ -412,3 +412,51 @@ fn portfolio_solves_float_math_and_long_bits() {
     assert_eq!((p.stats().z3.calls, p.stats().z3.sat), (2, 2));
     assert_eq!(p.stats().z3_model_mismatches, 0);
 }
+
+/// The loop of commons-math's binary gcd (`ArithmeticUtils.gcd(int, int)`) unrolled 80 times:
+/// `d = a - b; a = |d| >> tz(|d|); b = min(a, b)`, each node used by several later ones through
+/// `ite`s. As nullary `define-fun` macros Z3 4.8 took 21 s to parse 60 rounds and longer than
+/// we waited for 80 (the query that hung `Fraction` runs); with one equation per node it takes
+/// 0.1 s. With `a` and `b` pinned, Z3 must answer Sat, and its model must satisfy the chain; the
+/// watchdog (a thousand times the time it takes) turns a hang back into a failure.
+#[test]
+fn z3_answers_deep_shared_chains_without_expanding_them() {
+    let mut arena = Arena::new();
+    let (va, a0) = arena.var(Sort::Bv(32), "a");
+    let (vb, b0) = arena.var(Sort::Bv(32), "b");
+    let (zero, one, all) = (int(&mut arena, 0), int(&mut arena, 1), int(&mut arena, -1));
+    let (mut a, mut b) = (a0, b0);
+    for _ in 0..80 {
+        let d = arena.mk(Op::Sub, &[a, b]);
+        let neg = arena.mk(Op::Neg, &[d]);
+        let negative = arena.mk(Op::Slt, &[d, zero]);
+        let abs = arena.mk(Op::Ite, &[negative, neg, d]);
+        let inverted = arena.mk(Op::Xor, &[abs, all]);
+        let below = arena.mk(Op::Sub, &[abs, one]);
+        let low = arena.mk(Op::And, &[inverted, below]);
+        let half = arena.mk(Op::LShr, &[low, one]);
+        let count = arena.mk(Op::Add, &[half, one]);
+        let le = arena.mk(Op::Sle, &[a, b]);
+        let min = arena.mk(Op::Ite, &[le, a, b]);
+        a = arena.mk(Op::AShr, &[abs, count]);
+        b = min;
+    }
+    let at = Assignment([(va, Value::i32(1_071)), (vb, Value::i32(462))].into_iter().collect());
+    let (ta, tb) = (arena.eval(a, &at), arena.eval(b, &at));
+    let (ta, tb) = (arena.konst(ta), arena.konst(tb));
+    let mut constraints = vec![arena.mk(Op::Eq, &[a, ta]), arena.mk(Op::Eq, &[b, tb])];
+    for (v, x) in [(a0, 1_071), (b0, 462)] {
+        let k = int(&mut arena, x);
+        constraints.push(arena.mk(Op::Eq, &[v, k]));
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut z3 = Z3Solver::new(&limits());
+        let res = z3.solve(&arena, &constraints, &Assignment::default());
+        eprintln!("deep chain: {res:?} ({} rlimit units)", z3.rlimit_spent());
+        let ok = matches!(&res, Outcome::Sat(m) if satisfies(&arena, &constraints, m));
+        tx.send((ok, format!("{res:?}"))).expect("the test waits");
+    });
+    let (ok, res) = rx.recv_timeout(std::time::Duration::from_secs(100)).expect("Z3 answers within 100 s");
+    assert!(ok, "{res}");
+}

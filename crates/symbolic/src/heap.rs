@@ -41,6 +41,11 @@ impl StrVal {
         }
     }
 
+    /// A string of these characters, with a concrete length.
+    pub fn from_chars(chars: Vec<Ch>) -> StrVal {
+        StrVal { chars, len: None, input: None, tail: Vec::new() }
+    }
+
     pub fn units(&self) -> Vec<u16> {
         self.chars.iter().map(|c| c.c).collect()
     }

@@ -27,6 +27,18 @@ fn prim_of(class: &str) -> Option<&'static str> {
     })
 }
 
+/// The `Character` predicates modelled over ASCII ranges (`char_predicate`).
+const CHAR_PREDICATES: &[&str] = &[
+    "isDigit",
+    "isUpperCase",
+    "isLowerCase",
+    "isLetter",
+    "isAlphabetic",
+    "isLetterOrDigit",
+    "isWhitespace",
+    "isSpaceChar",
+];
+
 impl Machine<'_, '_> {
     /// `X.valueOf(v)`: a cached box for the values the JDK caches, a new one otherwise.
     pub(crate) fn box_value(&mut self, class: &str, v: Slot) -> ObjId {
@@ -111,6 +123,21 @@ impl Machine<'_, '_> {
             }
             ("parseInt" | "parseLong" | "parseShort" | "parseByte", "Ljava/lang/String;") => {
                 self.parse_integer(args[0], prim).map(Some)
+            }
+            // Natives: the bits move unchanged (NaN payloads too, as HotSpot's intrinsics on x86-64
+            // do); a symbolic argument is pinned.
+            ("doubleToRawLongBits", "D")
+            | ("floatToRawIntBits", "F")
+            | ("longBitsToDouble", "J")
+            | ("intBitsToFloat", "I") => {
+                let v = self.pin(args[0]);
+                Ok(Some(match v.c {
+                    C::D(b) => Slot::long(b as i64),
+                    C::F(b) => Slot::int(b as i32),
+                    C::J(b) => Slot::conc(C::D(b as u64)),
+                    C::I(b) => Slot::conc(C::F(b as u32)),
+                    _ => return Some(unsupported(format!("{name} of a reference"))),
+                }))
             }
             ("valueOf", "Ljava/lang/String;") if matches!(prim, "I" | "J" | "S" | "B") => {
                 self.parse_integer(args[0], prim).map(|v| Some(Slot::obj(self.box_value(class, v))))
@@ -527,7 +554,11 @@ impl Machine<'_, '_> {
             ("equals", "(Ljava/lang/Object;)Z") => {
                 return self.box_model("java/lang/Character", name, desc, args);
             }
-            (_, "(C)Z" | "(I)Z") => self.char_predicate(name, args[0]).map(Some),
+            // The other predicates (isSurrogate, isJavaIdentifierPart, ...) run the JDK's bytecode,
+            // exact for every character.
+            (_, "(C)Z" | "(I)Z") if CHAR_PREDICATES.contains(&name) => {
+                self.char_predicate(name, args[0]).map(Some)
+            }
             ("toUpperCase" | "toLowerCase", "(C)C" | "(I)I") => {
                 self.char_case(name == "toUpperCase", args[0]).map(Some)
             }
@@ -571,6 +602,7 @@ impl Machine<'_, '_> {
         (holds, Some(acc))
     }
 
+    /// One of `CHAR_PREDICATES` of `c`, for ASCII (a symbolic `c` is kept in ASCII).
     fn char_predicate(&mut self, name: &str, c: Slot) -> Res<Slot> {
         self.ascii(c)?;
         let digit = self.in_range(c, b'0', b'9');

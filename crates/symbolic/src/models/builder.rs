@@ -55,6 +55,19 @@ impl Machine<'_, '_> {
                 let tmp = [s, args[1]];
                 return self.string_model("indexOf", "(Ljava/lang/String;)I", &tmp);
             }
+            // The builder's contents as a string, then `String`'s model.
+            ("substring" | "subSequence", "II") | ("substring", "I") => {
+                let sv = self.builder_val(this);
+                let s = self.new_string(sv);
+                let mut tmp = vec![s];
+                tmp.extend_from_slice(&args[1..]);
+                let desc = match (name, params) {
+                    ("subSequence", _) => "(II)Ljava/lang/CharSequence;",
+                    (_, "II") => "(II)Ljava/lang/String;",
+                    _ => "(I)Ljava/lang/String;",
+                };
+                return self.string_model(name, desc, &tmp);
+            }
             ("capacity", "") => Ok(Some(Slot::int(self.builder_val(this).chars.len().max(16) as i32))),
             _ => return None,
         };

@@ -595,3 +595,18 @@ fn java_min(x: f64, y: f64) -> f64 {
     }
     x.min(y)
 }
+
+impl Machine<'_, '_> {
+    /// `java.lang.reflect.Array.getLength` (native): null throws `NullPointerException`, an object
+    /// that is not an array `IllegalArgumentException` ("Argument is not an array", the JDK's
+    /// message); an array's length is concrete in the heap.
+    pub(crate) fn array_length_of(&mut self, a: Slot) -> Res<Slot> {
+        let Some(o) = a.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "Array.getLength(null)");
+        };
+        match self.heap.get(o) {
+            Obj::Array { elems, .. } => Ok(Slot::int(elems.len() as i32)),
+            _ => self.throw_new("java/lang/IllegalArgumentException", "Argument is not an array"),
+        }
+    }
+}

@@ -61,6 +61,7 @@ pub(crate) fn call(
             Some(Ok(v))
         }
         "java/io/PrintStream" => m.print_model(name, desc, args),
+        "java/lang/reflect/Array" if name == "getLength" => Some(m.array_length_of(args[0]).map(Some)),
         _ => None,
     }
 }

@@ -568,6 +568,6 @@ impl Machine<'_, '_> {
     }
 }
 
-fn upper(c: u16) -> u16 {
+pub(crate) fn upper(c: u16) -> u16 {
     if (u16::from(b'a')..=u16::from(b'z')).contains(&c) { c - 32 } else { c }
 }

@@ -7,6 +7,7 @@ use solver::{ExprId, Op};
 use crate::heap::{Ch, Obj, StrVal};
 use crate::interp::{Machine, Res, unsupported};
 use crate::models::ModelResult;
+use crate::models::string::upper;
 use crate::value::{ObjId, Slot};
 
 /// Characters `split` treats as regular-expression syntax (String.split's fast path excludes
@@ -50,6 +51,40 @@ impl Machine<'_, '_> {
         Ok(())
     }
 
+    /// `regionMatches([ignoreCase,] toffset, other, ooffset, len)` (JDK 17): `other` null throws;
+    /// false when an offset is negative or a region passes its string's end (compared as longs);
+    /// true for `len <= 0`; else the regions compared as `equals`/`equalsIgnoreCase` compare.
+    /// Offsets, length and both lengths are pinned; ignoring case, a non-ASCII character in either
+    /// region stops the replay (the JDK's Latin-1 case tables are not modelled here).
+    fn region_matches(&mut self, this: ObjId, ignore_case: Option<Slot>, rest: &[Slot]) -> Res<Option<Slot>> {
+        let Some(o) = rest[1].as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "regionMatches with null");
+        };
+        let ic = ignore_case.is_some_and(|b| self.pin(b).as_int() != 0);
+        let a = self.fixed_str(this)?;
+        let b = self.fixed_str(o)?;
+        let to = self.pin(rest[0]).as_int();
+        let oo = self.pin(rest[2]).as_int();
+        let len = self.pin(rest[3]).as_int();
+        let (na, nb, l) = (a.chars.len() as i64, b.chars.len() as i64, i64::from(len));
+        if oo < 0 || to < 0 || i64::from(to) > na - l || i64::from(oo) > nb - l {
+            return Ok(Some(Slot::int(0)));
+        }
+        if len <= 0 {
+            return Ok(Some(Slot::int(1)));
+        }
+        let region = |s: &StrVal, from: i32| {
+            StrVal::from_chars(s.chars[from as usize..(from + len) as usize].to_vec())
+        };
+        let (ra, rb) = (region(&a, to), region(&b, oo));
+        if ic && ra.chars.iter().chain(&rb.chars).any(|c| c.c >= 128) {
+            return unsupported("regionMatches ignoring case outside ASCII");
+        }
+        let holds = ra.chars.iter().zip(&rb.chars).all(|(x, y)| x.c == y.c || ic && upper(x.c) == upper(y.c));
+        let e = self.str_eq_cond(&ra, &rb, ic);
+        Ok(Some(self.bool_slot(holds, e)))
+    }
+
     /// The methods of `string_model`'s second half (`this` non-null).
     pub(crate) fn string_model_more(
         &mut self,
@@ -75,6 +110,10 @@ impl Machine<'_, '_> {
             ("compareToIgnoreCase", "(Ljava/lang/String;)I") => self.compare_ignoring_case(this, args[1]),
             ("split", "(Ljava/lang/String;)[Ljava/lang/String;") => self.split(this, args[1]),
             ("getChars", "(II[CI)V") => self.get_chars(this, args).map(|_| None),
+            ("regionMatches", "(ILjava/lang/String;II)Z") => self.region_matches(this, None, &args[1..]),
+            ("regionMatches", "(ZILjava/lang/String;II)Z") => {
+                self.region_matches(this, Some(args[1]), &args[2..])
+            }
             _ => return None,
         };
         Some(r)

@@ -310,6 +310,26 @@ pub const CASES: &[(&str, &str)] = &[
     ("dse.symbolic.Collect.lists(II)I *9 *3", "0"),
     ("dse.symbolic.Texts.list(II)I *3 *33", "1"),
     ("dse.symbolic.Texts.list(II)I *3 *30", "0"),
+    ("dse.symbolic.Jdk.chars(C)I *'a'", "24"),
+    ("dse.symbolic.Jdk.chars(C)I *'-'", "0"),
+    ("dse.symbolic.Jdk.chars(C)I *'q'", "56"),
+    ("dse.symbolic.Jdk.chars(C)I *'1'", "16"),
+    ("dse.symbolic.Jdk.chars(C)I *'é'", "24"),
+    ("dse.symbolic.Jdk.regions(Ljava/lang/String;Ljava/lang/String;I)I *\"xaBcd\" *\"aBcd\" *1", "5"),
+    ("dse.symbolic.Jdk.regions(Ljava/lang/String;Ljava/lang/String;I)I *\"xbC\" *\"abc\" *1", "6"),
+    ("dse.symbolic.Jdk.regions(Ljava/lang/String;Ljava/lang/String;I)I *\"abCD\" *\"zBc\" *0", "4"),
+    ("dse.symbolic.Jdk.regions(Ljava/lang/String;Ljava/lang/String;I)I *\"hello\" *\"lo\" *3", "5"),
+    ("dse.symbolic.Jdk.regions(Ljava/lang/String;Ljava/lang/String;I)I *\"hello\" *\"lo\" *-1", "0"),
+    ("dse.symbolic.Jdk.pieces(Ljava/lang/String;II)Ljava/lang/String; *\"abcdef\" *1 *3", "\"bc2defbc\""),
+    (
+        "dse.symbolic.Jdk.pieces(Ljava/lang/String;II)Ljava/lang/String; *\"ab\" *1 *3",
+        "threw java.lang.StringIndexOutOfBoundsException",
+    ),
+    ("dse.symbolic.Jdk.arrays(IZ)I *3 *true", "-1"),
+    ("dse.symbolic.Jdk.arrays(IZ)I *2 *false", "-1"),
+    ("dse.symbolic.Jdk.arrays(IZ)I *5 *true", "50"),
+    ("dse.symbolic.Jdk.bits(DF)J *2.5d *1.0f", "7L"),
+    ("dse.symbolic.Jdk.bits(DF)J *1.0E300d *-3.5f", "9094988921128908188L"),
 ];
 
 /// The worker protocol's statements of a test (as the engine's `convert` makes them).

@@ -1,0 +1,67 @@
+//! DSE's work in the search's unit, for the share limit (`DseConfig::share`): what replays, solver
+//! queries and JVM checks cost, counted in deterministic units and converted to evaluation
+//! equivalents, so that DSE can be held to a fixed share of the search without reading a clock.
+//!
+//! Paper 004 has no such limit: it gives each application 30 s and lets the adaptive P decide how
+//! often. On classes where DSE finds nothing (hash codes, parsers it cannot model) that let it take
+//! most of the search's time (docs/dse.md "Cost": 27–88 % on the fixtures, more on commons-math's
+//! Fraction), and the search lost coverage there. The rates below turn the counters into
+//! evaluations of the search at the speeds measured on this machine's release build (a JVM
+//! evaluation ≈ 2 ms of wall time with 2 workers; the interpreter ≈ 2 million instructions a second;
+//! Z3 ≈ 2 million resource units a second on our queries; an AVM objective evaluation ≈ 10 µs on a
+//! few hundred nodes). They are estimates: a machine that is faster at one than the other shifts
+//! the real share, never the result of a seed.
+
+use crate::DseStats;
+
+/// Interpreter instructions (symbolic and concrete) per evaluation equivalent.
+pub const INSTRUCTIONS_PER_EVALUATION: u64 = 4_000;
+/// Z3 resource units per evaluation equivalent.
+pub const RLIMIT_PER_EVALUATION: u64 = 4_000;
+/// AVM objective evaluations per evaluation equivalent.
+pub const AVM_PER_EVALUATION: u64 = 200;
+
+/// DSE's work so far in evaluation equivalents: its replays, the solvers' units (`solvers`: the
+/// counters of every portfolio it used) and its JVM checks (one each, as the search counts them).
+pub fn work(stats: &DseStats, solvers: &[&solver::SolverStats]) -> u64 {
+    let instructions = stats.instructions_symbolic + stats.instructions_concrete;
+    let rlimit: u64 = solvers.iter().map(|s| s.z3_rlimit).sum();
+    let avm: u64 = solvers.iter().map(|s| s.avm_evaluations).sum();
+    instructions / INSTRUCTIONS_PER_EVALUATION
+        + rlimit / RLIMIT_PER_EVALUATION
+        + avm / AVM_PER_EVALUATION
+        + stats.executions
+}
+
+/// Whether DSE may go on after `evaluations` of the search: its work is at most `share` times
+/// that (a share of 0 is no limit, as in paper 004).
+pub fn within_share(work: u64, evaluations: u64, share: f64) -> bool {
+    share <= 0.0 || (work as f64) <= share * evaluations as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn work_adds_every_part_in_evaluation_equivalents() {
+        let stats = DseStats {
+            instructions_symbolic: 3_000,
+            instructions_concrete: 5_000,
+            executions: 7,
+            ..DseStats::default()
+        };
+        let a = solver::SolverStats { z3_rlimit: 40_000, avm_evaluations: 1_000, ..Default::default() };
+        let b = solver::SolverStats { z3_rlimit: 8_000, avm_evaluations: 0, ..Default::default() };
+        // 8,000 / 4,000 + 48,000 / 4,000 + 1,000 / 200 + 7
+        assert_eq!(work(&stats, &[&a, &b]), 2 + 12 + 5 + 7);
+    }
+
+    #[test]
+    fn the_share_bounds_work_by_the_search_evaluations_and_zero_is_no_limit() {
+        assert!(within_share(50, 100, 0.5));
+        assert!(!within_share(51, 100, 0.5));
+        assert!(!within_share(1, 0, 0.5));
+        assert!(within_share(1_000_000, 0, 0.0));
+    }
+}
