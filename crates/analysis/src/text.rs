@@ -143,7 +143,7 @@ fn edge_kind_text(k: EdgeKind) -> String {
 }
 
 /// One instruction: mnemonic, then targets or operands that matter for control flow.
-fn insn_text(insn: &Insn) -> String {
+pub(crate) fn insn_text(insn: &Insn) -> String {
     let name = insn.op().name();
     match insn {
         Insn::Branch { target, .. } => format!("{name} {target}"),

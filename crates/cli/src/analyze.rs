@@ -1,7 +1,8 @@
 //! `suitesmith analyze`: the analysis of one class as text — what the engine knows about a class before
 //! it runs anything. Until test generation exists, this is the README's run command. With `--dse`,
 //! instead, what dynamic symbolic execution sees of one random test of the class (paper 004,
-//! docs/dse.md): the path condition per branch and the solver's answer for each negation.
+//! docs/dse.md): the path condition per branch and the solver's answer for each negation. With
+//! `--flags`, instead, the interprocedural flags of each method (paper 001, docs/flags.md).
 
 use std::fmt::Write as _;
 
@@ -23,6 +24,10 @@ pub struct Args {
     /// The seed of the random test `--dse` explains.
     #[arg(long, default_value_t = 0, requires = "dse")]
     seed: u64,
+    /// Print the interprocedural flags of each method (flag branches, flag methods, required
+    /// paths) instead of the analysis.
+    #[arg(long, conflicts_with = "dse")]
+    flags: bool,
 }
 
 pub fn run(args: &Args) -> Result<(), Failure> {
@@ -38,6 +43,14 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         return Ok(());
     }
     let internal = args.class.replace('.', "/");
+    if args.flags {
+        if !cp.contains(&internal) {
+            return Err(Failure::BadInput(format!("class {} is not on the classpath", args.class)));
+        }
+        let classpath: Vec<std::path::PathBuf> = args.classpath.split(':').map(Into::into).collect();
+        print!("{}", render_flags(&classpath, &internal)?);
+        return Ok(());
+    }
     let bytes = cp
         .class_bytes(&internal)
         .map_err(|e| Failure::BadInput(format!("cannot read class {}: {e}", args.class)))?
@@ -46,6 +59,28 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         .map_err(|e| Failure::BadInput(format!("class {} is corrupt: {e}", args.class)))?;
     print!("{}", render(&class, &bytes)?);
     Ok(())
+}
+
+/// The flags of every method of `class` (but constructors and initialisers), as one string.
+fn render_flags(classpath: &[std::path::PathBuf], class: &str) -> Result<String, Failure> {
+    let db = programdb::ProgramDb::open(classpath, programdb::DbConfig::STANDARD)
+        .map_err(|e| Failure::BadInput(format!("cannot open the classpath: {e}")))?;
+    let c = db
+        .class_id(class)
+        .ok_or_else(|| Failure::BadInput(format!("class {class} is not on the classpath")))?;
+    let cp =
+        &db.class(c).map_err(|e| Failure::BadInput(format!("class {class} is corrupt: {e}")))?.constant_pool;
+    let config = flags::FlagConfig::standard();
+    let mut out = String::new();
+    for m in db.methods(c).collect::<Vec<_>>() {
+        let name = db.member(m).and_then(|mm| mm.name(cp)).unwrap_or_default();
+        if name.starts_with('<') || !matches!(db.body(m), Some(Ok(_))) {
+            continue;
+        }
+        out.push_str(&flags::text::render(&db, &flags::analyze(&db, m, &config)));
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 /// The whole report as one string, so a failure halfway prints nothing.

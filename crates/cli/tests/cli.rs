@@ -1,6 +1,6 @@
 //! The `suitesmith` binary from outside: exit codes and the one-line error of bad input (with nothing
 //! written), `instrument` output that runs unchanged under the verifier, and the `analyze` report of
-//! the bundled example as a snapshot (bless with `UPDATE_EXPECT=1`).
+//! the bundled example as a snapshot (bless with `UPDATE_EXPECT=1`), and `analyze --flags` on a flag fixture.
 
 // Tests run the binary and `java` as a user would; only the worker crate spawns processes in the engine.
 #![allow(clippy::disallowed_methods)]
@@ -123,5 +123,18 @@ fn analyze_reports_the_bundled_example() {
     let res = suitesmith(&["analyze", "--classpath", "examples/classes", "--class", "example.Triangle"], &[]);
     assert_eq!(res.status.code(), Some(0), "{res:?}");
     expect_test::expect_file!["../test_data/analyze_Triangle.txt"]
+        .assert_eq(&String::from_utf8_lossy(&res.stdout));
+}
+
+/// `analyze --flags` (issue 18): the flag branches of F3 (digest 000-001 §B7), with the cascade
+/// through `isValid` down to `hasChecksum` and `notReserved`.
+#[test]
+fn analyze_flags_lists_flag_branches() {
+    let res = suitesmith(
+        &["analyze", "--classpath", "fixtures/classes/flags", "--class", "flags.ChecksumScanner", "--flags"],
+        &[],
+    );
+    assert_eq!(res.status.code(), Some(0), "{res:?}");
+    expect_test::expect_file!["../test_data/analyze_flags_ChecksumScanner.txt"]
         .assert_eq(&String::from_utf8_lossy(&res.stdout));
 }

@@ -107,7 +107,7 @@ struct ClassSlot {
     methods: OnceLock<Box<[MethodSlot]>>,
 }
 
-/// What the database keeps of one method. A new memoised analysis (def-use, next) is one more
+/// What the database keeps of one method. A new memoised analysis is one more
 /// `OnceLock` field here, computed from `body` (and from `analysis`, when it needs the CFG) in a
 /// getter shaped like `ProgramDb::analysis`.
 #[derive(Debug, Default)]
@@ -116,6 +116,9 @@ struct MethodSlot {
     body: OnceLock<Option<Result<MethodBody, String>>>,
     decodes: AtomicU32,
     analysis: OnceLock<MethodAnalysis>,
+    /// Operand producers and reaching definitions, then the program dependence graph over them.
+    data_deps: OnceLock<analysis::DataDeps>,
+    pdg: OnceLock<analysis::Pdg>,
     calls: OnceLock<Box<[CallSite]>>,
 }
 
@@ -235,6 +238,25 @@ impl ProgramDb {
     /// The control dependences between the blocks of a method's CFG.
     pub fn control_deps(&self, m: MethodId) -> Option<&analysis::ControlDeps> {
         self.analysis(m).map(|a| &a.control_deps)
+    }
+
+    /// The data dependences (operand producers, reaching definitions of locals) of a method whose
+    /// code decodes, computed on the first request.
+    pub fn data_deps(&self, m: MethodId) -> Option<&analysis::DataDeps> {
+        let body = self.body(m)?.ok()?;
+        let cfg = self.cfg(m)?;
+        let class = self.class(m.class).ok()?;
+        let slot = &self.method_slots(m.class)[m.index as usize];
+        Some(slot.data_deps.get_or_init(|| analysis::DataDeps::compute(body, cfg, &class.constant_pool)))
+    }
+
+    /// The program dependence graph (data and control dependence per instruction) of a method
+    /// whose code decodes.
+    pub fn pdg(&self, m: MethodId) -> Option<&analysis::Pdg> {
+        let body = self.body(m)?.ok()?;
+        let (a, data) = (self.analysis(m)?, self.data_deps(m)?);
+        let slot = &self.method_slots(m.class)[m.index as usize];
+        Some(slot.pdg.get_or_init(|| analysis::Pdg::compute(body, &a.cfg, &a.control_deps, data)))
     }
 
     /// How many times a class was parsed (0 or 1).

@@ -124,3 +124,21 @@ fn targets_are_capped() {
     assert_eq!(site.targets.len(), 1);
     assert!(site.truncated);
 }
+
+#[test]
+fn data_deps_and_pdg_are_memoised_beside_the_body() {
+    let db = cluster(DbConfig::STANDARD);
+    let c = db.class_id("cluster/Geometry").expect("Geometry");
+    for m in db.methods(c).collect::<Vec<_>>() {
+        let Some(Ok(body)) = db.body(m) else { continue };
+        let first = db.data_deps(m).expect("decodes") as *const analysis::DataDeps;
+        assert!(std::ptr::eq(first, db.data_deps(m).expect("decodes")), "computed twice");
+        let cp = &db.class(c).expect("parsed").constant_pool;
+        let direct = analysis::DataDeps::compute(body, db.cfg(m).expect("cfg"), cp);
+        assert_eq!(db.data_deps(m), Some(&direct));
+        let pdg = db.pdg(m).expect("pdg");
+        let last = bytecode::InsnIdx::new(body.insns.len() - 1);
+        assert!(pdg.backward_slice(last).contains(&last));
+        assert_eq!(db.decode_count(m), 1);
+    }
+}
