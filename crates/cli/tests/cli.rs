@@ -58,6 +58,37 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
             ],
             "not on the classpath",
         ),
+        (
+            vec![
+                "generate",
+                "--classpath",
+                "examples/classes",
+                "--class",
+                "example.Stack",
+                "--out",
+                &out_s,
+                "--dse",
+                "on",
+                "--dse-share=-1",
+            ],
+            "--dse-share -1",
+        ),
+        (
+            vec![
+                "generate",
+                "--classpath",
+                "examples/classes",
+                "--class",
+                "example.Stack",
+                "--out",
+                &out_s,
+                "--dse",
+                "on",
+                "--dse-rate",
+                "0.5",
+            ],
+            "--dse-rate 0.5 is below 1",
+        ),
     ];
     for (args, expected) in cases {
         let res = suitesmith(&args, &[]);
