@@ -381,6 +381,9 @@ impl Machine<'_, '_> {
         let Some(s) = suffix.as_ref() else {
             return self.throw_new("java/lang/NullPointerException", "endsWith(null)");
         };
+        if let Some(r) = self.ends_with_sym(this, s)? {
+            return Ok(r);
+        }
         let a = self.fixed_str(this)?;
         let s = self.fixed_str(s)?;
         let (n, m) = (a.chars.len(), s.chars.len());
