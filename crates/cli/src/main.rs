@@ -21,9 +21,19 @@ use clap::{Parser, Subcommand};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// What `suitesmith --help` opens with: what the tool does for a user (the package description,
+/// clap's default, is a note for developers).
+const ABOUT: &str = "Writes JUnit tests for compiled Java classes: a search-based test generator (in the \
+manner of EvoSuite) that aims at high coverage of lines, branches, exceptions and mutants, adds \
+assertions on what the code did, and keeps only tests that compile and pass every time.";
+
+/// How to start, under the command list of `--help`.
+const AFTER_HELP: &str = "Start with: suitesmith generate --classpath CLASSES_OR_JARS --class com.example.Foo --out DIR
+(`--target DIR_OR_JAR` or `--prefix com.example` for many classes; `suitesmith generate --help` lists the options).";
+
 /// A search-based unit-test generator for Java.
 #[derive(Parser, Debug)]
-#[command(name = "suitesmith", version, about)]
+#[command(name = "suitesmith", version, about = ABOUT, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -169,3 +169,13 @@ fn analyze_flags_lists_flag_branches() {
     expect_test::expect_file!["../test_data/analyze_flags_ChecksumScanner.txt"]
         .assert_eq(&String::from_utf8_lossy(&res.stdout));
 }
+
+/// `--help` opens with what the tool does for a user, and ends with how to start.
+#[test]
+fn help_opens_with_what_the_tool_does() {
+    let res = suitesmith(&["--help"], &[]);
+    assert_eq!(res.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert!(text.starts_with("Writes JUnit tests for compiled Java classes"), "{text}");
+    assert!(text.contains("Start with: suitesmith generate --classpath"), "{text}");
+}
