@@ -7,8 +7,10 @@ mod analyze;
 mod dse_args;
 mod generate;
 mod instrument;
+mod merge;
 mod report;
 mod search;
+mod shard;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -52,6 +54,9 @@ enum Command {
     /// Write JUnit tests for classes: search, minimise, add assertions, compile and run them, and
     /// write the test files, statistics.csv and report.json.
     Generate(generate::Args),
+    /// Put the output directories of `generate --shard I/N` runs together as one run's: the test
+    /// files, one statistics.csv and one report.json.
+    Merge(merge::Args),
 }
 
 /// Errors a command reports. `BadInput` means the user's input is wrong (exit 2); anything else is
@@ -81,6 +86,7 @@ fn main() -> ExitCode {
         Command::Instrument(args) => instrument::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::Merge(args) => merge::run(&args),
     };
     if worker::cleanup::terminating() {
         // The signal handler is stopping the run and exits the process with the signal's status;
