@@ -6,7 +6,8 @@
 //! Layout of the output directory: `results.csv`, `summary.md`, `coverage.svg`, and per run
 //! `runs/<config>/<class>/seed-<n>/` with `tests/` (what `generate` wrote), `engine.stdout`,
 //! `engine.stderr` and `check/` (the compiled tests, the JaCoCo exec file, the tests' working
-//! directory).
+//! directory), with `check/pit/` when PIT runs (its report in `report/`, its logs, the working,
+//! temporary and home directories of its JVMs).
 
 // The benchmark starts `suitesmith` as a user would (tooling outside the engine, whose own processes
 // are started only by crate worker).
@@ -22,6 +23,7 @@ use crate::BenchError;
 use crate::check::Checker;
 use crate::config::{Budget, Configuration};
 use crate::measure::{Measured, run_measured};
+use crate::pit::MutationScore;
 use crate::report::{self, CRITERIA, Row, SummaryContext};
 use crate::subjects::Subject;
 use crate::watch::{RUN_TMP, Watched};
@@ -181,7 +183,7 @@ pub fn run(
                     .and_then(|()| csv.flush())
                     .map_err(io(format!("cannot write {}", csv_path.display())))?;
                 progress(&format!(
-                    "[{}/{total}] {} {} seed {}: exit {}, {:.1} s, JaCoCo line {} branch {}, ours branch {}{}",
+                    "[{}/{total}] {} {} seed {}: exit {}, {:.1} s, JaCoCo line {} branch {}, ours branch {}{}{}",
                     rows.len() + 1,
                     subject.class,
                     config.name,
@@ -191,6 +193,11 @@ pub fn run(
                     pct(row.jacoco_line()),
                     pct(row.jacoco_branch()),
                     pct(row.ours_branch()),
+                    if checker.pit.is_some() {
+                        format!(", PIT {}", pct(row.pit_score()))
+                    } else {
+                        String::new()
+                    },
                     if row.error.is_empty() { String::new() } else { format!(" ({})", row.error) },
                 ));
                 rows.push(row);
@@ -205,6 +212,7 @@ pub fn run(
         seeds: &plan.seeds,
         baseline: &plan.baseline,
         flaky_runs: checker.runs,
+        pit: checker.pit.is_some(),
     };
     let summary = report::markdown(&rows, &configs, &plan.subjects, &ctx);
     let summary_path = plan.out.join("summary.md");
@@ -270,6 +278,20 @@ fn run_one(
     };
     match checker.check(&tests_dir, &subject.class, &subject.classpath, junit, &dir.join("check")) {
         Ok(c) => {
+            match checker.mutation(
+                &c,
+                &subject.class,
+                &subject.classpath,
+                junit,
+                &dir.join("check").join("pit"),
+            ) {
+                Ok(m) => row.pit = m.as_deref().map(MutationScore::of),
+                Err(e) => {
+                    if row.error.is_empty() {
+                        row.error = e.to_string();
+                    }
+                }
+            }
             row.test_files = c.test_files;
             row.files_failed_to_compile = c.files_failed_to_compile;
             row.tests_run = c.tests_run;
