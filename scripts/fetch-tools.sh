@@ -47,7 +47,7 @@ cat >"$work/pom.xml" <<POM
 </project>
 POM
 echo "fetch-tools.sh: fetching PIT $PIT_VERSION and its JUnit 5 plugin $JUNIT5_PLUGIN_VERSION into $dest"
-mvn -B -q -f "$work/pom.xml" -Dmaven.repo.local="$cache/m2" \
+mvn -B -q -Dstyle.color=never -f "$work/pom.xml" -Dmaven.repo.local="$cache/m2" \
   dependency:copy-dependencies -DoutputDirectory="$work/jars"
 for jar in pitest pitest-entry pitest-command-line; do
   [ -f "$work/jars/$jar-$PIT_VERSION.jar" ] || { echo "fetch-tools.sh: $jar-$PIT_VERSION.jar missing" >&2; exit 1; }

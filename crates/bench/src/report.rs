@@ -776,9 +776,60 @@ mod tests {
         assert!(md.contains("| a.A | 80.0 (90.0) | 40.0 (50.0) | 50.0 (2021 G-1) |"), "{md}");
         assert!(md.contains("| a.B | 40.0 (50.0) | 20.0 (20.0) | – |"), "{md}");
         assert!(md.contains("EvoSuite 50.0 %, dyn 80.0 % (ratio 1.60), rnd 40.0 % (ratio 0.80)"), "{md}");
+        assert!(!md.contains("PIT"), "PIT's columns only with --pit: {md}");
         let svg = svg(&rows, &configs, &subjects, 60);
         assert!(svg.starts_with("<svg"));
         assert_eq!(svg.matches("<rect x=").count(), 4 + 2, "4 bars and 2 legend boxes");
         assert!(svg.contains("EvoSuite 50.0 %"));
+    }
+
+    #[test]
+    fn pit_columns_and_section() {
+        let text = "class\tclasspath\na.A\tx.jar\na.B\tx.jar\n";
+        let subjects = parse_subjects(text, Path::new("/")).expect("subjects");
+        let score = |killed, survived, no_coverage, timed_out| MutationScore {
+            mutants: killed + survived + no_coverage + timed_out,
+            killed,
+            survived,
+            no_coverage,
+            timed_out,
+            other: 0,
+            detected: killed + timed_out,
+        };
+        let mut rows = vec![
+            row("a.A", "dyn", 0, Some((8, 10)), 0.9),
+            row("a.B", "dyn", 0, Some((4, 10)), 0.5),
+            row("a.A", "rnd", 0, Some((4, 10)), 0.5),
+            row("a.B", "rnd", 0, Some((2, 10)), 0.2),
+        ];
+        rows[0].pit = Some(score(6, 2, 1, 1));
+        rows[1].pit = Some(score(1, 1, 2, 0));
+        rows[2].pit = Some(score(3, 5, 2, 0));
+        rows[0].ours.insert("weakmutation".into(), 0.8);
+        rows[2].ours.insert("weakmutation".into(), 0.4);
+        // a.B under rnd: PIT failed or found no test; it counts as 0.
+        let line = csv_line(&rows[0]);
+        assert!(line.contains(",10,6,2,1,1,0,0.7000,"), "{line}");
+        assert!(csv_line(&rows[3]).contains(",,,,,,,,"), "empty PIT cells when there is no figure");
+        let configs = ["dyn".to_string(), "rnd".to_string()];
+        let ctx = SummaryContext {
+            subjects_name: "t",
+            budget_s: 60,
+            seeds: &[0],
+            baseline: "rnd",
+            flaky_runs: 3,
+            pit: true,
+        };
+        let md = markdown(&rows, &configs, &subjects, &ctx);
+        // Mean PIT score: dyn (0.7 + 0.25) / 2, rnd (0.3 + 0) / 2; the ratio divides by the baseline.
+        assert!(md.contains("| 47.5 | 3.17 |\n| rnd |"), "{md}");
+        assert!(md.contains("| 15.0 | 1.00 |\n\n"), "{md}");
+        assert!(
+            md.contains("| dyn | 0 | 14 | 7 | 3 | 3 | 1 | 0 | 47.5 | 47.5 | 3.17 | 40.0 |"),
+            "counts summed, weak mutation beside: {md}"
+        );
+        assert!(md.contains("| rnd | 1 | 10 | 3 | 5 | 2 | 0 | 0 | 15.0 | 15.0 | 1.00 | 20.0 |"), "{md}");
+        assert!(md.contains("| a.A | 70.0 (80.0) | 30.0 (40.0) |"), "{md}");
+        assert!(md.contains("| a.B | 25.0 (0.0) | 0.0 (0.0) |"), "{md}");
     }
 }
