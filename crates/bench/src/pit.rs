@@ -318,7 +318,7 @@ fn last_error(stderr: &Path, stdout: &Path) -> String {
     let lines = || err.lines().chain(out.lines()).map(str::trim).filter(|l| !l.is_empty());
     lines()
         .find(|l| l.contains("Exception") || l.starts_with("Error"))
-        .or_else(|| lines().last())
+        .or_else(|| lines().next_back())
         .unwrap_or("no output")
         .to_string()
 }
