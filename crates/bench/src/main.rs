@@ -51,6 +51,10 @@ struct Args {
     /// the jars that scripts/fetch-tools.sh puts in the tools cache.
     #[arg(long)]
     pit: bool,
+    /// With --pit: the wall-clock limit of one class's PIT run, seconds (PIT's own timeout factor
+    /// judges each mutant; this only stops a PIT that runs away).
+    #[arg(long, default_value_t = 3600)]
+    pit_timeout: u64,
     /// The tools cache holding PIT's jars (default: $SUITESMITH_TOOLS, else
     /// ~/.cache/suitesmith/tools, as scripts/fetch-tools.sh fills it).
     #[arg(long)]
@@ -121,8 +125,8 @@ fn main_inner(args: Args) -> Result<(), BenchError> {
     checker.jvm_args = args.jvm_args;
     if args.pit {
         let cache = args.tools.unwrap_or_else(PitJars::default_cache);
-        // A safety net for a stuck PIT only: PIT's own timeout factor judges each mutant's run.
-        checker.pit = Some(Pit { jars: PitJars::in_cache(&cache)?, timeout: Duration::from_secs(3600) });
+        let timeout = Duration::from_secs(args.pit_timeout);
+        checker.pit = Some(Pit { jars: PitJars::in_cache(&cache)?, timeout });
     }
     let plan = Plan {
         subjects_name,
