@@ -105,9 +105,13 @@ impl Generator for Suitesmith {
             timeout.max(budget.map(|b| b.duration * 4 + Duration::from_secs(900)).unwrap_or_default());
         // The engine's scratch directories (its workers', its verification's) go in a directory of
         // the run's own, which `run_one` checks is left empty.
+        // Absolute: the engine runs in `log_dir`, where a relative path (from a relative `--out`)
+        // would name another directory.
         let tmp = request.log_dir.join(RUN_TMP);
         std::fs::create_dir_all(&tmp)
             .map_err(|e| BenchError::Io { what: format!("cannot create {}", tmp.display()), source: e })?;
+        let tmp = std::path::absolute(&tmp)
+            .map_err(|e| BenchError::Io { what: format!("cannot resolve {}", tmp.display()), source: e })?;
         let path = request.config.binary().map_or(self.path.as_path(), Path::new);
         run_measured(
             path,
