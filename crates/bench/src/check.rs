@@ -4,7 +4,9 @@
 //! javac writes no class at all when any file has an error); the compiled classes run `runs` times,
 //! each in a fresh JVM under JUnit, the first run under the JaCoCo agent; a test that passed in some
 //! runs only is flaky, one that never passed is failing. Coverage is JaCoCo's on the class under test
-//! alone (as the competitions measure it) and on it with its nested classes.
+//! alone (as the competitions measure it) and on it with its nested classes. With PIT set
+//! ([`Checker::pit`]), [`Checker::mutation`] runs PIT on the class with the tests that compiled
+//! (`pit`, docs/mutation.md).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -16,6 +18,7 @@ use worker::verify::{
 };
 
 use crate::BenchError;
+use crate::pit::{Mutant, Pit, PitTarget};
 
 /// What the independent measurement found.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -33,6 +36,9 @@ pub struct Checked {
     pub branches: Option<(u32, u32)>,
     /// JaCoCo on the class under test and its nested classes: (covered, total).
     pub branches_with_nested: Option<(u32, u32)>,
+    /// The test classes that compiled (binary names) and where their classes are, for PIT.
+    pub test_classes: Vec<String>,
+    pub classes_dir: Option<PathBuf>,
 }
 
 /// How to check: the JDK, JUnit and JaCoCo jars, and the number of runs.
@@ -43,8 +49,10 @@ pub struct Checker {
     pub runs: usize,
     /// Wall-clock limit of one JUnit JVM.
     pub timeout: Duration,
-    /// Extra JVM flags for the test runs.
+    /// Extra JVM flags for the test runs (and PIT's).
     pub jvm_args: Vec<String>,
+    /// PIT's mutation analysis of the written tests (`bench --pit`); `None`: not run.
+    pub pit: Option<Pit>,
 }
 
 impl Checker {
@@ -52,7 +60,7 @@ impl Checker {
     pub fn discover(runs: usize) -> Result<Checker, BenchError> {
         let java = Java::discover().map_err(|e| BenchError::Check(e.to_string()))?;
         let jacoco = JacocoJars::debian().map_err(|e| BenchError::Check(e.to_string()))?;
-        Ok(Checker { java, jacoco, runs, timeout: Duration::from_secs(600), jvm_args: Vec::new() })
+        Ok(Checker { java, jacoco, runs, timeout: Duration::from_secs(600), jvm_args: Vec::new(), pit: None })
     }
 
     /// Checks the tests under `tests_dir` for `class` on `classpath`, working in `work_dir`.
@@ -101,6 +109,8 @@ impl Checker {
             .map(|rel| rel.with_extension("").to_string_lossy().replace('/', "."))
             .collect();
 
+        out.test_classes.clone_from(&test_classes);
+        out.classes_dir = Some(classes_dir.clone());
         let mut run_cp = vec![classes_dir];
         run_cp.extend(classpath.iter().cloned());
         let exec = work_dir.join("jacoco.exec");
@@ -137,6 +147,35 @@ impl Checker {
         let sum = cov.iter().fold((0, 0), |(c, t), k| (c + k.branches.0, t + k.branches.1));
         out.branches_with_nested = Some(sum);
         Ok(out)
+    }
+}
+
+impl Checker {
+    /// PIT's mutants of `class` under the tests `checked` compiled, PIT working in `work_dir`;
+    /// `None` when PIT is off or no test compiled (no test: nothing to measure, as for JaCoCo).
+    pub fn mutation(
+        &self,
+        checked: &Checked,
+        class: &str,
+        classpath: &[PathBuf],
+        junit: JUnitVersion,
+        work_dir: &Path,
+    ) -> Result<Option<Vec<Mutant>>, BenchError> {
+        let (Some(pit), Some(tests_dir)) = (&self.pit, &checked.classes_dir) else {
+            return Ok(None);
+        };
+        if checked.test_classes.is_empty() {
+            return Ok(None);
+        }
+        let target = PitTarget {
+            class,
+            test_classes: &checked.test_classes,
+            tests_dir,
+            classpath,
+            junit,
+            jvm_args: &self.jvm_args,
+        };
+        pit.run(&self.java, &target, work_dir).map(Some)
     }
 }
 

@@ -3,7 +3,8 @@
 //! the engine and its workers), its written tests checked independently of the engine's own
 //! verification (javac, fresh-JVM JUnit re-runs, JaCoCo), and the results written as one CSV row per
 //! class × configuration × seed, a Markdown summary with ratios to a baseline configuration and
-//! EvoSuite's published coverage, and an SVG bar chart. How to run it: docs/benchmarks.md.
+//! EvoSuite's published coverage, and an SVG bar chart. With `--pit`, PIT's mutation score of the
+//! written tests too (docs/mutation.md). How to run it: docs/benchmarks.md.
 //!
 //! It runs the engine as a user does, through its command line ([`Generator`]); it links no engine
 //! crate, so it measures the binary a user gets.
@@ -11,6 +12,7 @@
 pub mod check;
 pub mod config;
 pub mod measure;
+pub mod pit;
 pub mod report;
 mod run;
 pub mod subjects;
@@ -21,6 +23,7 @@ use std::path::PathBuf;
 pub use check::{Checked, Checker};
 pub use config::{Budget, Configuration};
 pub use measure::Measured;
+pub use pit::{MutationScore, Pit, PitJars};
 pub use report::Row;
 pub use run::{GenerateRequest, Generator, Outcome, Plan, Suitesmith, run};
 pub use subjects::{Reference, Subject, read_subjects};
@@ -38,4 +41,8 @@ pub enum BenchError {
     BadInput(String),
     #[error("checking the written tests: {0}")]
     Check(String),
+    #[error("PIT's jars are not in {dir}: run {script} (docs/mutation.md)")]
+    ToolsMissing { dir: PathBuf, script: &'static str },
+    #[error("mutation analysis: {0}")]
+    Pit(String),
 }

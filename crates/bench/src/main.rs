@@ -1,11 +1,14 @@
 //! The `bench` command: arguments -> [`bench::Plan`] -> [`bench::run`]; prints one line per run on
 //! stderr and the Markdown summary on stdout. Exit 0 when every run was measured (whatever the
-//! coverage), 2 on bad input, 1 when the benchmark itself failed. Usage: docs/benchmarks.md.
+//! coverage), 2 on bad input (PIT's jars missing with `--pit` too), 1 when the benchmark itself
+//! failed. Usage: docs/benchmarks.md.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bench::{BenchError, Budget, Checker, Configuration, Plan, Suitesmith};
+use std::time::Duration;
+
+use bench::{BenchError, Budget, Checker, Configuration, Pit, PitJars, Plan, Suitesmith};
 use clap::Parser;
 
 /// Runs `suitesmith generate` over a subject list under named configurations and measures the written
@@ -44,6 +47,18 @@ struct Args {
     /// Output directory (default: target/bench/<list>-<budget>).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Also measure the written tests with PIT (mutation score per class; docs/mutation.md). Needs
+    /// the jars that scripts/fetch-tools.sh puts in the tools cache.
+    #[arg(long)]
+    pit: bool,
+    /// With --pit: the wall-clock limit of one class's PIT run, seconds (PIT's own timeout factor
+    /// judges each mutant; this only stops a PIT that runs away).
+    #[arg(long, default_value_t = 3600)]
+    pit_timeout: u64,
+    /// The tools cache holding PIT's jars (default: $SUITESMITH_TOOLS, else
+    /// ~/.cache/suitesmith/tools, as scripts/fetch-tools.sh fills it).
+    #[arg(long)]
+    tools: Option<PathBuf>,
     /// The suitesmith binary (default: the one next to this binary, i.e. `cargo build --release -p cli`).
     #[arg(long)]
     suitesmith: Option<PathBuf>,
@@ -55,11 +70,16 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("bench: {e}");
-            ExitCode::from(if matches!(e, BenchError::BadInput(_) | BenchError::Subjects { .. }) {
-                2
-            } else {
-                1
-            })
+            ExitCode::from(
+                if matches!(
+                    e,
+                    BenchError::BadInput(_) | BenchError::Subjects { .. } | BenchError::ToolsMissing { .. }
+                ) {
+                    2
+                } else {
+                    1
+                },
+            )
         }
     }
 }
@@ -103,6 +123,11 @@ fn main_inner(args: Args) -> Result<(), BenchError> {
     }
     let mut checker = Checker::discover(args.runs)?;
     checker.jvm_args = args.jvm_args;
+    if args.pit {
+        let cache = args.tools.unwrap_or_else(PitJars::default_cache);
+        let timeout = Duration::from_secs(args.pit_timeout);
+        checker.pit = Some(Pit { jars: PitJars::in_cache(&cache)?, timeout });
+    }
     let plan = Plan {
         subjects_name,
         subjects,

@@ -10,6 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::pit::MutationScore;
 use crate::subjects::Subject;
 
 /// The criteria `generate` knows, in its order; each gets an `ours_<criterion>` column.
@@ -48,6 +49,9 @@ pub struct Row {
     pub jacoco_lines: Option<(u32, u32)>,
     pub jacoco_branches: Option<(u32, u32)>,
     pub jacoco_branches_with_nested: Option<(u32, u32)>,
+    /// PIT's counts on the class under test and its nested classes (`bench --pit`); `None` when PIT
+    /// was off, found no compiled test or failed.
+    pub pit: Option<MutationScore>,
     /// What the run or the check of its tests left outside its scratch (`watch`), as paths.
     pub escapes: Vec<String>,
     /// Why a figure is missing (generation or measurement failed), one line.
@@ -72,6 +76,16 @@ impl Row {
 
     pub fn ours_branch(&self) -> Option<f64> {
         self.ours.get("branch").copied()
+    }
+
+    /// PIT's mutation score (detected / generated).
+    pub fn pit_score(&self) -> Option<f64> {
+        self.pit.map(|p| p.score())
+    }
+
+    /// Our own weak-mutation coverage (report.json), the figure PIT's stands beside.
+    pub fn ours_weak_mutation(&self) -> Option<f64> {
+        self.ours.get("weakmutation").copied()
     }
 }
 
@@ -121,6 +135,13 @@ pub fn csv_header() -> String {
             "jacoco_branches_covered",
             "jacoco_branches_total",
             "jacoco_branch_with_nested",
+            "pit_mutants",
+            "pit_killed",
+            "pit_survived",
+            "pit_no_coverage",
+            "pit_timed_out",
+            "pit_other",
+            "pit_score",
             "escapes",
             "escaped",
             "error",
@@ -171,6 +192,13 @@ pub fn csv_line(r: &Row) -> String {
         opt(r.jacoco_branches.map(|p| p.0)),
         opt(r.jacoco_branches.map(|p| p.1)),
         f4(r.jacoco_branches_with_nested.map(fraction)),
+        opt(r.pit.map(|p| p.mutants)),
+        opt(r.pit.map(|p| p.killed)),
+        opt(r.pit.map(|p| p.survived)),
+        opt(r.pit.map(|p| p.no_coverage)),
+        opt(r.pit.map(|p| p.timed_out)),
+        opt(r.pit.map(|p| p.other)),
+        f4(r.pit_score()),
         r.escapes.len().to_string(),
         quote(&r.escapes.join(";")),
         quote(&r.error),
@@ -228,6 +256,14 @@ pub struct ConfigSummary {
     pub wall_max: f64,
     pub engine_peak_mib_max: f64,
     pub workers_peak_mib_max: f64,
+    /// PIT's mutation score (missing counts as 0), and our weak-mutation coverage beside it.
+    pub pit_mean: f64,
+    pub pit_median: f64,
+    pub ours_weak_mutation_mean: f64,
+    /// Runs with no PIT figure.
+    pub runs_without_pit: usize,
+    /// PIT's counts summed over the runs.
+    pub pit: MutationScore,
 }
 
 /// Aggregates per configuration, in the order of `configs`; missing coverage counts as 0.
@@ -242,6 +278,7 @@ pub fn summarize_configs(rows: &[Row], configs: &[String]) -> Vec<ConfigSummary>
             let line = col(&Row::jacoco_line);
             let branch = col(&Row::jacoco_branch);
             let ours = col(&Row::ours_branch);
+            let pit = col(&Row::pit_score);
             let eps: Vec<f64> = rs.iter().filter_map(|r| r.executions_per_second()).collect();
             let wall: Vec<f64> = rs.iter().map(|r| r.wall_seconds).collect();
             ConfigSummary {
@@ -265,9 +302,26 @@ pub fn summarize_configs(rows: &[Row], configs: &[String]) -> Vec<ConfigSummary>
                 wall_max: wall.iter().copied().fold(0.0, f64::max),
                 engine_peak_mib_max: rs.iter().map(|r| r.engine_peak_mib).fold(0.0, f64::max),
                 workers_peak_mib_max: rs.iter().map(|r| r.workers_peak_mib).fold(0.0, f64::max),
+                pit_mean: mean(&pit).unwrap_or(0.0),
+                pit_median: median(&pit).unwrap_or(0.0),
+                ours_weak_mutation_mean: mean(&col(&Row::ours_weak_mutation)).unwrap_or(0.0),
+                runs_without_pit: rs.iter().filter(|r| r.pit.is_none()).count(),
+                pit: rs.iter().filter_map(|r| r.pit).fold(MutationScore::default(), add_scores),
             }
         })
         .collect()
+}
+
+fn add_scores(a: MutationScore, b: MutationScore) -> MutationScore {
+    MutationScore {
+        mutants: a.mutants + b.mutants,
+        killed: a.killed + b.killed,
+        survived: a.survived + b.survived,
+        no_coverage: a.no_coverage + b.no_coverage,
+        timed_out: a.timed_out + b.timed_out,
+        other: a.other + b.other,
+        detected: a.detected + b.detected,
+    }
 }
 
 /// The mean over repetitions of a figure of one class × configuration (missing counts as 0).
@@ -293,6 +347,8 @@ pub struct SummaryContext<'a> {
     pub seeds: &'a [u64],
     pub baseline: &'a str,
     pub flaky_runs: usize,
+    /// PIT ran (`bench --pit`): the summary gets its columns and its per-class table.
+    pub pit: bool,
 }
 
 /// The Markdown summary.
@@ -319,13 +375,20 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
         ctx.flaky_runs
     );
     md.push_str(
-        "| configuration | runs | JaCoCo line mean | line median | JaCoCo branch mean | branch median | ours branch mean | ours median | line ratio | branch ratio | ours branch ratio | files not compiling | flaky tests | failing tests | engine failures | escapes | tests | executions/s | wall s (mean) | wall s (max) | engine MiB (max) | workers MiB (max) |\n",
+        "| configuration | runs | JaCoCo line mean | line median | JaCoCo branch mean | branch median | ours branch mean | ours median | line ratio | branch ratio | ours branch ratio | files not compiling | flaky tests | failing tests | engine failures | escapes | tests | executions/s | wall s (mean) | wall s (max) | engine MiB (max) | workers MiB (max) |",
     );
+    if ctx.pit {
+        md.push_str(" PIT score mean | PIT ratio |");
+    }
     md.push_str(
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     );
+    if ctx.pit {
+        md.push_str("---|---|");
+    }
+    md.push('\n');
     for s in &sums {
-        config_row(&mut md, s, base);
+        config_row(&mut md, s, base, ctx.pit);
     }
     md.push('\n');
     let ratios: Vec<String> = sums
@@ -346,11 +409,75 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
     );
 
     per_class(&mut md, rows, configs, subjects, ctx);
+    if ctx.pit {
+        mutation_section(&mut md, rows, configs, subjects, &sums, base);
+    }
     md
 }
 
+/// PIT's figures (`bench --pit`): per configuration the summed counts, the mean score with its ratio
+/// to the baseline and our weak-mutation coverage beside it; per class each configuration's score.
+fn mutation_section(
+    md: &mut String,
+    rows: &[Row],
+    configs: &[String],
+    subjects: &[Subject],
+    sums: &[ConfigSummary],
+    base: Option<&ConfigSummary>,
+) {
+    md.push_str(
+        "\n## Mutation: PIT's score of the written tests, our weak-mutation coverage beside it\n\n\
+         PIT (docs/mutation.md): default mutators on the class under test and its nested classes, run by the \
+         benchmark on the tests that compiled; score = detected (killed, timed out, memory or run error, non-viable) / \
+         generated, a run without a figure counting as 0. Ours: the engine's weak-mutation coverage \
+         (report.json), which counts infected mutants, not killed ones.\n\n\
+         | configuration | runs without PIT | mutants | killed | survived | no coverage | timed out | other | PIT score mean | median | PIT ratio | ours weak-mutation mean |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for s in sums {
+        let p = &s.pit;
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            s.config,
+            s.runs_without_pit,
+            p.mutants,
+            p.killed,
+            p.survived,
+            p.no_coverage,
+            p.timed_out,
+            p.other,
+            pct(s.pit_mean),
+            pct(s.pit_median),
+            base.map(|b| ratio_text(s.pit_mean, b.pit_mean)).unwrap_or_else(|| "n/a".into()),
+            pct(s.ours_weak_mutation_mean),
+        );
+    }
+    md.push_str("\n### Per class: PIT mutation score (ours weak-mutation in parentheses)\n\n| class |");
+    for c in configs {
+        let _ = write!(md, " {c} |");
+    }
+    md.push_str("\n|---|");
+    md.push_str(&"---|".repeat(configs.len()));
+    md.push('\n');
+    for s in subjects {
+        let _ = write!(md, "| {} |", s.class);
+        for c in configs {
+            let p = class_mean(rows, &s.class, c, Row::pit_score);
+            let w = class_mean(rows, &s.class, c, Row::ours_weak_mutation);
+            match (p, w) {
+                (Some(p), Some(w)) => {
+                    let _ = write!(md, " {} ({}) |", pct(p), pct(w));
+                }
+                _ => md.push_str(" – |"),
+            }
+        }
+        md.push('\n');
+    }
+}
+
 /// One configuration's row of the summary table, with its ratios to the baseline `base`.
-fn config_row(md: &mut String, s: &ConfigSummary, base: Option<&ConfigSummary>) {
+fn config_row(md: &mut String, s: &ConfigSummary, base: Option<&ConfigSummary>, pit: bool) {
     let (lr, br, or) = match base {
         Some(b) => (
             ratio_text(s.line_mean, b.line_mean),
@@ -366,7 +493,7 @@ fn config_row(md: &mut String, s: &ConfigSummary, base: Option<&ConfigSummary>) 
     };
     let _ = writeln!(
         md,
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.0} | {:.0} |",
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {:.0} | {:.0} |{}",
         s.config,
         runs,
         pct(s.line_mean),
@@ -389,6 +516,15 @@ fn config_row(md: &mut String, s: &ConfigSummary, base: Option<&ConfigSummary>) 
         s.wall_max,
         s.engine_peak_mib_max,
         s.workers_peak_mib_max,
+        if pit {
+            format!(
+                " {} | {} |",
+                pct(s.pit_mean),
+                base.map(|b| ratio_text(s.pit_mean, b.pit_mean)).unwrap_or_else(|| "n/a".into())
+            )
+        } else {
+            String::new()
+        },
     );
 }
 
@@ -624,8 +760,14 @@ mod tests {
             row("a.B", "rnd", 0, Some((2, 10)), 0.2),
         ];
         let configs = ["dyn".to_string(), "rnd".to_string()];
-        let ctx =
-            SummaryContext { subjects_name: "t", budget_s: 60, seeds: &[0], baseline: "rnd", flaky_runs: 3 };
+        let ctx = SummaryContext {
+            subjects_name: "t",
+            budget_s: 60,
+            seeds: &[0],
+            baseline: "rnd",
+            flaky_runs: 3,
+            pit: false,
+        };
         let md = markdown(&rows, &configs, &subjects, &ctx);
         assert!(
             md.contains("Ratio to baseline `rnd` (mean JaCoCo branch coverage): dyn 2.00, rnd 1.00"),
@@ -634,9 +776,60 @@ mod tests {
         assert!(md.contains("| a.A | 80.0 (90.0) | 40.0 (50.0) | 50.0 (2021 G-1) |"), "{md}");
         assert!(md.contains("| a.B | 40.0 (50.0) | 20.0 (20.0) | – |"), "{md}");
         assert!(md.contains("EvoSuite 50.0 %, dyn 80.0 % (ratio 1.60), rnd 40.0 % (ratio 0.80)"), "{md}");
+        assert!(!md.contains("PIT"), "PIT's columns only with --pit: {md}");
         let svg = svg(&rows, &configs, &subjects, 60);
         assert!(svg.starts_with("<svg"));
         assert_eq!(svg.matches("<rect x=").count(), 4 + 2, "4 bars and 2 legend boxes");
         assert!(svg.contains("EvoSuite 50.0 %"));
+    }
+
+    #[test]
+    fn pit_columns_and_section() {
+        let text = "class\tclasspath\na.A\tx.jar\na.B\tx.jar\n";
+        let subjects = parse_subjects(text, Path::new("/")).expect("subjects");
+        let score = |killed, survived, no_coverage, timed_out| MutationScore {
+            mutants: killed + survived + no_coverage + timed_out,
+            killed,
+            survived,
+            no_coverage,
+            timed_out,
+            other: 0,
+            detected: killed + timed_out,
+        };
+        let mut rows = vec![
+            row("a.A", "dyn", 0, Some((8, 10)), 0.9),
+            row("a.B", "dyn", 0, Some((4, 10)), 0.5),
+            row("a.A", "rnd", 0, Some((4, 10)), 0.5),
+            row("a.B", "rnd", 0, Some((2, 10)), 0.2),
+        ];
+        rows[0].pit = Some(score(6, 2, 1, 1));
+        rows[1].pit = Some(score(1, 1, 2, 0));
+        rows[2].pit = Some(score(3, 5, 2, 0));
+        rows[0].ours.insert("weakmutation".into(), 0.8);
+        rows[2].ours.insert("weakmutation".into(), 0.4);
+        // a.B under rnd: PIT failed or found no test; it counts as 0.
+        let line = csv_line(&rows[0]);
+        assert!(line.contains(",10,6,2,1,1,0,0.7000,"), "{line}");
+        assert!(csv_line(&rows[3]).contains(",,,,,,,,"), "empty PIT cells when there is no figure");
+        let configs = ["dyn".to_string(), "rnd".to_string()];
+        let ctx = SummaryContext {
+            subjects_name: "t",
+            budget_s: 60,
+            seeds: &[0],
+            baseline: "rnd",
+            flaky_runs: 3,
+            pit: true,
+        };
+        let md = markdown(&rows, &configs, &subjects, &ctx);
+        // Mean PIT score: dyn (0.7 + 0.25) / 2, rnd (0.3 + 0) / 2; the ratio divides by the baseline.
+        assert!(md.contains("| 47.5 | 3.17 |\n| rnd |"), "{md}");
+        assert!(md.contains("| 15.0 | 1.00 |\n\n"), "{md}");
+        assert!(
+            md.contains("| dyn | 0 | 14 | 7 | 3 | 3 | 1 | 0 | 47.5 | 47.5 | 3.17 | 40.0 |"),
+            "counts summed, weak mutation beside: {md}"
+        );
+        assert!(md.contains("| rnd | 1 | 10 | 3 | 5 | 2 | 0 | 0 | 15.0 | 15.0 | 1.00 | 20.0 |"), "{md}");
+        assert!(md.contains("| a.A | 70.0 (80.0) | 30.0 (40.0) |"), "{md}");
+        assert!(md.contains("| a.B | 25.0 (0.0) | 0.0 (0.0) |"), "{md}");
     }
 }

@@ -6,7 +6,8 @@
 //! Layout of the output directory: `results.csv`, `summary.md`, `coverage.svg`, and per run
 //! `runs/<config>/<class>/seed-<n>/` with `tests/` (what `generate` wrote), `engine.stdout`,
 //! `engine.stderr` and `check/` (the compiled tests, the JaCoCo exec file, the tests' working
-//! directory).
+//! directory), with `check/pit/` when PIT runs (its report in `report/`, its logs, the working,
+//! temporary and home directories of its JVMs).
 
 // The benchmark starts `suitesmith` as a user would (tooling outside the engine, whose own processes
 // are started only by crate worker).
@@ -22,6 +23,7 @@ use crate::BenchError;
 use crate::check::Checker;
 use crate::config::{Budget, Configuration};
 use crate::measure::{Measured, run_measured};
+use crate::pit::MutationScore;
 use crate::report::{self, CRITERIA, Row, SummaryContext};
 use crate::subjects::Subject;
 use crate::watch::{RUN_TMP, Watched};
@@ -103,9 +105,13 @@ impl Generator for Suitesmith {
             timeout.max(budget.map(|b| b.duration * 4 + Duration::from_secs(900)).unwrap_or_default());
         // The engine's scratch directories (its workers', its verification's) go in a directory of
         // the run's own, which `run_one` checks is left empty.
+        // Absolute: the engine runs in `log_dir`, where a relative path (from a relative `--out`)
+        // would name another directory.
         let tmp = request.log_dir.join(RUN_TMP);
         std::fs::create_dir_all(&tmp)
             .map_err(|e| BenchError::Io { what: format!("cannot create {}", tmp.display()), source: e })?;
+        let tmp = std::path::absolute(&tmp)
+            .map_err(|e| BenchError::Io { what: format!("cannot resolve {}", tmp.display()), source: e })?;
         let path = request.config.binary().map_or(self.path.as_path(), Path::new);
         run_measured(
             path,
@@ -181,7 +187,7 @@ pub fn run(
                     .and_then(|()| csv.flush())
                     .map_err(io(format!("cannot write {}", csv_path.display())))?;
                 progress(&format!(
-                    "[{}/{total}] {} {} seed {}: exit {}, {:.1} s, JaCoCo line {} branch {}, ours branch {}{}",
+                    "[{}/{total}] {} {} seed {}: exit {}, {:.1} s, JaCoCo line {} branch {}, ours branch {}{}{}",
                     rows.len() + 1,
                     subject.class,
                     config.name,
@@ -191,6 +197,11 @@ pub fn run(
                     pct(row.jacoco_line()),
                     pct(row.jacoco_branch()),
                     pct(row.ours_branch()),
+                    if checker.pit.is_some() {
+                        format!(", PIT {}", pct(row.pit_score()))
+                    } else {
+                        String::new()
+                    },
                     if row.error.is_empty() { String::new() } else { format!(" ({})", row.error) },
                 ));
                 rows.push(row);
@@ -205,6 +216,7 @@ pub fn run(
         seeds: &plan.seeds,
         baseline: &plan.baseline,
         flaky_runs: checker.runs,
+        pit: checker.pit.is_some(),
     };
     let summary = report::markdown(&rows, &configs, &plan.subjects, &ctx);
     let summary_path = plan.out.join("summary.md");
@@ -270,6 +282,20 @@ fn run_one(
     };
     match checker.check(&tests_dir, &subject.class, &subject.classpath, junit, &dir.join("check")) {
         Ok(c) => {
+            match checker.mutation(
+                &c,
+                &subject.class,
+                &subject.classpath,
+                junit,
+                &dir.join("check").join("pit"),
+            ) {
+                Ok(m) => row.pit = m.as_deref().map(MutationScore::of),
+                Err(e) => {
+                    if row.error.is_empty() {
+                        row.error = e.to_string();
+                    }
+                }
+            }
             row.test_files = c.test_files;
             row.files_failed_to_compile = c.files_failed_to_compile;
             row.tests_run = c.tests_run;

@@ -3,6 +3,7 @@
 //! CSV rows, the summary's ratio line and the plot. `independent_check_counts_what_the_engine_hides`
 //! feeds the runner hand-written "generated" tests (one file that does not compile, a flaky test, a
 //! failing test) through a fake generator and checks the counts, without the engine.
+//! `pit_columns_are_filled` runs `bench --pit` on example.Triangle and checks PIT's columns.
 //!
 //! Finding `suitesmith`: a test of crate bench cannot name another package's binary
 //! (CARGO_BIN_EXE_ covers the own package, artifact dependencies are unstable, and `cli` has no
@@ -131,6 +132,53 @@ fn real_engine_on_the_fixture_list() {
     let svg = std::fs::read_to_string(out_dir.join("coverage.svg")).expect("coverage.svg");
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert_eq!(svg.matches("<rect x=").count(), 4 + 2, "2 classes × 2 configurations, 2 legend boxes");
+}
+
+/// `--pit` (issue 19 item 4): the runner with a tiny budget on one fixture class; every PIT column
+/// of the row is filled, the counts add up, the summary has PIT's columns and section, and PIT's
+/// report is in the run's own directory. Needs PIT's jars: scripts/fetch-tools.sh.
+#[test]
+fn pit_columns_are_filled() {
+    let suitesmith = suitesmith_binary();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out_dir = tmp.path().join("out");
+    let out = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .current_dir(test_support::workspace_root())
+        .args(["--subjects", "bench/subjects/fixtures.tsv", "--only", "Triangle", "--pit", "--runs", "1"])
+        .args(["--config", "dynamosa:algorithm=dynamosa", "--budget", "2s", "--seed", "1"])
+        .arg("--out")
+        .arg(&out_dir)
+        .arg("--suitesmith")
+        .arg(&suitesmith)
+        .output()
+        .expect("run bench");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "bench failed:\n{stderr}");
+    let csv = std::fs::read_to_string(out_dir.join("results.csv")).expect("results.csv");
+    let mut lines = csv.lines();
+    let header = lines.next().expect("header");
+    let line = lines.next().expect("one row");
+    let c = cells(header, line);
+    assert_eq!(c("error"), "", "{line}");
+    let n = |name: &str| c(name).parse::<u32>().unwrap_or_else(|_| panic!("{name} in {line}"));
+    let mutants = n("pit_mutants");
+    assert!(mutants > 10 && n("pit_killed") > 0, "{line}");
+    assert_eq!(
+        n("pit_killed") + n("pit_survived") + n("pit_no_coverage") + n("pit_timed_out") + n("pit_other"),
+        mutants,
+        "{line}"
+    );
+    let score: f64 = c("pit_score").parse().expect("pit_score");
+    assert!(score > 0.0 && score <= 1.0, "{line}");
+    // Our own weak-mutation figure stays beside it.
+    assert!(c("ours_weakmutation").parse::<f64>().is_ok(), "{line}");
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.contains("| PIT score mean | PIT ratio |"), "{summary}");
+    assert!(summary.contains("## Mutation: PIT's score of the written tests"), "{summary}");
+    assert!(summary.contains("| example.Triangle | "), "{summary}");
+    let report = out_dir.join("runs/dynamosa/example.Triangle/seed-1/check/pit/report/mutations.xml");
+    assert!(report.is_file(), "{}", report.display());
+    assert!(stderr.contains(", PIT "), "{stderr}");
 }
 
 /// A generator that writes fixed files instead of searching.
