@@ -5,14 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages: the real-world corpus (issue 2), JUnit and JaCoCo for written tests, Z3 for the solver
-# crate (issue 15; the `z3` crate links the system libz3 found through pkg-config).
+# crate (issue 15; the `z3` crate links the system libz3 found through pkg-config), Maven to fetch PIT.
 packages=(
   libcommons-lang3-java libcommons-io-java libcommons-codec-java libguava-java libjsoup-java
   libcommons-collections4-java libokio-java libcommons-math3-java libgoogle-gson-java libcommons-csv-java
   libcommons-cli-java libzxing-core-java libjackson2-core-java libjoda-time-java
   libcommons-text-java libjgrapht-java libxz-java
   junit4 junit5 libhamcrest-java libjacoco-java
-  libz3-dev pkg-config
+  libz3-dev pkg-config maven
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -24,6 +24,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 command -v javac >/dev/null || { echo "test.sh: javac not found: install a JDK (openjdk-17-jdk-headless)" >&2; exit 2; }
+# PIT, for the benchmark's independent mutation score (docs/mutation.md), from Maven Central into the
+# tools cache (never into the repository); once per machine.
+bash scripts/fetch-tools.sh
 
 # Warnings are errors here (STYLE.md rule 15); locally they stay warnings.
 export RUSTFLAGS="${RUSTFLAGS:-} -D warnings"
