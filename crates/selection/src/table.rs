@@ -177,6 +177,13 @@ const fn row(kind: ProbeKind, op: BinOp, keep: &'static [Mutant]) -> OperatorRow
     OperatorRow { kind, op, keep }
 }
 
+/// The subsuming ROR mutants of `ifeq`/`ifne` on a boolean (`crate::booleans`), whose operand is
+/// 0 or 1 (derived over that domain; `tests/table.rs`).
+pub const BOOL_COND_TABLE: &[CondRow] = &[
+    CondRow { cond: cond::EQ, keep: &[cond::LT, cond::GE] },
+    CondRow { cond: cond::NE, keep: &[cond::LT, cond::GE] },
+];
+
 /// The row of an operator site, if the table lists it.
 pub fn operator_row(kind: ProbeKind, op: BinOp) -> Option<&'static OperatorRow> {
     OPERATOR_TABLE.iter().find(|r| r.kind == kind && r.op == op)
@@ -186,4 +193,9 @@ pub fn operator_row(kind: ProbeKind, op: BinOp) -> Option<&'static OperatorRow> 
 /// NaN gives, not the sign classes the conditions are sets of).
 pub fn cond_row(c: i32) -> Option<&'static CondRow> {
     COND_TABLE.iter().find(|r| r.cond == c & 7)
+}
+
+/// The row of a jump condition on a boolean.
+pub fn bool_cond_row(c: i32) -> Option<&'static CondRow> {
+    BOOL_COND_TABLE.iter().find(|r| r.cond == c & 7)
 }

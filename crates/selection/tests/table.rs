@@ -12,7 +12,7 @@
 
 use goals::{BinOp, Mutant, ProbeKind};
 use rt_abi::cond;
-use selection::table::{COND_TABLE, CondRow, OPERATOR_TABLE, OperatorRow};
+use selection::table::{BOOL_COND_TABLE, COND_TABLE, CondRow, OPERATOR_TABLE, OperatorRow};
 
 /// Int operands: -8..=8 and the values where wrapping and shift masking show.
 fn int_domain() -> Vec<i64> {
@@ -119,11 +119,11 @@ fn taken(c: i32, a: i64, b: i64) -> bool {
     }
 }
 
-fn derived_cond_table() -> Vec<CondRow> {
-    let d: Vec<i64> = (-3..=3).collect();
-    let pairs: Vec<(i64, i64)> = d.iter().flat_map(|&a| d.iter().map(move |&b| (a, b))).collect();
-    (cond::EQ..=cond::LE)
-        .map(|c| {
+/// The ROR rows over `pairs` for the jump conditions `conds`.
+fn derived_cond_table(pairs: &[(i64, i64)], conds: &[i32]) -> Vec<CondRow> {
+    conds
+        .iter()
+        .map(|&c| {
             // The plan's ROR mutants of a numeric jump: every other condition (goals' `jumps.rs`).
             let mutants: Vec<i32> = (cond::EQ..=cond::LE).filter(|&o| o != c).collect();
             let kills: Vec<Vec<bool>> = mutants
@@ -141,8 +141,19 @@ fn operator_table_matches_exhaustive_evaluation() {
     assert_eq!(OPERATOR_TABLE, derived.as_slice(), "derived:\n{derived:#?}");
 }
 
+/// Numeric compares: all pairs of ints in [-3, 3] (a compare only sees the sign of the
+/// difference, and every sign class is there).
 #[test]
 fn cond_table_matches_exhaustive_evaluation() {
-    let derived = derived_cond_table();
+    let d: Vec<i64> = (-3..=3).collect();
+    let pairs: Vec<(i64, i64)> = d.iter().flat_map(|&a| d.iter().map(move |&b| (a, b))).collect();
+    let derived = derived_cond_table(&pairs, &[cond::EQ, cond::NE, cond::LT, cond::GE, cond::GT, cond::LE]);
     assert_eq!(COND_TABLE, derived.as_slice(), "derived:\n{derived:#?}");
+}
+
+/// `ifeq`/`ifne` on a boolean: the value 0 or 1 against 0.
+#[test]
+fn boolean_cond_table_matches_exhaustive_evaluation() {
+    let derived = derived_cond_table(&[(0, 0), (1, 0)], &[cond::EQ, cond::NE]);
+    assert_eq!(BOOL_COND_TABLE, derived.as_slice(), "derived:\n{derived:#?}");
 }
