@@ -13,7 +13,9 @@
 //! Operator sites not listed (float and double arithmetic) keep all their mutants, as in the
 //! authors' artifact. This module only holds data; the filters are in `mutants.rs`.
 
-use goals::{BinOp, Mutant, ProbeKind};
+use goals::BinOp::{self, Add, And, Div, Mul, Or, Rem, Shl, Shr, Sub, Ushr, Xor};
+use goals::Mutant;
+use goals::ProbeKind::{self, OperandsInt, OperandsLong, OperandsLongShift};
 use rt_abi::cond;
 
 /// The subsuming mutants of one binary-operator site (AOR, BOR): an operator `op` on operands of
@@ -33,132 +35,52 @@ pub struct CondRow {
     pub keep: &'static [i32],
 }
 
+const A: Mutant = Mutant::FirstOperand;
+const B: Mutant = Mutant::SecondOperand;
+
+const fn r(op: BinOp) -> Mutant {
+    Mutant::ReplaceOp(op)
+}
+
+// The kept lists, named by site; int and long share a list where their rows agree.
+const INT_ADD: &[Mutant] = &[r(Rem), r(Sub), B, r(Div), r(Mul)];
+const LONG_ADD: &[Mutant] = &[r(Sub), r(Rem), B, r(Div), r(Mul)];
+const SUB: &[Mutant] = &[r(Rem), r(Add), B, r(Div), r(Mul)];
+const MUL: &[Mutant] = &[r(Div), A, B, r(Rem), r(Add), r(Sub)];
+const DIV: &[Mutant] = &[r(Mul), r(Rem), r(Add), r(Sub), B];
+const INT_REM: &[Mutant] = &[A, r(Div), r(Sub), r(Add), r(Mul)];
+const LONG_REM: &[Mutant] = &[A, r(Div), r(Sub), r(Mul), r(Add)];
+const SHL: &[Mutant] = &[r(Shr)];
+const SHR: &[Mutant] = &[r(Ushr)];
+const USHR: &[Mutant] = &[r(Shr)];
+const AND: &[Mutant] = &[r(Or)];
+const OR: &[Mutant] = &[r(Xor), r(And)];
+const XOR: &[Mutant] = &[r(Or)];
+
 /// The subsuming mutants of every int and long operator site (derived; `tests/table.rs`).
 pub const OPERATOR_TABLE: &[OperatorRow] = &[
-    row(
-        ProbeKind::OperandsInt,
-        BinOp::Add,
-        &[
-            Mutant::ReplaceOp(BinOp::Rem),
-            Mutant::ReplaceOp(BinOp::Sub),
-            Mutant::SecondOperand,
-            Mutant::ReplaceOp(BinOp::Div),
-            Mutant::ReplaceOp(BinOp::Mul),
-        ],
-    ),
-    row(
-        ProbeKind::OperandsInt,
-        BinOp::Sub,
-        &[
-            Mutant::ReplaceOp(BinOp::Rem),
-            Mutant::ReplaceOp(BinOp::Add),
-            Mutant::SecondOperand,
-            Mutant::ReplaceOp(BinOp::Div),
-            Mutant::ReplaceOp(BinOp::Mul),
-        ],
-    ),
-    row(
-        ProbeKind::OperandsInt,
-        BinOp::Mul,
-        &[
-            Mutant::ReplaceOp(BinOp::Div),
-            Mutant::FirstOperand,
-            Mutant::SecondOperand,
-            Mutant::ReplaceOp(BinOp::Rem),
-            Mutant::ReplaceOp(BinOp::Add),
-            Mutant::ReplaceOp(BinOp::Sub),
-        ],
-    ),
-    row(
-        ProbeKind::OperandsInt,
-        BinOp::Div,
-        &[
-            Mutant::ReplaceOp(BinOp::Mul),
-            Mutant::ReplaceOp(BinOp::Rem),
-            Mutant::ReplaceOp(BinOp::Add),
-            Mutant::ReplaceOp(BinOp::Sub),
-            Mutant::SecondOperand,
-        ],
-    ),
-    row(
-        ProbeKind::OperandsInt,
-        BinOp::Rem,
-        &[
-            Mutant::FirstOperand,
-            Mutant::ReplaceOp(BinOp::Div),
-            Mutant::ReplaceOp(BinOp::Sub),
-            Mutant::ReplaceOp(BinOp::Add),
-            Mutant::ReplaceOp(BinOp::Mul),
-        ],
-    ),
-    row(ProbeKind::OperandsInt, BinOp::Shl, &[Mutant::ReplaceOp(BinOp::Shr)]),
-    row(ProbeKind::OperandsInt, BinOp::Shr, &[Mutant::ReplaceOp(BinOp::Ushr)]),
-    row(ProbeKind::OperandsInt, BinOp::Ushr, &[Mutant::ReplaceOp(BinOp::Shr)]),
-    row(ProbeKind::OperandsInt, BinOp::And, &[Mutant::ReplaceOp(BinOp::Or)]),
-    row(ProbeKind::OperandsInt, BinOp::Or, &[Mutant::ReplaceOp(BinOp::Xor), Mutant::ReplaceOp(BinOp::And)]),
-    row(ProbeKind::OperandsInt, BinOp::Xor, &[Mutant::ReplaceOp(BinOp::Or)]),
-    row(
-        ProbeKind::OperandsLong,
-        BinOp::Add,
-        &[
-            Mutant::ReplaceOp(BinOp::Sub),
-            Mutant::ReplaceOp(BinOp::Rem),
-            Mutant::SecondOperand,
-            Mutant::ReplaceOp(BinOp::Div),
-            Mutant::ReplaceOp(BinOp::Mul),
-        ],
-    ),
-    row(
-        ProbeKind::OperandsLong,
-        BinOp::Sub,
-        &[
-            Mutant::ReplaceOp(BinOp::Rem),
-            Mutant::ReplaceOp(BinOp::Add),
-            Mutant::SecondOperand,
-            Mutant::ReplaceOp(BinOp::Div),
-            Mutant::ReplaceOp(BinOp::Mul),
-        ],
-    ),
-    row(
-        ProbeKind::OperandsLong,
-        BinOp::Mul,
-        &[
-            Mutant::ReplaceOp(BinOp::Div),
-            Mutant::FirstOperand,
-            Mutant::SecondOperand,
-            Mutant::ReplaceOp(BinOp::Rem),
-            Mutant::ReplaceOp(BinOp::Add),
-            Mutant::ReplaceOp(BinOp::Sub),
-        ],
-    ),
-    row(
-        ProbeKind::OperandsLong,
-        BinOp::Div,
-        &[
-            Mutant::ReplaceOp(BinOp::Mul),
-            Mutant::ReplaceOp(BinOp::Rem),
-            Mutant::ReplaceOp(BinOp::Add),
-            Mutant::ReplaceOp(BinOp::Sub),
-            Mutant::SecondOperand,
-        ],
-    ),
-    row(
-        ProbeKind::OperandsLong,
-        BinOp::Rem,
-        &[
-            Mutant::FirstOperand,
-            Mutant::ReplaceOp(BinOp::Div),
-            Mutant::ReplaceOp(BinOp::Sub),
-            Mutant::ReplaceOp(BinOp::Mul),
-            Mutant::ReplaceOp(BinOp::Add),
-        ],
-    ),
-    row(ProbeKind::OperandsLong, BinOp::And, &[Mutant::ReplaceOp(BinOp::Or)]),
-    row(ProbeKind::OperandsLong, BinOp::Or, &[Mutant::ReplaceOp(BinOp::Xor), Mutant::ReplaceOp(BinOp::And)]),
-    row(ProbeKind::OperandsLong, BinOp::Xor, &[Mutant::ReplaceOp(BinOp::Or)]),
-    row(ProbeKind::OperandsLongShift, BinOp::Shl, &[Mutant::ReplaceOp(BinOp::Shr)]),
-    row(ProbeKind::OperandsLongShift, BinOp::Shr, &[Mutant::ReplaceOp(BinOp::Ushr)]),
-    row(ProbeKind::OperandsLongShift, BinOp::Ushr, &[Mutant::ReplaceOp(BinOp::Shr)]),
+    row(OperandsInt, Add, INT_ADD),
+    row(OperandsInt, Sub, SUB),
+    row(OperandsInt, Mul, MUL),
+    row(OperandsInt, Div, DIV),
+    row(OperandsInt, Rem, INT_REM),
+    row(OperandsInt, Shl, SHL),
+    row(OperandsInt, Shr, SHR),
+    row(OperandsInt, Ushr, USHR),
+    row(OperandsInt, And, AND),
+    row(OperandsInt, Or, OR),
+    row(OperandsInt, Xor, XOR),
+    row(OperandsLong, Add, LONG_ADD),
+    row(OperandsLong, Sub, SUB),
+    row(OperandsLong, Mul, MUL),
+    row(OperandsLong, Div, DIV),
+    row(OperandsLong, Rem, LONG_REM),
+    row(OperandsLong, And, AND),
+    row(OperandsLong, Or, OR),
+    row(OperandsLong, Xor, XOR),
+    row(OperandsLongShift, Shl, SHL),
+    row(OperandsLongShift, Shr, SHR),
+    row(OperandsLongShift, Ushr, USHR),
 ];
 
 /// The subsuming ROR mutants of every numeric jump condition (derived; `tests/table.rs`). The
