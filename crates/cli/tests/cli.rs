@@ -1,7 +1,6 @@
 //! The `suitesmith` binary from outside: exit codes and the one-line error of bad input (with nothing
 //! written), `instrument` output that runs unchanged under the verifier, and the `analyze` report of
-//! the bundled example as a snapshot (bless with `UPDATE_EXPECT=1`), `analyze --flags` on a flag fixture,
-//! and `analyze --goal-selection` on a smart-selection fixture.
+//! the bundled example as a snapshot (bless with `UPDATE_EXPECT=1`), and `analyze --flags` on a flag fixture.
 
 // Tests run the binary and `java` as a user would; only the worker crate spawns processes in the engine.
 #![allow(clippy::disallowed_methods)]
@@ -138,25 +137,4 @@ fn analyze_flags_lists_flag_branches() {
     assert_eq!(res.status.code(), Some(0), "{res:?}");
     expect_test::expect_file!["../test_data/analyze_flags_ChecksumScanner.txt"]
         .assert_eq(&String::from_utf8_lossy(&res.stdout));
-}
-
-/// `analyze --goal-selection` (issue 19): smart selection's split of `TokenBucket` (digest 002 §8.3),
-/// the one `crates/selection/test_data/TokenBucket.sel.txt` checks, under the default table; a bad
-/// table is bad input.
-#[test]
-fn analyze_goal_selection_prints_the_split() {
-    let args = ["analyze", "--classpath", "fixtures/classes/selection", "--class", "selection.TokenBucket"];
-    let res = suitesmith(&[&args[..], &["--goal-selection"]].concat(), &[]);
-    assert_eq!(res.status.code(), Some(0), "{res:?}");
-    let stdout = String::from_utf8_lossy(&res.stdout);
-    let snapshot = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../selection/test_data/TokenBucket.sel.txt"),
-    )
-    .expect("selection snapshot");
-    let header =
-        "class selection/TokenBucket, represents cbranch>branch,line,weakmutation;methodnoexception>method\n";
-    assert_eq!(stdout, format!("{header}{snapshot}"));
-    let res = suitesmith(&[&args[..], &["--goal-selection", "--represents", "cbranch>brnch"]].concat(), &[]);
-    assert_eq!(res.status.code(), Some(2), "{res:?}");
-    assert!(stderr_line(&res).contains("unknown criterion `brnch`"), "{res:?}");
 }
