@@ -14,6 +14,7 @@ use worker::verify::{JUnitJars, JUnitVersion};
 
 use crate::report;
 use crate::search::{AlgorithmArg, parse_duration};
+use crate::shard::Shard;
 use crate::{Failure, open_classpath};
 
 #[derive(clap::Args, Debug)]
@@ -76,6 +77,11 @@ pub struct Args {
     /// always in report.json's "log".
     #[arg(long)]
     verbose: bool,
+    /// Only slice I of N of the classes of `--target`/`--prefix` (1 <= I <= N), balanced by an
+    /// estimate of each class's cost and the same on every machine: run the N slices anywhere,
+    /// then `suitesmith merge` their output directories (docs/scale.md).
+    #[arg(long)]
+    shard: Option<String>,
     #[command(flatten)]
     dse: crate::dse_args::DseArgs,
 }
@@ -93,6 +99,7 @@ struct Plan {
     jars: JUnitJars,
     version: JUnitVersion,
     out: PathBuf,
+    shard: Option<Shard>,
 }
 
 pub fn run(args: &Args) -> Result<(), Failure> {
@@ -190,6 +197,21 @@ fn check(args: &Args) -> Result<Plan, Failure> {
     } else {
         return Err(bad("give the classes to test: --class, --prefix or --target".into()));
     };
+    let shard = args.shard.as_deref().map(Shard::parse).transpose().map_err(bad)?;
+    let classes = match shard {
+        Some(s) => {
+            let sel = crate::shard::select(&cp, &classes, s);
+            eprintln!(
+                "shard {s}: {} of {} classes, estimated cost {} (balance of the slicing, max/mean: {:.2})",
+                sel.classes.len(),
+                classes.len(),
+                sel.cost,
+                sel.balance
+            );
+            sel.classes
+        }
+        None => classes,
+    };
     check_out_dir(&args.out)?;
     let java = worker::Java::discover().map_err(|e| bad(e.to_string()))?;
     let version = if args.junit == "5" { JUnitVersion::Five } else { JUnitVersion::Four };
@@ -224,7 +246,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         Some(b) => parse_duration(b)?,
         None => budget.max(MIN_POST_BUDGET),
     });
-    Ok(Plan { classes, classpath, config, write, java, jars, version, out: args.out.clone() })
+    Ok(Plan { classes, classpath, config, write, java, jars, version, out: args.out.clone(), shard })
 }
 
 /// `line,branch,...` in EvoSuite's names (case-insensitive), without repeats.
@@ -286,7 +308,8 @@ fn write_outputs(
         &out.join("statistics.csv"),
         report::statistics_csv(done, &plan.config.criteria, plan.config.seed).as_bytes(),
     )?;
-    let json = report::report_json(done, failed, &plan.config, &plan.write, total);
+    let shard = plan.shard.map(|s| s.to_string());
+    let json = report::report_json(done, failed, &plan.config, &plan.write, shard, total);
     write_file(&out.join("report.json"), json.as_bytes())?;
     Ok(())
 }

@@ -7,8 +7,10 @@ mod analyze;
 mod dse_args;
 mod generate;
 mod instrument;
+mod merge;
 mod report;
 mod search;
+mod shard;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -21,9 +23,19 @@ use clap::{Parser, Subcommand};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// What `suitesmith --help` opens with: what the tool does for a user (the package description,
+/// clap's default, is a note for developers).
+const ABOUT: &str = "Writes JUnit tests for compiled Java classes: a search-based test generator (in the \
+manner of EvoSuite) that aims at high coverage of lines, branches, exceptions and mutants, adds \
+assertions on what the code did, and keeps only tests that compile and pass every time.";
+
+/// How to start, under the command list of `--help`.
+const AFTER_HELP: &str = "Start with: suitesmith generate --classpath CLASSES_OR_JARS --class com.example.Foo --out DIR
+(`--target DIR_OR_JAR` or `--prefix com.example` for many classes; `suitesmith generate --help` lists the options).";
+
 /// A search-based unit-test generator for Java.
 #[derive(Parser, Debug)]
-#[command(name = "suitesmith", version, about)]
+#[command(name = "suitesmith", version, about = ABOUT, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -42,6 +54,9 @@ enum Command {
     /// Write JUnit tests for classes: search, minimise, add assertions, compile and run them, and
     /// write the test files, statistics.csv and report.json.
     Generate(generate::Args),
+    /// Put the output directories of `generate --shard I/N` runs together as one run's: the test
+    /// files, one statistics.csv and one report.json.
+    Merge(merge::Args),
 }
 
 /// Errors a command reports. `BadInput` means the user's input is wrong (exit 2); anything else is
@@ -71,6 +86,7 @@ fn main() -> ExitCode {
         Command::Instrument(args) => instrument::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::Merge(args) => merge::run(&args),
     };
     if worker::cleanup::terminating() {
         // The signal handler is stopping the run and exits the process with the signal's status;

@@ -79,6 +79,7 @@ pub fn report_json(
     failed: &[(String, String)],
     config: &GenerateConfig,
     write: &WriteConfig,
+    shard: Option<String>,
     total: Duration,
 ) -> String {
     let classes: Vec<Value> = done.iter().map(class_json).collect();
@@ -98,6 +99,7 @@ pub fn report_json(
             "post_budget_seconds": write.post_budget.map(|d| d.as_secs_f64()),
             "test_timeout_ms": write.test_timeout_ms,
             "dse": dse_config_json(&config.dse),
+            "shard": shard,
         },
         "classes": classes,
         "failed": failures,

@@ -58,6 +58,37 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
             ],
             "not on the classpath",
         ),
+        (
+            vec![
+                "generate",
+                "--classpath",
+                "examples/classes",
+                "--class",
+                "example.Stack",
+                "--out",
+                &out_s,
+                "--dse",
+                "on",
+                "--dse-share=-1",
+            ],
+            "--dse-share -1",
+        ),
+        (
+            vec![
+                "generate",
+                "--classpath",
+                "examples/classes",
+                "--class",
+                "example.Stack",
+                "--out",
+                &out_s,
+                "--dse",
+                "on",
+                "--dse-rate",
+                "0.5",
+            ],
+            "--dse-rate 0.5 is below 1",
+        ),
     ];
     for (args, expected) in cases {
         let res = suitesmith(&args, &[]);
@@ -137,4 +168,14 @@ fn analyze_flags_lists_flag_branches() {
     assert_eq!(res.status.code(), Some(0), "{res:?}");
     expect_test::expect_file!["../test_data/analyze_flags_ChecksumScanner.txt"]
         .assert_eq(&String::from_utf8_lossy(&res.stdout));
+}
+
+/// `--help` opens with what the tool does for a user, and ends with how to start.
+#[test]
+fn help_opens_with_what_the_tool_does() {
+    let res = suitesmith(&["--help"], &[]);
+    assert_eq!(res.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert!(text.starts_with("Writes JUnit tests for compiled Java classes"), "{text}");
+    assert!(text.contains("Start with: suitesmith generate --classpath"), "{text}");
 }

@@ -3,23 +3,14 @@
 //! (`flags::text::render`), snapshotted in `test_data/<Class>.txt` (refresh with
 //! `UPDATE_EXPECT=1 cargo test -p flags`); and targeted assertions on the facts the paper names.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use flags::{FlagConfig, PathSource, Via};
-use programdb::{DbConfig, MethodId, ProgramDb};
+use programdb::ProgramDb;
 
-fn db() -> ProgramDb {
-    let paths: Vec<PathBuf> = vec![test_support::fixture_classes("flags")];
-    ProgramDb::open(&paths, DbConfig::STANDARD).expect("classpath opens")
-}
+mod common;
 
-fn method(db: &ProgramDb, class: &str, name: &str) -> MethodId {
-    let c = db.class_id(class).expect("class on the classpath");
-    let cp = &db.class(c).expect("parses").constant_pool;
-    db.methods(c)
-        .find(|&m| db.member(m).and_then(|mm| mm.name(cp)).is_some_and(|n| n == name))
-        .expect("method declared")
-}
+use common::{db, method};
 
 fn check_class(db: &ProgramDb, class: &str) {
     let c = db.class_id(class).expect("class");

@@ -4,26 +4,16 @@
 //! the real instruction indices of `TwoSites`.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use flags::FlagConfig;
 use flags::fitness::{
     Distances, FitnessConfig, FlagTrace, Frame, Invocation, Required, flag_fitness, normalize,
 };
-use programdb::{DbConfig, MethodId, ProgramDb};
+use programdb::{MethodId, ProgramDb};
 
-fn db() -> ProgramDb {
-    let paths: Vec<PathBuf> = vec![test_support::fixture_classes("flags")];
-    ProgramDb::open(&paths, DbConfig::STANDARD).expect("classpath opens")
-}
+mod common;
 
-fn method(db: &ProgramDb, class: &str, name: &str) -> MethodId {
-    let c = db.class_id(class).expect("class on the classpath");
-    let cp = &db.class(c).expect("parses").constant_pool;
-    db.methods(c)
-        .find(|&m| db.member(m).and_then(|mm| mm.name(cp)).is_some_and(|n| n == name))
-        .expect("method declared")
-}
+use common::{db, method};
 
 fn render(db: &ProgramDb, m: MethodId) -> String {
     let a = flags::analyze(db, m, &FlagConfig::standard());

@@ -22,6 +22,10 @@ const MAX_HEAP_CELLS: u64 = 1 << 22;
 /// The rt-abi order of `if<cond>` conditions: eq, ne, lt, ge, gt, le.
 const INT_CONDS: [Op; 6] = [Op::Eq, Op::Ne, Op::Slt, Op::Sge, Op::Sgt, Op::Sle];
 
+/// The longest primitive array read at a symbolic index as an ite over its positions (`select`);
+/// a longer one pins the index.
+const SELECT_MAX: usize = 64;
+
 impl<'a> Machine<'a, '_> {
     /// `op` on `args`: concrete by `solver::apply`; with a symbolic operand, also its expression.
     pub(crate) fn op(&mut self, op: Op, args: &[Slot]) -> Slot {
@@ -374,6 +378,12 @@ impl<'a> Machine<'a, '_> {
 
     /// `check_index` throwing `class`.
     pub(crate) fn check_index_as(&mut self, idx: Slot, len: usize, class: &str) -> Res<usize> {
+        self.check_bounds(idx, len, class)?;
+        Ok(self.pin(idx).as_int() as usize)
+    }
+
+    /// The bounds check of an index (an implicit branch when symbolic), the index left as it is.
+    fn check_bounds(&mut self, idx: Slot, len: usize, class: &str) -> Res<usize> {
         let (inside, e) = self.cond(Op::Ult, &[idx, Slot::int(len as i32)]);
         if let Some(e) = e {
             let h = self.held(inside, e);
@@ -383,7 +393,27 @@ impl<'a> Machine<'a, '_> {
             let msg = format!("Index {} out of bounds for length {len}", idx.as_int());
             return self.throw_new(class, &msg);
         }
-        Ok(self.pin(idx).as_int() as usize)
+        Ok(idx.as_int() as usize)
+    }
+
+    /// An element of a primitive array at a symbolic index, without pinning the index: an ite
+    /// over the positions (the bounds check is on the path already). Arrays of references, and
+    /// arrays longer than `SELECT_MAX`, pin the index instead (`check_index`).
+    fn select(&mut self, a: crate::value::ObjId, idx: Slot, i: usize) -> Slot {
+        let elems = match self.heap.get(a) {
+            Obj::Array { elems, .. } => elems.clone(),
+            _ => return Slot::TOP,
+        };
+        let ie = self.expr(idx);
+        let mut acc = self.expr(elems[elems.len() - 1]);
+        for k in (0..elems.len() - 1).rev() {
+            let kk = self.arena.konst(Value::i32(k as i32));
+            let at = self.arena.mk(Op::Eq, &[ie, kk]);
+            let ek = self.expr(elems[k]);
+            acc = self.arena.mk(Op::Ite, &[at, ek, acc]);
+        }
+        self.sym_insn = true;
+        Slot { c: elems[i].c, s: Some(acc) }
     }
 
     pub(crate) fn array_load(&mut self, f: &mut Frame<'a>, _op: Opcode) -> Res<Next> {
@@ -391,6 +421,13 @@ impl<'a> Machine<'a, '_> {
         let arr = f.pop();
         let a = self.array_of(arr)?;
         let len = self.array_len(a);
+        let primitive = matches!(self.heap.get(a), Obj::Array { comp, .. } if !comp.starts_with(['L', '[']));
+        if idx.s.is_some() && primitive && len <= SELECT_MAX {
+            let i = self.check_bounds(idx, len, "java/lang/ArrayIndexOutOfBoundsException")?;
+            let v = self.select(a, idx, i);
+            f.push(v);
+            return Ok(Next::Go);
+        }
         let i = self.check_index(idx, len)?;
         let v = match self.heap.get(a) {
             Obj::Array { elems, .. } => elems[i],

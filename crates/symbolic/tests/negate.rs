@@ -104,7 +104,8 @@ fn negated_entries_take_the_other_side() {
     .assert_eq(&negations("dse.ParseNum.parse(Ljava/lang/String;)I *\"12\""));
     expect![[r#"
         @9 g1196: sat ("") -> 0: covered
-        @26 g1226: sat ("\u{ffbf}\u{ffbf}@\u{ffbf}\u{ffbf}\u{ffd1}ﾐﾍﾐ") -> 0: covered
+        @26 g1226: sat ("\u{ffbf}\u{ffbf}@\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0") -> 0: covered
+        @32 g1236: sat ("\u{ffbf}\u{ffbf}@\u{ffbf}\u{ffbf}\u{ffbf}\u{ffbf}\u{ffbf}\u{ffbf}\u{ffbf}.org") -> 0: covered
     "#]]
     .assert_eq(&negations("dse.Email.valid(Ljava/lang/String;)Z *\"ab@cd.org\""));
 }

@@ -157,10 +157,54 @@ impl Machine<'_, '_> {
                 let Some(o) = s.as_ref() else { return Ok(()) };
                 self.str_of(o)?
             }
+            "([CII)V" | "([III)V" => self.string_of_range(args, desc == "([III)V")?,
             _ => return unsupported(format!("String.<init>{desc}")),
         };
         *self.heap.get_mut(this) = Obj::Str(sv);
         Ok(())
+    }
+
+    /// `new String(char[] | int[] codePoints, offset, count)` (JDK 17): a null array throws
+    /// `NullPointerException`, a range outside it `StringIndexOutOfBoundsException`, then the
+    /// elements in range become the characters; a code point (pinned) past the BMP becomes its
+    /// surrogate pair, one that is not a code point `IllegalArgumentException`. Offset and count
+    /// are pinned.
+    fn string_of_range(&mut self, args: &[Slot], code_points: bool) -> Res<StrVal> {
+        let Some(a) = args[1].as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "new String of a null array");
+        };
+        let elems = match self.heap.get(a) {
+            Obj::Array { elems, .. } => elems.clone(),
+            _ => return unsupported("String of a non-array"),
+        };
+        let offset = self.pin(args[2]).as_int();
+        let count = self.pin(args[3]).as_int();
+        let n = elems.len() as i64;
+        if offset < 0 || count < 0 || i64::from(offset) > n - i64::from(count) {
+            let what = format!("offset {offset}, count {count}, length {n}");
+            return self.throw_new("java/lang/StringIndexOutOfBoundsException", &what);
+        }
+        let range = &elems[offset as usize..(offset + count) as usize];
+        let mut chars = Vec::with_capacity(range.len());
+        for &e in range {
+            if !code_points {
+                chars.push(self.int_to_char(e));
+                continue;
+            }
+            let cp = self.pin(e).as_int();
+            match u32::try_from(cp).ok().and_then(char::from_u32) {
+                _ if (0..0x10000).contains(&cp) => chars.push(Ch { c: cp as u16, s: None }),
+                Some(c) => {
+                    let mut units = [0u16; 2];
+                    chars.extend(c.encode_utf16(&mut units).iter().map(|&u| Ch { c: u, s: None }));
+                }
+                None => {
+                    let what = format!("Not a valid Unicode code point: 0x{cp:X}");
+                    return self.throw_new("java/lang/IllegalArgumentException", &what);
+                }
+            }
+        }
+        Ok(StrVal::from_chars(chars))
     }
 
     /// `new String(char[])` / `String.valueOf(char[])`.
@@ -337,6 +381,9 @@ impl Machine<'_, '_> {
         let Some(s) = suffix.as_ref() else {
             return self.throw_new("java/lang/NullPointerException", "endsWith(null)");
         };
+        if let Some(r) = self.ends_with_sym(this, s)? {
+            return Ok(r);
+        }
         let a = self.fixed_str(this)?;
         let s = self.fixed_str(s)?;
         let (n, m) = (a.chars.len(), s.chars.len());

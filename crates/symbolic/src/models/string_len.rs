@@ -1,5 +1,6 @@
 //! String operations that keep a symbolic length symbolic instead of pinning it: `indexOf(char)`
-//! (the first position below the length holding the character), `substring` at concrete
+//! (the first position below the length holding the character), `endsWith` of a concrete suffix
+//! (a disjunction over the lengths the string may have), `substring` at concrete
 //! positions (only the bound checks are pinned; `substring(b)` keeps `length - b`) and `hashCode`
 //! (Horner's polynomial for every length the string may have, picked by an ite chain). They apply
 //! to strings with a length shadow (inputs, and what concatenation and these derive from them);
@@ -95,5 +96,34 @@ impl Machine<'_, '_> {
         }
         self.sym_insn = true;
         Ok(Some(Slot { c: crate::value::C::I(concrete), s: Some(pick) }))
+    }
+
+    /// `endsWith(suffix)` of a concrete suffix on a string with a symbolic length: for each length
+    /// `L` the string may have, `length == L` and the suffix at `L - m`; their disjunction. (A
+    /// disjunction of conjunctions of character equalities, not an ite over symbolic positions:
+    /// Z3 answers it at once.) `None` when the length is concrete or the suffix symbolic.
+    pub(crate) fn ends_with_sym(&mut self, this: ObjId, suffix: ObjId) -> Res<Option<Slot>> {
+        let sv = self.str_of(this)?;
+        let Some(len) = sv.len else { return Ok(None) };
+        let suf = self.str_of(suffix)?;
+        if suf.is_symbolic() {
+            return Ok(None);
+        }
+        let (n, m) = (sv.chars.len(), suf.chars.len());
+        let holds = n >= m && sv.chars[n - m..].iter().zip(&suf.chars).all(|(x, y)| x.c == y.c);
+        let mut any = self.arena.konst(Value::Bool(false));
+        for l in m..=self.str_bound(&sv) {
+            let kl = self.arena.konst(Value::i32(l as i32));
+            let mut all = self.arena.mk(Op::Eq, &[len, kl]);
+            for (k, c) in suf.chars.iter().enumerate() {
+                let x = self.char_expr(&sv, l - m + k);
+                let y = self.arena.konst(Value::char(c.c));
+                let eq = self.arena.mk(Op::Eq, &[x, y]);
+                all = self.arena.mk(Op::And2, &[all, eq]);
+            }
+            any = self.arena.mk(Op::Or2, &[any, all]);
+        }
+        self.sym_insn = true;
+        Ok(Some(self.bool_slot(holds, Some(any))))
     }
 }

@@ -330,6 +330,21 @@ pub const CASES: &[(&str, &str)] = &[
     ("dse.symbolic.Jdk.arrays(IZ)I *5 *true", "50"),
     ("dse.symbolic.Jdk.bits(DF)J *2.5d *1.0f", "7L"),
     ("dse.symbolic.Jdk.bits(DF)J *1.0E300d *-3.5f", "9094988921128908188L"),
+    ("dse.symbolic.Jdk.ranges(CIII)Ljava/lang/String; *'q' *1 *2 *65", "\"qz|3+\""),
+    ("dse.symbolic.Jdk.ranges(CIII)Ljava/lang/String; *'q' *0 *4 *128512", "\"aqz!|4+\""),
+    (
+        "dse.symbolic.Jdk.ranges(CIII)Ljava/lang/String; *'q' *3 *2 *65",
+        "threw java.lang.StringIndexOutOfBoundsException",
+    ),
+    (
+        "dse.symbolic.Jdk.ranges(CIII)Ljava/lang/String; *'q' *-1 *1 *65",
+        "threw java.lang.StringIndexOutOfBoundsException",
+    ),
+    (
+        "dse.symbolic.Jdk.ranges(CIII)Ljava/lang/String; *'q' *1 *1 *1114112",
+        "threw java.lang.IllegalArgumentException",
+    ),
+    ("dse.symbolic.Jdk.ranges(CIII)Ljava/lang/String; *'q' *2 *2 *55296", "\"z!|3-\""),
 ];
 
 /// The worker protocol's statements of a test (as the engine's `convert` makes them).
