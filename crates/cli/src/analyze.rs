@@ -2,7 +2,9 @@
 //! it runs anything. Until test generation exists, this is the README's run command. With `--dse`,
 //! instead, what dynamic symbolic execution sees of one random test of the class (paper 004,
 //! docs/dse.md): the path condition per branch and the solver's answer for each negation. With
-//! `--flags`, instead, the interprocedural flags of each method (paper 001, docs/flags.md).
+//! `--flags`, instead, the interprocedural flags of each method (paper 001, docs/flags.md). With
+//! `--goal-selection`, instead, smart selection's split of the class's goals (paper 002,
+//! docs/selection.md): guiding and deferred goal counts per criterion and both lists.
 
 use std::fmt::Write as _;
 
@@ -28,6 +30,14 @@ pub struct Args {
     /// paths) instead of the analysis.
     #[arg(long, conflicts_with = "dse")]
     flags: bool,
+    /// Print which goals of the eight criteria smart selection lets guide the search and which it
+    /// defers, instead of the analysis.
+    #[arg(long, conflicts_with_all = ["dse", "flags"])]
+    goal_selection: bool,
+    /// The "represents" table for `--goal-selection`, e.g.
+    /// `cbranch>branch,line,weakmutation;methodnoexception>method` (the default).
+    #[arg(long, requires = "goal_selection")]
+    represents: Option<String>,
 }
 
 pub fn run(args: &Args) -> Result<(), Failure> {
@@ -57,8 +67,29 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         .ok_or_else(|| Failure::BadInput(format!("class {} is not on the classpath", args.class)))?;
     let class = classfile::ClassFile::parse(&bytes)
         .map_err(|e| Failure::BadInput(format!("class {} is corrupt: {e}", args.class)))?;
+    if args.goal_selection {
+        print!("{}", render_selection(&class, args.represents.as_deref())?);
+        return Ok(());
+    }
     print!("{}", render(&class, &bytes)?);
     Ok(())
+}
+
+/// Smart selection over the class's goals of the eight criteria, planned with every probe family
+/// (`selection::Selection::dump`).
+fn render_selection(class: &classfile::ClassFile, represents: Option<&str>) -> Result<String, Failure> {
+    let mut opts = selection::Options::default();
+    if let Some(text) = represents {
+        opts.represents =
+            text.parse().map_err(|e: selection::SelectionError| Failure::BadInput(e.to_string()))?;
+    }
+    let mut plan = goals::ProbePlan::new();
+    let id = plan
+        .add_class(class, &goals::PlanOptions::all())
+        .map_err(|e| anyhow::anyhow!("planning probes: {e}"))?;
+    let blocks = [selection::ClassBlocks::of_class(id, class)];
+    let sel = selection::select(&plan, &blocks, &goals::Criterion::DEFAULT, &opts);
+    Ok(format!("class {}, represents {}\n{}", class.name(), opts.represents, sel.dump(&plan)))
 }
 
 /// The flags of every method of `class` (but constructors and initialisers), as one string.
