@@ -325,6 +325,26 @@ fn add_scores(a: MutationScore, b: MutationScore) -> MutationScore {
 }
 
 /// The mean over repetitions of a figure of one class × configuration (missing counts as 0).
+/// One class's cells of a per-class table, one per configuration: the class's mean of `main` with
+/// its mean of `beside` in parentheses ("–" when either is missing).
+fn pair_cells(
+    md: &mut String,
+    rows: &[Row],
+    class: &str,
+    configs: &[String],
+    main: fn(&Row) -> Option<f64>,
+    beside: fn(&Row) -> Option<f64>,
+) {
+    for c in configs {
+        match (class_mean(rows, class, c, main), class_mean(rows, class, c, beside)) {
+            (Some(a), Some(b)) => {
+                let _ = write!(md, " {} ({}) |", pct(a), pct(b));
+            }
+            _ => md.push_str(" – |"),
+        }
+    }
+}
+
 fn class_mean(rows: &[Row], class: &str, config: &str, f: impl Fn(&Row) -> Option<f64>) -> Option<f64> {
     let v: Vec<f64> =
         rows.iter().filter(|r| r.class == class && r.config == config).map(|r| f(r).unwrap_or(0.0)).collect();
@@ -462,16 +482,7 @@ fn mutation_section(
     md.push('\n');
     for s in subjects {
         let _ = write!(md, "| {} |", s.class);
-        for c in configs {
-            let p = class_mean(rows, &s.class, c, Row::pit_score);
-            let w = class_mean(rows, &s.class, c, Row::ours_weak_mutation);
-            match (p, w) {
-                (Some(p), Some(w)) => {
-                    let _ = write!(md, " {} ({}) |", pct(p), pct(w));
-                }
-                _ => md.push_str(" – |"),
-            }
-        }
+        pair_cells(md, rows, &s.class, configs, Row::pit_score, Row::ours_weak_mutation);
         md.push('\n');
     }
 }
@@ -554,16 +565,7 @@ fn per_class(
     md.push('\n');
     for s in subjects {
         let _ = write!(md, "| {} |", s.class);
-        for c in configs {
-            let j = class_mean(rows, &s.class, c, Row::jacoco_branch);
-            let o = class_mean(rows, &s.class, c, Row::ours_branch);
-            match (j, o) {
-                (Some(j), Some(o)) => {
-                    let _ = write!(md, " {} ({}) |", pct(j), pct(o));
-                }
-                _ => md.push_str(" – |"),
-            }
-        }
+        pair_cells(md, rows, &s.class, configs, Row::jacoco_branch, Row::ours_branch);
         if with_evosuite {
             let refs: Vec<String> = s
                 .evosuite_at(ctx.budget_s)

@@ -21,6 +21,12 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
     let corrupt = tmp.path().join("corrupt.jar");
     std::fs::write(&corrupt, b"not a zip").expect("write");
     let corrupt_s = corrupt.display().to_string();
+    let dse_run = |extra: &[&'static str]| -> Vec<&str> {
+        let mut a = vec!["generate", "--classpath", "examples/classes", "--class", "example.Stack"];
+        a.extend(["--out", out_s.as_str(), "--dse", "on"]);
+        a.extend_from_slice(extra);
+        a
+    };
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["instrument", "--classpath", "", "--out", &out_s], "the classpath is empty"),
         (vec!["instrument", "--classpath", "/no/such/dir", "--out", &out_s], "does not exist"),
@@ -58,37 +64,8 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
             ],
             "not on the classpath",
         ),
-        (
-            vec![
-                "generate",
-                "--classpath",
-                "examples/classes",
-                "--class",
-                "example.Stack",
-                "--out",
-                &out_s,
-                "--dse",
-                "on",
-                "--dse-share=-1",
-            ],
-            "--dse-share -1",
-        ),
-        (
-            vec![
-                "generate",
-                "--classpath",
-                "examples/classes",
-                "--class",
-                "example.Stack",
-                "--out",
-                &out_s,
-                "--dse",
-                "on",
-                "--dse-rate",
-                "0.5",
-            ],
-            "--dse-rate 0.5 is below 1",
-        ),
+        (dse_run(&["--dse-share=-1"]), "--dse-share -1"),
+        (dse_run(&["--dse-rate", "0.5"]), "--dse-rate 0.5 is below 1"),
     ];
     for (args, expected) in cases {
         let res = suitesmith(&args, &[]);

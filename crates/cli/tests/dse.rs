@@ -14,21 +14,11 @@ use std::path::Path;
 
 /// The written test files under `dir`, sorted by path.
 fn java_files(dir: &Path) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("read_dir") {
-            let p = e.expect("entry").path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "java") {
-                let rel = p.strip_prefix(dir).expect("prefix").display().to_string();
-                out.push((rel, std::fs::read_to_string(&p).expect("read")));
-            }
-        }
-    }
-    out.sort();
-    out
+    common::files_under(dir)
+        .into_iter()
+        .filter(|(p, _)| p.ends_with(".java"))
+        .map(|(p, b)| (p, String::from_utf8(b).expect("UTF-8")))
+        .collect()
 }
 
 fn generate_with_dse(out: &Path, class: &str, workers: &str) -> serde_json::Value {

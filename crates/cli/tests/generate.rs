@@ -118,21 +118,8 @@ fn generate(out: &Path, junit: &str, seed: &str) -> Output {
 
 /// The files under `dir`, relative, sorted, with their bytes (timings make report.json differ).
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("read_dir") {
-            let p = e.expect("entry").path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.file_name().is_some_and(|n| n != "report.json" && n != "statistics.csv") {
-                let rel = p.strip_prefix(dir).expect("prefix").display().to_string();
-                out.push((rel, std::fs::read(&p).expect("read")));
-            }
-        }
-    }
-    out.sort();
-    out
+    let skip = |p: &str| p.ends_with("report.json") || p.ends_with("statistics.csv");
+    common::files_under(dir).into_iter().filter(|(p, _)| !skip(p)).collect()
 }
 
 const JUNIT4: &[&str] = &["/usr/share/java/junit4.jar", "/usr/share/java/hamcrest-core.jar"];

@@ -6,10 +6,9 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{stderr_line, suitesmith};
+use common::{files_under as files, stderr_line, suitesmith};
 use serde_json::Value;
 
 fn generate(target: &str, out: &Path, extra: &[&str]) {
@@ -34,25 +33,6 @@ fn generate(target: &str, out: &Path, extra: &[&str]) {
     args.extend_from_slice(extra);
     let res = suitesmith(&args, &[]);
     assert_eq!(res.status.code(), Some(0), "{args:?}: {res:?}");
-}
-
-fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("read_dir") {
-            let p = e.expect("entry").path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.insert(
-                    p.strip_prefix(dir).expect("prefix").to_path_buf(),
-                    std::fs::read(&p).expect("read"),
-                );
-            }
-        }
-    }
-    out
 }
 
 /// report.json without what depends on the clock or on sharding.
@@ -99,11 +79,11 @@ fn two_shards_merged_equal_one_run() {
     assert_eq!(res.status.code(), Some(0), "{res:?}");
 
     let (mut one, mut both) = (files(&single), files(&merged));
-    let (ones, boths) = (one.remove(Path::new("statistics.csv")), both.remove(Path::new("statistics.csv")));
+    let (ones, boths) = (one.remove("statistics.csv"), both.remove("statistics.csv"));
     assert_eq!(without_time(&ones.expect("csv")), without_time(&boths.expect("csv")));
     let json =
         |b: Option<Vec<u8>>| -> Value { serde_json::from_slice(&b.expect("report.json")).expect("parses") };
-    let (r1, r2) = (json(one.remove(Path::new("report.json"))), json(both.remove(Path::new("report.json"))));
+    let (r1, r2) = (json(one.remove("report.json")), json(both.remove("report.json")));
     assert_eq!(comparable(&r1), comparable(&r2));
     assert_eq!(r2["merged_shards"], serde_json::json!(["1/2", "2/2"]));
     assert_eq!(one.keys().collect::<Vec<_>>(), both.keys().collect::<Vec<_>>());

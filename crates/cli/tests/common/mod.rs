@@ -1,6 +1,8 @@
 //! What the binary's integration tests share: running `suitesmith` as a user would, and the
 //! one-line error of bad input.
 
+use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// Runs the binary in the workspace root with `args` and extra environment variables.
@@ -20,4 +22,23 @@ pub fn stderr_line(out: &Output) -> String {
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(err.lines().count(), 1, "expected one line on stderr, got {err:?}");
     err
+}
+
+/// Every file under `dir` by its path relative to `dir` (sorted), with its bytes.
+#[allow(dead_code)] // each test file compiles this module; not every one reads outputs
+pub fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("read_dir") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).expect("prefix").display().to_string();
+                out.insert(rel, std::fs::read(&p).expect("read"));
+            }
+        }
+    }
+    out
 }
