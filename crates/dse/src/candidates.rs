@@ -57,15 +57,21 @@ impl Candidate {
     /// independence). The others hold on the test's own values, which the substitution keeps for
     /// every variable the model leaves out, so the answer is the same and the query smaller.
     pub fn constraints(&self, replay: &Replay) -> Vec<ExprId> {
+        self.constraints_with(replay, &entry_vars(replay))
+    }
+
+    /// `constraints` with the variables of each path entry computed once for the replay
+    /// (`entry_vars`): an application asks for many queries of one replay, and each entry's
+    /// condition may be a large DAG.
+    pub fn constraints_with(&self, replay: &Replay, entry_vars: &[Vec<VarId>]) -> Vec<ExprId> {
         let arena = &replay.arena;
         let mut vars: BTreeSet<VarId> = arena.vars_of(&[self.negated]).into_iter().collect();
-        let conds: Vec<(ExprId, Vec<VarId>)> =
-            replay.path[..self.prefix].iter().map(|e| (e.cond, arena.vars_of(&[e.cond]))).collect();
+        let conds = &entry_vars[..self.prefix];
         let mut taken = vec![false; conds.len()];
         let mut changed = true;
         while changed {
             changed = false;
-            for (i, (_, vs)) in conds.iter().enumerate() {
+            for (i, vs) in conds.iter().enumerate() {
                 if !taken[i] && vs.iter().any(|v| vars.contains(v)) {
                     taken[i] = true;
                     vars.extend(vs.iter().copied());
@@ -74,20 +80,24 @@ impl Candidate {
             }
         }
         let mut c: Vec<ExprId> =
-            conds.iter().zip(&taken).filter(|(_, t)| **t).map(|((e, _), _)| *e).collect();
+            replay.path[..self.prefix].iter().zip(&taken).filter(|(_, t)| **t).map(|(e, _)| e.cond).collect();
         c.push(self.negated);
         c
     }
 }
 
+/// The variables of each path entry's condition, in path order (`Candidate::constraints_with`).
+pub fn entry_vars(replay: &Replay) -> Vec<Vec<VarId>> {
+    replay.path.iter().map(|e| replay.arena.vars_of(&[e.cond])).collect()
+}
+
 /// A structural hash of `e`, so that equal conditions of different replays meet: each node hashed
 /// once (the DAG's size, never its unfolded tree), post-order with an explicit stack. Variables
-/// count by name (`by_name`: names say which input they are, the same in every replay of the run)
-/// or by order of first appearance (the same condition over other inputs: `x*x == 2.25` and
-/// `y*y == 2.25` meet, `x + y` and `x + x` do not).
-pub fn structural_hash(arena: &Arena, e: ExprId, by_name: bool) -> u64 {
-    let mut memo: BTreeMap<ExprId, u64> = BTreeMap::new();
-    let mut renamed: BTreeMap<VarId, u64> = BTreeMap::new();
+/// count by name (names say which input they are, the same in every replay of the run), so a
+/// node's hash does not depend on what else is hashed: `memo` is kept across the conditions of a
+/// replay (`Queue::add_replay`), whose shared sub-DAGs are then hashed once, not once per
+/// condition (on long paths that repetition was most of DSE's time: docs/benchmarks.md).
+fn structural_hash(arena: &Arena, e: ExprId, memo: &mut BTreeMap<ExprId, u64>) -> u64 {
     let mut stack = vec![(e, false)];
     while let Some((x, ready)) = stack.pop() {
         if memo.contains_key(&x) {
@@ -96,12 +106,7 @@ pub fn structural_hash(arena: &Arena, e: ExprId, by_name: bool) -> u64 {
         let h = if let Some(v) = arena.as_const(x) {
             mix(fnv(format!("{v:?}").as_bytes()), 1)
         } else if let Some(v) = arena.as_var(x) {
-            let id = if by_name {
-                fnv(arena.vars().get(v.0 as usize).map_or("?", |(_, n)| n.as_str()).as_bytes())
-            } else {
-                let next = renamed.len() as u64;
-                *renamed.entry(v).or_insert(next)
-            };
+            let id = fnv(arena.vars().get(v.0 as usize).map_or("?", |(_, n)| n.as_str()).as_bytes());
             mix(mix(id, fnv(format!("{:?}", arena.sort(x)).as_bytes())), 2)
         } else if let Some((op, args)) = arena.as_app(x) {
             if !ready {
@@ -158,6 +163,7 @@ impl Queue {
         goal_of: &dyn Fn(goals::GoalId) -> Option<GoalIdx>,
         worth: &dyn Fn(GoalIdx) -> Worth,
     ) {
+        let mut memo = BTreeMap::new();
         for i in 0..replay.path.len() {
             let cond = replay.path[i].cond;
             let targets: Vec<(Option<goals::GoalId>, ExprId)> = match replay.path[i].kind {
@@ -181,7 +187,7 @@ impl Queue {
                 if replay.arena.as_const(negated).is_some() {
                     continue;
                 }
-                let key = (goal, structural_hash(&replay.arena, negated, true));
+                let key = (goal, structural_hash(&replay.arena, negated, &mut memo));
                 if self.hopeless.contains(&key) || !self.seen.insert(key) {
                     self.duplicates += 1;
                     continue;

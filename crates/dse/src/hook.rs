@@ -77,6 +77,8 @@ impl std::fmt::Debug for Dse<'_> {
 /// One application's state: the replays its candidates refer to, the queue, and what it covered.
 struct Application {
     replays: Vec<(TestCase, Replay)>,
+    /// The variables of each replay's path entries, computed once per replay (`entry_vars`).
+    entry_vars: Vec<Vec<Vec<solver::VarId>>>,
     /// The tests replayed (their stable hashes): an exploration that makes one again is dropped.
     replayed: BTreeSet<u64>,
     queue: Queue,
@@ -149,6 +151,7 @@ impl<'a> Dse<'a> {
     ) -> Result<Vec<TestCase>, ProblemError> {
         let mut app = Application {
             replays: Vec::new(),
+            entry_vars: Vec::new(),
             replayed: BTreeSet::new(),
             queue: Queue::with_hopeless(std::mem::take(&mut self.hopeless)),
             covered: BTreeSet::new(),
@@ -204,6 +207,7 @@ impl<'a> Dse<'a> {
         app.queue.add_replay(app.replays.len(), &mut replay, &|g| problem.search_goal(g), &worth);
         self.stats.candidates += app.queue.queued_total - before;
         self.stats.duplicates += app.queue.duplicates - dups;
+        app.entry_vars.push(crate::candidates::entry_vars(&replay));
         app.replays.push((test, replay));
     }
 
@@ -250,7 +254,7 @@ impl<'a> Dse<'a> {
     fn solve(&mut self, app: &mut Application, c: &Candidate) -> Option<TestCase> {
         let hopeless = &mut app.queue.hopeless;
         let (test, replay) = &mut app.replays[c.replay];
-        let mut constraints = c.constraints(replay);
+        let mut constraints = c.constraints_with(replay, &app.entry_vars[c.replay]);
         no_lone_surrogates(replay, &mut constraints);
         self.stats.solver_calls += 1;
         let t0 = self.clock.map_or(std::time::Duration::ZERO, |c| c.elapsed());
