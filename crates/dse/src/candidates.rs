@@ -16,6 +16,7 @@
 //! then need a test that takes the same branch with input values.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use search::GoalIdx;
 use solver::{Arena, ExprId, Op, VarId};
@@ -87,8 +88,45 @@ impl Candidate {
 }
 
 /// The variables of each path entry's condition, in path order (`Candidate::constraints_with`).
+/// One walk for the whole path: each node's variables are computed once, from its arguments',
+/// and the conditions of a long path share most of their nodes (walking each condition on its own
+/// was quadratic in the path: docs/benchmarks.md).
 pub fn entry_vars(replay: &Replay) -> Vec<Vec<VarId>> {
-    replay.path.iter().map(|e| replay.arena.vars_of(&[e.cond])).collect()
+    let arena = &replay.arena;
+    let mut memo: BTreeMap<ExprId, Rc<Vec<VarId>>> = BTreeMap::new();
+    replay.path.iter().map(|e| vars_memo(arena, e.cond, &mut memo).to_vec()).collect()
+}
+
+/// The variables of `e`, sorted, with every node's kept in `memo` (post-order, explicit stack).
+fn vars_memo(arena: &Arena, e: ExprId, memo: &mut BTreeMap<ExprId, Rc<Vec<VarId>>>) -> Rc<Vec<VarId>> {
+    let mut stack = vec![(e, false)];
+    while let Some((x, ready)) = stack.pop() {
+        if memo.contains_key(&x) {
+            continue;
+        }
+        let vars = if let Some(v) = arena.as_var(x) {
+            Rc::new(vec![v])
+        } else if let Some((_, args)) = arena.as_app(x) {
+            if !ready {
+                stack.push((x, true));
+                stack.extend(args.iter().filter(|a| !memo.contains_key(a)).map(|&a| (a, false)));
+                continue;
+            }
+            let parts: Vec<&Rc<Vec<VarId>>> = args.iter().filter_map(|a| memo.get(a)).collect();
+            match parts.as_slice() {
+                [] => Rc::new(Vec::new()),
+                [one] => Rc::clone(one),
+                many => {
+                    let set: BTreeSet<VarId> = many.iter().flat_map(|p| p.iter().copied()).collect();
+                    Rc::new(set.into_iter().collect())
+                }
+            }
+        } else {
+            Rc::new(Vec::new())
+        };
+        memo.insert(x, vars);
+    }
+    memo.get(&e).cloned().unwrap_or_default()
 }
 
 /// A structural hash of `e`, so that equal conditions of different replays meet: each node hashed
