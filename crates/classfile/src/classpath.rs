@@ -2,12 +2,16 @@
 //! header `JM\x01\x00`, classes under `classes/`) and classpaths of them, with `Class-Path:`
 //! manifest entries followed the way `java -cp` follows them.
 //!
-//! Archives are read into memory once at `open`; lookups then only inflate the entry asked for.
-//! This keeps `ClassPath` a plain `Send + Sync` value with `&self` methods (no file handles or
-//! locks), at the cost of holding the compressed jars in memory (java.base.jmod is ~20 MB).
+//! Archives are opened once at `open` (their central directory read); a lookup then reads and
+//! inflates only the entry asked for, with positioned reads on a shared file handle
+//! ([`SharedFile`]). This keeps `ClassPath` a plain `Send + Sync` value with `&self` methods (no
+//! locks) without holding the compressed jars in memory: java.base.jmod alone is ~22 MB, which
+//! used to stay resident for the whole run (issue 14's engine memory figure).
 
 use std::collections::BTreeMap;
-use std::io::{Cursor, Read};
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -15,7 +19,51 @@ use zip::ZipArchive;
 
 use crate::Error;
 
-type Archive = ZipArchive<Cursor<Arc<[u8]>>>;
+type Archive = ZipArchive<SharedFile>;
+
+/// A read-only view of a file from byte `start` on, with its own position: clones share the handle
+/// and read with `pread`, so the archives cloned per lookup never disturb each other.
+#[derive(Clone, Debug)]
+pub(crate) struct SharedFile {
+    file: Arc<File>,
+    start: u64,
+    len: u64,
+    pos: u64,
+}
+
+impl SharedFile {
+    fn new(file: File, start: u64) -> std::io::Result<SharedFile> {
+        let len = file.metadata()?.len().saturating_sub(start);
+        Ok(SharedFile { file: Arc::new(file), start, len, pos: 0 })
+    }
+}
+
+impl Read for SharedFile {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.len.saturating_sub(self.pos);
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        if want == 0 {
+            return Ok(0);
+        }
+        let n = self.file.read_at(&mut buf[..want], self.start + self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for SharedFile {
+    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+        let target = match to {
+            SeekFrom::Start(n) => Some(n),
+            SeekFrom::End(d) => self.len.checked_add_signed(d),
+            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        let invalid =
+            || std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the start of the file");
+        self.pos = target.ok_or_else(invalid)?;
+        Ok(self.pos)
+    }
+}
 
 /// An ordered list of class containers; a class name resolves to its first occurrence.
 #[derive(Debug)]
@@ -164,11 +212,12 @@ impl ClassPathEntry {
                 Vec::new(),
             ));
         }
-        let bytes = std::fs::read(path).map_err(io)?;
-        let is_jmod = bytes.starts_with(&JMOD_MAGIC);
-        let data: Arc<[u8]> = if is_jmod { Arc::from(&bytes[4..]) } else { Arc::from(bytes) };
+        let file = File::open(path).map_err(io)?;
+        let mut magic = [0u8; 4];
+        let is_jmod = file.read_exact_at(&mut magic, 0).is_ok() && magic == JMOD_MAGIC;
+        let data = SharedFile::new(file, if is_jmod { 4 } else { 0 }).map_err(io)?;
         let zip_err = |source| Error::Zip { path: path.to_path_buf(), source };
-        let mut archive = match ZipArchive::new(Cursor::new(data)) {
+        let mut archive = match ZipArchive::new(data) {
             Ok(a) => a,
             Err(zip::result::ZipError::InvalidArchive(_)) if !has_archive_extension(path) => {
                 return Err(Error::NotAContainer { path: path.to_path_buf() });

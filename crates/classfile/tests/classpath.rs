@@ -120,6 +120,43 @@ fn classpath_is_a_plain_shareable_value() {
     assert_send_sync::<Error>();
 }
 
+/// Archives are read lazily through one shared file handle with positioned reads: lookups from
+/// several threads at once, interleaved, give exactly the bytes a sequential read gives (a shared
+/// seek position would mix entries up).
+#[test]
+fn concurrent_lookups_read_the_same_bytes() {
+    let jmod = test_support::java_base_jmod();
+    let cp_str = format!("{}:/usr/share/java/commons-cli.jar", jmod.display());
+    let cp = ClassPath::from_classpath_string(&cp_str).unwrap();
+    let names: Vec<&str> = ["java/lang/String", "java/util/HashMap", "org/apache/commons/cli/Options"]
+        .into_iter()
+        .chain(cp.class_names().filter(|n| n.starts_with("java/util/concurrent/")).take(40))
+        .collect();
+    let sequential: Vec<Vec<u8>> = names.iter().map(|n| cp.class_bytes(n).unwrap().unwrap()).collect();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|t| {
+                let (cp, names) = (&cp, &names);
+                s.spawn(move || {
+                    // Each thread walks the names from a different start, so reads interleave.
+                    (0..names.len())
+                        .map(|k| {
+                            let i = (k + t * 7) % names.len();
+                            (i, cp.class_bytes(names[i]).unwrap().unwrap())
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            for (i, bytes) in h.join().unwrap() {
+                assert_eq!(bytes, sequential[i], "{}", names[i]);
+            }
+        }
+    });
+    assert!(sequential.iter().all(|b| b.starts_with(&[0xCA, 0xFE, 0xBA, 0xBE])));
+}
+
 #[test]
 fn bad_entries_are_typed_errors() {
     let tmp = tempfile::tempdir().unwrap();

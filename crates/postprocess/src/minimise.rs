@@ -31,22 +31,29 @@ const MAX_ROUNDS: usize = 16;
 /// is checked between chunks of this many.
 const CHUNK: usize = 512;
 
-/// Runs `batch` in chunks, stopping before a chunk once the runner is out of time: the results of
-/// the candidates run, in order (a prefix of `batch`). The candidates left unrun are not accepted.
-fn run_chunked(
+/// Runs the candidates `cands` yields, in chunks of [`CHUNK`], stopping before a chunk once the
+/// runner is out of time (the candidates left unrun are not accepted), and returns the owners of the
+/// candidates `accept` takes, in order. Candidates are built as the chunks are filled and each
+/// chunk's results are dropped once judged: a round of a large suite is thousands of candidates, and
+/// holding them all with their traces set the engine's peak memory (Guava's `CharMatcher`: ~55 MB
+/// at once; issue 14).
+fn run_accepted<O: Copy>(
     runner: &mut dyn Runner,
-    batch: &[TestCase],
+    mut cands: impl Iterator<Item = (O, TestCase)>,
+    accept: impl Fn(&dyn Runner, O, &ExecResult) -> bool,
     round_trips: &mut usize,
     executions: &mut usize,
-) -> Result<Vec<ExecResult>, PostError> {
-    let mut out = Vec::with_capacity(batch.len());
-    for chunk in batch.chunks(CHUNK) {
-        if runner.out_of_time() {
-            break;
+) -> Result<Vec<O>, PostError> {
+    let mut accepted = Vec::new();
+    loop {
+        let (owners, chunk): (Vec<O>, Vec<TestCase>) = cands.by_ref().take(CHUNK).unzip();
+        if chunk.is_empty() || runner.out_of_time() {
+            return Ok(accepted);
         }
-        out.extend(run_batch(runner, chunk, round_trips, executions)?);
+        let results = run_batch(runner, &chunk, round_trips, executions)?;
+        accepted
+            .extend(owners.into_iter().zip(&results).filter(|(o, r)| accept(runner, *o, r)).map(|(o, _)| o));
     }
-    Ok(out)
 }
 
 /// The result of [`minimise`].
@@ -218,27 +225,22 @@ fn shrink_round(
     round_trips: &mut usize,
     executions: &mut usize,
 ) -> Result<bool, PostError> {
-    let mut batch = Vec::new();
-    let mut owner: Vec<(usize, usize)> = Vec::new();
-    for (k, w) in work.iter().enumerate().filter(|(_, w)| w.active) {
-        for i in (0..w.current.len()).rev() {
-            let cand = remove_with_dependents(&w.current, &[i]);
-            if !cand.is_empty() {
-                batch.push(cand);
-                owner.push((k, i));
-            }
-        }
-    }
-    if batch.is_empty() {
+    let singles = work.iter().enumerate().filter(|(_, w)| w.active).flat_map(|(k, w)| {
+        (0..w.current.len()).rev().map(move |i| ((k, i), remove_with_dependents(&w.current, &[i])))
+    });
+    let mut any = false;
+    let singles = singles.filter(|(_, cand)| !cand.is_empty()).inspect(|_| any = true);
+    let need: Vec<&BTreeSet<u32>> = work.iter().map(|w| &w.need).collect();
+    let ok =
+        |runner: &dyn Runner, (k, _): (usize, usize), r: &ExecResult| acceptable(runner, r, need[k], before);
+    let accepted = run_accepted(runner, singles, ok, round_trips, executions)?;
+    if !any {
         return Ok(false);
     }
-    let results = run_chunked(runner, &batch, round_trips, executions)?;
-    // Per test: the statements whose removal alone passed, last first, with that candidate.
-    let mut passed: BTreeMap<usize, Vec<(usize, TestCase)>> = BTreeMap::new();
-    for ((cand, r), &(k, i)) in batch.into_iter().zip(&results).zip(&owner) {
-        if acceptable(runner, r, &work[k].need, before) {
-            passed.entry(k).or_default().push((i, cand));
-        }
+    // Per test: the statements whose removal alone passed, last first.
+    let mut passed: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (k, i) in accepted {
+        passed.entry(k).or_default().push(i);
     }
     for (k, w) in work.iter_mut().enumerate() {
         if w.active && !passed.contains_key(&k) {
@@ -250,32 +252,30 @@ fn shrink_round(
     }
     // Combinations: the first j passing removals together, for j >= 2.
     let mut combos = Vec::new();
-    let mut combo_owner: Vec<(usize, usize)> = Vec::new();
     for (&k, singles) in &passed {
         let mut seen: Vec<TestCase> = Vec::new();
         for j in 2..=singles.len() {
-            let idx: Vec<usize> = singles[..j].iter().map(|(i, _)| *i).collect();
-            let cand = remove_with_dependents(&work[k].current, &idx);
+            let cand = remove_with_dependents(&work[k].current, &singles[..j]);
             if !cand.is_empty() && !seen.contains(&cand) {
                 seen.push(cand.clone());
-                combos.push(cand);
-                combo_owner.push((k, j));
+                combos.push(((k, j), cand));
             }
         }
     }
-    let results = run_chunked(runner, &combos, round_trips, executions)?;
-    let mut best: BTreeMap<usize, (usize, TestCase)> = BTreeMap::new();
-    for ((cand, r), &(k, j)) in combos.into_iter().zip(&results).zip(&combo_owner) {
-        if acceptable(runner, r, &work[k].need, before) && best.get(&k).is_none_or(|(bj, _)| j > *bj) {
-            best.insert(k, (j, cand));
+    let need: Vec<&BTreeSet<u32>> = work.iter().map(|w| &w.need).collect();
+    let ok =
+        |runner: &dyn Runner, (k, _): (usize, usize), r: &ExecResult| acceptable(runner, r, need[k], before);
+    let accepted = run_accepted(runner, combos.into_iter(), ok, round_trips, executions)?;
+    let mut best: BTreeMap<usize, usize> = BTreeMap::new();
+    for (k, j) in accepted {
+        if best.get(&k).is_none_or(|bj| j > *bj) {
+            best.insert(k, j);
         }
     }
-    for (k, mut singles) in passed {
-        work[k].current = match best.remove(&k) {
-            Some((_, cand)) => cand,
-            // The last statement's removal passed alone (removals last first).
-            None => singles.swap_remove(0).1,
-        };
+    for (k, singles) in passed {
+        // Without a passing combination, the last statement's removal (removals last first).
+        let j = best.get(&k).copied().unwrap_or(1);
+        work[k].current = remove_with_dependents(&work[k].current, &singles[..j]);
     }
     Ok(true)
 }
