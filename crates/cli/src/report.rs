@@ -144,6 +144,7 @@ fn class_json(t: &ClassTests) -> Value {
             "rounds": v.rounds,
             "uncompilable_tests_dropped": v.uncompilable_tests,
             "failing_assertions_removed": v.failing_assertions,
+            "short_rounds": v.short_rounds,
             "failing_tests_dropped": v.failing_tests,
             "verified": v.verified,
             "stopped_by_budget": v.stopped_by_budget,

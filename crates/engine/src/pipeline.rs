@@ -110,6 +110,11 @@ pub trait Verifier {
     /// When post-processing's time ends: a run still going then may be cut short (its unfinished
     /// tests count as failed). Ignored by default.
     fn set_deadline(&mut self, _deadline: Option<Instant>) {}
+    /// How many of the asked runs the last `run` made: fewer when the deadline came first (the
+    /// first few always run). `None`: all of them, or not known.
+    fn runs_done(&self) -> Option<usize> {
+        None
+    }
     /// Told the run's program database before the first compile, so that what the verifier reads
     /// of the classes under test is read from it (each class parsed once per run). Nothing by
     /// default.
@@ -168,6 +173,9 @@ pub struct Verification {
     pub verified: bool,
     /// Whether the post-processing budget ran out in verification (no further round was started).
     pub stopped_by_budget: bool,
+    /// Rounds that ran the tests fewer times than asked because the post-processing budget's end
+    /// came first (each logged with its count).
+    pub short_rounds: usize,
 }
 
 /// The search's figures.
@@ -601,6 +609,13 @@ fn verify(
         run_rounds += 1;
         let round_started = Instant::now();
         let failures = verifier.run(&rendered, write.verify_runs)?;
+        if let Some(n) = verifier.runs_done().filter(|&n| n < write.verify_runs) {
+            v.short_rounds += 1;
+            log.push(format!(
+                "{cut}: verification round {}: the tests ran {n} of {} times (the post-processing budget)",
+                v.rounds, write.verify_runs
+            ));
+        }
         if failures.is_empty() {
             v.verified = true;
             return Ok((tests, rendered, v));
@@ -893,6 +908,7 @@ mod tests {
                 failing_tests: 1,
                 verified: true,
                 stopped_by_budget: false,
+                short_rounds: 0,
             }
         );
         assert_eq!(v.calls, ["compile", "compile", "run", "compile", "run"]);
@@ -1022,6 +1038,27 @@ mod tests {
         compiles: usize,
     }
 
+    /// [`Flaky`] whose rounds each made only two of the runs asked (the deadline came first).
+    struct Short(Flaky);
+
+    impl Verifier for Short {
+        fn compile(&mut self, f: &[Rendered]) -> Result<Vec<CompileError>, EngineError> {
+            self.0.compile(f)
+        }
+
+        fn run(&mut self, files: &[Rendered], runs: usize) -> Result<Vec<TestFailure>, EngineError> {
+            self.0.run(files, runs)
+        }
+
+        fn coverage(&mut self, f: &[Rendered], cut: &str) -> Result<JacocoFigures, EngineError> {
+            self.0.coverage(f, cut)
+        }
+
+        fn runs_done(&self) -> Option<usize> {
+            Some(2)
+        }
+    }
+
     impl Verifier for Flaky {
         fn compile(&mut self, _: &[Rendered]) -> Result<Vec<CompileError>, EngineError> {
             self.compiles += 1;
@@ -1085,5 +1122,23 @@ mod tests {
         let (kept, _, ver) =
             verify("Cut", tests, &write, &config, &mut v, &near, &mut log).expect("verifies");
         assert_eq!((v.runs, kept.len(), ver.stopped_by_budget), (1, 2, true));
+    }
+
+    #[test]
+    fn a_round_cut_short_by_the_deadline_is_counted_and_logged() {
+        let mut v = Short(Flaky { runs: 0, compiles: 0 });
+        let write = WriteConfig::new(Style::JUnit4);
+        let config = junit4_named;
+        let past = Rounds { last_start: Some(Instant::now()), end: None };
+        let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
+        let mut log = Vec::new();
+        let (_, _, ver) = verify("Cut", tests, &write, &config, &mut v, &past, &mut log).expect("verifies");
+        assert_eq!((v.0.runs, ver.short_rounds), (1, 1));
+        assert!(log.iter().any(|l| l.contains("round 1: the tests ran 2 of 5 times")), "{log:?}");
+        // A verifier that ran every run asked for (the default) counts none.
+        let mut v = Flaky { runs: 0, compiles: 0 };
+        let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
+        let (_, _, ver) = verify("Cut", tests, &write, &config, &mut v, &past, &mut log).expect("verifies");
+        assert_eq!(ver.short_rounds, 0);
     }
 }
