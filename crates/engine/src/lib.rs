@@ -10,6 +10,7 @@ mod feed;
 mod pipeline;
 mod problem;
 mod replay_check;
+mod smart;
 mod verifier;
 
 use std::path::PathBuf;
@@ -29,6 +30,7 @@ pub use pipeline::{
 };
 pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, JvmProblem};
 pub use replay_check::{ReplayCheck, replay_check, stop_kind};
+pub use smart::{GoalSelection, SelectionCounts};
 pub use verifier::JvmVerifier;
 
 /// Everything that can stop `generate` (never the code under test misbehaving: that is data).
@@ -83,6 +85,8 @@ pub struct GenerateConfig {
     /// Criteria whose goals the search targets (`DEFAULT_CRITERIA` for EvoSuite's default).
     pub criteria: Vec<Criterion>,
     pub algorithm: Algorithm,
+    /// Which goals guide the search: all, or smart selection's (paper 002, docs/selection.md).
+    pub goal_selection: GoalSelection,
     pub budget: Budget,
     pub seed: u64,
     /// JVM workers evaluating tests in parallel; results do not depend on it.
@@ -229,14 +233,29 @@ fn search_class_in(
     }
     let mut rng = rng_from_seed(config.seed);
     let clock = SystemClock::start();
-    if !config.dse.enabled {
+    let policy = smart::policy(db, &problem, &config.goal_selection, &config.criteria, &search_config);
+    if !config.dse.enabled && policy.is_none() {
         let result =
             search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
         return Ok((problem, result, None));
     }
+    if !config.dse.enabled {
+        let seams = search::Seams { hooks: Vec::new(), policy };
+        let result = search::run_with(
+            &mut problem,
+            &cluster,
+            &mut pool,
+            &search_config,
+            &clock,
+            &mut rng,
+            on_event,
+            seams,
+        )?;
+        return Ok((problem, result, None));
+    }
     // The search's clock also times DSE's parts, for the report only.
     let mut hook = dse::Dse::timed(db, &config.dse, config.seed, &clock);
-    let seams = search::Seams { hooks: vec![&mut hook as &mut dyn search::Hook<JvmProblem>], policy: None };
+    let seams = search::Seams { hooks: vec![&mut hook as &mut dyn search::Hook<JvmProblem>], policy };
     let result = search::run_with(
         &mut problem,
         &cluster,
