@@ -335,9 +335,7 @@ pub fn generate_tests(
         }
     })?;
     let suite = result.suite();
-    let mut search = search_figures(&result, &problem, &suite, dse);
-    search.selection =
-        smart::counts(&db, &problem, &config.goal_selection, &config.criteria, config.algorithm);
+    let search = search_figures(&result, &problem, &suite, dse, smart::counts(&db, &problem, config));
     let clock = PostClock { started: Instant::now(), budget: write.post_budget };
     let mut phases = PhaseTimes::default();
     let mut log = Vec::new();
@@ -450,6 +448,7 @@ fn search_figures(
     problem: &JvmProblem,
     suite: &[TestCase],
     dse: Option<(dse::DseStats, dse::DseCost)>,
+    selection: Option<crate::SelectionCounts>,
 ) -> SearchFigures {
     let (dse, dse_cost) = dse.unzip();
     SearchFigures {
@@ -461,7 +460,7 @@ fn search_figures(
         worker_time: problem.worker_time(),
         tests: suite.len(),
         statements: suite.iter().map(TestCase::len).sum(),
-        selection: None,
+        selection,
     }
 }
 

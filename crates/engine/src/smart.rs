@@ -12,7 +12,7 @@ use programdb::ProgramDb;
 use search::guiding::Guiding;
 use search::{Algorithm, SearchConfig, TargetPolicy};
 
-use crate::JvmProblem;
+use crate::{GenerateConfig, JvmProblem};
 
 /// Which goals guide the search (`--goal-selection`).
 #[derive(Debug, Clone, PartialEq)]
@@ -57,11 +57,9 @@ pub(crate) fn select(
 pub(crate) fn counts(
     db: &ProgramDb,
     problem: &JvmProblem,
-    goal_selection: &GoalSelection,
-    criteria: &[Criterion],
-    algorithm: Algorithm,
+    config: &GenerateConfig,
 ) -> Option<SelectionCounts> {
-    let sel = select(db, problem, goal_selection, criteria, algorithm)?;
+    let sel = select(db, problem, &config.goal_selection, &config.criteria, config.algorithm)?;
     Some(sel.counts(problem.space().model().plan()))
 }
 
