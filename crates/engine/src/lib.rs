@@ -209,8 +209,9 @@ pub(crate) fn search_class(
     Ok((searched, db))
 }
 
-/// `search_class` with the run's program database given. With DSE on, the search runs with its
-/// hook (`search::run_with`); off, it is `search::run`, untouched.
+/// `search_class` with the run's program database given. With DSE on or smart selection, the
+/// search runs with the hook and the target policy (`search::run_with`); with neither, it is
+/// `search::run`, untouched.
 fn search_class_in(
     db: &ProgramDb,
     config: &GenerateConfig,
@@ -239,23 +240,10 @@ fn search_class_in(
             search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
         return Ok((problem, result, None));
     }
-    if !config.dse.enabled {
-        let seams = search::Seams { hooks: Vec::new(), policy };
-        let result = search::run_with(
-            &mut problem,
-            &cluster,
-            &mut pool,
-            &search_config,
-            &clock,
-            &mut rng,
-            on_event,
-            seams,
-        )?;
-        return Ok((problem, result, None));
-    }
     // The search's clock also times DSE's parts, for the report only.
-    let mut hook = dse::Dse::timed(db, &config.dse, config.seed, &clock);
-    let seams = search::Seams { hooks: vec![&mut hook as &mut dyn search::Hook<JvmProblem>], policy };
+    let mut hook = config.dse.enabled.then(|| dse::Dse::timed(db, &config.dse, config.seed, &clock));
+    let hooks = hook.iter_mut().map(|h| h as &mut dyn search::Hook<JvmProblem>).collect();
+    let seams = search::Seams { hooks, policy };
     let result = search::run_with(
         &mut problem,
         &cluster,
@@ -266,7 +254,7 @@ fn search_class_in(
         on_event,
         seams,
     )?;
-    Ok((problem, result, Some((hook.stats().clone(), hook.cost().clone()))))
+    Ok((problem, result, hook.map(|h| (h.stats().clone(), h.cost().clone()))))
 }
 
 /// The search goals of `filter`; an `except` entry that names no goal of the filter's criteria is
