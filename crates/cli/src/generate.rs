@@ -58,6 +58,8 @@ pub struct Args {
         default_value = "line,branch,exception,weakmutation,output,method,methodnoexception,cbranch"
     )]
     criteria: String,
+    #[command(flatten)]
+    selection: crate::selection_args::SelectionArgs,
     /// Fresh-JVM runs each written test must pass (a failing assertion is removed).
     #[arg(long, default_value_t = 5)]
     verify_runs: usize,
@@ -227,6 +229,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         class: String::new(),
         criteria,
         algorithm: args.algorithm.algorithm(),
+        goal_selection: args.selection.config()?,
         budget: search_budget,
         seed: args.seed,
         workers: args.workers.unwrap_or_else(worker::default_workers).max(1),

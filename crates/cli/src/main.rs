@@ -10,6 +10,7 @@ mod instrument;
 mod merge;
 mod report;
 mod search;
+mod selection_args;
 mod shard;
 
 use std::io::IsTerminal;

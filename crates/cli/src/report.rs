@@ -99,6 +99,7 @@ pub fn report_json(
             "post_budget_seconds": write.post_budget.map(|d| d.as_secs_f64()),
             "test_timeout_ms": write.test_timeout_ms,
             "dse": dse_config_json(&config.dse),
+            "goal_selection": goal_selection_config_json(&config.goal_selection),
             "shard": shard,
         },
         "classes": classes,
@@ -174,10 +175,38 @@ fn class_json(t: &ClassTests) -> Value {
         })),
         "dse": t.search.dse.as_ref().map(|d| dse_json(d, t.search.dse_cost.as_ref(), t.search.elapsed)),
         "replay_check": t.replay_check.as_ref().map(replay_check_json),
+        "goal_selection": t.search.selection.as_ref().map(goal_selection_json),
         "uncovered": t.uncovered,
         "uninstrumented": t.unchanged,
         "log": t.log,
     })
+}
+
+/// Which goals guided the search (paper 002; docs/selection.md): `all`, or smart selection with
+/// its options.
+fn goal_selection_config_json(g: &engine::GoalSelection) -> Value {
+    match g {
+        engine::GoalSelection::All => json!({ "mode": "all" }),
+        engine::GoalSelection::Smart(o) => json!({
+            "mode": "smart",
+            "represents": o.represents.to_string(),
+            "line_threshold": o.line_threshold,
+            "line_rule": format!("{:?}", o.line_rule).to_lowercase(),
+            "subsets": o.subsets,
+            "mutants_per_site": o.mutants_per_site,
+            "subset_weight": o.subset_weight,
+        }),
+    }
+}
+
+/// Smart selection's guiding and deferred static goals per criterion (context branches, found at
+/// run time, are not counted: they all guide when context branch is a representative).
+fn goal_selection_json(counts: &engine::SelectionCounts) -> Value {
+    let mut m = serde_json::Map::new();
+    for &(c, guiding, deferred) in counts {
+        m.insert(c.name().to_string(), json!({ "guiding": guiding, "deferred": deferred }));
+    }
+    Value::Object(m)
 }
 
 /// DSE's configuration (paper 004; docs/dse.md): the switch and its deterministic budgets.

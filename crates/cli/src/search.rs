@@ -29,6 +29,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "dynamosa")]
     algorithm: AlgorithmArg,
     #[command(flatten)]
+    selection: crate::selection_args::SelectionArgs,
+    #[command(flatten)]
     dse: crate::dse_args::DseArgs,
 }
 
@@ -71,6 +73,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         class: args.class.clone(),
         criteria: engine::DEFAULT_CRITERIA.to_vec(),
         algorithm,
+        goal_selection: args.selection.config()?,
         budget,
         seed: args.seed,
         workers: args.workers.unwrap_or_else(worker::default_workers).max(1),

@@ -1,6 +1,7 @@
 //! `suitesmith analyze --goal-selection` from outside (issue 19): smart selection's split of a
 //! fixture class as the `selection` crate's snapshot has it, and a bad "represents" table as bad
-//! input (exit 2, one line).
+//! input (exit 2, one line); `generate --goal-selection smart`: byte-identical files with 1 and 2
+//! workers, the split in report.json, and bad values of the switch and its options as bad input.
 
 // Tests run the binary as a user would; only the worker crate spawns processes in the engine.
 #![allow(clippy::disallowed_methods)]
@@ -45,4 +46,89 @@ fn a_bad_represents_table_is_bad_input() {
     );
     assert_eq!(res.status.code(), Some(2), "{res:?}");
     assert!(stderr_line(&res).contains("unknown criterion `brnch`"), "{res:?}");
+}
+
+/// `generate --goal-selection smart` on `TokenBucket` with `--evaluations` and a seed.
+fn generate_smart(out: &Path, workers: &str) -> std::process::Output {
+    suitesmith(
+        &[
+            "generate",
+            "--classpath",
+            "fixtures/classes/selection",
+            "--class",
+            "selection.TokenBucket",
+            "--evaluations",
+            "1000",
+            "--budget",
+            "120s",
+            "--seed",
+            "3",
+            "--workers",
+            workers,
+            "--goal-selection",
+            "smart",
+            "--out",
+            &out.display().to_string(),
+        ],
+        &[],
+    )
+}
+
+/// Determinism under smart selection: the same seed writes byte-identical test files with one and
+/// with two workers; report.json lists the options and the guiding and deferred goals per
+/// criterion (`TokenBucket`'s snapshot: 22 of 106 mutants guide, no line, every branch deferred).
+#[test]
+fn generate_with_smart_selection_is_deterministic_and_reports_the_split() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
+    for (dir, workers) in [(&one, "1"), (&two, "2")] {
+        let res = generate_smart(dir, workers);
+        assert_eq!(res.status.code(), Some(0), "{res:?}");
+    }
+    let files = |d: &Path| {
+        let mut f = common::files_under(d);
+        f.retain(|p, _| p.ends_with(".java"));
+        f
+    };
+    let (a, b) = (files(&one), files(&two));
+    assert_eq!(a.keys().collect::<Vec<_>>(), ["selection/TokenBucketTest.java"]);
+    assert!(a == b, "1 and 2 workers wrote different tests");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(one.join("report.json")).expect("report.json"))
+            .expect("json");
+    assert_eq!(report["configuration"]["goal_selection"]["mode"], "smart");
+    assert_eq!(report["configuration"]["goal_selection"]["line_threshold"], 8);
+    let split = &report["classes"][0]["goal_selection"];
+    assert_eq!(split["weakmutation"], serde_json::json!({ "guiding": 22, "deferred": 84 }), "{split}");
+    assert_eq!(split["line"], serde_json::json!({ "guiding": 0, "deferred": 20 }), "{split}");
+    // DynaMOSA (the default algorithm): every branch goal guides (§3.8).
+    assert_eq!(split["branch"]["deferred"], 0, "{split}");
+    let criteria = &report["classes"][0]["criteria"];
+    assert!(criteria["weakmutation"]["covered"].as_u64().unwrap_or(0) > 22, "deferred mutants are reported");
+}
+
+/// Bad values of the switch and its options: one line, exit 2.
+#[test]
+fn bad_goal_selection_values_are_bad_input() {
+    let base = ["generate", "--classpath", "fixtures/classes/selection", "--class", "selection.TokenBucket"];
+    let cases: &[(&[&str], &str)] = &[
+        (&["--goal-selection", "some"], "--goal-selection \"some\": expected smart or all"),
+        (&["--goal-selection", "smart", "--line-threshold", "0"], "--line-threshold \"0\""),
+        (&["--goal-selection", "smart", "--line-rule", "lines"], "expected count or span"),
+        (&["--goal-selection", "smart", "--mutants-per-site", "x"], "expected all or a number"),
+        (&["--goal-selection", "smart", "--subset-weight", "0"], "expected none or a weight > 0"),
+        (&["--goal-selection", "smart", "--represents", "cbranch>brnch"], "unknown criterion `brnch`"),
+        (&["--line-threshold", "5"], "--line-threshold needs --goal-selection smart"),
+    ];
+    for (extra, expected) in cases {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let out = tmp.path().join("out");
+        let out_s = out.display().to_string();
+        let args = [&base[..], extra, &["--out", &out_s]].concat();
+        let res = suitesmith(&args, &[]);
+        assert_eq!(res.status.code(), Some(2), "{extra:?}: {res:?}");
+        let line = stderr_line(&res);
+        assert!(line.contains(expected), "{extra:?}: {line:?}");
+        assert!(!out.exists(), "{extra:?} wrote {}", out.display());
+    }
 }

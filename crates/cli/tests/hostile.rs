@@ -463,6 +463,7 @@ fn quitter_exits_no_jvm_and_keeps_its_tests() {
         class: "hostile.corpus.Quitter".into(),
         criteria: engine::DEFAULT_CRITERIA.to_vec(),
         algorithm: search::Algorithm::DynaMosa,
+        goal_selection: engine::GoalSelection::All,
         budget: search::Budget {
             time: Some(Duration::from_secs(BUDGET_SECONDS)),
             evaluations: Some(EVALUATIONS),

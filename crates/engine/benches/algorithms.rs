@@ -342,6 +342,7 @@ fn main() {
                 class: s.class.clone(),
                 criteria: DEFAULT_CRITERIA.to_vec(),
                 algorithm: alg,
+                goal_selection: engine::GoalSelection::All,
                 budget: Budget::time(Duration::from_secs_f64(budget_s)),
                 seed,
                 workers: WORKERS,

@@ -10,6 +10,7 @@ mod feed;
 mod pipeline;
 mod problem;
 mod replay_check;
+mod smart;
 mod verifier;
 
 use std::path::PathBuf;
@@ -29,6 +30,7 @@ pub use pipeline::{
 };
 pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, JvmProblem};
 pub use replay_check::{ReplayCheck, replay_check, stop_kind};
+pub use smart::{GoalSelection, SelectionCounts};
 pub use verifier::JvmVerifier;
 
 /// Everything that can stop `generate` (never the code under test misbehaving: that is data).
@@ -83,6 +85,8 @@ pub struct GenerateConfig {
     /// Criteria whose goals the search targets (`DEFAULT_CRITERIA` for EvoSuite's default).
     pub criteria: Vec<Criterion>,
     pub algorithm: Algorithm,
+    /// Which goals guide the search: all, or smart selection's (paper 002, docs/selection.md).
+    pub goal_selection: GoalSelection,
     pub budget: Budget,
     pub seed: u64,
     /// JVM workers evaluating tests in parallel; results do not depend on it.
@@ -205,8 +209,9 @@ pub(crate) fn search_class(
     Ok((searched, db))
 }
 
-/// `search_class` with the run's program database given. With DSE on, the search runs with its
-/// hook (`search::run_with`); off, it is `search::run`, untouched.
+/// `search_class` with the run's program database given. With DSE on or smart selection, the
+/// search runs with the hook and the target policy (`search::run_with`); with neither, it is
+/// `search::run`, untouched.
 fn search_class_in(
     db: &ProgramDb,
     config: &GenerateConfig,
@@ -229,14 +234,16 @@ fn search_class_in(
     }
     let mut rng = rng_from_seed(config.seed);
     let clock = SystemClock::start();
-    if !config.dse.enabled {
+    let policy = smart::policy(db, &problem, &config.goal_selection, &config.criteria, &search_config);
+    if !config.dse.enabled && policy.is_none() {
         let result =
             search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
         return Ok((problem, result, None));
     }
     // The search's clock also times DSE's parts, for the report only.
-    let mut hook = dse::Dse::timed(db, &config.dse, config.seed, &clock);
-    let seams = search::Seams { hooks: vec![&mut hook as &mut dyn search::Hook<JvmProblem>], policy: None };
+    let mut hook = config.dse.enabled.then(|| dse::Dse::timed(db, &config.dse, config.seed, &clock));
+    let hooks = hook.iter_mut().map(|h| h as &mut dyn search::Hook<JvmProblem>).collect();
+    let seams = search::Seams { hooks, policy };
     let result = search::run_with(
         &mut problem,
         &cluster,
@@ -247,7 +254,7 @@ fn search_class_in(
         on_event,
         seams,
     )?;
-    Ok((problem, result, Some((hook.stats().clone(), hook.cost().clone()))))
+    Ok((problem, result, hook.map(|h| (h.stats().clone(), h.cost().clone()))))
 }
 
 /// The search goals of `filter`; an `except` entry that names no goal of the filter's criteria is

@@ -16,7 +16,7 @@ use testcase::{Statement, TestCase};
 
 use crate::problem::CriterionCoverage;
 use crate::replay_check::ReplayCheck;
-use crate::{EngineError, GenerateConfig, JvmProblem, search_class};
+use crate::{EngineError, GenerateConfig, JvmProblem, search_class, smart};
 
 /// Rounds that run the tests in which a failing assertion is removed; from the next one on, a test
 /// that fails goes whole. A test whose assertions keep failing round after round is flaky.
@@ -192,6 +192,9 @@ pub struct SearchFigures {
     pub dse: Option<dse::DseStats>,
     /// Its wall time by part, when it was on (report.json `dse.cost`; reporting only).
     pub dse_cost: Option<dse::DseCost>,
+    /// Smart selection's guiding and deferred static goals per criterion, when it was on
+    /// (report.json `goal_selection`).
+    pub selection: Option<crate::SelectionCounts>,
 }
 
 /// The written tests of one class and everything reported about them.
@@ -340,7 +343,7 @@ pub fn generate_tests(
         }
     })?;
     let suite = result.suite();
-    let search = search_figures(&result, &problem, &suite, dse);
+    let search = search_figures(&result, &problem, &suite, dse, smart::counts(&db, &problem, config));
     let clock = PostClock { started: Instant::now(), budget: write.post_budget };
     let mut phases = PhaseTimes::default();
     let mut log = Vec::new();
@@ -453,6 +456,7 @@ fn search_figures(
     problem: &JvmProblem,
     suite: &[TestCase],
     dse: Option<(dse::DseStats, dse::DseCost)>,
+    selection: Option<crate::SelectionCounts>,
 ) -> SearchFigures {
     let (dse, dse_cost) = dse.unzip();
     SearchFigures {
@@ -464,6 +468,7 @@ fn search_figures(
         worker_time: problem.worker_time(),
         tests: suite.len(),
         statements: suite.iter().map(TestCase::len).sum(),
+        selection,
     }
 }
 

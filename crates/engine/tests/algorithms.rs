@@ -56,6 +56,7 @@ fn config(class: &str, algorithm: Algorithm, evaluations: u64, seed: u64, worker
         class: class.into(),
         criteria: DEFAULT_CRITERIA.to_vec(),
         algorithm,
+        goal_selection: engine::GoalSelection::All,
         budget: Budget::evaluations(evaluations),
         seed,
         workers,

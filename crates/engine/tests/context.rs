@@ -24,6 +24,7 @@ fn config(evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
         class: CLASS.into(),
         criteria: DEFAULT_CRITERIA.to_vec(),
         algorithm: Algorithm::DynaMosa,
+        goal_selection: engine::GoalSelection::All,
         budget: Budget::evaluations(evaluations),
         seed,
         workers,

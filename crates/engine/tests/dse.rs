@@ -51,6 +51,7 @@ fn run(class: &str, algorithm: Algorithm, dse: DseConfig) -> Generation {
         class: class.to_string(),
         criteria: vec![Criterion::Branch],
         algorithm,
+        goal_selection: engine::GoalSelection::All,
         budget: Budget::evaluations(EVALUATIONS),
         seed: 1,
         workers: 2,

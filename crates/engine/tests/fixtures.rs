@@ -152,6 +152,7 @@ fn check(listing: &Listing) -> Vec<String> {
         class: listing.class.clone(),
         criteria: DEFAULT_CRITERIA.to_vec(),
         algorithm: Algorithm::DynaMosa,
+        goal_selection: engine::GoalSelection::All,
         budget: Budget::time(Duration::from_secs(20)),
         seed: 1,
         workers: 2,

@@ -14,6 +14,7 @@ fn config(class: &str, evaluations: u64, seed: u64, workers: usize) -> GenerateC
         class: class.into(),
         criteria: DEFAULT_CRITERIA.to_vec(),
         algorithm: Algorithm::DynaMosa,
+        goal_selection: engine::GoalSelection::All,
         budget: Budget::evaluations(evaluations),
         seed,
         workers,

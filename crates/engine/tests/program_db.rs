@@ -12,6 +12,7 @@ fn each_class_parsed_once_and_each_method_decoded_at_most_once() {
         class: "example.Triangle".into(),
         criteria: DEFAULT_CRITERIA.to_vec(),
         algorithm: Algorithm::DynaMosa,
+        goal_selection: engine::GoalSelection::All,
         budget: Budget::evaluations(200),
         seed: 1,
         workers: 1,

@@ -58,6 +58,7 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
         class: class.into(),
         criteria: DEFAULT_CRITERIA.to_vec(),
         algorithm: Algorithm::DynaMosa,
+        goal_selection: engine::GoalSelection::All,
         budget: Budget::evaluations(2000),
         seed: 1,
         workers: 2,

@@ -182,6 +182,11 @@ impl<'a> Search<'a> {
         self.policy.targets()
     }
 
+    /// The target policy's goal weights for whole suite (`TargetPolicy::weights`).
+    pub fn weights(&self) -> Option<&[f64]> {
+        self.policy.weights()
+    }
+
     /// The targets not yet covered, ascending: the objectives of MOSA's ranking, the goals whole
     /// suite sums over.
     pub fn uncovered_targets(&self) -> Vec<GoalIdx> {

@@ -32,6 +32,7 @@ mod archive;
 mod clock;
 mod config;
 mod context;
+pub mod guiding;
 mod mio;
 pub mod mosa;
 mod random;

@@ -8,9 +8,9 @@
 //!   Tonella, TSE 2018): the problem's roots first, then, when a goal is covered, the goals
 //!   `Problem::released_by` it; a goal the problem adds is released at once.
 //!
-//! A later policy (smart goal selection, which keeps a subset of the goals as guides, digest 002
-//! §3.6–3.8) implements [`TargetPolicy`] and is passed in through `Seams::policy`; no algorithm
-//! changes.
+//! Smart goal selection, which keeps a subset of the goals as guides (digest 002 §3.6–3.8), is
+//! `guiding::Guiding`, passed in through `Seams::policy`; whole suite reads its goal weights
+//! (`TargetPolicy::weights`).
 //!
 //! Not here: which goals exist (the `Problem`) and which are covered (the `Archive`).
 
@@ -145,6 +145,11 @@ pub trait TargetPolicy {
         goals: Goals<'_>,
         released: &mut Vec<Release>,
     ) -> Result<(), SearchError>;
+    /// Per goal, the weight of its term in whole suite's fitness (a goal beyond the slice weighs
+    /// 1); `None`, the default: every goal weighs 1. Smart selection's weights (`guiding`).
+    fn weights(&self) -> Option<&[f64]> {
+        None
+    }
 }
 
 /// The policy `config` asks for: DynaMOSA's release along control dependences for

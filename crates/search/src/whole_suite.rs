@@ -59,27 +59,42 @@ impl Suite {
     }
 }
 
-/// The targets the archive has not covered, ascending: the goals a suite's fitness sums over
-/// (every goal but the covered ones, unless a target policy says otherwise).
-fn open_goals(cx: &Search<'_>) -> Vec<usize> {
-    cx.uncovered_targets().into_iter().map(|g| g.index()).collect()
+/// The goals a suite's fitness sums over, ascending: the targets the archive has not covered
+/// (every goal but the covered ones, unless a target policy says otherwise), and the weight of
+/// each one's term when the policy gives weights (smart selection, `guiding`; empty: all 1).
+struct Open {
+    goals: Vec<usize>,
+    weights: Vec<f64>,
+}
+
+fn open_goals(cx: &Search<'_>) -> Open {
+    let goals: Vec<usize> = cx.uncovered_targets().into_iter().map(|g| g.index()).collect();
+    let weights = match cx.weights() {
+        Some(w) => goals.iter().map(|&g| w.get(g).copied().unwrap_or(1.0)).collect(),
+        None => Vec::new(),
+    };
+    Open { goals, weights }
 }
 
 /// Suite fitness over the `open` goals, summed in goal order.
-fn suite_fitness(open: &[usize], suite: &Suite) -> f64 {
+fn suite_fitness(open: &Open, suite: &Suite) -> f64 {
     let mut sum = 0.0;
-    for &g in open {
+    for (k, &g) in open.goals.iter().enumerate() {
         // An empty suite reaches nothing: the worst value EvoSuite uses for a goal is 1 per
         // normalised term; any bound works as long as it is the same for all suites.
         let b = suite.best.get(g).copied().unwrap_or(f64::INFINITY);
-        sum += if b.is_finite() { b } else { 1.0 };
+        let term = if b.is_finite() { b } else { 1.0 };
+        sum += match open.weights.get(k) {
+            Some(w) => w * term,
+            None => term,
+        };
     }
     sum
 }
 
 /// Sorts best first over the `open` goals: lower fitness, then shorter (stable, so ties keep their
 /// order).
-fn sort_population(open: &[usize], population: Vec<Suite>) -> Vec<(f64, Suite)> {
+fn sort_population(open: &Open, population: Vec<Suite>) -> Vec<(f64, Suite)> {
     let mut scored: Vec<(f64, Suite)> =
         population.into_iter().map(|s| (suite_fitness(open, &s), s)).collect();
     scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.length().cmp(&b.1.length())));

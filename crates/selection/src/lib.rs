@@ -37,7 +37,7 @@ pub enum SelectionError {
 
 /// The selection's options: every choice the paper or its artifact makes (digest §3.9), explicit.
 /// `Default` is the paper's smart selection.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// The grouping of criteria; the paper's by default.
     pub represents: Represents,
@@ -58,6 +58,10 @@ pub struct Options {
     /// Criteria whose goals always guide whatever the table says: DynaMOSA's wiring adds branch,
     /// which its control-dependence graph needs (§3.5). Empty by default.
     pub always_guide: Vec<Criterion>,
+    /// Whole suite's relative weight of a represented criterion's subset (§3.8, the artifact's
+    /// `smart_combine_goal_weight`): each guiding goal of such a criterion weighs
+    /// `subset_weight × its criterion's goals / its guiding goals`; `None`: every goal weighs 1.
+    pub subset_weight: Option<f64>,
 }
 
 impl Default for Options {
@@ -71,18 +75,20 @@ impl Default for Options {
             equal_to_line: Operator::EQUAL_TO_LINE.to_vec(),
             mutants_per_site: None,
             always_guide: Vec::new(),
+            subset_weight: Some(0.1),
         }
     }
 }
 
 /// The outcome: the configured criteria split into representatives and represented ones, and
 /// every static goal of a configured criterion either guiding or deferred, in goal id order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Selection {
     pub criteria: Vec<Criterion>,
     pub representatives: Vec<Criterion>,
     pub represented: Vec<Criterion>,
     always_guide: Vec<Criterion>,
+    subset_weight: Option<f64>,
     guiding: Vec<GoalId>,
     deferred: Vec<GoalId>,
 }
@@ -120,6 +126,22 @@ impl Selection {
             .iter()
             .map(|&c| (c, n.get(&c).map_or(0, |v| v.0), n.get(&c).map_or(0, |v| v.1)))
             .collect()
+    }
+
+    /// Whole suite's weight of each guiding goal of `c` (§3.8): `subset_weight × (guiding +
+    /// deferred) / guiding` for a criterion that guides through a subset (a represented one not
+    /// forced by `always_guide`), 1 for the others; 1 without `subset_weight`. A subset that is
+    /// empty weighs nothing (its criterion does not guide: the artifact's 0 × ∞ is avoided, §3.9
+    /// item 4). `counts` is [`Selection::counts`].
+    pub fn weight(&self, c: Criterion, counts: &[(Criterion, usize, usize)]) -> f64 {
+        let Some(factor) = self.subset_weight else { return 1.0 };
+        if self.guides_all(c) || !self.criteria.contains(&c) {
+            return 1.0;
+        }
+        match counts.iter().find(|x| x.0 == c) {
+            Some(&(_, g, d)) if g > 0 => factor * (g + d) as f64 / g as f64,
+            _ => 1.0,
+        }
     }
 
     /// A text form for snapshots and `analyze`: the split of the criteria, the counts per
@@ -169,6 +191,7 @@ pub fn select(plan: &ProbePlan, blocks: &[ClassBlocks], criteria: &[Criterion], 
         representatives,
         represented,
         always_guide: opts.always_guide.clone(),
+        subset_weight: opts.subset_weight,
         guiding,
         deferred,
     }

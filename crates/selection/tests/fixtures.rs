@@ -237,3 +237,22 @@ fn ablation_options() {
     let (plan, sel) = select("InvoiceCalculator", &orig);
     assert_eq!((sel.guiding().len(), sel.deferred().len()), (plan.goals().len(), 0));
 }
+
+/// Whole suite's weights (§3.8, w = 0.1 × all / guiding) on `InvoiceCalculator`: lines 2 of 40
+/// guide (w = 0.1 × 40 / 2 = 2), mutants 315 of 783 (w = 0.1 × 783 / 315); representatives and
+/// branch (an empty subset: it does not guide at all) weigh 1; without `subset_weight` all weigh 1.
+#[test]
+fn whole_suite_weights() {
+    let (plan, sel) = select("InvoiceCalculator", &Options::default());
+    let counts = sel.counts(&plan);
+    let w = |c| sel.weight(c, &counts);
+    assert_eq!(w(Criterion::Line), 2.0);
+    assert_eq!(w(Criterion::WeakMutation), 0.1 * 783.0 / 315.0);
+    for c in [Criterion::ContextBranch, Criterion::Exception, Criterion::Output, Criterion::Branch] {
+        assert_eq!(w(c), 1.0, "{c:?}");
+    }
+    let none = Options { subset_weight: None, ..Options::default() };
+    let (plan, sel) = select("InvoiceCalculator", &none);
+    let counts = sel.counts(&plan);
+    assert!(Criterion::DEFAULT.iter().all(|&c| sel.weight(c, &counts) == 1.0));
+}
