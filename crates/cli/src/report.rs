@@ -99,6 +99,7 @@ pub fn report_json(
             "post_budget_seconds": write.post_budget.map(|d| d.as_secs_f64()),
             "test_timeout_ms": write.test_timeout_ms,
             "dse": dse_config_json(&config.dse),
+            "flags": config.flags,
             "shard": shard,
         },
         "classes": classes,
@@ -173,6 +174,7 @@ fn class_json(t: &ClassTests) -> Value {
         })),
         "dse": t.search.dse.as_ref().map(|d| dse_json(d, t.search.dse_cost.as_ref(), t.search.elapsed)),
         "replay_check": t.replay_check.as_ref().map(replay_check_json),
+        "flags": t.flags.as_ref().map(flags_json),
         "uncovered": t.uncovered,
         "uninstrumented": t.unchanged,
         "log": t.log,
@@ -262,5 +264,16 @@ fn replay_check_json(r: &engine::ReplayCheck) -> Value {
         "examples": r.examples,
         "seconds": r.elapsed.as_secs_f64(),
         "instructions_per_second": r.instructions_per_second(),
+    })
+}
+
+/// Interprocedural flag fitness (paper 001; docs/flags.md): flag methods traced, flag branch
+/// outcomes found and covered by the written tests, and those left uncovered.
+fn flags_json(f: &engine::FlagFigures) -> Value {
+    json!({
+        "methods": f.methods,
+        "branches": f.branches,
+        "covered": f.covered,
+        "uncovered": f.uncovered,
     })
 }

@@ -348,6 +348,7 @@ fn main() {
                 timeout_ms: TIMEOUT_MS,
                 stop_when_covered: None,
                 dse: engine::DseConfig::off(),
+                flags: false,
             };
             let run = run_one(&config);
             match &run {

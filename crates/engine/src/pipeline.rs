@@ -224,6 +224,9 @@ pub struct ClassTests {
     /// What the run's program database read: classes parsed and parses, methods decoded and
     /// decodes (equal pairs: nothing read twice; issue 14).
     pub program: programdb::DbStats,
+    /// What flag fitness found and what the written tests cover of it, when it was on
+    /// (report.json `flags`).
+    pub flags: Option<crate::FlagFigures>,
 }
 
 impl ClassTests {
@@ -413,6 +416,7 @@ pub fn generate_tests(
     let cases: Vec<TestCase> = tests.iter().map(postprocess::as_written).collect();
     let results = problem.execute(&cases)?;
     let (coverage, uncovered) = problem.final_coverage(&config.criteria, &results);
+    let flags = problem.flag_figures(&results);
     phases.coverage = t0.elapsed();
     // The JVM's runs of the written tests are the ones just made for the coverage.
     let replay_check =
@@ -436,6 +440,7 @@ pub fn generate_tests(
         tests,
         log,
         program: db.stats(),
+        flags,
     })
 }
 
