@@ -43,7 +43,9 @@ fn call(class: &str, name: &str, descriptor: &str, args: &[i32]) -> TestCase {
             "V" => None,
             "I" => Some(INT),
             "Z" => Some(JType::Prim(PrimType::Boolean)),
-            other => Some(JType::class(&other.trim_start_matches('L').trim_end_matches(';').replace('/', "."))),
+            other => {
+                Some(JType::class(&other.trim_start_matches('L').trim_end_matches(';').replace('/', ".")))
+            }
         },
     });
     t.push(Statement::Method { method, receiver: Some(receiver), args });
@@ -68,8 +70,10 @@ fn fitness_of(p: &mut JvmProblem, goal: &str, tests: &[TestCase]) -> Vec<f64> {
 /// 73_519.
 #[test]
 fn gate_flag_branch_gets_a_gradient_from_the_forwarded_flag_method() {
-    let tests: Vec<TestCase> =
-        [0, 70_000, 73_000, 73_518].iter().map(|&c| call("flags.Gate", "open", "(II)Ljava/lang/String;", &[c, 0])).collect();
+    let tests: Vec<TestCase> = [0, 70_000, 73_000, 73_518]
+        .iter()
+        .map(|&c| call("flags.Gate", "open", "(II)Ljava/lang/String;", &[c, 0]))
+        .collect();
     let goal = "branch p11 not-taken (flags/Gate:9)";
     let off = fitness_of(&mut problem("flags.Gate", false), goal, &tests);
     let on = fitness_of(&mut problem("flags.Gate", true), goal, &tests);
@@ -90,7 +94,8 @@ fn gate_flag_branch_gets_a_gradient_from_the_forwarded_flag_method() {
 #[test]
 fn band_classifier_flag_branch_follows_the_approach_level_inside_the_flag_method() {
     let xs = [0, 4_000, 4_990];
-    let tests: Vec<TestCase> = xs.iter().map(|&x| call("flags.BandClassifier", "classify", "(II)I", &[x, 0])).collect();
+    let tests: Vec<TestCase> =
+        xs.iter().map(|&x| call("flags.BandClassifier", "classify", "(II)I", &[x, 0])).collect();
     let mut p = problem("flags.BandClassifier", true);
     let goals: Vec<String> = p.goals().map(|g| p.goal_text(g)).collect();
     println!("{goals:#?}");

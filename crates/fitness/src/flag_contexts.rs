@@ -48,8 +48,12 @@ enum Operands {
     Null,
     /// `lcmp`, `fcmp*`, `dcmp*` then `if<cond>`: the compare's two operands.
     Long,
-    Float { nan_greater: bool },
-    Double { nan_greater: bool },
+    Float {
+        nan_greater: bool,
+    },
+    Double {
+        nan_greater: bool,
+    },
 }
 
 /// What one probe of the family stands for.
@@ -138,7 +142,9 @@ impl FlagContexts {
             let Some((kind, c)) = branch_cond(insn.op()) else { continue };
             let before = i.checked_sub(1).and_then(|p| cmp_kind(body.insns[p].op()));
             let (at, shape, operands) = match (kind, before) {
-                (ProbeKind::BranchZero, Some((ProbeKind::CmpLong, _))) => (i - 1, RecordShape::LongLong, Operands::Long),
+                (ProbeKind::BranchZero, Some((ProbeKind::CmpLong, _))) => {
+                    (i - 1, RecordShape::LongLong, Operands::Long)
+                }
                 (ProbeKind::BranchZero, Some((ProbeKind::CmpFloat, g))) => {
                     (i - 1, RecordShape::FloatFloat, Operands::Float { nan_greater: g })
                 }
@@ -180,7 +186,9 @@ fn mut_of(db: &ProgramDb, classes: &[String], class: &str, m: MethodId, a: &Flag
     let objectives: Vec<(InsnIdx, bool, FlagObjective)> = flags::spec::objectives(a)
         .into_iter()
         .filter(|(jump, _, _)| {
-            a.branches.iter().any(|b| b.branch == *jump && b.targets.iter().any(|t| traced(t) && spec.key(*t).is_some()))
+            a.branches
+                .iter()
+                .any(|b| b.branch == *jump && b.targets.iter().any(|t| traced(t) && spec.key(*t).is_some()))
         })
         .collect();
     if objectives.is_empty() {
@@ -195,7 +203,8 @@ impl ProbeFamily for FlagContexts {
     }
 
     fn plan(&self, method: &MethodView<'_>, at: InsnIdx, out: &mut Vec<RecordProbe>) {
-        let Some(probes) = self.planned.get(&*method.class.name()).and_then(|c| c.get(&method.method.0)) else {
+        let Some(probes) = self.planned.get(&*method.class.name()).and_then(|c| c.get(&method.method.0))
+        else {
             return;
         };
         let start = probes.partition_point(|p| p.0 < at);
@@ -349,8 +358,11 @@ impl Refiner for FlagFitness {
     /// 0 (the required branches ran, the flag still had the other value) keeps the flat value,
     /// since 0 would count the goal covered.
     fn refine(&self, trace: &Trace, all: &mut GoalFitness) {
-        let pending: Vec<&Objective> =
-            self.objectives.iter().filter(|o| all.of(o.goal) > 0.0 && trace.branch(o.probe).is_some()).collect();
+        let pending: Vec<&Objective> = self
+            .objectives
+            .iter()
+            .filter(|o| all.of(o.goal) > 0.0 && trace.branch(o.probe).is_some())
+            .collect();
         if pending.is_empty() {
             return;
         }
@@ -404,10 +416,34 @@ fn compare(a: f64, b: f64, c: i32) -> Distances {
     let (t, f) = match c {
         cond::EQ => (if eq { 0.0 } else { d }, if eq { 1.0 } else { 0.0 }),
         cond::NE => (if eq { 1.0 } else { 0.0 }, if eq { 0.0 } else { d }),
-        cond::LT => if a < b { (0.0, d) } else { (d + 1.0, 0.0) },
-        cond::GE => if a >= b { (0.0, d + 1.0) } else { (d, 0.0) },
-        cond::GT => if a > b { (0.0, d) } else { (d + 1.0, 0.0) },
-        _ => if a <= b { (0.0, d + 1.0) } else { (d, 0.0) },
+        cond::LT => {
+            if a < b {
+                (0.0, d)
+            } else {
+                (d + 1.0, 0.0)
+            }
+        }
+        cond::GE => {
+            if a >= b {
+                (0.0, d + 1.0)
+            } else {
+                (d, 0.0)
+            }
+        }
+        cond::GT => {
+            if a > b {
+                (0.0, d)
+            } else {
+                (d + 1.0, 0.0)
+            }
+        }
+        _ => {
+            if a <= b {
+                (0.0, d + 1.0)
+            } else {
+                (d, 0.0)
+            }
+        }
     };
     Distances { taken: t, not_taken: f }
 }
