@@ -81,6 +81,9 @@ struct Mut {
     objectives: Vec<(InsnIdx, bool, FlagObjective)>,
 }
 
+/// One probe of the family: before which instruction, with what shape and tag.
+type Planned = (InsnIdx, RecordShape, u32);
+
 /// The family and the static half of the fitness hook, built from the program before the classes
 /// are instrumented (see `FlagContexts::build`).
 #[derive(Debug)]
@@ -88,7 +91,7 @@ pub struct FlagContexts {
     tags: Vec<Tag>,
     /// Class (internal name) -> method index -> probes: before which instruction, with what
     /// shape and tag.
-    planned: BTreeMap<String, BTreeMap<u16, Vec<(InsnIdx, RecordShape, u32)>>>,
+    planned: BTreeMap<String, BTreeMap<u16, Vec<Planned>>>,
     muts: Vec<Mut>,
 }
 
