@@ -340,7 +340,6 @@ pub fn generate_tests(
     let mut phases = PhaseTimes::default();
     let mut log = Vec::new();
     let mut stage = |phase: Phase| on_stage(&Stage::Post { phase, left: clock.left() });
-
     stage(Phase::Minimising);
     let t0 = Instant::now();
     let (suite, guard_cuts) = {
@@ -415,8 +414,7 @@ pub fn generate_tests(
     // Coverage of the tests as written, with the goals the class initialisers cover (`class_init_goals`).
     let cases: Vec<TestCase> = tests.iter().map(postprocess::as_written).collect();
     let results = problem.execute(&cases)?;
-    let (coverage, uncovered) = problem.final_coverage(&config.criteria, &results);
-    let flags = problem.flag_figures(&results);
+    let (coverage, uncovered, flags) = final_figures(&problem, &config.criteria, &results);
     phases.coverage = t0.elapsed();
     // The JVM's runs of the written tests are the ones just made for the coverage.
     let replay_check =
@@ -442,6 +440,17 @@ pub fn generate_tests(
         program: db.stats(),
         flags,
     })
+}
+
+/// Coverage per criterion, the uncovered goals and the flag figures (when flags are on) of the
+/// final runs of the written tests.
+fn final_figures(
+    problem: &JvmProblem,
+    criteria: &[Criterion],
+    results: &[ExecResult],
+) -> (Vec<CriterionCoverage>, Vec<String>, Option<crate::FlagFigures>) {
+    let (coverage, uncovered) = problem.final_coverage(criteria, results);
+    (coverage, uncovered, problem.flag_figures(results))
 }
 
 /// The search's figures for the report.
