@@ -86,6 +86,10 @@ pub struct Args {
     shard: Option<String>,
     #[command(flatten)]
     dse: crate::dse_args::DseArgs,
+    /// Interprocedural flag fitness (paper 001, docs/flags.md): branches on boolean methods score
+    /// the distances inside those methods. Off until a benchmark ablation shows a gain.
+    #[arg(long, value_enum, default_value = "off")]
+    flags: crate::dse_args::Switch,
 }
 
 /// The least default post-processing budget: a compile and five JVM runs of a large suite.
@@ -236,6 +240,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         timeout_ms: 3000,
         stop_when_covered: None,
         dse: args.dse.config()?,
+        flags: args.flags == crate::dse_args::Switch::On,
     };
     let style = match version {
         JUnitVersion::Four => junit::Style::JUnit4,

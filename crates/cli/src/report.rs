@@ -100,6 +100,7 @@ pub fn report_json(
             "test_timeout_ms": write.test_timeout_ms,
             "dse": dse_config_json(&config.dse),
             "goal_selection": goal_selection_config_json(&config.goal_selection),
+            "flags": config.flags,
             "shard": shard,
         },
         "classes": classes,
@@ -176,6 +177,7 @@ fn class_json(t: &ClassTests) -> Value {
         "dse": t.search.dse.as_ref().map(|d| dse_json(d, t.search.dse_cost.as_ref(), t.search.elapsed)),
         "replay_check": t.replay_check.as_ref().map(replay_check_json),
         "goal_selection": t.search.selection.as_ref().map(goal_selection_json),
+        "flags": t.flags.as_ref().map(flags_json),
         "uncovered": t.uncovered,
         "uninstrumented": t.unchanged,
         "log": t.log,
@@ -292,5 +294,16 @@ fn replay_check_json(r: &engine::ReplayCheck) -> Value {
         "examples": r.examples,
         "seconds": r.elapsed.as_secs_f64(),
         "instructions_per_second": r.instructions_per_second(),
+    })
+}
+
+/// Interprocedural flag fitness (paper 001; docs/flags.md): flag methods traced, flag branch
+/// outcomes found and covered by the written tests, and those left uncovered.
+fn flags_json(f: &engine::FlagFigures) -> Value {
+    json!({
+        "methods": f.methods,
+        "branches": f.branches,
+        "covered": f.covered,
+        "uncovered": f.uncovered,
     })
 }

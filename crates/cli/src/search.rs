@@ -80,6 +80,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         timeout_ms: 3000,
         stop_when_covered: None,
         dse: args.dse.config()?,
+        flags: false,
     };
     let generation = engine::generate(&config).map_err(|e| Failure::Internal(e.into()))?;
     print!("{}", generation.suite_text);

@@ -349,6 +349,7 @@ fn main() {
                 timeout_ms: TIMEOUT_MS,
                 stop_when_covered: None,
                 dse: engine::DseConfig::off(),
+                flags: false,
             };
             let run = run_one(&config);
             match &run {

@@ -28,7 +28,7 @@ pub use pipeline::{
     ClassTests, CompileError, JacocoFigures, Phase, PhaseTimes, SearchFigures, Stage, TestFailure,
     Verification, Verifier, WriteConfig, generate_tests, test_class_name,
 };
-pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, JvmProblem};
+pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, FlagFigures, JvmProblem};
 pub use replay_check::{ReplayCheck, replay_check, stop_kind};
 pub use smart::{GoalSelection, SelectionCounts};
 pub use verifier::JvmVerifier;
@@ -99,6 +99,10 @@ pub struct GenerateConfig {
     /// Dynamic symbolic execution between generations (paper 004, docs/dse.md); with
     /// `enabled: false` the search is exactly the one without it.
     pub dse: DseConfig,
+    /// Interprocedural flag fitness (paper 001, docs/flags.md): flag branches of the classes
+    /// under test score the aggregate of the distances inside their flag methods; with `false`
+    /// the run is exactly the one without it.
+    pub flags: bool,
 }
 
 /// The result of `generate`.
@@ -128,6 +132,8 @@ pub struct Generation {
     pub unchanged: Vec<String>,
     /// What DSE did, when it was on.
     pub dse: Option<DseStats>,
+    /// What flag fitness found and what the suite covers of it, when it was on.
+    pub flags: Option<FlagFigures>,
 }
 
 impl Generation {
@@ -191,6 +197,7 @@ pub fn generate_in(db: &ProgramDb, config: &GenerateConfig) -> Result<Generation
         worker_time: search_worker_time,
         unchanged: problem.unchanged().to_vec(),
         dse: dse.map(|(stats, _)| stats),
+        flags: problem.flag_figures(&results),
     })
 }
 
@@ -228,6 +235,7 @@ fn search_class_in(
         &config.criteria,
         config.workers,
         config.timeout_ms,
+        config.flags,
     )?;
     if let Some(filter) = &config.stop_when_covered {
         search_config.stop_goals = Some(stop_goals(&problem, filter)?);

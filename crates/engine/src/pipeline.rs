@@ -235,6 +235,9 @@ pub struct ClassTests {
     /// What the run's program database read: classes parsed and parses, methods decoded and
     /// decodes (equal pairs: nothing read twice; issue 14).
     pub program: programdb::DbStats,
+    /// What flag fitness found and what the written tests cover of it, when it was on
+    /// (report.json `flags`).
+    pub flags: Option<crate::FlagFigures>,
 }
 
 impl ClassTests {
@@ -348,7 +351,6 @@ pub fn generate_tests(
     let mut phases = PhaseTimes::default();
     let mut log = Vec::new();
     let mut stage = |phase: Phase| on_stage(&Stage::Post { phase, left: clock.left() });
-
     stage(Phase::Minimising);
     let t0 = Instant::now();
     let (suite, guard_cuts) = {
@@ -423,7 +425,7 @@ pub fn generate_tests(
     // Coverage of the tests as written, with the goals the class initialisers cover (`class_init_goals`).
     let cases: Vec<TestCase> = tests.iter().map(postprocess::as_written).collect();
     let results = problem.execute(&cases)?;
-    let (coverage, uncovered) = problem.final_coverage(&config.criteria, &results);
+    let (coverage, uncovered, flags) = final_figures(&problem, &config.criteria, &results);
     phases.coverage = t0.elapsed();
     // The JVM's runs of the written tests are the ones just made for the coverage.
     let replay_check =
@@ -447,7 +449,19 @@ pub fn generate_tests(
         tests,
         log,
         program: db.stats(),
+        flags,
     })
+}
+
+/// Coverage per criterion, the uncovered goals and the flag figures (when flags are on) of the
+/// final runs of the written tests.
+fn final_figures(
+    problem: &JvmProblem,
+    criteria: &[Criterion],
+    results: &[ExecResult],
+) -> (Vec<CriterionCoverage>, Vec<String>, Option<crate::FlagFigures>) {
+    let (coverage, uncovered) = problem.final_coverage(criteria, results);
+    (coverage, uncovered, problem.flag_figures(results))
 }
 
 /// The search's figures for the report.

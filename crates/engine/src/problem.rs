@@ -11,7 +11,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
 use exec::{Cached, ExecError, ExecResult, JvmExecutor, Plan, Scored};
-use fitness::{ClassLoading, GoalFitness, GoalModel, GoalSpace, Scorer, SearchGoal};
+use fitness::{
+    ClassLoading, FlagContexts, FlagFitness, GoalFitness, GoalModel, GoalSpace, Scorer, SearchGoal,
+};
 use goals::Criterion;
 use protocol::{Outcome, Trace};
 use search::{Evaluation, GoalIdx, Problem, ProblemError};
@@ -67,6 +69,20 @@ pub struct JvmProblem {
     /// is not); per `execute` call, the whole call. Cache lookups and the pool's encode/decode,
     /// about 1 µs per test, are inside too.
     worker_time: Duration,
+    /// Interprocedural flag fitness (paper 001), when it is on and the classes have flags to trace.
+    flags: Option<Arc<FlagFitness>>,
+}
+
+/// What interprocedural flag fitness found and what a suite covers of it (report.json `flags`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlagFigures {
+    /// Flag methods traced (in the classes under test).
+    pub methods: usize,
+    /// Flag branch outcomes (branch goals) scored by the flag fitness, and how many are covered.
+    pub branches: usize,
+    pub covered: usize,
+    /// The flag branch outcomes left uncovered, as text.
+    pub uncovered: Vec<String>,
 }
 
 /// A search batch's runs, each with its goal fitness and selected values when it was scored on
@@ -176,11 +192,11 @@ impl JvmProblem {
         timeout_ms: u32,
     ) -> Result<JvmProblem, EngineError> {
         let db = programdb::ProgramDb::open(classpath, programdb::DbConfig::STANDARD)?;
-        JvmProblem::with_db(&db, classpath, cut, criteria, workers, timeout_ms)
+        JvmProblem::with_db(&db, classpath, cut, criteria, workers, timeout_ms, false)
     }
 
     /// `new` reading the classes from the run's program database, whose classpath starts with
-    /// `classpath` (the workers').
+    /// `classpath` (the workers'); with `flags`, interprocedural flag fitness (`flag_tracing`).
     pub fn with_db(
         db: &programdb::ProgramDb,
         classpath: &[PathBuf],
@@ -188,6 +204,7 @@ impl JvmProblem {
         criteria: &[Criterion],
         workers: usize,
         timeout_ms: u32,
+        flags: bool,
     ) -> Result<JvmProblem, EngineError> {
         let cp = db.classpath();
         let internal = cut.replace('.', "/");
@@ -196,7 +213,9 @@ impl JvmProblem {
         }
         let classes = classes_under_test(cp, &internal);
 
-        let subject = exec::prepare_in(db, classpath, &classes, &instrument::Options::all(), timeout_ms)?;
+        let mut options = instrument::Options::all();
+        let flag_family = if flags { flag_tracing(db, &classes, &mut options) } else { None };
+        let subject = exec::prepare_in(db, classpath, &classes, &options, timeout_ms)?;
         // The model and the class loading are read from the original class files in the database
         // (a class the plan refused is not in the plan).
         if let Some(c) = subject
@@ -214,6 +233,11 @@ impl JvmProblem {
         let config = WorkerConfig::new(java, worker::runtime_jar()?, subject.setup);
         let pool = Pool::new(config, workers.max(1))?;
         let space = GoalSpace::new(model, criteria, loading, pool.init_trace());
+        let flags = flag_family.map(|f| Arc::new(FlagFitness::new(f, &subject.plan)));
+        let space = match &flags {
+            Some(f) => space.with_refiner(Arc::clone(f) as Arc<dyn fitness::Refiner>),
+            None => space,
+        };
         let released =
             space.goals().map(|g| space.released_by(g).iter().map(|r| GoalIdx(r.0)).collect()).collect();
         let ahead = pool.ahead();
@@ -229,6 +253,7 @@ impl JvmProblem {
             unchanged: subject.unchanged,
             dependencies: subject.dependencies,
             worker_time: Duration::ZERO,
+            flags,
         })
     }
 
@@ -351,6 +376,24 @@ impl JvmProblem {
         self.space.coverage(traces)
     }
 
+    /// What flag fitness found and what `results` cover of it; `None` when it is off or found
+    /// nothing to trace.
+    pub fn flag_figures(&self, results: &[ExecResult]) -> Option<FlagFigures> {
+        let flags = self.flags.as_ref()?;
+        let all: Vec<GoalFitness> =
+            results.iter().map(|r| fitness::goal_fitness(self.space.model(), &r.trace)).collect();
+        let (mut branches, mut covered, mut uncovered) = (0, 0, Vec::new());
+        for g in flags.goals() {
+            branches += 1;
+            if all.iter().any(|f| f.is_covered(g)) {
+                covered += 1;
+            } else {
+                uncovered.push(self.space.model_goal_text(g));
+            }
+        }
+        Some(FlagFigures { methods: flags.n_traced(), branches, covered, uncovered })
+    }
+
     /// The goals no trace covers, as text, in goal order (`GoalSpace::uncovered`).
     pub fn uncovered(&self, traces: &[&Trace]) -> Vec<String> {
         self.space.uncovered(traces)
@@ -460,4 +503,17 @@ impl Problem for JvmProblem {
         }
         Ok(out)
     }
+}
+
+/// Interprocedural flag fitness (paper 001, docs/flags.md): the flag branches of `classes` and
+/// the flag methods among them to trace, with the tracing family added to `options`' plan;
+/// `None` (and `options` unchanged) when there is nothing to trace.
+fn flag_tracing(
+    db: &programdb::ProgramDb,
+    classes: &[String],
+    options: &mut instrument::Options,
+) -> Option<&'static FlagContexts> {
+    let (family, extensions) = FlagContexts::build(db, classes)?.leak();
+    options.plan.extensions = extensions;
+    Some(family)
 }

@@ -63,6 +63,7 @@ fn config(class: &str, algorithm: Algorithm, evaluations: u64, seed: u64, worker
         timeout_ms: 3000,
         stop_when_covered: None,
         dse: engine::DseConfig::off(),
+        flags: false,
     }
 }
 

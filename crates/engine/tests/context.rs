@@ -31,6 +31,7 @@ fn config(evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
         timeout_ms: 3000,
         stop_when_covered: None,
         dse: engine::DseConfig::off(),
+        flags: false,
     }
 }
 

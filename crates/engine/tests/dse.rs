@@ -58,6 +58,7 @@ fn run(class: &str, algorithm: Algorithm, dse: DseConfig) -> Generation {
         timeout_ms: 3000,
         stop_when_covered: None,
         dse,
+        flags: false,
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: generate failed: {e}"))
 }

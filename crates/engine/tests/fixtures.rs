@@ -159,6 +159,7 @@ fn check(listing: &Listing) -> Vec<String> {
         timeout_ms: 3000,
         stop_when_covered: Some(GoalFilter { criteria: vec![Criterion::Branch, Criterion::Line], except }),
         dse: engine::DseConfig::off(),
+        flags: false,
     };
     let g = match generate(&config) {
         Ok(g) => g,

@@ -21,6 +21,7 @@ fn config(class: &str, evaluations: u64, seed: u64, workers: usize) -> GenerateC
         timeout_ms: 3000,
         stop_when_covered: None,
         dse: engine::DseConfig::off(),
+        flags: false,
     }
 }
 

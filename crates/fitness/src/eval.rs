@@ -54,6 +54,11 @@ impl GoalFitness {
         &self.values
     }
 
+    /// Replaces a goal's value (a `space::Refiner`'s job).
+    pub(crate) fn set(&mut self, g: GoalId, v: f64) {
+        self.values[g.index()] = v;
+    }
+
     pub fn is_covered(&self, g: GoalId) -> bool {
         self.values[g.index()] == 0.0
     }

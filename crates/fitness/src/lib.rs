@@ -10,6 +10,7 @@
 mod direct;
 mod eval;
 mod extension;
+mod flag_contexts;
 mod flags;
 mod infection;
 mod model;
@@ -21,11 +22,12 @@ pub use eval::{
     GoalFitness, UNREACHABLE, goal_fitness, goal_fitness_reference, output_bits, switch_distance,
 };
 pub use extension::{FamilyDecoder, FamilyProbe, FamilyProbes, decode};
+pub use flag_contexts::{FLAG_CONTEXTS, FlagContexts, FlagFitness};
 pub use flags::{FLAG_RETURNS, FlagReturn, FlagReturns};
 pub use goals::goal_text;
 pub use infection::{cond_infection, operator_infection, unary_infection};
 pub use model::{BranchlessMethod, GoalInfo, GoalModel, ModelError, Site};
-pub use space::{ClassLoading, CriterionCoverage, GoalSpace, Scorer, SearchGoal};
+pub use space::{ClassLoading, CriterionCoverage, GoalSpace, Refiner, Scorer, SearchGoal};
 pub use suite::{
     ContextGoal, Coverage, SuiteFitness, context_fitness, context_goals, coverage, suite_fitness,
 };

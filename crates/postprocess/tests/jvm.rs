@@ -65,6 +65,7 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
         timeout_ms: 3000,
         stop_when_covered: None,
         dse: engine::DseConfig::off(),
+        flags: false,
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: {e}")).suite
 }

@@ -491,6 +491,9 @@ fn put_trace(out: &mut Vec<u8>, t: &Trace) {
         put_len(out, records.len());
         for r in records {
             put_u32(out, r.depth);
+            put_u32(out, r.frame);
+            put_u32(out, r.parent);
+            put_u32(out, r.site.map_or(u32::MAX, |p| p.0));
             put_u64(out, r.a);
             put_u64(out, r.b);
         }
@@ -858,10 +861,15 @@ fn read_trace(r: &mut Reader<'_>) -> Result<Trace, DecodeError> {
     t.records.reserve_exact(n);
     for _ in 0..n {
         let p = ProbeId(r.u32()?);
-        let m = r.count(20)?;
+        let m = r.count(32)?;
         let mut records = Vec::with_capacity(m);
         for _ in 0..m {
-            records.push(Record { depth: r.u32()?, a: r.u64()?, b: r.u64()? });
+            let (depth, frame, parent) = (r.u32()?, r.u32()?, r.u32()?);
+            let site = match r.u32()? {
+                u32::MAX => None,
+                p => Some(ProbeId(p)),
+            };
+            records.push(Record { depth, frame, parent, site, a: r.u64()?, b: r.u64()? });
         }
         t.records.push((p, records));
     }

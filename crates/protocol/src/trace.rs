@@ -29,12 +29,18 @@ pub struct ContextBranch {
 }
 
 /// One extension record (rt-abi `ProbeKind::Record`, docs/probes.md): the operands the probe
-/// copied, encoded as rt-abi `record` says (unused ones 0), and the depth of the worker's
-/// call-context stack when it ran. Which family planned the probe, and what the values mean, only
-/// the plan knows.
+/// copied, encoded as rt-abi `record` says (unused ones 0), the depth of the worker's
+/// call-context stack when it ran, and (v5) the frame on top of that stack: its invocation
+/// number in the test (`frame`, 1, 2, ... in method-entry order; 0 when unknown), its caller's
+/// (`parent`, 0 for the test or unknown) and the call-site probe it was entered from (`site`,
+/// `None` when called from the test or from code without call-site probes). Which family planned
+/// the probe, and what the values mean, only the plan knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Record {
     pub depth: u32,
+    pub frame: u32,
+    pub parent: u32,
+    pub site: Option<ProbeId>,
     pub a: u64,
     pub b: u64,
 }

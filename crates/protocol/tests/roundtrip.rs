@@ -123,7 +123,13 @@ fn full_trace() -> Trace {
         class_inits: vec![2, 0, 1],
         strings: vec!["b".into(), "a".into(), "\u{1F600} é \0".into()],
         records: vec![
-            (ProbeId(2), vec![Record { depth: 1, a: 1, b: 0 }, Record { depth: 3, a: u64::MAX, b: 1 << 32 }]),
+            (
+                ProbeId(2),
+                vec![
+                    Record { depth: 1, frame: 2, parent: 1, site: Some(ProbeId(7)), a: 1, b: 0 },
+                    Record { depth: 3, frame: 0, parent: 0, site: None, a: u64::MAX, b: 1 << 32 },
+                ],
+            ),
             (ProbeId(7), vec![]),
         ],
     }

@@ -57,6 +57,16 @@ pub struct GoalSpace {
     init_goals: Vec<GoalId>,
     /// What loading each class under test loads and initialises, for `class_init_goals`.
     loading: ClassLoading,
+    /// A technique's say on goal values (`Refiner`), `None` unless one was given.
+    refiner: Option<Arc<dyn Refiner>>,
+}
+
+/// A technique that scores some goals differently from `goal_fitness` (interprocedural flags,
+/// docs/flags.md): given a trace and its fitness of every model goal, it replaces the values of
+/// the goals it knows better, before the selected goals' values are read, in every algorithm.
+/// It must never make an uncovered goal 0 or a covered one non-zero: coverage stays the trace's.
+pub trait Refiner: Send + Sync + std::fmt::Debug {
+    fn refine(&self, trace: &Trace, all: &mut GoalFitness);
 }
 
 /// What scores a trace over the selected static goals away from the space (on the threads that
@@ -65,6 +75,7 @@ pub struct GoalSpace {
 pub struct Scorer {
     model: Arc<GoalModel>,
     selected: Arc<Vec<GoalId>>,
+    refiner: Option<Arc<dyn Refiner>>,
 }
 
 impl Scorer {
@@ -72,12 +83,21 @@ impl Scorer {
     /// `SearchGoal` order, in a vector with room for `width` values (the context goals come after
     /// them, appended by `GoalSpace::fitness_with` in batch order).
     pub fn score(&self, trace: &Trace, width: usize) -> (GoalFitness, Vec<f64>) {
-        score(&self.model, &self.selected, trace, width)
+        score(&self.model, &self.selected, self.refiner.as_deref(), trace, width)
     }
 }
 
-fn score(model: &GoalModel, selected: &[GoalId], trace: &Trace, width: usize) -> (GoalFitness, Vec<f64>) {
-    let all = goal_fitness(model, trace);
+fn score(
+    model: &GoalModel,
+    selected: &[GoalId],
+    refiner: Option<&dyn Refiner>,
+    trace: &Trace,
+    width: usize,
+) -> (GoalFitness, Vec<f64>) {
+    let mut all = goal_fitness(model, trace);
+    if let Some(r) = refiner {
+        r.refine(trace, &mut all);
+    }
     let values = selected_fitness(selected, &all, width);
     (all, values)
 }
@@ -110,7 +130,13 @@ impl GoalSpace {
             contexts: criteria.contains(&Criterion::ContextBranch).then(ContextGoals::default),
             init_goals,
             loading,
+            refiner: None,
         }
+    }
+
+    /// The space with `refiner` scoring its goals (see `Refiner`).
+    pub fn with_refiner(self, refiner: Arc<dyn Refiner>) -> GoalSpace {
+        GoalSpace { refiner: Some(refiner), ..self }
     }
 
     pub fn model(&self) -> &GoalModel {
@@ -194,6 +220,11 @@ impl GoalSpace {
         }
     }
 
+    /// A model goal as text with its class and line or method (as `text` gives a static goal).
+    pub fn model_goal_text(&self, g: GoalId) -> String {
+        self.static_text(g)
+    }
+
     fn static_text(&self, g: GoalId) -> String {
         let goal = self.model.goal(g);
         match self.model.plan().goal_location(g) {
@@ -224,12 +255,16 @@ impl GoalSpace {
 
     /// What scores a batch's traces away from the space (see `Scorer`).
     pub fn scorer(&self) -> Scorer {
-        Scorer { model: Arc::clone(&self.model), selected: Arc::clone(&self.selected) }
+        Scorer {
+            model: Arc::clone(&self.model),
+            selected: Arc::clone(&self.selected),
+            refiner: self.refiner.clone(),
+        }
     }
 
     /// `Scorer::score` here.
     pub fn score(&self, trace: &Trace, width: usize) -> (GoalFitness, Vec<f64>) {
-        score(&self.model, &self.selected, trace, width)
+        score(&self.model, &self.selected, self.refiner.as_deref(), trace, width)
     }
 
     /// Registers the context goals `trace` reveals that are new, after those found before (see

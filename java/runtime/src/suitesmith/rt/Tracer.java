@@ -41,8 +41,10 @@ public final class Tracer {
     private static final int MAX_SAMPLES = 8;
     private static final int MAX_EXCEPTION_CLASSES = 4;
     private static final int MAX_STACK = 1 << 12;
-    /** Distinct (depth, a, b) records kept per extension probe and test, first seen first. */
+    /** Distinct (depth, frame, a, b) records kept per extension probe and test, first seen first. */
     private static final int MAX_RECORDS = 16;
+    /** Longs per extension record: depth, frame, parent frame, call site, a, b (v5). */
+    private static final int RECORD_LONGS = 6;
 
     // Condition codes of `site & 7`, as in rt-abi `cond`.
     private static final int EQ = 0, NE = 1, LT = 2, GE = 3, GT = 4, LE = 5;
@@ -65,7 +67,7 @@ public final class Tracer {
     private static byte[] sampleCount = new byte[0];
     private static int[] returns = new int[0];
     private static Class<?>[][] exceptions = new Class<?>[0][];
-    /** Extension records, three longs each (depth, a, b), allocated on a probe's first record. */
+    /** Extension records, `RECORD_LONGS` longs each, allocated on a probe's first record. */
     private static long[][] records = new long[0][];
     private static byte[] recordCount = new byte[0];
 
@@ -80,6 +82,12 @@ public final class Tracer {
     private static int pendingSite = NO_SITE;
     private static final int[] stackSite = new int[MAX_STACK];
     private static final int[] stackMethod = new int[MAX_STACK];
+    /**
+     * Per frame, its invocation number in this test (1, 2, ... in MethodEnter order; 0: none), so
+     * that extension records can say which invocation made them and from where (v5, docs/probes.md).
+     */
+    private static final int[] stackInv = new int[MAX_STACK];
+    private static int invocations;
     private static int depth;
     private static int overflow;
     private static int outerSite = NO_SITE;
@@ -158,6 +166,7 @@ public final class Tracer {
         outerSite = NO_SITE;
         outerDepth = 0;
         callDepth = 0;
+        invocations = 0;
     }
 
     /** Starts a statement: the test calls the SUT directly, so no call site is pending. */
@@ -442,7 +451,9 @@ public final class Tracer {
 
     /**
      * An extension record (rt-abi `ProbeKind::Record`): the operands as rt-abi `record` encodes
-     * them and the depth of the call-context stack, kept if not seen before at this probe.
+     * them, the depth of the call-context stack, and the frame on top of the context stack (its
+     * invocation number, its caller's, and the call site it was entered from), kept if not seen
+     * before at this probe.
      */
     private static void record(int id, long a, long b) {
         if (!hit(id)) return;
@@ -451,16 +462,24 @@ public final class Tracer {
         if (n >= MAX_RECORDS) return;
         long[] r = records[id];
         if (r == null) {
-            r = new long[3 * MAX_RECORDS];
+            r = new long[RECORD_LONGS * MAX_RECORDS];
             records[id] = r;
         }
         long d = callDepth;
+        // The frame is unknown while the context stack overflows (frames past MAX_STACK).
+        int top = overflow > 0 ? 0 : Math.min(depth, MAX_STACK);
+        long frame = top > 0 ? stackInv[top - 1] : 0;
         for (int i = 0; i < n; i++) {
-            if (r[3 * i] == d && r[3 * i + 1] == a && r[3 * i + 2] == b) return;
+            int k = RECORD_LONGS * i;
+            if (r[k] == d && r[k + 1] == frame && r[k + 4] == a && r[k + 5] == b) return;
         }
-        r[3 * n] = d;
-        r[3 * n + 1] = a;
-        r[3 * n + 2] = b;
+        int k = RECORD_LONGS * n;
+        r[k] = d;
+        r[k + 1] = frame;
+        r[k + 2] = top > 1 ? stackInv[top - 2] : 0;
+        r[k + 3] = top > 0 ? stackSite[top - 1] : NO_SITE;
+        r[k + 4] = a;
+        r[k + 5] = b;
         recordCount[id] = (byte) (n + 1);
     }
 
@@ -494,6 +513,7 @@ public final class Tracer {
         }
         stackSite[d] = site;
         stackMethod[d] = id;
+        stackInv[d] = ++invocations;
         depth = d + 1;
         if (outerSite == NO_SITE && site != NO_SITE) {
             outerSite = site;
@@ -866,9 +886,13 @@ public final class Tracer {
             out.writeInt(k);
             long[] r = records[id];
             for (int j = 0; j < k; j++) {
-                out.writeInt((int) r[3 * j]);
-                out.writeLong(r[3 * j + 1]);
-                out.writeLong(r[3 * j + 2]);
+                int o = RECORD_LONGS * j;
+                out.writeInt((int) r[o]);
+                out.writeInt((int) r[o + 1]);
+                out.writeInt((int) r[o + 2]);
+                out.writeInt((int) r[o + 3]);
+                out.writeLong(r[o + 4]);
+                out.writeLong(r[o + 5]);
             }
         }
     }

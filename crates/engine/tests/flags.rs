@@ -1,0 +1,168 @@
+//! Interprocedural flag fitness in the engine (issue 18 items 2–4, paper 001; docs/flags.md), with
+//! real JVM workers on `fixtures/java/flags`: the flag branch goals' fitness from the traced
+//! distances inside the flag methods (and Listing 5's call-site separation), and the search with
+//! and without `flags`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use engine::{Criterion, JvmProblem};
+use testcase::{ConstructorRef, JType, MethodRef, PrimType, PrimValue, Statement, TestCase};
+
+const INT: JType = JType::Prim(PrimType::Int);
+
+fn classpath() -> Vec<PathBuf> {
+    vec![test_support::fixture_classes("flags")]
+}
+
+fn problem(class: &str, flags: bool) -> JvmProblem {
+    let db = programdb::ProgramDb::open(&classpath(), programdb::DbConfig::STANDARD).expect("db");
+    JvmProblem::with_db(&db, &classpath(), class, &[Criterion::Branch], 1, 3000, flags).expect("problem")
+}
+
+/// `new C().name(args...)` for an instance method of `C` taking ints.
+fn call(class: &str, name: &str, descriptor: &str, args: &[i32]) -> TestCase {
+    let mut t = TestCase::new();
+    let ctor = Arc::new(ConstructorRef {
+        class: class.into(),
+        descriptor: "()V".into(),
+        ty: JType::class(class),
+        params: vec![],
+    });
+    let receiver = t.push(Statement::Constructor { ctor, args: vec![] });
+    let args: Vec<_> = args.iter().map(|&v| t.push(Statement::Primitive(PrimValue::Int(v)))).collect();
+    let ret = descriptor.rsplit_once(')').map(|(_, r)| r).unwrap_or("V");
+    let method = Arc::new(MethodRef {
+        class: class.into(),
+        name: name.into(),
+        descriptor: descriptor.into(),
+        is_static: false,
+        owner: JType::class(class),
+        params: vec![INT; args.len()],
+        ret: match ret {
+            "V" => None,
+            "I" => Some(INT),
+            "Z" => Some(JType::Prim(PrimType::Boolean)),
+            other => {
+                Some(JType::class(&other.trim_start_matches('L').trim_end_matches(';').replace('/', ".")))
+            }
+        },
+    });
+    t.push(Statement::Method { method, receiver: Some(receiver), args });
+    t
+}
+
+/// The fitness of the goal whose text starts with `goal` for each test.
+fn fitness_of(p: &mut JvmProblem, goal: &str, tests: &[TestCase]) -> Vec<f64> {
+    let g = p.goals().find(|&g| p.goal_text(g).starts_with(goal)).unwrap_or_else(|| {
+        let all: Vec<String> = p.goals().map(|g| p.goal_text(g)).collect();
+        panic!("no goal {goal} in {all:#?}")
+    });
+    let results = p.execute(tests).expect("execute");
+    results.iter().map(|r| p.fitness(&r.trace)[g.index()]).collect()
+}
+
+/// Gate (F4): `open(code, salt)` is `matchesPin(code - 17 * salt)` through `authorized`, a branch-
+/// free forwarder (scenario 1); `matchesPin` tests `x * 3 + 11 == 220_568`. Without flags the
+/// hard outcome (`ok` true: `ifeq` not taken) scores the flat `norm(1) = 0.5` for every input;
+/// with flags it is `norm(norm(norm(|3x + 11 - 220_568|)))` (three levels: Algorithm 1 in `open`
+/// for `authorized`, the forwarded call to `matchesPin`, the branch), which falls as `x` nears
+/// 73_519.
+#[test]
+fn gate_flag_branch_gets_a_gradient_from_the_forwarded_flag_method() {
+    let tests: Vec<TestCase> = [0, 70_000, 73_000, 73_518]
+        .iter()
+        .map(|&c| call("flags.Gate", "open", "(II)Ljava/lang/String;", &[c, 0]))
+        .collect();
+    let goal = "branch p11 not-taken (flags/Gate:9)";
+    let off = fitness_of(&mut problem("flags.Gate", false), goal, &tests);
+    let on = fitness_of(&mut problem("flags.Gate", true), goal, &tests);
+    println!("Gate {goal}: off {off:?}, on {on:?}");
+    assert!(off.iter().all(|&v| v == 0.5), "{off:?}");
+    let n = |x: f64| x / (1.0 + x);
+    for (v, code) in on.iter().zip([0.0f64, 70_000.0, 73_000.0, 73_518.0]) {
+        let bd = (code * 3.0 + 11.0 - 220_568.0).abs();
+        assert!((v - n(n(n(bd)))).abs() < 1e-12, "code {code}: {v} vs {}", n(n(n(bd))));
+    }
+    assert!(on.windows(2).all(|w| w[1] < w[0]), "{on:?}");
+}
+
+/// BandClassifier (F2): `inBand(v)` is `v >= 5_000 && v <= 5_010`; `classify(x, y)` tests
+/// `inBand(x)` at call site 1. Its hard outcome (`ifeq` not taken: `inBand(x)` true) scores, for
+/// `x < 5_000`, the required branch `v <= 5_010` unreached: Eq. 1 `1 + norm(5_000 - x)`, one
+/// iteration, normalised: `norm(1 + norm(5_000 - x))`.
+#[test]
+fn band_classifier_flag_branch_follows_the_approach_level_inside_the_flag_method() {
+    let xs = [0, 4_000, 4_990];
+    let tests: Vec<TestCase> =
+        xs.iter().map(|&x| call("flags.BandClassifier", "classify", "(II)I", &[x, 0])).collect();
+    let mut p = problem("flags.BandClassifier", true);
+    let goals: Vec<String> = p.goals().map(|g| p.goal_text(g)).collect();
+    println!("{goals:#?}");
+    let goal = "branch p8 not-taken (flags/BandClassifier:8)";
+    let on = fitness_of(&mut p, goal, &tests);
+    println!("BandClassifier {goal}: on {on:?}");
+    let n = |x: f64| x / (1.0 + x);
+    for (v, x) in on.iter().zip(xs) {
+        let want = n(1.0 + n(5_000.0 - f64::from(x)));
+        assert!((v - want).abs() < 1e-12, "x {x}: {v} vs {want}");
+    }
+}
+
+fn search(class: &str, algorithm: search::Algorithm, evaluations: u64, flags: bool) -> engine::Generation {
+    let config = engine::GenerateConfig {
+        classpath: classpath(),
+        class: class.into(),
+        criteria: vec![Criterion::Branch],
+        algorithm,
+        budget: search::Budget::evaluations(evaluations),
+        seed: 1,
+        workers: 2,
+        timeout_ms: 3000,
+        stop_when_covered: None,
+        dse: engine::DseConfig::off(),
+        flags,
+    };
+    let g = engine::generate(&config).unwrap_or_else(|e| panic!("{class}: {e}"));
+    println!(
+        "{class} {algorithm:?} flags {flags}: {} evaluations, {}flags {:?}\n  uncovered: {:?}",
+        g.evaluations,
+        g.coverage_summary(),
+        g.flags,
+        g.uncovered
+    );
+    g
+}
+
+/// Gate (F4) with DynaMOSA (the default), 3,000 evaluations, seed 1: with flag fitness every
+/// branch is covered (`matchesPin(x)` needs `x == 73_519`, followed along `|3x + 11 - 220_568|`
+/// through the forwarding `authorized`, at 2,988 evaluations); without it the flag branch's hard
+/// outcome (flat 0.5 for every test) and `matchesPin`'s true branch stay uncovered (that run
+/// covers them at 4,606 evaluations, through `matchesPin`'s own branch goal). Other algorithms,
+/// same seed, evaluations to full coverage with / without flags: MOSA 3,271 / 2,467, MIO 9,275 /
+/// not in 20,000, whole suite not in 20,000 / 3,044 (docs/flags.md "Measured").
+#[test]
+fn gate_is_covered_with_flag_fitness_and_not_without() {
+    let hard = ["branch p11 not-taken (flags/Gate:9)", "branch p32 not-taken (flags/Gate:21)"];
+    let on = search("flags.Gate", search::Algorithm::DynaMosa, 3_000, true);
+    assert!(on.uncovered.is_empty(), "with flags: {:?}", on.uncovered);
+    let figures = on.flags.expect("flag figures");
+    assert_eq!((figures.methods, figures.branches, figures.covered), (2, 2, 2));
+    let off = search("flags.Gate", search::Algorithm::DynaMosa, 3_000, false);
+    assert!(off.flags.is_none());
+    for h in hard {
+        assert!(off.uncovered.iter().any(|u| u == h), "without flags covered {h}");
+    }
+}
+
+/// KeyIndex (F1), DynaMOSA, 10,000 evaluations, seed 1: with flag fitness every feasible branch is
+/// covered; the two left need an array of 10,000 elements (`checkArrayRange` false), which the
+/// test model does not build. FIXME (issue 18): the run without flags covers the same 20 of 22
+/// (the flag methods' own branch goals lead there), so this fixture does not show a gain.
+#[test]
+fn key_index_feasible_branches_are_covered_with_flag_fitness() {
+    let on = search("flags.KeyIndex", search::Algorithm::DynaMosa, 10_000, true);
+    assert_eq!(on.uncovered.len(), 2, "{:?}", on.uncovered);
+    assert!(on.uncovered.iter().any(|u| u.ends_with(" taken (flags/KeyIndex:23)")), "{:?}", on.uncovered);
+    assert!(on.uncovered.iter().any(|u| u.ends_with(" taken (flags/KeyIndex:31)")), "{:?}", on.uncovered);
+}
