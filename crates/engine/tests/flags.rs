@@ -115,6 +115,7 @@ fn search(class: &str, algorithm: search::Algorithm, evaluations: u64, flags: bo
         class: class.into(),
         criteria: vec![Criterion::Branch],
         algorithm,
+        goal_selection: engine::GoalSelection::All,
         budget: search::Budget::evaluations(evaluations),
         seed: 1,
         workers: 2,

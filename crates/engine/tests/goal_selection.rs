@@ -19,6 +19,7 @@ fn config(algorithm: Algorithm, goal_selection: GoalSelection, seed: u64) -> Gen
         timeout_ms: 3000,
         stop_when_covered: None,
         dse: engine::DseConfig::off(),
+        flags: false,
     }
 }
 
