@@ -8,6 +8,7 @@ mod dse_args;
 mod generate;
 mod instrument;
 mod merge;
+mod project;
 mod report;
 mod search;
 mod shard;
