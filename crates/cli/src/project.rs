@@ -76,7 +76,10 @@ pub fn open(dir: &Path, sel: &Selection<'_>) -> Result<(Build, Vec<Module>), Fai
     {
         Build::Gradle
     } else {
-        return Err(bad(format!("{} has no pom.xml (nor build.gradle): not a Maven or Gradle project", dir.display())));
+        return Err(bad(format!(
+            "{} has no pom.xml (nor build.gradle): not a Maven or Gradle project",
+            dir.display()
+        )));
     };
     let mut modules = Vec::new();
     for module_dir in module_dirs(&dir, build) {
@@ -145,7 +148,9 @@ fn maven_error(stdout: &[String], stderr: &str) -> Option<String> {
         .filter(|t| !t.is_empty())
         .collect();
     let find = |needles: &[&str]| errors.iter().find(|t| needles.iter().any(|n| t.contains(n))).cloned();
-    find(&[".java:["]).or_else(|| find(&["Non-parseable POM", "Failed to execute goal"])).or_else(|| errors.first().cloned())
+    find(&[".java:["])
+        .or_else(|| find(&["Non-parseable POM", "Failed to execute goal"]))
+        .or_else(|| errors.first().cloned())
 }
 
 /// `name` found in a directory of `PATH`.
@@ -171,7 +176,8 @@ fn module_dirs(root: &Path, build: Build) -> Vec<PathBuf> {
         for e in entries.flatten() {
             let p = e.path();
             let name = e.file_name().to_string_lossy().into_owned();
-            let skip = name.starts_with('.') || ["target", "build", "src", "node_modules"].contains(&name.as_str());
+            let skip =
+                name.starts_with('.') || ["target", "build", "src", "node_modules"].contains(&name.as_str());
             if p.is_dir() && !skip {
                 stack.push(p);
             }
@@ -185,10 +191,14 @@ fn module_dirs(root: &Path, build: Build) -> Vec<PathBuf> {
 fn module(root: &Path, dir: &Path, build: Build, sel: &Selection<'_>) -> Result<Option<Module>, Failure> {
     let bad = Failure::BadInput;
     let (classes_dir, cp_file, scratch) = match build {
-        Build::Maven => (dir.join("target/classes"), dir.join(MAVEN_CLASSPATH_FILE), dir.join("target/suitesmith")),
-        Build::Gradle => {
-            (dir.join("build/classes/java/main"), dir.join(GRADLE_CLASSPATH_FILE), dir.join("build/suitesmith"))
+        Build::Maven => {
+            (dir.join("target/classes"), dir.join(MAVEN_CLASSPATH_FILE), dir.join("target/suitesmith"))
         }
+        Build::Gradle => (
+            dir.join("build/classes/java/main"),
+            dir.join(GRADLE_CLASSPATH_FILE),
+            dir.join("build/suitesmith"),
+        ),
     };
     if !classes_dir.is_dir() {
         return Ok(None);
@@ -260,10 +270,16 @@ fn junit_of(deps: &[&str]) -> Option<JUnitVersion> {
 /// never edited).
 pub fn missing_junit_line(build: Build, m: &Module, version: JUnitVersion) -> String {
     let what = match (build, version) {
-        (Build::Maven, JUnitVersion::Four) => "to its pom.xml: <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency>",
-        (Build::Maven, JUnitVersion::Five) => "to its pom.xml: <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.11.4</version><scope>test</scope></dependency>",
+        (Build::Maven, JUnitVersion::Four) => {
+            "to its pom.xml: <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency>"
+        }
+        (Build::Maven, JUnitVersion::Five) => {
+            "to its pom.xml: <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.11.4</version><scope>test</scope></dependency>"
+        }
         (Build::Gradle, JUnitVersion::Four) => "to its build.gradle: testImplementation 'junit:junit:4.13.2'",
-        (Build::Gradle, JUnitVersion::Five) => "to its build.gradle: testImplementation 'org.junit.jupiter:junit-jupiter:5.11.4' and test { useJUnitPlatform() }",
+        (Build::Gradle, JUnitVersion::Five) => {
+            "to its build.gradle: testImplementation 'org.junit.jupiter:junit-jupiter:5.11.4' and test { useJUnitPlatform() }"
+        }
     };
     format!("suitesmith: module {} has no JUnit test dependency; to run the written tests add {what}", m.name)
 }
@@ -304,7 +320,8 @@ pub fn install(plan: &[(PathBuf, PathBuf)]) -> anyhow::Result<()> {
         if let Some(d) = to.parent() {
             std::fs::create_dir_all(d)?;
         }
-        std::fs::copy(from, to).map_err(|e| anyhow::anyhow!("copying {} to {}: {e}", from.display(), to.display()))?;
+        std::fs::copy(from, to)
+            .map_err(|e| anyhow::anyhow!("copying {} to {}: {e}", from.display(), to.display()))?;
     }
     Ok(())
 }
@@ -316,7 +333,9 @@ mod tests {
     #[test]
     fn junit_is_read_from_the_test_classpath() {
         let m2 = "/home/u/.m2/repository";
-        let four = format!("{m2}/junit/junit/4.13.2/junit-4.13.2.jar:{m2}/org/hamcrest/hamcrest-core/1.3/hamcrest-core-1.3.jar");
+        let four = format!(
+            "{m2}/junit/junit/4.13.2/junit-4.13.2.jar:{m2}/org/hamcrest/hamcrest-core/1.3/hamcrest-core-1.3.jar"
+        );
         let deps4: Vec<&str> = four.split(':').collect();
         assert_eq!(junit_of(&deps4), Some(JUnitVersion::Four));
         let five = format!("{m2}/org/junit/jupiter/junit-jupiter-api/5.11.4/junit-jupiter-api-5.11.4.jar");
