@@ -42,6 +42,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per process: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Print the analysis of one class: per method its control-flow graph, dominators, control
