@@ -16,6 +16,9 @@ JUNIT5_PLUGIN_VERSION=1.2.3
 cache="${SUITESMITH_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/suitesmith/tools}"
 dest="$cache/pit-$PIT_VERSION"
 
+# What project mode and the Maven plugin need offline (issue 22) goes into the local Maven repository.
+bash "$(dirname "$0")/fetch-maven.sh"
+
 if [ -f "$dest/COMPLETE" ]; then
   exit 0
 fi

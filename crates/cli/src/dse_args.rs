@@ -10,7 +10,7 @@ pub(crate) enum Switch {
     Off,
 }
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub(crate) struct DseArgs {
     /// Dynamic symbolic execution between generations (paper 004): solved tests for branches that
     /// need exact values.

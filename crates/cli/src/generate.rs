@@ -17,11 +17,19 @@ use crate::search::{AlgorithmArg, parse_duration};
 use crate::shard::Shard;
 use crate::{Failure, open_classpath};
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct Args {
     /// Classpath (jars and directories, `:`-separated) holding the classes and their dependencies.
-    #[arg(long)]
-    classpath: String,
+    #[arg(long, required_unless_present = "project")]
+    classpath: Option<String>,
+    /// A Maven project (or a compiled Gradle one, docs/maven.md): compiled and its classpath read by
+    /// Maven, every class of each module's target/classes tested (or --class/--prefix among them),
+    /// the tests written into each module's src/test/java (or --out) for the project's JUnit.
+    #[arg(long, conflicts_with_all = ["classpath", "target", "shard"])]
+    project: Option<PathBuf>,
+    /// The classes of one module of `--project`, chosen by crate::project.
+    #[arg(skip)]
+    project_classes: Option<Vec<String>>,
     /// One class under test, e.g. `com.example.Stack`.
     #[arg(long, group = "targets")]
     class: Option<String>,
@@ -37,9 +45,9 @@ pub struct Args {
     /// Also stop each search after this many test executions (reproducible on any machine).
     #[arg(long)]
     evaluations: Option<u64>,
-    /// Where the tests, statistics.csv and report.json go.
-    #[arg(long, default_value = "suitesmith-tests")]
-    out: PathBuf,
+    /// Where the tests, statistics.csv and report.json go (default `suitesmith-tests`).
+    #[arg(long)]
+    out: Option<PathBuf>,
     /// The seed of the search; the same seed and inputs give the same files, byte for byte, when the
     /// search ends by `--evaluations` (a time budget alone depends on the machine's speed).
     #[arg(long, default_value_t = 0)]
@@ -109,6 +117,9 @@ struct Plan {
 }
 
 pub fn run(args: &Args) -> Result<(), Failure> {
+    if let Some(dir) = &args.project {
+        return run_project(args, dir);
+    }
     let plan = check(args)?;
     let started = Instant::now();
     let mut progress = Progress::new(plan.classes.len(), args.verbose);
@@ -169,18 +180,21 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         return Err(bad("--verify-runs must be at least 1: unverified tests are never written".into()));
     }
     let criteria = parse_criteria(&args.criteria)?;
-    let mut cp_string = args.classpath.clone();
+    let given_cp = args.classpath.as_deref().unwrap_or_default();
+    let mut cp_string = given_cp.to_string();
     if let Some(t) = &args.target {
         if !t.exists() {
             return Err(bad(format!("--target {} does not exist", t.display())));
         }
-        let listed = args.classpath.split(':').any(|e| Path::new(e) == t.as_path());
+        let listed = given_cp.split(':').any(|e| Path::new(e) == t.as_path());
         if !listed {
-            cp_string = format!("{}:{}", t.display(), args.classpath);
+            cp_string = format!("{}:{}", t.display(), given_cp);
         }
     }
     let cp = open_classpath(&cp_string)?;
-    let classes: Vec<String> = if let Some(c) = &args.class {
+    let classes: Vec<String> = if let Some(c) = &args.project_classes {
+        c.clone()
+    } else if let Some(c) = &args.class {
         if !cp.contains(&c.replace('.', "/")) {
             return Err(bad(format!("class {c} is not on the classpath")));
         }
@@ -218,7 +232,8 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         }
         None => classes,
     };
-    check_out_dir(&args.out)?;
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("suitesmith-tests"));
+    check_out_dir(&out)?;
     let java = worker::Java::discover().map_err(|e| bad(e.to_string()))?;
     let version = if args.junit == "5" { JUnitVersion::Five } else { JUnitVersion::Four };
     let jars = JUnitJars::debian(version).map_err(|e| bad(e.to_string()))?;
@@ -254,7 +269,49 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         Some(b) => parse_duration(b)?,
         None => budget.max(MIN_POST_BUDGET),
     });
-    Ok(Plan { classes, classpath, config, write, java, jars, version, out: args.out.clone(), shard })
+    Ok(Plan { classes, classpath, config, write, java, jars, version, out, shard })
+}
+
+/// `--project`: crate::project finds the modules and their classes; each module is a plain run into
+/// its scratch directory, and the tests are installed only when every run is done.
+fn run_project(args: &Args, dir: &Path) -> Result<(), Failure> {
+    let sel = crate::project::Selection {
+        class: args.class.as_deref(),
+        prefix: args.prefix.as_deref(),
+        out: args.out.as_deref(),
+    };
+    let (build, modules) = crate::project::open(dir, &sel)?;
+    let mut installs = Vec::new();
+    for m in &modules {
+        let mut run_args = args.clone();
+        run_args.project = None;
+        run_args.classpath = Some(m.classpath.clone());
+        run_args.project_classes = Some(m.classes.clone());
+        run_args.out = Some(m.scratch.clone());
+        match m.junit {
+            Some(v) => run_args.junit = if v == JUnitVersion::Five { "5" } else { "4" }.to_string(),
+            None => {
+                let v = if args.junit == "5" { JUnitVersion::Five } else { JUnitVersion::Four };
+                eprintln!("{}", crate::project::missing_junit_line(build, m, v));
+            }
+        }
+        eprintln!("module {}: {} classes", m.name, m.classes.len());
+        // Earlier runs' files would be installed with this run's.
+        if m.scratch.exists() {
+            std::fs::remove_dir_all(&m.scratch)
+                .with_context(|| format!("removing {}", m.scratch.display()))?;
+        }
+        run(&run_args)?;
+        if worker::cleanup::terminating() {
+            return Ok(());
+        }
+        installs.push(crate::project::planned_installs(m)?);
+    }
+    for (m, plan) in modules.iter().zip(&installs) {
+        crate::project::install(plan)?;
+        eprintln!("module {}: {} test files in {}", m.name, plan.len(), m.tests.display());
+    }
+    Ok(())
 }
 
 /// `line,branch,...` in EvoSuite's names (case-insensitive), without repeats.

@@ -8,6 +8,7 @@ mod dse_args;
 mod generate;
 mod instrument;
 mod merge;
+mod project;
 mod report;
 mod search;
 mod selection_args;
@@ -42,6 +43,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per process: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Print the analysis of one class: per method its control-flow graph, dominators, control

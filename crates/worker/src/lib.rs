@@ -13,6 +13,7 @@ mod jdk;
 mod pool;
 mod process;
 mod runtime;
+pub mod tool;
 pub mod verify;
 
 use std::path::PathBuf;

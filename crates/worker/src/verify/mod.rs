@@ -14,7 +14,7 @@
 mod jacoco;
 mod jars;
 mod javac;
-mod process;
+pub(crate) mod process;
 mod records;
 mod run;
 
