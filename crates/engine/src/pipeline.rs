@@ -14,7 +14,7 @@ use junit::{JUnitTest, RenderConfig, Rendered, Style};
 use postprocess::{AssertionConfig, Runner, RunnerError};
 use testcase::{Statement, TestCase};
 
-use crate::problem::CriterionCoverage;
+use crate::problem::{CriterionCoverage, GoalRuns};
 use crate::replay_check::ReplayCheck;
 use crate::{EngineError, GenerateConfig, JvmProblem, search_class};
 
@@ -199,6 +199,9 @@ pub struct ClassTests {
     pub coverage: Vec<CriterionCoverage>,
     /// The selected goals the written tests do not cover, as text.
     pub uncovered: Vec<String>,
+    /// The selected line and branch goals, each with the written tests (indices into `tests`)
+    /// that cover it: the HTML report's per-line view (class-initialisation goals aside).
+    pub goal_runs: Vec<GoalRuns>,
     pub search: SearchFigures,
     /// Tests and statements after minimisation.
     pub minimised_tests: usize,
@@ -413,6 +416,7 @@ pub fn generate_tests(
     let cases: Vec<TestCase> = tests.iter().map(postprocess::as_written).collect();
     let results = problem.execute(&cases)?;
     let (coverage, uncovered) = problem.final_coverage(&config.criteria, &results);
+    let goal_runs = problem.goal_runs(&[Criterion::Line, Criterion::Branch], &results);
     phases.coverage = t0.elapsed();
     // The JVM's runs of the written tests are the ones just made for the coverage.
     let replay_check =
@@ -422,6 +426,7 @@ pub fn generate_tests(
         files,
         coverage,
         uncovered,
+        goal_runs,
         search,
         minimised_tests: minimised.suite.len(),
         minimised_statements: minimised.statements_after,
