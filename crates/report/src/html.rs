@@ -17,7 +17,8 @@ table.criteria tr:nth-child(even), table.overview tr:nth-child(even) { backgroun
 table.lines { font: 12px/1.35 ui-monospace, monospace; width: 100%; }
 table.lines td.ln { text-align: right; color: #777; user-select: none; width: 4em; }
 table.lines td.code { white-space: pre; }
-table.lines td.goals, table.lines td.by { white-space: nowrap; color: #444; font-family: system-ui, sans-serif; }
+table.lines td.goals, table.lines td.by { color: #444; font-family: system-ui, sans-serif; }
+table.lines td.goals { white-space: nowrap; }
 tr.covered td.code, tr.covered td.ln { background: #ccf2cc; }
 tr.partly td.code, tr.partly td.ln { background: #fff1b3; }
 tr.missed td.code, tr.missed td.ln { background: #f8c9c9; }
