@@ -402,15 +402,7 @@ pub fn generate_tests(
     verifier.set_deadline(None);
     phases.verification = t0.elapsed();
     let t0 = Instant::now();
-    // JaCoCo is a cross-check on top: its failure is logged, never a reason to lose the tests.
-    let jacoco = if write.jacoco {
-        verifier
-            .coverage(&files, &config.class)
-            .map_err(|e| log.push(format!("JaCoCo could not measure: {e}")))
-            .ok()
-    } else {
-        None
-    };
+    let jacoco = if write.jacoco { jacoco(verifier, &files, &config.class, &mut log) } else { None };
 
     // Coverage of the tests as written, with the goals the class initialisers cover (`class_init_goals`).
     let cases: Vec<TestCase> = tests.iter().map(postprocess::as_written).collect();
@@ -442,6 +434,17 @@ pub fn generate_tests(
         log,
         program: db.stats(),
     })
+}
+
+/// JaCoCo's figures of the written tests. JaCoCo is a cross-check on top: its failure is logged,
+/// never a reason to lose the tests.
+fn jacoco(
+    verifier: &mut dyn Verifier,
+    files: &[Rendered],
+    cut: &str,
+    log: &mut Vec<String>,
+) -> Option<JacocoFigures> {
+    verifier.coverage(files, cut).map_err(|e| log.push(format!("JaCoCo could not measure: {e}"))).ok()
 }
 
 /// The search's figures for the report.

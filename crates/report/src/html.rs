@@ -56,7 +56,7 @@ pub fn render(data: &ReportData) -> String {
     }
     // `<` as \u003c: no `</script>` or `<!--` in the data can end the element early.
     let json = serde_json::to_string(data).unwrap_or_default().replace('<', "\\u003c");
-    let _ = write!(out, "<script type=\"application/json\" id=\"{DATA_ID}\">{json}</script>\n");
+    let _ = writeln!(out, "<script type=\"application/json\" id=\"{DATA_ID}\">{json}</script>");
     let _ = write!(out, "<script>{SCRIPT}</script>\n</body>\n</html>\n");
     out
 }
@@ -104,10 +104,10 @@ fn class_section(out: &mut String, i: usize, c: &ClassReport) {
         "<table class=\"criteria\">\n<tr><th>criterion</th><th>covered</th><th>goals</th><th>coverage</th></tr>\n",
     );
     for r in &c.criteria {
-        let _ = write!(
+        let _ = writeln!(
             out,
             "<tr data-criterion=\"{0}\"><td>{0}</td><td class=\"num covered\">{1}</td><td class=\"num \
-             goals\">{2}</td><td class=\"num\">{3}</td></tr>\n",
+             goals\">{2}</td><td class=\"num\">{3}</td></tr>",
             escape(&r.name),
             r.covered,
             r.total,
@@ -131,7 +131,7 @@ fn missed_branches(out: &mut String, c: &ClassReport) {
         .iter()
         .flat_map(|l| l.branches.iter().filter(|b| !b.covered).map(move |b| (l.line, b.text.as_str())))
         .collect();
-    let _ = write!(out, "<h3>Missed branches ({})</h3>\n", missed.len());
+    let _ = writeln!(out, "<h3>Missed branches ({})</h3>", missed.len());
     if missed.is_empty() {
         out.push_str("<p class=\"note\">none</p>\n");
         return;
