@@ -5,14 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages: the real-world corpus (issue 2), JUnit and JaCoCo for written tests, Z3 for the solver
-# crate (issue 15; the `z3` crate links the system libz3 found through pkg-config), Maven to fetch PIT.
+# crate (issue 15; the `z3` crate links the system libz3 found through pkg-config), Maven to fetch PIT,
+# Chromium for the HTML report's browser test (crates/cli/tests/report_html.rs).
 packages=(
   libcommons-lang3-java libcommons-io-java libcommons-codec-java libguava-java libjsoup-java
   libcommons-collections4-java libokio-java libcommons-math3-java libgoogle-gson-java libcommons-csv-java
   libcommons-cli-java libzxing-core-java libjackson2-core-java libjoda-time-java
   libcommons-text-java libjgrapht-java libxz-java
   junit4 junit5 libhamcrest-java libjacoco-java
-  libz3-dev pkg-config maven
+  libz3-dev pkg-config maven chromium
 )
 missing=()
 for p in "${packages[@]}"; do

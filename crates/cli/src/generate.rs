@@ -98,6 +98,10 @@ pub struct Args {
     /// the distances inside those methods. Off until a benchmark ablation shows a gain.
     #[arg(long, value_enum, default_value = "off")]
     flags: crate::dse_args::Switch,
+    /// Source roots (`:`-separated) where report.html looks for each class's `.java` file to show
+    /// its lines coloured by coverage; without it, the bytecode's line numbers (docs/report.md).
+    #[arg(long)]
+    sourcepath: Option<String>,
 }
 
 /// The least default post-processing budget: a compile and five JVM runs of a large suite.
@@ -153,7 +157,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     // Written whole or not at all: a signal arriving now either stops the run before this or waits
     // for the files.
-    match worker::cleanup::unless_terminating(|| write_outputs(&plan, &done, &failed, started.elapsed())) {
+    // Where report.html looks for sources, in order; a project's src/main/java is one more root.
+    let sources = source_roots(args.sourcepath.as_deref());
+    match worker::cleanup::unless_terminating(|| {
+        write_outputs(&plan, &sources, &done, &failed, started.elapsed())
+    }) {
         None => return Ok(()),
         Some(written) => written.map_err(Failure::Internal)?,
     }
@@ -288,6 +296,11 @@ fn run_project(args: &Args, dir: &Path) -> Result<(), Failure> {
         run_args.classpath = Some(m.classpath.clone());
         run_args.project_classes = Some(m.classes.clone());
         run_args.out = Some(m.scratch.clone());
+        // report.html shows the module's own sources unless the user named others.
+        let main_sources = dir.join(&m.name).join("src/main/java");
+        if args.sourcepath.is_none() && main_sources.is_dir() {
+            run_args.sourcepath = Some(main_sources.display().to_string());
+        }
         match m.junit {
             Some(v) => run_args.junit = if v == JUnitVersion::Five { "5" } else { "4" }.to_string(),
             None => {
@@ -355,9 +368,10 @@ fn check_out_dir(out: &Path) -> Result<(), Failure> {
     tempfile::NamedTempFile::new_in(&probe).map(drop).map_err(|e| bad(e.to_string()))
 }
 
-/// Writes the test files, statistics.csv and report.json, each through a temporary file.
+/// Writes the test files, statistics.csv, report.json and report.html, each through a temporary file.
 fn write_outputs(
     plan: &Plan,
+    sources: &[PathBuf],
     done: &[ClassTests],
     failed: &[(String, String)],
     total: Duration,
@@ -376,7 +390,13 @@ fn write_outputs(
     let shard = plan.shard.map(|s| s.to_string());
     let json = report::report_json(done, failed, &plan.config, &plan.write, shard, total);
     write_file(&out.join("report.json"), json.as_bytes())?;
+    write_file(&out.join("report.html"), crate::html::report_html(done, sources).as_bytes())?;
     Ok(())
+}
+
+/// The roots of `--sourcepath` (`:`-separated; empty entries skipped).
+fn source_roots(sourcepath: Option<&str>) -> Vec<PathBuf> {
+    sourcepath.map_or(Vec::new(), |s| s.split(':').filter(|e| !e.is_empty()).map(PathBuf::from).collect())
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {

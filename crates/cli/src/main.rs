@@ -6,6 +6,7 @@
 mod analyze;
 mod dse_args;
 mod generate;
+mod html;
 mod instrument;
 mod merge;
 mod project;

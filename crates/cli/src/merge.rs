@@ -1,8 +1,9 @@
 //! `suitesmith merge --out DIR SHARD_DIR...` (issue 22, docs/scale.md): the output directories of
 //! `generate --shard I/N` runs put together as one run's: every test file, one statistics.csv (the
-//! rows in class order, as one run writes them) and one report.json (the classes in class order,
-//! the shards' failures, their times added). The shards must have run with one configuration (the
-//! shard and the worker count aside) and must not write the same file twice. Bad input is one line
+//! rows in class order, as one run writes them), one report.json (the classes in class order,
+//! the shards' failures, their times added) and one report.html (every shard's classes, read back
+//! from their pages). The shards must have run with one configuration (the shard and the worker
+//! count aside) and must not write the same file twice. Bad input is one line
 //! and exit 2 with nothing written; the result appears whole (written beside `--out`, then renamed).
 
 use std::collections::BTreeMap;
@@ -29,6 +30,8 @@ struct ShardOutput {
     header: String,
     rows: Vec<String>,
     report: Value,
+    /// The data of its report.html.
+    page: report::ReportData,
 }
 
 pub fn run(args: &Args) -> Result<(), Failure> {
@@ -68,7 +71,10 @@ fn read_shard(dir: &Path) -> Result<ShardOutput, Failure> {
     collect_files(dir, dir, &mut files).map_err(|e| bad(format!("cannot read {}: {e}", dir.display())))?;
     files.remove(Path::new("report.json"));
     files.remove(Path::new("statistics.csv"));
-    Ok(ShardOutput { files, header, rows, report })
+    files.remove(Path::new("report.html"));
+    let page = report::embedded(&read("report.html")?)
+        .map_err(|e| bad(format!("{}: report.html: {e}", dir.display())))?;
+    Ok(ShardOutput { files, header, rows, report, page })
 }
 
 fn collect_files(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) -> std::io::Result<()> {
@@ -145,7 +151,15 @@ fn merge(dirs: &[PathBuf], shards: Vec<ShardOutput>) -> Result<BTreeMap<PathBuf,
     }
     csv.push('\n');
     files.insert(PathBuf::from("statistics.csv"), csv.into_bytes());
+    files.insert(PathBuf::from("report.html"), merged_page(&shards).into_bytes());
     Ok(files)
+}
+
+/// One report.html of every shard's classes.
+fn merged_page(shards: &[ShardOutput]) -> String {
+    let pages: Vec<report::ReportData> = shards.iter().map(|s| s.page.clone()).collect();
+    let n = pages.iter().map(|p| p.classes.len()).sum();
+    report::render(&report::merge(crate::html::title(n), pages))
 }
 
 /// Writes `files` into a fresh directory beside `out`, then renames it into place.

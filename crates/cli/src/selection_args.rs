@@ -5,7 +5,7 @@
 
 use crate::Failure;
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub(crate) struct SelectionArgs {
     /// Which goals guide the search: `all` of the criteria's, or `smart` selection's (paper 002:
     /// the representatives' goals, the last lines of long blocks, the subsuming mutants; the others

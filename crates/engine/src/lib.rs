@@ -28,7 +28,7 @@ pub use pipeline::{
     ClassTests, CompileError, JacocoFigures, Phase, PhaseTimes, SearchFigures, Stage, TestFailure,
     Verification, Verifier, WriteConfig, generate_tests, test_class_name,
 };
-pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, FlagFigures, JvmProblem};
+pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, FlagFigures, GoalRuns, JvmProblem};
 pub use replay_check::{ReplayCheck, replay_check, stop_kind};
 pub use smart::{GoalSelection, SelectionCounts};
 pub use verifier::JvmVerifier;

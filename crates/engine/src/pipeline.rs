@@ -14,7 +14,7 @@ use junit::{JUnitTest, RenderConfig, Rendered, Style};
 use postprocess::{AssertionConfig, Runner, RunnerError};
 use testcase::{Statement, TestCase};
 
-use crate::problem::CriterionCoverage;
+use crate::problem::{CriterionCoverage, GoalRuns};
 use crate::replay_check::ReplayCheck;
 use crate::{EngineError, GenerateConfig, JvmProblem, search_class, smart};
 
@@ -210,6 +210,9 @@ pub struct ClassTests {
     pub coverage: Vec<CriterionCoverage>,
     /// The selected goals the written tests do not cover, as text.
     pub uncovered: Vec<String>,
+    /// The selected line and branch goals, each with the written tests (indices into `tests`)
+    /// that cover it: the HTML report's per-line view (class-initialisation goals aside).
+    pub goal_runs: Vec<GoalRuns>,
     pub search: SearchFigures,
     /// Tests and statements after minimisation.
     pub minimised_tests: usize,
@@ -412,20 +415,13 @@ pub fn generate_tests(
     verifier.set_deadline(None);
     phases.verification = t0.elapsed();
     let t0 = Instant::now();
-    // JaCoCo is a cross-check on top: its failure is logged, never a reason to lose the tests.
-    let jacoco = if write.jacoco {
-        verifier
-            .coverage(&files, &config.class)
-            .map_err(|e| log.push(format!("JaCoCo could not measure: {e}")))
-            .ok()
-    } else {
-        None
-    };
+    let jacoco = if write.jacoco { jacoco(verifier, &files, &config.class, &mut log) } else { None };
 
     // Coverage of the tests as written, with the goals the class initialisers cover (`class_init_goals`).
     let cases: Vec<TestCase> = tests.iter().map(postprocess::as_written).collect();
     let results = problem.execute(&cases)?;
     let (coverage, uncovered, flags) = final_figures(&problem, &config.criteria, &results);
+    let goal_runs = problem.goal_runs(&[Criterion::Line, Criterion::Branch], &results);
     phases.coverage = t0.elapsed();
     // The JVM's runs of the written tests are the ones just made for the coverage.
     let replay_check =
@@ -435,6 +431,7 @@ pub fn generate_tests(
         files,
         coverage,
         uncovered,
+        goal_runs,
         search,
         minimised_tests: minimised.suite.len(),
         minimised_statements: minimised.statements_after,
@@ -462,6 +459,17 @@ fn final_figures(
 ) -> (Vec<CriterionCoverage>, Vec<String>, Option<crate::FlagFigures>) {
     let (coverage, uncovered) = problem.final_coverage(criteria, results);
     (coverage, uncovered, problem.flag_figures(results))
+}
+
+/// JaCoCo's figures of the written tests. JaCoCo is a cross-check on top: its failure is logged,
+/// never a reason to lose the tests.
+fn jacoco(
+    verifier: &mut dyn Verifier,
+    files: &[Rendered],
+    cut: &str,
+    log: &mut Vec<String>,
+) -> Option<JacocoFigures> {
+    verifier.coverage(files, cut).map_err(|e| log.push(format!("JaCoCo could not measure: {e}"))).ok()
 }
 
 /// The search's figures for the report.

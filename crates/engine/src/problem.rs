@@ -23,7 +23,7 @@ use worker::{Java, Pool, WorkerConfig};
 use crate::feed::feed_pool;
 use crate::{EngineError, to_protocol};
 
-pub use fitness::CriterionCoverage;
+pub use fitness::{CriterionCoverage, GoalRuns};
 
 /// EvoSuite's default criteria (anchors §1.4): the seven with static goals and context branch.
 pub const DEFAULT_CRITERIA: [Criterion; 8] = Criterion::DEFAULT;
@@ -364,6 +364,13 @@ impl JvmProblem {
         let runs: Vec<(&Trace, &[Outcome])> =
             results.iter().map(|r| (&r.trace, r.outcomes.as_slice())).collect();
         self.space.final_coverage(criteria, &runs)
+    }
+
+    /// The selected goals of `criteria` with the results (by index) that cover each
+    /// (`GoalSpace::goal_runs`): the HTML report's lines and the tests that cover them.
+    pub fn goal_runs(&self, criteria: &[Criterion], results: &[ExecResult]) -> Vec<GoalRuns> {
+        let traces: Vec<&Trace> = results.iter().map(|r| &r.trace).collect();
+        self.space.goal_runs(criteria, &traces)
     }
 
     /// The fitness of every goal for one trace, indexed by `GoalIdx` (`n_goals()` values).

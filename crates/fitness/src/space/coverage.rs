@@ -20,6 +20,19 @@ pub struct CriterionCoverage {
     pub total: usize,
 }
 
+/// One selected goal of a finished suite with the runs (indices into the traces given) that
+/// complete it, as `final_coverage` counts it: what the HTML report shows per line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoalRuns {
+    pub criterion: Criterion,
+    /// The internal name of the goal's class (`a/Outer$Inner`).
+    pub class: String,
+    pub line: Option<u16>,
+    /// The goal as `goal_text` writes it (`branch p7 taken`).
+    pub text: String,
+    pub runs: Vec<usize>,
+}
+
 impl GoalSpace {
     /// Coverage per criterion and the uncovered goals (as text) of a finished suite's runs (each
     /// test's trace and outcomes): the searched goals from the traces (`coverage`, `uncovered`)
@@ -47,6 +60,26 @@ impl GoalSpace {
         let mut uncovered = self.uncovered_text(&covered, contexts.as_ref(), &never_completed);
         uncovered.extend(init_uncovered);
         (coverage, uncovered)
+    }
+
+    /// The selected goals of `criteria` (context goals aside) with the runs that complete each one;
+    /// a goal is covered by the suite exactly when some single run completes it, so the union
+    /// of the runs agrees with `final_coverage`'s searched goals.
+    pub fn goal_runs(&self, criteria: &[Criterion], traces: &[&Trace]) -> Vec<GoalRuns> {
+        let per_run: Vec<Vec<bool>> = traces.iter().map(|t| self.completed(&[*t]).0).collect();
+        let plan = self.model.plan();
+        let mut out = Vec::new();
+        for (i, &g) in self.selected.iter().enumerate() {
+            let goal = self.model.goal(g);
+            if !criteria.contains(&goal.criterion()) {
+                continue;
+            }
+            let (class, line) = plan.goal_location(g);
+            let runs = per_run.iter().enumerate().filter(|(_, c)| c[i]).map(|(r, _)| r).collect();
+            let text = crate::goal_text(goal);
+            out.push(GoalRuns { criterion: goal.criterion(), class, line, text, runs });
+        }
+        out
     }
 
     /// The goals the traces cover as JaCoCo counts lines and branches (`ProbePlan::

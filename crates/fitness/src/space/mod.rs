@@ -20,7 +20,7 @@ use goals::{Criterion, GoalId, MethodPlan};
 use protocol::Trace;
 
 pub use class_init::ClassLoading;
-pub use coverage::CriterionCoverage;
+pub use coverage::{CriterionCoverage, GoalRuns};
 
 use crate::eval::{GoalFitness, goal_fitness};
 use crate::model::GoalModel;
