@@ -211,3 +211,24 @@ fn past_the_deadline_a_round_makes_only_its_first_two_runs() {
     verify(&mut v, &file, 5);
     assert_eq!(v.runs_done(), Some(5));
 }
+
+/// One run carries the JaCoCo agent, as a user's build with coverage does: a test that expects the
+/// `InaccessibleObjectException` of reflection into `java.lang` passes in a plain JVM and fails
+/// under the agent (which opens `java.lang` to inject its runtime), so the repair loop sees it fail.
+#[test]
+fn a_test_that_passes_only_without_coverage_fails_in_the_jacoco_run() {
+    let file = rendered(
+        "ReflectionTest",
+        &[
+            "try {\n  java.lang.reflect.Field f = String.class.getDeclaredField(\"value\");\n  f.setAccessible(true);\n  fail(\"Expecting exception: InaccessibleObjectException\");\n} catch (java.lang.reflect.InaccessibleObjectException e) {\n}",
+            "assertEquals(3, \"abc\".length());",
+        ],
+    );
+    let mut v = verifier("sandbox.Varying");
+    let failures = verify(&mut v, &file, 2);
+    let m = by_method(&failures);
+    assert_eq!(m.keys().collect::<Vec<_>>(), ["test0"], "{failures:#?}");
+    assert_eq!(m["test0"].len(), 1, "fails in the JaCoCo run only: {failures:#?}");
+    // A plain run alone passes it.
+    assert!(verify(&mut v, &file, 1).is_empty());
+}

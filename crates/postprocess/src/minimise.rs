@@ -31,7 +31,14 @@ const MAX_ROUNDS: usize = 16;
 /// is checked between chunks of this many.
 const CHUNK: usize = 512;
 
-/// Runs the candidates `cands` yields, in chunks of [`CHUNK`], stopping before a chunk once the
+/// The first chunk of a call: chunks start this small and double up to [`CHUNK`], so that the
+/// deadline is checked after a few candidates when each one is slow. On commons-lang3's
+/// `TimedSemaphore` candidates that drop a `release()` block until the test timeout, and a first
+/// chunk of 512 ran 59 s past a 5 s search budget (issue 21's whole-jar run). Which chunk a
+/// candidate runs in changes no result.
+const FIRST_CHUNK: usize = 16;
+
+/// Runs the candidates `cands` yields, in chunks growing from [`FIRST_CHUNK`] to [`CHUNK`], stopping before a chunk once the
 /// runner is out of time (the candidates left unrun are not accepted), and returns the owners of the
 /// candidates `accept` takes, in order. Candidates are built as the chunks are filled and each
 /// chunk's results are dropped once judged: a round of a large suite is thousands of candidates, and
@@ -45,8 +52,10 @@ fn run_accepted<O: Copy>(
     executions: &mut usize,
 ) -> Result<Vec<O>, PostError> {
     let mut accepted = Vec::new();
+    let mut size = FIRST_CHUNK;
     loop {
-        let (owners, chunk): (Vec<O>, Vec<TestCase>) = cands.by_ref().take(CHUNK).unzip();
+        let (owners, chunk): (Vec<O>, Vec<TestCase>) = cands.by_ref().take(size).unzip();
+        size = (size * 2).min(CHUNK);
         if chunk.is_empty() || runner.out_of_time() {
             return Ok(accepted);
         }
