@@ -194,7 +194,7 @@ fn writes_verified_reproducible_tests_for_the_examples() {
     }
 
     // The written JUnit 4 tests compile against JUnit and the classpath alone and pass.
-    let sources: Vec<PathBuf> = listed.iter().map(|p| a.join(p)).collect();
+    let sources: Vec<PathBuf> = listed.iter().filter(|p| p.ends_with(".java")).map(|p| a.join(p)).collect();
     let examples = test_support::workspace_root().join("examples/classes");
     let cp4 = format!("{}:{}", examples.display(), JUNIT4.join(":"));
     let classes = javac(&a, &sources, &cp4);
@@ -209,7 +209,7 @@ fn writes_verified_reproducible_tests_for_the_examples() {
 
     // JUnit 5 as well.
     generate(&c, "5", "7");
-    let sources: Vec<PathBuf> = listed.iter().map(|p| c.join(p)).collect();
+    let sources: Vec<PathBuf> = listed.iter().filter(|p| p.ends_with(".java")).map(|p| c.join(p)).collect();
     let source = std::fs::read_to_string(&sources[0]).expect("read");
     assert!(source.contains("org.junit.jupiter.api.Test"), "{source}");
     let classes = javac(&c, &sources, &format!("{}:{JUNIT5}", examples.display()));
