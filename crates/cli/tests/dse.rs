@@ -12,15 +12,6 @@ use common::suitesmith;
 
 use std::path::Path;
 
-/// The written test files under `dir`, sorted by path.
-fn java_files(dir: &Path) -> Vec<(String, String)> {
-    common::files_under(dir)
-        .into_iter()
-        .filter(|(p, _)| p.ends_with(".java"))
-        .map(|(p, b)| (p, String::from_utf8(b).expect("UTF-8")))
-        .collect()
-}
-
 fn generate_with_dse(out: &Path, class: &str, workers: &str) -> serde_json::Value {
     let out_s = out.display().to_string();
     let run = suitesmith(
@@ -57,7 +48,7 @@ fn dse_runs_are_reproducible_with_one_and_two_workers() {
         let two = tmp.path().join(format!("{class}-2"));
         let r1 = generate_with_dse(&one, class, "1");
         let r2 = generate_with_dse(&two, class, "2");
-        let (f1, f2) = (java_files(&one), java_files(&two));
+        let (f1, f2) = (common::java_files(&one), common::java_files(&two));
         assert!(!f1.is_empty(), "{class}: no test file written");
         assert_eq!(f1, f2, "{class}: the files differ between 1 and 2 workers");
         // The counters must agree; the wall times (`cost`, reporting only) differ from run to run.

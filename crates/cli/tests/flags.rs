@@ -12,14 +12,6 @@ use common::suitesmith;
 
 use std::path::Path;
 
-fn java_files(dir: &Path) -> Vec<(String, String)> {
-    common::files_under(dir)
-        .into_iter()
-        .filter(|(p, _)| p.ends_with(".java"))
-        .map(|(p, b)| (p, String::from_utf8(b).expect("UTF-8")))
-        .collect()
-}
-
 fn generate(out: &Path, class: &str, workers: &str, flags: &str) -> serde_json::Value {
     let out_s = out.display().to_string();
     let run = suitesmith(
@@ -56,7 +48,7 @@ fn flag_runs_are_reproducible_with_one_and_two_workers() {
         let two = tmp.path().join(format!("{class}-2"));
         let r1 = generate(&one, class, "1", "on");
         let r2 = generate(&two, class, "2", "on");
-        let (f1, f2) = (java_files(&one), java_files(&two));
+        let (f1, f2) = (common::java_files(&one), common::java_files(&two));
         assert!(!f1.is_empty(), "{class}: no test file written");
         assert_eq!(f1, f2, "{class}: the files differ between 1 and 2 workers");
         let (c1, c2) = (&r1["classes"][0], &r2["classes"][0]);
@@ -102,7 +94,7 @@ fn a_class_without_flags_runs_as_without_flags() {
     let off = tmp.path().join("off");
     let r_on = generate(&on, "flags.NotFlags", "2", "on");
     let r_off = generate(&off, "flags.NotFlags", "2", "off");
-    assert_eq!(java_files(&on), java_files(&off));
+    assert_eq!(common::java_files(&on), common::java_files(&off));
     let (c_on, c_off) = (&r_on["classes"][0], &r_off["classes"][0]);
     assert_eq!(c_on["executions"], c_off["executions"]);
     assert_eq!(c_on["criteria"], c_off["criteria"]);

@@ -42,3 +42,13 @@ pub fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     }
     out
 }
+
+/// The written test files under `dir` (`.java`), sorted by path, as text.
+#[allow(dead_code)] // each test file compiles this module; not every one reads outputs
+pub fn java_files(dir: &Path) -> Vec<(String, String)> {
+    files_under(dir)
+        .into_iter()
+        .filter(|(p, _)| p.ends_with(".java"))
+        .map(|(p, b)| (p, String::from_utf8(b).expect("UTF-8")))
+        .collect()
+}
