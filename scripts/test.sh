@@ -31,6 +31,9 @@ bash scripts/fetch-tools.sh
 
 # Warnings are errors here (STYLE.md rule 15); locally they stay warnings.
 export RUSTFLAGS="${RUSTFLAGS:-} -D warnings"
+# A one-shot build gains nothing from incremental state, and it is gigabytes on disk.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+echo "test.sh: free disk before the build: $(df -h --output=avail . | tail -1 | tr -d ' ')"
 # Formatting and clippy.toml's rules (determinism, process ownership: STYLE.md rules 2, 4, 15). The
 # components come with the machine's toolchain; rustup cannot download them here, so a toolchain
 # without them skips these two checks with a note instead of failing.
@@ -48,3 +51,4 @@ fi
 # The Java side of the worker has its own JDK-only checks (real workers over pipes).
 bash java/runtime/test/run.sh
 cargo test --workspace --locked "$@"
+echo "test.sh: the build tree takes $(du -sh target | cut -f1)"
