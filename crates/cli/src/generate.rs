@@ -25,7 +25,7 @@ pub struct Args {
     /// A Maven project (or a compiled Gradle one, docs/maven.md): compiled and its classpath read by
     /// Maven, every class of each module's target/classes tested (or --class/--prefix among them),
     /// the tests written into each module's src/test/java (or --out) for the project's JUnit.
-    #[arg(long, conflicts_with_all = ["classpath", "target", "shard"])]
+    #[arg(long, conflicts_with_all = ["classpath", "target"])]
     project: Option<PathBuf>,
     /// The classes of one module of `--project`, chosen by crate::project.
     #[arg(skip)]
@@ -87,7 +87,7 @@ pub struct Args {
     /// always in report.json's "log".
     #[arg(long)]
     verbose: bool,
-    /// Only slice I of N of the classes of `--target`/`--prefix` (1 <= I <= N), balanced by an
+    /// Only slice I of N of the classes of `--target`/`--prefix`/`--project` (1 <= I <= N), balanced by an
     /// estimate of each class's cost and the same on every machine: run the N slices anywhere,
     /// then `suitesmith merge` their output directories (docs/scale.md).
     #[arg(long)]
@@ -227,7 +227,8 @@ fn check(args: &Args) -> Result<Plan, Failure> {
     };
     let shard = args.shard.as_deref().map(Shard::parse).transpose().map_err(bad)?;
     let classes = match shard {
-        Some(s) => {
+        // A project's slice is taken over all its modules before the runs (run_project).
+        Some(s) if args.project_classes.is_none() => {
             let sel = crate::shard::select(&cp, &classes, s);
             eprintln!(
                 "shard {s}: {} of {} classes, estimated cost {} (balance of the slicing, max/mean: {:.2})",
@@ -238,7 +239,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
             );
             sel.classes
         }
-        None => classes,
+        _ => classes,
     };
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("suitesmith-tests"));
     check_out_dir(&out)?;
@@ -288,7 +289,11 @@ fn run_project(args: &Args, dir: &Path) -> Result<(), Failure> {
         prefix: args.prefix.as_deref(),
         out: args.out.as_deref(),
     };
-    let (build, modules) = crate::project::open(dir, &sel)?;
+    let (build, mut modules) = crate::project::open(dir, &sel)?;
+    if let Some(text) = &args.shard {
+        let shard = Shard::parse(text).map_err(Failure::BadInput)?;
+        modules = shard_modules(modules, shard)?;
+    }
     let mut installs = Vec::new();
     for m in &modules {
         let mut run_args = args.clone();
@@ -325,6 +330,43 @@ fn run_project(args: &Args, dir: &Path) -> Result<(), Failure> {
         eprintln!("module {}: {} test files in {}", m.name, plan.len(), m.tests.display());
     }
     Ok(())
+}
+
+/// Slice `shard` of the classes of all `modules` together, each class costed on its module's
+/// classpath; a module left with no class is not run.
+fn shard_modules(
+    modules: Vec<crate::project::Module>,
+    shard: Shard,
+) -> Result<Vec<crate::project::Module>, Failure> {
+    let mut costs = Vec::new();
+    let mut owner = Vec::new();
+    for (k, m) in modules.iter().enumerate() {
+        let cp = open_classpath(&m.classpath)?;
+        for c in &m.classes {
+            costs.push((c.clone(), crate::shard::cost(&cp, c)));
+            owner.push(k);
+        }
+    }
+    let sel = crate::shard::select_costed(&costs, shard);
+    eprintln!(
+        "shard {shard}: {} of {} classes of the project, estimated cost {} (balance of the slicing, max/mean: {:.2})",
+        sel.classes.len(),
+        costs.len(),
+        sel.cost,
+        sel.balance
+    );
+    let mut picked: Vec<Vec<String>> = vec![Vec::new(); modules.len()];
+    for &i in &sel.positions {
+        picked[owner[i]].push(costs[i].0.clone());
+    }
+    let mut kept = Vec::new();
+    for (mut m, classes) in modules.into_iter().zip(picked) {
+        if !classes.is_empty() {
+            m.classes = classes;
+            kept.push(m);
+        }
+    }
+    Ok(kept)
 }
 
 /// `line,branch,...` in EvoSuite's names (case-insensitive), without repeats.

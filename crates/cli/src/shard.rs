@@ -4,7 +4,8 @@
 //! its bytecode (methods, conditional branches and switch cases of the class and its nested
 //! classes: what the search has to cover); classes go to slices by longest-processing-time first
 //! (heaviest first, each to the lightest slice so far, ties by name and slice number), so the
-//! slicing depends only on the set of classes, never on the order they were listed in.
+//! slicing depends only on the set of classes, never on the order they were listed in. With
+//! `--project` the slice is taken over the classes of all modules together.
 
 use classfile::{ClassFile, ClassPath};
 
@@ -85,6 +86,8 @@ pub(crate) fn assign(costs: &[(String, u64)], count: u32) -> Vec<u32> {
 /// heaviest slice's estimated cost over the mean).
 pub(crate) struct Selection {
     pub classes: Vec<String>,
+    /// The positions in the costed list of `classes`.
+    pub positions: Vec<usize>,
     pub cost: u64,
     pub balance: f64,
 }
@@ -92,7 +95,13 @@ pub(crate) struct Selection {
 /// The classes of `shard` among `classes`, with their costs read from `cp`.
 pub(crate) fn select(cp: &ClassPath, classes: &[String], shard: Shard) -> Selection {
     let costs: Vec<(String, u64)> = classes.iter().map(|c| (c.clone(), cost(cp, c))).collect();
-    let slice = assign(&costs, shard.count);
+    select_costed(&costs, shard)
+}
+
+/// The classes of `shard` among `costs` (class, estimated cost): for runs whose classes come from
+/// several classpaths (the modules of a project), each costed on its own.
+pub(crate) fn select_costed(costs: &[(String, u64)], shard: Shard) -> Selection {
+    let slice = assign(costs, shard.count);
     let mut load = vec![0u64; shard.count as usize];
     for (i, (_, c)) in costs.iter().enumerate() {
         load[slice[i] as usize] += c;
@@ -100,8 +109,10 @@ pub(crate) fn select(cp: &ClassPath, classes: &[String], shard: Shard) -> Select
     let mean = load.iter().sum::<u64>() as f64 / f64::from(shard.count);
     let balance = if mean > 0.0 { *load.iter().max().unwrap_or(&0) as f64 / mean } else { 1.0 };
     let mine = shard.index - 1;
+    let positions: Vec<usize> = (0..costs.len()).filter(|&i| slice[i] == mine).collect();
     Selection {
-        classes: classes.iter().zip(&slice).filter(|(_, s)| **s == mine).map(|(c, _)| c.clone()).collect(),
+        classes: positions.iter().map(|&i| costs[i].0.clone()).collect(),
+        positions,
         cost: load[mine as usize],
         balance,
     }

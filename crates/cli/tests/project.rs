@@ -102,6 +102,48 @@ fn the_example_project_through_the_binary_then_mvn_test() {
     check_written_tests_pass(tmp.path());
 }
 
+/// `--shard I/N` with `--project` (issue 22, item 4): the slices of the project's classes, run
+/// apart, write together exactly the files of the whole run, each in one slice only.
+#[test]
+fn the_shards_of_a_project_together_write_the_whole_run() {
+    let tmp = copy_of(&workspace().join("examples/maven"));
+    let dir = tmp.path().display().to_string();
+    let run = |out: &str, shard: Option<&str>| {
+        let out = tmp.path().join(out).display().to_string();
+        let mut args = vec![
+            "generate",
+            "--project",
+            &dir,
+            "--evaluations",
+            EVALUATIONS,
+            "--seed",
+            "1",
+            "--verify-runs",
+            "2",
+            "--out",
+            &out,
+        ];
+        if let Some(s) = shard {
+            args.extend(["--shard", s]);
+        }
+        let res = suitesmith(&args, &[]);
+        let err = String::from_utf8_lossy(&res.stderr).into_owned();
+        assert!(res.status.success(), "{err}");
+        (files_under(Path::new(&out)), err)
+    };
+    let (whole, _) = run("whole", None);
+    assert_eq!(whole.len(), 2, "{:?}", whole.keys());
+    let (first, err1) = run("first", Some("1/2"));
+    let (second, err2) = run("second", Some("2/2"));
+    for err in [&err1, &err2] {
+        assert!(err.contains(" 1 of 2 classes of the project, estimated cost"), "{err}");
+    }
+    assert!(first.keys().all(|k| !second.contains_key(k)), "{:?} {:?}", first.keys(), second.keys());
+    let mut together = first;
+    together.extend(second);
+    assert_eq!(together, whole, "the two slices' files are the whole run's, byte for byte");
+}
+
 #[test]
 fn the_example_project_through_the_maven_plugin_then_mvn_test() {
     let plugin = copy_of(&workspace().join("maven-plugin"));

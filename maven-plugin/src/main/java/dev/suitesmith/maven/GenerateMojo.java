@@ -61,6 +61,10 @@ public class GenerateMojo extends AbstractMojo {
     @Parameter(property = "suitesmith.out")
     private File out;
 
+    /** Only slice I/N of the project's classes (docs/scale.md), e.g. 2/4 on the second of four CI jobs. */
+    @Parameter(property = "suitesmith.shard")
+    private String shard;
+
     /** More options, passed to `suitesmith generate` as they are (e.g. --criteria line,branch). */
     @Parameter(property = "suitesmith.args")
     private List<String> extraArgs;
@@ -113,6 +117,7 @@ public class GenerateMojo extends AbstractMojo {
         add(c, "--seed", seed);
         add(c, "--workers", workers);
         add(c, "--junit", junit);
+        add(c, "--shard", shard);
         if (extraArgs != null) {
             c.addAll(extraArgs);
         }
