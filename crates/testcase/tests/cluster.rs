@@ -181,3 +181,24 @@ fn clock_reading_jdk_constructors_are_left_out() {
     assert!(dump.contains("new Date(long) -> Date"), "Date(long) is in the cluster:\n{dump}");
     assert!(!dump.contains("new Date() -> Date"), "Date() is not:\n{dump}");
 }
+
+/// JDK value classes are made by their public static factories (issue 20, item 4): the cluster of
+/// `fixtures/java/jdkvalues`' `Times` offers `Duration.ofSeconds`, `LocalDate.ofEpochDay`,
+/// `Clock.fixed` (with `ZoneOffset` standing for the abstract `ZoneId`), and none of the factories
+/// that read the clock (`now`) or parse text the search rarely gets right (`parse`). Snapshot:
+/// `test_data/cluster/jdkvalues-Times.txt`.
+#[test]
+fn jdk_value_classes_come_from_their_deterministic_factories() {
+    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("jdkvalues")])
+        .expect("classpath opens");
+    let cluster =
+        TestCluster::build(&cp, "jdkvalues.Times", &ClusterConfig::evosuite()).expect("cluster builds");
+    let dump = cluster.dump();
+    for want in ["Duration.ofSeconds(", "LocalDate.ofEpochDay(", "Clock.fixed(", "ZoneOffset.ofHours("] {
+        assert!(dump.contains(want), "{want} is in the cluster:\n{dump}");
+    }
+    for unwanted in [".now(", ".parse(", "systemUTC"] {
+        assert!(!dump.contains(unwanted), "{unwanted} is not:\n{dump}");
+    }
+    expect_file!["../test_data/cluster/jdkvalues-Times.txt"].assert_eq(&dump);
+}

@@ -25,6 +25,9 @@ pub(crate) fn implementations(abstract_type: &str) -> &'static [&'static str] {
         "java.io.Reader" => &["java.io.StringReader"],
         "java.io.Writer" => &["java.io.StringWriter"],
         "java.util.Random" => &["java.util.Random"],
+        // Their public factories (`jdk_factories`) make these; the subclass stands for the type.
+        "java.time.ZoneId" => &["java.time.ZoneOffset"],
+        "java.util.TimeZone" => &["java.util.SimpleTimeZone"],
         _ => &[],
     }
 }
@@ -65,4 +68,39 @@ pub(crate) fn is_nondeterministic_constructor(class: &str, descriptor: &str) -> 
 /// hundred methods, so only these are kept.
 pub(crate) fn is_jdk_modifier(name: &str) -> bool {
     matches!(name, "add" | "put" | "append" | "push" | "offer")
+}
+
+/// Public static factories of JDK value classes, by class (binary name): the methods a user writes
+/// to make such a value (`Duration.ofSeconds(90)`, `LocalDate.ofEpochDay(19000)`,
+/// `Charset.forName("UTF-8")`), for classes that have no public constructor or whose constructors
+/// are not how they are made (issue 20, item 4). A factory is used only where it returns its own
+/// class. Every one is deterministic: nothing that reads the clock (`now`), the default zone or
+/// locale, fresh entropy (`randomUUID`), the network (`InetAddress.getByName`) or files.
+pub(crate) fn jdk_factories(class: &str) -> &'static [&'static str] {
+    match class {
+        "java.time.Duration" => &["ofDays", "ofHours", "ofMinutes", "ofSeconds", "ofMillis", "ofNanos"],
+        "java.time.Period" => &["of", "ofDays", "ofWeeks", "ofMonths", "ofYears"],
+        "java.time.LocalDate" => &["of", "ofEpochDay", "ofYearDay"],
+        "java.time.LocalTime" => &["of", "ofSecondOfDay"],
+        "java.time.LocalDateTime" => &["of", "ofEpochSecond"],
+        "java.time.Instant" => &["ofEpochSecond", "ofEpochMilli"],
+        "java.time.ZoneOffset" => &["ofHours", "ofHoursMinutes", "ofTotalSeconds"],
+        "java.time.Year" | "java.time.YearMonth" | "java.time.MonthDay" => &["of"],
+        "java.time.Clock" => &["fixed", "offset"],
+        "java.math.BigDecimal" | "java.math.BigInteger" => &["valueOf"],
+        "java.net.URI" => &["create"],
+        "java.util.UUID" => &["nameUUIDFromBytes", "fromString"],
+        "java.util.Locale" => &["forLanguageTag", "of"],
+        "java.util.TimeZone" => &["getTimeZone"],
+        "java.util.Currency" => &["getInstance"],
+        "java.util.Optional" => &["of", "ofNullable", "empty"],
+        "java.util.OptionalInt" | "java.util.OptionalLong" | "java.util.OptionalDouble" => &["of", "empty"],
+        "java.nio.charset.Charset" => &["forName"],
+        "java.util.regex.Pattern" => &["compile"],
+        // With the address given, no name service is asked.
+        "java.net.InetAddress" => &["getByAddress"],
+        "java.nio.ByteBuffer" => &["wrap", "allocate"],
+        "java.nio.CharBuffer" => &["wrap", "allocate"],
+        _ => &[],
+    }
 }

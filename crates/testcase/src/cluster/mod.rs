@@ -1012,11 +1012,12 @@ impl<'a> Builder<'a> {
     }
 
     /// The accessible constructors, methods and fields of `c` (inherited ones included, overridden
-    /// ones once). `object_methods` keeps Object's own `equals`; `only` filters method names (used
-    /// for JDK modifiers). Object's own `hashCode` and `toString` are never members: their results
-    /// come from the identity hash, which differs between JVM runs, so a test feeding one into a
-    /// later call (`d.cumulativeProbability(d.hashCode())`) would cover different code in the
-    /// user's runs than in the workers (`-XX:hashCode=2`). Overrides of them are members as usual.
+    /// ones once). `object_methods` keeps Object's own `equals`; `jdk_only_modifiers` keeps only
+    /// container-filling methods and the class's own `jdk_factories` (for JDK classes). Object's
+    /// own `hashCode` and `toString` are never members: their results come from the identity
+    /// hash, which differs between JVM runs, so a test feeding one into a later call
+    /// (`d.cumulativeProbability(d.hashCode())`) would cover different code in the user's runs
+    /// than in the workers (`-XX:hashCode=2`). Overrides of them are members as usual.
     fn members(
         &mut self,
         c: &Arc<ClassInfo>,
@@ -1048,7 +1049,10 @@ impl<'a> Builder<'a> {
                 if is_object && !(object_methods && m.name == "equals") {
                     continue;
                 }
-                if jdk_only_modifiers && !is_ctor && !jdk::is_jdk_modifier(&m.name) {
+                let factory = m.access & access::STATIC != 0
+                    && decl.name == c.name
+                    && jdk::jdk_factories(&decl.name).contains(&m.name.as_str());
+                if jdk_only_modifiers && !is_ctor && !factory && !jdk::is_jdk_modifier(&m.name) {
                     continue;
                 }
                 // An override is the same name and parameters; its return type may be narrower
