@@ -1,10 +1,11 @@
-//! JDK values a user makes with factories (issue 20, item 4): on `fixtures/java/jdkvalues`, whose
-//! branches take `Duration`, `Period`, `LocalDate`, `Instant`, `ZoneOffset`, `Clock`, `Charset`,
-//! `Pattern`, `Optional`, `InetAddress`, `URI` and `UUID` values, `generate` covers every branch
-//! within a fixed number of evaluations by calling their public static factories
-//! (`testcase`'s `jdk_factories`; before them only `null` reached most of these parameters: 6 of
-//! 28, 4 of 16 and 8 of 12 branch goals), and the written tests compile with JUnit alone and pass
-//! 5 of 5 fresh plain JVM runs.
+//! JDK values a user makes with factories (issue 20, item 4) and types as values (item 3): on
+//! `fixtures/java/jdkvalues`, whose branches take `Duration`, `Period`, `LocalDate`, `Instant`,
+//! `ZoneOffset`, `Clock`, `Charset`, `Pattern`, `Optional`, `InetAddress`, `URI`, `UUID` and
+//! `Class` values, `generate` covers every branch within a fixed number of evaluations by calling
+//! the public static factories (`testcase`'s `jdk_factories`; before them only `null` reached most
+//! of these parameters: 6 of 28, 4 of 16 and 8 of 12 branch goals) and writing class literals
+//! (before them: `null` only), and the written tests compile with JUnit alone and pass 5 of 5
+//! fresh plain JVM runs.
 
 // Tests run the binary and the JDK's tools as a user would.
 #![allow(clippy::disallowed_methods)]
@@ -26,6 +27,8 @@ const CLASSES: &[(&str, &[&str])] = &[
     ),
     ("jdkvalues.Texts", &["Charset.forName(", "Pattern.compile(", "Optional."]),
     ("jdkvalues.Addresses", &["InetAddress.getByAddress(", "UUID."]),
+    // Types as values (issue 20, item 3): class literals for `Class` parameters.
+    ("jdkvalues.Types", &["Types.class", "int.class", "[].class", "String.class"]),
 ];
 
 fn generate(out: &Path, class: &str) -> serde_json::Value {

@@ -100,5 +100,6 @@ fn statement(s: &Statement) -> Wire {
             Wire::ArrayLoad { array: var(*array), index: int(*index) }
         }
         Statement::Copy { from, .. } => Wire::Copy { from: var(*from) },
+        Statement::ClassLiteral { ty } => Wire::ClassLiteral { descriptor: ty.erasure().descriptor() },
     }
 }

@@ -1,4 +1,4 @@
-//! `to_protocol` on a test using every statement kind of the test model (all twelve protocol tags),
+//! `to_protocol` on a test using every statement kind of the test model (all thirteen protocol tags),
 //! executed by a real worker against `examples/classes` (`example.Stack`, `example.Triangle`) and the
 //! JDK (`java.awt.Point` for public instance fields, `Integer.MAX_VALUE` for a static one): every
 //! statement's outcome is the one Java gives.
@@ -118,12 +118,15 @@ fn every_kind() -> TestCase {
         receiver: Some(VarId(15)),
         args: vec![],
     }); // v23 = 7
+    t.push(Statement::ClassLiteral { ty: JType::class("example.Stack") }); // v24 = Stack.class
+    t.push(Statement::ClassLiteral { ty: INT }); // v25 = int.class
+    t.push(Statement::ClassLiteral { ty: JType::array_of(JType::string()) }); // v26 = String[].class
     t.push(Statement::Method {
         method: method("example.Stack", "pop", "()I", false, vec![], Some(INT)),
         receiver: Some(s),
         args: vec![],
-    }); // v24 throws
-    t.push(Statement::Primitive(PrimValue::Int(1))); // v25 not executed
+    }); // v27 throws
+    t.push(Statement::Primitive(PrimValue::Int(1))); // v28 not executed
     t
 }
 
@@ -131,7 +134,7 @@ fn every_kind() -> TestCase {
 fn every_statement_kind_runs_on_a_real_worker() {
     let test = every_kind();
     let tags: std::collections::BTreeSet<u8> = test.statements.iter().map(Statement::protocol_tag).collect();
-    assert_eq!(tags.len(), 12, "the test uses every statement kind");
+    assert_eq!(tags.len(), 13, "the test uses every statement kind");
     let wire = to_protocol(&test);
     assert_eq!(wire.len(), test.len());
 
@@ -167,6 +170,9 @@ fn every_statement_kind_runs_on_a_real_worker() {
         Outcome::Value(Value::Int(5)),
         Outcome::Value(Value::Enum { class: "example.Triangle$Kind".into(), name: "SCALENE".into() }),
         Outcome::Value(Value::Int(7)),
+        obj("java.lang.Class"),
+        obj("java.lang.Class"),
+        obj("java.lang.Class"),
         Outcome::Threw {
             class: "java.lang.IllegalStateException".into(),
             message: "stack is empty".into(),

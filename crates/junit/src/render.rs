@@ -635,6 +635,8 @@ impl Ctx<'_> {
                 self.result_cast(e, declared, ty)
             }
             Statement::Copy { from, ty } => self.arg(case, names, *from, ty),
+            // `ty` is erased already: `List.class`, `int[].class`, `int.class`.
+            Statement::ClassLiteral { ty } => format!("{}.class", self.names.ty(&ty.erasure())),
         };
         Line { decl, expr, call }
     }

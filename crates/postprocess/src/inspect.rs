@@ -155,6 +155,12 @@ impl<'a> Inspectors<'a> {
             interfaces.extend(info.interfaces.iter().cloned());
         }
         let mut out: Vec<Inspector> = seen_methods.into_values().flatten().collect();
+        // A class literal (issue 20 item 3) is known by its name; `Class`'s other twenty getters
+        // (`getModifiers`, `isArray`, `getPackageName`, ...) only restate what the literal in the
+        // test already says, and would be ten assertions under every literal.
+        if class == "java.lang.Class" {
+            out.retain(|i| i.name == "getName");
+        }
         out.sort();
         out
     }

@@ -246,6 +246,10 @@ fn put_statement<'a>(out: &mut Vec<u8>, table: &mut StringTable<'a>, st: &'a Sta
             put_u8(out, 11);
             put_var(out, *from);
         }
+        Statement::ClassLiteral { descriptor } => {
+            put_u8(out, 12);
+            table.sref(out, descriptor);
+        }
     }
 }
 
@@ -706,6 +710,7 @@ fn read_statements(r: &mut Reader<'_>, strings: &[String]) -> Result<Vec<Stateme
             9 => Statement::ArrayStore { array: r.var()?, index: r.i32()?, value: r.var()? },
             10 => Statement::ArrayLoad { array: r.var()?, index: r.i32()? },
             11 => Statement::Copy { from: r.var()? },
+            12 => Statement::ClassLiteral { descriptor: sref(r)? },
             tag => return Err(DecodeError::UnknownTag { what: "statement", tag, at }),
         };
         out.push(st);

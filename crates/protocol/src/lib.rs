@@ -24,7 +24,7 @@ pub use codec::{
 pub use trace::{Branch, ContextBranch, Record, Trace};
 
 /// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
-pub const VERSION: u16 = 5;
+pub const VERSION: u16 = 6;
 
 /// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`); the
 /// same type as `goals::ProbeId`, defined in `rt-abi`.
@@ -144,6 +144,11 @@ pub enum Statement {
     },
     Copy {
         from: Option<Var>,
+    },
+    /// A class literal (`String.class`, `int.class`): `descriptor` is a field descriptor
+    /// (`Ljava/lang/String;`, `I`, `[I`). Since version 6.
+    ClassLiteral {
+        descriptor: String,
     },
 }
 

@@ -78,6 +78,7 @@ fn all_statements() -> Vec<Statement> {
         Statement::ArrayLoad { array: Some(Var(16)), index: -1 },
         Statement::Copy { from: Some(Var(2)) },
         Statement::Copy { from: None },
+        Statement::ClassLiteral { descriptor: "[Ljava/lang/String;".into() },
     ]
 }
 

@@ -6,13 +6,13 @@
 //! String statements listed as symbolic become the replay's inputs.
 
 use solver::{Op, Sort, Value};
-use testcase::{PrimValue, Statement, TestCase};
+use testcase::{JType, PrimValue, Statement, TestCase};
 
 use crate::heap::{Ch, Obj, StrVal};
 use crate::interp::{Abrupt, Loc, Machine, Res};
 use crate::invoke::CallKind;
 use crate::value::{C, Slot, split_descriptor};
-use crate::{EntryKind, Input, InputOrigin, NO_GOAL};
+use crate::{EntryKind, Input, InputOrigin, NO_GOAL, Stop};
 
 pub(crate) fn run_test(m: &mut Machine<'_, '_>, test: &TestCase, symbolic: &[usize]) {
     let mut vars: Vec<Slot> = vec![Slot::null(); test.statements.len()];
@@ -140,6 +140,13 @@ impl Machine<'_, '_> {
             }
             Statement::ArrayLoad { array, index, .. } => self.array_stmt(test, vars, *array, *index, None),
             Statement::Copy { from, .. } => Ok(vars[from.index()]),
+            // A class literal is the class's mirror, as `ldc` of a class constant makes it; the
+            // mirrors of primitive types (`Integer.TYPE`) are not modelled.
+            Statement::ClassLiteral { ty } => match ty.erasure() {
+                JType::Class { name, .. } => Ok(Slot::obj(self.heap.mirror(&internal(&name)))),
+                t @ JType::Array(_) => Ok(Slot::obj(self.heap.mirror(&t.descriptor()))),
+                _ => Err(Abrupt::Stop(Stop::Unsupported("a primitive class literal".into()))),
+            },
         }
     }
 

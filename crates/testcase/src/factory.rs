@@ -320,6 +320,9 @@ impl<'a> TestFactory<'a> {
                 Ok(arr)
             }
             Creation::Call(inst) => self.add_instantiated(test, pos, inst, None, depth, rng),
+            Creation::ClassLiteral(t) => {
+                Ok(self.insert_at(test, pos, Statement::ClassLiteral { ty: t.clone() }))
+            }
         }
     }
 

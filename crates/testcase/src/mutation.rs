@@ -116,6 +116,25 @@ impl TestFactory<'_> {
                 test.statements[i] = Statement::EnumConstant { ty, name };
                 true
             }
+            Statement::ClassLiteral { ty } => {
+                // Another of the literals a `Class<?>` may be; `check` then rejects one that a
+                // use of this variable cannot take (a `Class<String>` parameter).
+                let others: Vec<crate::types::JType> = self
+                    .cluster
+                    .creations(&crate::types::JType::class(crate::statement::CLASS))
+                    .iter()
+                    .filter_map(|c| match c {
+                        Creation::ClassLiteral(t) if *t != ty => Some(t.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                if others.is_empty() {
+                    return false;
+                }
+                let ty = others[rng.random_range(0..others.len())].clone();
+                test.statements[i] = Statement::ClassLiteral { ty };
+                true
+            }
             Statement::NewArray { ty, length } => {
                 // Growing keeps every store in bounds.
                 if length >= self.config.max_array {

@@ -191,6 +191,9 @@ pub enum Statement {
     ArrayLoad { array: VarId, index: u32, ty: JType },
     /// `T v = from` (tag 11).
     Copy { from: VarId, ty: JType },
+    /// The class literal `T.class` (tag 12; issue 20 item 3, types as values): `ty` is a class
+    /// (erased: `List.class`, never `List<String>.class`), an array or a primitive type.
+    ClassLiteral { ty: JType },
 }
 
 impl Statement {
@@ -209,6 +212,7 @@ impl Statement {
             Statement::ArrayStore { .. } => 9,
             Statement::ArrayLoad { .. } => 10,
             Statement::Copy { .. } => 11,
+            Statement::ClassLiteral { .. } => 12,
         }
     }
 
@@ -227,6 +231,7 @@ impl Statement {
             Statement::NewArray { ty, .. } => Some(ty.clone()),
             Statement::ArrayLoad { ty, .. } => Some(ty.clone()),
             Statement::Copy { ty, .. } => Some(ty.clone()),
+            Statement::ClassLiteral { ty } => Some(class_literal_type(ty)),
         }
     }
 
@@ -238,6 +243,7 @@ impl Statement {
             | Statement::String(_)
             | Statement::Null(_)
             | Statement::EnumConstant { .. }
+            | Statement::ClassLiteral { .. }
             | Statement::NewArray { .. } => {}
             Statement::Constructor { args, .. } => res.extend(args),
             Statement::Method { receiver, args, .. } => {
@@ -267,6 +273,7 @@ impl Statement {
             | Statement::String(_)
             | Statement::Null(_)
             | Statement::EnumConstant { .. }
+            | Statement::ClassLiteral { .. }
             | Statement::NewArray { .. } => {}
             Statement::Constructor { args, .. } => res.extend(args.iter_mut()),
             Statement::Method { receiver, args, .. } => {
@@ -296,6 +303,7 @@ impl Statement {
             | Statement::String(_)
             | Statement::Null(_)
             | Statement::EnumConstant { .. }
+            | Statement::ClassLiteral { .. }
             | Statement::NewArray { .. } => Vec::new(),
             Statement::Constructor { ctor, .. } => ctor.params.iter().cloned().map(Some).collect(),
             Statement::Method { method, receiver, .. } => {
@@ -540,8 +548,22 @@ fn encode_statement(st: &Statement, out: &mut Vec<u8>) {
             put_var(out, Some(*from));
             put_type(out, ty);
         }
+        Statement::ClassLiteral { ty } => put_type(out, ty),
     }
 }
+
+/// The type of the class literal `ty.class`: `Class<T>` of the erased `ty`, its wrapper for a
+/// primitive (`int.class` is a `Class<Integer>`, JLS §15.8.2).
+pub fn class_literal_type(ty: &JType) -> JType {
+    let arg = match ty {
+        JType::Prim(p) => JType::class(p.wrapper()),
+        other => other.erasure(),
+    };
+    JType::Class { name: CLASS.to_string(), args: vec![TypeArg::Exact(arg)] }
+}
+
+/// `java.lang.Class`, whose values are class literals.
+pub const CLASS: &str = "java.lang.Class";
 
 fn put_field(out: &mut Vec<u8>, f: &FieldRef) {
     put_str(out, &f.class);
@@ -621,6 +643,7 @@ impl fmt::Display for TestCase {
                 Statement::ArrayStore { array, index, value } => write!(f, "{array}[{index}] = {value}")?,
                 Statement::ArrayLoad { array, index, .. } => write!(f, "{array}[{index}]")?,
                 Statement::Copy { from, .. } => write!(f, "{from}")?,
+                Statement::ClassLiteral { ty } => write!(f, "{}.class", ty.erasure())?,
             }
             f.write_str(";\n")?;
         }

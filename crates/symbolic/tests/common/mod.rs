@@ -416,6 +416,7 @@ pub fn wire(t: &TestCase) -> Vec<Wire> {
                 Wire::ArrayLoad { array: Some(var(*array)), index: *index as i32 }
             }
             Statement::Copy { from, .. } => Wire::Copy { from: Some(var(*from)) },
+            Statement::ClassLiteral { ty } => Wire::ClassLiteral { descriptor: ty.erasure().descriptor() },
         })
         .collect()
 }

@@ -20,7 +20,7 @@ use classfile::{ClassPath, access};
 use programdb::ProgramDb;
 
 use crate::pool::ConstantValues;
-use crate::statement::{ConstructorRef, FieldRef, MethodRef, Statement, VarId};
+use crate::statement::{CLASS, ConstructorRef, FieldRef, MethodRef, Statement, VarId};
 use crate::types::{JType, OBJECT, SubtypeOracle, TypeArg, TypeParam};
 pub(crate) use load::PoolConstants;
 use load::{ClassInfo, ClassTable};
@@ -211,6 +211,8 @@ pub enum Creation {
     Array(JType),
     /// Calling a generator, instantiated for the wanted type.
     Call(Instantiated),
+    /// The class literal of this type (`String.class`) for a wanted `Class<..>`.
+    ClassLiteral(JType),
 }
 
 /// Memoised `TestCluster::creations`. A clone starts empty (it is only a cache).
@@ -759,9 +761,13 @@ impl TestCluster {
                 return res;
             }
             JType::Var(_) => return self.compute_creations(&JType::object()),
-            JType::Class { name, .. } => {
+            JType::Class { name, args } => {
                 if want.is_primitive_like() {
                     res.push(Creation::Constant(want.clone()));
+                    return res;
+                }
+                if name == CLASS {
+                    res.extend(self.class_literals(args).into_iter().map(Creation::ClassLiteral));
                     return res;
                 }
                 if let Some(cs) = self.enums.get(name) {
@@ -794,6 +800,38 @@ impl TestCluster {
                 }
             }
         }
+        res
+    }
+
+    /// The class literals a `Class<args>` may be (types as values, issue 20 item 3; EvoSuite's
+    /// `ClassPrimitiveStatement`): the argument itself when it is exact, a bound and its concrete
+    /// implementations for `? extends B`, a bound and `Object` for `? super B`; for `Class<?>`, a
+    /// raw `Class` or an unresolved variable, the CUT and a few JDK classes of every kind (a
+    /// final value class, a boxed primitive, a primitive, an interface, an array).
+    fn class_literals(&self, args: &[TypeArg]) -> Vec<JType> {
+        let named = |t: &JType| matches!(t, JType::Class { .. } | JType::Array(_) | JType::Prim(_));
+        let mut res: Vec<JType> = match args.first() {
+            Some(TypeArg::Exact(t)) if named(t) => vec![t.erasure()],
+            Some(TypeArg::Extends(t)) if named(t) => {
+                let mut v = vec![t.erasure()];
+                if let Some(n) = t.class_name() {
+                    v.extend(self.implementations(n).iter().map(|i| JType::class(i)));
+                }
+                v
+            }
+            Some(TypeArg::Super(t)) if named(t) => vec![t.erasure(), JType::object()],
+            _ => vec![
+                JType::class(&self.cut),
+                JType::object(),
+                JType::string(),
+                JType::class("java.lang.Integer"),
+                JType::Prim(crate::types::PrimType::Int),
+                JType::class("java.lang.Comparable"),
+                JType::array_of(JType::Prim(crate::types::PrimType::Int)),
+            ],
+        };
+        let mut seen = BTreeSet::new();
+        res.retain(|t| seen.insert(t.clone()));
         res
     }
 

@@ -145,6 +145,9 @@ final class Executor {
             case Protocol.S_COPY:
                 s.value = var(in, index, false);
                 break;
+            case Protocol.S_CLASS_LITERAL:
+                s.desc = sref(in, strings);
+                break;
             default:
                 throw new IOException("unknown statement tag " + s.tag + " at statement " + index);
         }
@@ -703,6 +706,17 @@ final class Executor {
                     return callFailed(t);
                 }
                 return Outcome.VOID;
+            case Protocol.S_CLASS_LITERAL: {
+                // As `T.class` in a test: the class is loaded, not initialised (JLS §12.4.1).
+                Class<?> c;
+                try {
+                    c = typeOf(s.desc);
+                } catch (Throwable t) {
+                    return callFailed(t);
+                }
+                vars[index] = c;
+                return summarise(c);
+            }
             case Protocol.S_ARRAY_LOAD: {
                 Object v;
                 try {

@@ -27,6 +27,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 public final class RuntimeTest {
+    /** The protocol version the runtime speaks (docs/protocol.md; crates/protocol VERSION). */
+    static final int PROTOCOL = 6;
+
     static String jar;
     static String subjects;
     static File scratch;
@@ -72,13 +75,13 @@ public final class RuntimeTest {
     static void protocolErrors() throws Exception {
         Worker w = Worker.spawn();
         w.send(new Enc().u16(99).frame(1));
-        expect(w.errorReply(), "unsupported protocol version 99 (worker speaks 5)", "version mismatch");
+        expect(w.errorReply(), "unsupported protocol version 99 (worker speaks " + PROTOCOL + ")", "version mismatch");
         w.send(new Batch().encode());
         expect(w.errorReply(), "Execute before Setup", "Execute before Setup");
         w.send(new Enc().u8(7).frame(77));
         expect(w.errorReply(), "unknown frame kind 77", "unknown kind");
-        w.send(new Enc().u16(5).frame(1));
-        expect(w.reply(128).readUnsignedShort(), 5, "Hello after errors");
+        w.send(new Enc().u16(PROTOCOL).frame(1));
+        expect(w.reply(128).readUnsignedShort(), PROTOCOL, "Hello after errors");
         w.setup(3000);
         Batch bad = new Batch();
         bad.test(1).copy(5); // a variable that does not exist yet
@@ -701,9 +704,9 @@ public final class RuntimeTest {
 
         static Worker start(int timeoutMs, String... jvmArgs) throws IOException {
             Worker w = spawn(jvmArgs);
-            w.send(new Enc().u16(5).frame(1));
+            w.send(new Enc().u16(PROTOCOL).frame(1));
             DataInputStream r = w.reply(128);
-            expect(r.readUnsignedShort(), 5, "Ready version");
+            expect(r.readUnsignedShort(), PROTOCOL, "Ready version");
             String version = readStr(r);
             expect(version.isEmpty(), false, "java version");
             w.pid = r.readLong();
