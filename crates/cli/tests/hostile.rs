@@ -437,6 +437,27 @@ fn scribbler_writes_renames_and_creates_nothing() {
     assert_no_problems("Scribbler", &problems);
 }
 
+/// Temporary files through the JDK's factories (`File.createTempFile`, `Files.createTempFile`,
+/// `Files.createTempDirectory`): unguarded, `keep` leaves a file in `java.io.tmpdir` and `intrude`
+/// a directory among the canaries; through `generate` and the written tests, nothing is left in
+/// the temporary directories and the canaries are intact (the workers' `java.io.tmpdir` is in their
+/// scratch directory, the guards keep temporary files there, and verification drops a test that
+/// leaves a file behind).
+#[test]
+fn litterer_leaves_no_temporary_file() {
+    let (sb, ran) = proof("Litterer", &[]);
+    let damage = sb.canary_damage();
+    assert!(
+        damage.iter().any(|d| d.contains("intruder")),
+        "proof: {damage:?}\n{}\n{}",
+        ran.stdout,
+        ran.stderr
+    );
+    assert!(!sb.leaks_in(&sb.tmp).is_empty(), "proof: keep left a file in java.io.tmpdir\n{}", ran.stdout);
+    let (_sb, _, problems) = check("Litterer");
+    assert_no_problems("Litterer", &problems);
+}
+
 /// The exiting class keeps its tests: besides the common checks, the written suite covers at least
 /// 90 % of the line and branch goals the search covered, minus the exiting statements. The search's
 /// figures come from the engine's own search (`engine::generate`, same seed, evaluations and

@@ -163,8 +163,13 @@ impl Worker {
     pub fn spawn(config: &WorkerConfig) -> Result<Worker, WorkerError> {
         let t0 = Instant::now();
         let scratch = cleanup::scratch_dir("suitesmith-worker-").map_err(WorkerError::Scratch)?;
+        // `java.io.tmpdir` in the scratch directory: a temporary file a test makes (Guards allow them
+        // there only) is removed with it. Java does not read `TMPDIR`; left alone, it would be /tmp.
+        let tmp = scratch.path().join("tmp");
+        std::fs::create_dir_all(&tmp).map_err(WorkerError::Scratch)?;
         let mut command = Command::new(&config.java.path);
         command
+            .arg(format!("-Djava.io.tmpdir={}", tmp.display()))
             .args(config.jvm_args())
             .current_dir(scratch.path())
             .stdin(Stdio::piped())

@@ -135,6 +135,7 @@ public final class Guards {
 
     /** Restarts time, seeds and thread counting, and forgets the last refusal. */
     static void beginTest() {
+        tempFiles.set(0);
         tick.set(0);
         seeds.set(0);
         random.setSeed(RANDOM_SEED);
@@ -416,6 +417,92 @@ public final class Guards {
         if (inScratch(f)) return f.createNewFile();
         record("File.createNewFile(" + f + ")");
         throw new IOException("Permission denied");
+    }
+
+    // Temporary files: only in the scratch directory (the workers' `java.io.tmpdir` points into it).
+    // In the workers a test's temporary files are named `prefix` + a per-test counter + `suffix`, not
+    // by the JDK's random number, so that same-seed runs see the same names; in verification mode
+    // the JDK makes them, as it will for the user (an assertion on a name then fails and goes).
+
+    /** Temporary files and directories made by the running test. */
+    private static final AtomicLong tempFiles = new AtomicLong();
+
+    private static File tmpdir() {
+        return new File(System.getProperty("java.io.tmpdir"));
+    }
+
+    public static File fileCreateTempFile(String prefix, String suffix) throws IOException {
+        return createTempFile(prefix, suffix, null);
+    }
+
+    public static File fileCreateTempFile(String prefix, String suffix, File dir) throws IOException {
+        return createTempFile(prefix, suffix, dir);
+    }
+
+    private static File createTempFile(String prefix, String suffix, File dir) throws IOException {
+        File where = dir != null ? dir : tmpdir();
+        if (!inScratch(where)) {
+            record("File.createTempFile(" + where + ")");
+            throw new IOException("Permission denied");
+        }
+        if (VERIFYING) return File.createTempFile(prefix, suffix, dir);
+        if (prefix.length() < 3) {
+            throw new IllegalArgumentException("Prefix string \"" + prefix + "\" too short: length must be at least 3");
+        }
+        String end = suffix == null ? ".tmp" : suffix;
+        while (true) {
+            String name = prefix + tempFiles.incrementAndGet() + end;
+            File f = new File(where, name);
+            if (name.indexOf('/') >= 0 || name.indexOf('\0') >= 0) {
+                throw new IOException("Unable to create temporary file, " + f);
+            }
+            if (f.createNewFile()) return f;
+        }
+    }
+
+    public static Path filesCreateTempFile(String prefix, String suffix, FileAttribute<?>[] attrs) throws IOException {
+        return createTemp(null, prefix, suffix, false, attrs);
+    }
+
+    public static Path filesCreateTempFile(Path dir, String prefix, String suffix, FileAttribute<?>[] attrs)
+        throws IOException {
+        return createTemp(java.util.Objects.requireNonNull(dir), prefix, suffix, false, attrs);
+    }
+
+    public static Path filesCreateTempDirectory(String prefix, FileAttribute<?>[] attrs) throws IOException {
+        return createTemp(null, prefix, null, true, attrs);
+    }
+
+    public static Path filesCreateTempDirectory(Path dir, String prefix, FileAttribute<?>[] attrs) throws IOException {
+        return createTemp(java.util.Objects.requireNonNull(dir), prefix, null, true, attrs);
+    }
+
+    private static Path createTemp(Path dir, String prefix, String suffix, boolean directory, FileAttribute<?>[] attrs)
+        throws IOException {
+        Path where = dir != null ? dir : tmpdir().toPath();
+        if (!inScratch(where)) {
+            record((directory ? "Files.createTempDirectory(" : "Files.createTempFile(") + where + ")");
+            throw new AccessDeniedException(String.valueOf(where));
+        }
+        if (VERIFYING) {
+            if (directory) {
+                return dir == null ? Files.createTempDirectory(prefix, attrs) : Files.createTempDirectory(dir, prefix, attrs);
+            }
+            return dir == null ? Files.createTempFile(prefix, suffix, attrs) : Files.createTempFile(dir, prefix, suffix, attrs);
+        }
+        String start = prefix == null ? "" : prefix;
+        String end = suffix == null ? (directory ? "" : ".tmp") : suffix;
+        if ((start + end).indexOf('/') >= 0) {
+            throw new IllegalArgumentException("Invalid prefix or suffix");
+        }
+        while (true) {
+            Path p = where.resolve(start + tempFiles.incrementAndGet() + end);
+            try {
+                return directory ? Files.createDirectory(p, attrs) : Files.createFile(p, attrs);
+            } catch (java.nio.file.FileAlreadyExistsException taken) {
+                // The next number.
+            }
+        }
     }
 
     public static boolean fileMkdir(File f) {

@@ -21,7 +21,10 @@
  * classes under test are guard-instrumented, and a test during which a guard refused something is
  * reported as failed ({@code fail ... suitesmith.rt.GuardException "a guard refused: ..." -}), even
  * if it passed: the search cut every statement that hit a guard, so a guard firing here means the
- * test does something else when run again, and it must not be written.
+ * test does something else when run again, and it must not be written. A test that leaves a file or
+ * directory behind in the scratch directory (the working, temporary and home directories point into
+ * it) is reported the same way: for the user it would leave that file in the project, in
+ * {@code java.io.tmpdir} or in {@code ~} in every run.
  */
 package suitesmith.tools;
 
@@ -90,25 +93,83 @@ public final class RunTests {
         return byClass;
     }
 
-    /** Verification mode: forgets the last refusal as a test starts. */
+    /** Verification mode: the files and directories below the scratch directory as the running test started. */
+    private static Set<String> scratchBefore = Collections.emptySet();
+
+    /** Verification mode: forgets the last refusal as a test starts, and lists the scratch directory. */
     static void beginGuarded() {
         if (Guards.verifying()) {
             Guards.beginVerifiedTest();
+            scratchBefore = scratchEntries();
         }
     }
 
     /**
-     * Verification mode: if a guard refused something since {@link #beginGuarded}, writes the test's
-     * failure record and returns true.
+     * Verification mode: if a guard refused something since {@link #beginGuarded}, or the test left a
+     * file or directory behind in the scratch directory (its working, temporary or home directory,
+     * which for the user are the project, {@code java.io.tmpdir} and {@code ~}: a test that leaves a
+     * temporary file there leaves it on the user's disk in every run), writes the test's failure
+     * record and returns true. What the test left is removed, so that the next test starts clean.
      */
     static boolean failedGuard(Records out, String cls, String method) {
-        String refused = Guards.verifying() ? Guards.verifiedTestFired() : null;
-        if (refused == null) {
+        if (!Guards.verifying()) {
             return false;
         }
-        out.emit("fail", cls, method, "suitesmith.rt.GuardException",
-                Records.firstLine("a guard refused: " + refused), "-");
+        String refused = Guards.verifiedTestFired();
+        String left = leftBehind();
+        String why = refused != null ? "a guard refused: " + refused : left;
+        if (why == null) {
+            return false;
+        }
+        out.emit("fail", cls, method, "suitesmith.rt.GuardException", Records.firstLine(why), "-");
         return true;
+    }
+
+    /** The paths below the scratch directory, relative to it (empty outside verification mode). */
+    static Set<String> scratchEntries() {
+        Set<String> found = new HashSet<String>();
+        String root = System.getProperty("suitesmith.verify.scratch");
+        if (root != null) {
+            walk(new java.io.File(root), "", found);
+        }
+        return found;
+    }
+
+    private static void walk(java.io.File dir, String prefix, Set<String> found) {
+        String[] names = dir.list();
+        if (names == null) {
+            return;
+        }
+        for (String n : names) {
+            String rel = prefix + n;
+            found.add(rel);
+            java.io.File f = new java.io.File(dir, n);
+            // Not through a symbolic link: it could point anywhere.
+            if (f.isDirectory() && !java.nio.file.Files.isSymbolicLink(f.toPath())) {
+                walk(f, rel + "/", found);
+            }
+        }
+    }
+
+    /** What the running test left below the scratch directory, removed; null when nothing. */
+    static String leftBehind() {
+        Set<String> now = scratchEntries();
+        List<String> added = new ArrayList<String>();
+        for (String e : now) {
+            if (!scratchBefore.contains(e)) {
+                added.add(e);
+            }
+        }
+        if (added.isEmpty()) {
+            return null;
+        }
+        Collections.sort(added);
+        String root = System.getProperty("suitesmith.verify.scratch");
+        // Deepest first, so that directories are empty when their turn comes.
+        for (int i = added.size() - 1; i >= 0; i--) {
+            new java.io.File(root, added.get(i)).delete();
+        }
+        return "the test left " + added.size() + " file(s) behind, first " + added.get(0);
     }
 
     static Throwable unwrap(Throwable t) {
