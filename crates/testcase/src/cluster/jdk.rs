@@ -99,8 +99,8 @@ pub(crate) fn jdk_factories(class: &str) -> &'static [&'static str] {
         "java.util.regex.Pattern" => &["compile"],
         // With the address given, no name service is asked.
         "java.net.InetAddress" => &["getByAddress"],
-        "java.nio.ByteBuffer" => &["wrap", "allocate"],
-        "java.nio.CharBuffer" => &["wrap", "allocate"],
+        // Not `allocate`: a random capacity is a random amount of the worker's heap.
+        "java.nio.ByteBuffer" | "java.nio.CharBuffer" => &["wrap"],
         _ => &[],
     }
 }
