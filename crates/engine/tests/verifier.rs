@@ -95,7 +95,8 @@ fn the_canary_survives_and_the_test_that_hit_a_guard_fails() {
     let sweep5 = format!("Janitor janitor = new Janitor(\"{path}\");\nassertFalse(janitor.sweep(5));");
     let sweep1 = format!("Janitor janitor = new Janitor(\"{path}\");\nassertFalse(janitor.sweep(1));");
     // Containment: the temporary and home directories are inside the working directory, and a
-    // temporary file the class under test makes lands there, not in the system's.
+    // temporary file the class under test makes lands there, not in the system's. The test keeps
+    // that file, which for the user would stay in `java.io.tmpdir`: it fails for it.
     let contained = "String dir = new java.io.File(System.getProperty(\"user.dir\")).getCanonicalPath();\n\
                      assertTrue(new java.io.File(Janitor.litter()).getCanonicalPath().startsWith(dir));\n\
                      assertTrue(new java.io.File(System.getProperty(\"user.home\")).getCanonicalPath().startsWith(dir));";
@@ -108,12 +109,19 @@ fn the_canary_survives_and_the_test_that_hit_a_guard_fails() {
     assert_eq!(std::fs::read_to_string(&canary).expect("the canary survives"), "still here");
     assert_eq!(litter_in(&std::env::temp_dir()), before, "nothing left in the system's temporary directory");
     let m = by_method(&failures);
-    assert_eq!(m.keys().collect::<Vec<_>>(), ["test0"], "{failures:#?}");
+    assert_eq!(m.keys().collect::<Vec<_>>(), ["test0", "test2"], "{failures:#?}");
     assert_eq!(m["test0"].len(), 5, "failed in every run: {failures:#?}");
     for f in &m["test0"] {
         // No line: the test goes whole, not just its assertion (which passed).
         assert_eq!(f.line, None, "{f:?}");
         assert!(f.message.contains("a guard refused: File.delete("), "{f:?}");
+    }
+    // Its assertions passed (the file is in the run's own temporary directory), and it fails in
+    // every run for what it left there, which each run removed.
+    assert_eq!(m["test2"].len(), 5, "failed in every run: {failures:#?}");
+    for f in &m["test2"] {
+        assert_eq!(f.line, None, "{f:?}");
+        assert!(f.message.contains("the test left 1 file(s) behind, first tmp/sandbox-litter"), "{f:?}");
     }
 }
 
