@@ -65,6 +65,20 @@ public final class Guards {
     public static boolean fileMkdirs(File f) { throw deny("File.mkdirs"); }
     public static boolean fileRenameTo(File f, File to) { throw deny("File.renameTo"); }
     public static void fileDeleteOnExit(File f) { throw deny("File.deleteOnExit"); }
+    public static File fileCreateTempFile(String prefix, String suffix) { throw deny("File.createTempFile"); }
+    public static File fileCreateTempFile(String prefix, String suffix, File dir) { throw deny("File.createTempFile"); }
+    public static Path filesCreateTempFile(String prefix, String suffix, FileAttribute<?>[] attrs) {
+        throw deny("Files.createTempFile");
+    }
+    public static Path filesCreateTempFile(Path dir, String prefix, String suffix, FileAttribute<?>[] attrs) {
+        throw deny("Files.createTempFile");
+    }
+    public static Path filesCreateTempDirectory(String prefix, FileAttribute<?>[] attrs) {
+        throw deny("Files.createTempDirectory");
+    }
+    public static Path filesCreateTempDirectory(Path dir, String prefix, FileAttribute<?>[] attrs) {
+        throw deny("Files.createTempDirectory");
+    }
     public static String checkWritePath(String path) { throw deny("writing " + path); }
     public static File checkWriteFile(File file) { throw deny("writing " + file); }
     public static void denyFileWrite() { throw deny("writing a file"); }
