@@ -98,6 +98,11 @@ pub struct Args {
     /// the distances inside those methods. Off until a benchmark ablation shows a gain.
     #[arg(long, value_enum, default_value = "off")]
     flags: crate::dse_args::Switch,
+    /// Stubs (issue 20, docs/stubs.md): abstract classes and interfaces become anonymous classes
+    /// in the tests, whose methods return values the search chooses (a `Ticker` that reads 5 then
+    /// 9, a `Callable` returning "x", an `Executor` that runs its task at once).
+    #[arg(long, value_enum, default_value = "off")]
+    stubs: crate::dse_args::Switch,
     /// Source roots (`:`-separated) where report.html looks for each class's `.java` file to show
     /// its lines coloured by coverage; without it, the bytecode's line numbers (docs/report.md).
     #[arg(long)]
@@ -265,6 +270,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         stop_when_covered: None,
         dse: args.dse.config()?,
         flags: args.flags == crate::dse_args::Switch::On,
+        stubs: args.stubs == crate::dse_args::Switch::On,
     };
     let style = match version {
         JUnitVersion::Four => junit::Style::JUnit4,

@@ -101,6 +101,7 @@ pub fn report_json(
             "dse": dse_config_json(&config.dse),
             "goal_selection": goal_selection_config_json(&config.goal_selection),
             "flags": config.flags,
+            "stubs": config.stubs,
             "shard": shard,
         },
         "classes": classes,

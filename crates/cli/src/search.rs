@@ -32,6 +32,9 @@ pub struct Args {
     selection: crate::selection_args::SelectionArgs,
     #[command(flatten)]
     dse: crate::dse_args::DseArgs,
+    /// Stubs of abstract classes and interfaces (as `generate --stubs`).
+    #[arg(long, value_enum, default_value = "off")]
+    stubs: crate::dse_args::Switch,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +84,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         stop_when_covered: None,
         dse: args.dse.config()?,
         flags: false,
+        stubs: args.stubs == crate::dse_args::Switch::On,
     };
     let generation = engine::generate(&config).map_err(|e| Failure::Internal(e.into()))?;
     print!("{}", generation.suite_text);

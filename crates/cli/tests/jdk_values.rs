@@ -7,13 +7,9 @@
 //! (before them: `null` only), and the written tests compile with JUnit alone and pass 5 of 5
 //! fresh plain JVM runs.
 
-// Tests run the binary and the JDK's tools as a user would.
-#![allow(clippy::disallowed_methods)]
-
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use common::suitesmith;
 
@@ -80,26 +76,6 @@ fn jdk_values_come_from_their_factories_and_every_branch_is_covered() {
             assert!(text.contains(f), "{class}: no {f} in\n{text}");
         }
 
-        let classes = out.join("test-classes");
-        let javac = Command::new(test_support::java_home().join("bin/javac"))
-            .args(["-nowarn", "-encoding", "UTF-8", "-d"])
-            .arg(&classes)
-            .args(["-cp", &cp])
-            .arg(out.join(name))
-            .output()
-            .expect("run javac");
-        assert!(javac.status.success(), "{class}: {}", String::from_utf8_lossy(&javac.stderr));
-        let test_class = name.trim_end_matches(".java").replace('/', ".");
-        for run in 1..=5 {
-            let ran = Command::new(test_support::java_home().join("bin/java"))
-                .arg("-cp")
-                .arg(format!("{}:{cp}", classes.display()))
-                .args(["org.junit.runner.JUnitCore", &test_class])
-                .current_dir(tmp.path())
-                .output()
-                .expect("run java");
-            let stdout = String::from_utf8_lossy(&ran.stdout);
-            assert!(ran.status.success() && stdout.contains("\nOK ("), "{class}, run {run}: {stdout}");
-        }
+        common::compile_and_run_junit4(&out, name, &cp, tmp.path(), 5, class);
     }
 }

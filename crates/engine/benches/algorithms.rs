@@ -350,6 +350,7 @@ fn main() {
                 stop_when_covered: None,
                 dse: engine::DseConfig::off(),
                 flags: false,
+                stubs: false,
             };
             let run = run_one(&config);
             match &run {

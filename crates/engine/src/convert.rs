@@ -101,5 +101,49 @@ fn statement(s: &Statement) -> Wire {
         }
         Statement::Copy { from, .. } => Wire::Copy { from: var(*from) },
         Statement::ClassLiteral { ty } => Wire::ClassLiteral { descriptor: ty.erasure().descriptor() },
+        Statement::Stub { stub, args, answers } => {
+            let st = &stub.stub;
+            let methods = st
+                .methods
+                .iter()
+                .zip(answers)
+                .map(|(m, a)| protocol::StubAnswers {
+                    descriptor: m.descriptor.clone(),
+                    runs_arguments: m.runs_arguments,
+                    answers: vars(a),
+                })
+                .collect();
+            Wire::Stub {
+                class: st.stub_class.clone(),
+                bytes: stub_bytes(st),
+                ctor: st.constructors.get(stub.ctor).map_or_else(|| "()V".to_string(), |(d, _)| d.clone()),
+                args: vars(args),
+                methods,
+            }
+        }
     }
+}
+
+/// The class file of a stub (crate `stubgen`). A class the generator refuses (a descriptor it
+/// cannot read, which the cluster never lets through) goes as no bytes: the worker then fails the
+/// statement, as it would a constructor that throws.
+fn stub_bytes(st: &testcase::StubType) -> Vec<u8> {
+    let internal = |n: &str| n.replace('.', "/");
+    let (super_name, interfaces) = if st.is_interface {
+        ("java/lang/Object".to_string(), vec![internal(&st.class)])
+    } else {
+        (internal(&st.class), Vec::new())
+    };
+    let constructors: Vec<String> = st.constructors.iter().map(|(d, _)| d.clone()).collect();
+    let methods: Vec<(String, String)> =
+        st.methods.iter().map(|m| (m.name.clone(), m.descriptor.clone())).collect();
+    let name = internal(&st.stub_class);
+    let spec = stubgen::StubSpec {
+        name: &name,
+        super_name: &super_name,
+        interfaces: &interfaces,
+        constructors: &constructors,
+        methods: &methods,
+    };
+    stubgen::generate(&spec).unwrap_or_default()
 }

@@ -103,6 +103,10 @@ pub struct GenerateConfig {
     /// under test score the aggregate of the distances inside their flag methods; with `false`
     /// the run is exactly the one without it.
     pub flags: bool,
+    /// Stubs of abstract classes and interfaces as test values (issue 20 item 1, docs/stubs.md):
+    /// anonymous implementations whose methods return values the search chooses; with `false` the
+    /// run is exactly the one without them.
+    pub stubs: bool,
 }
 
 /// The result of `generate`.
@@ -224,7 +228,11 @@ fn search_class_in(
     config: &GenerateConfig,
     on_event: &mut dyn FnMut(&search::Event),
 ) -> Result<Searched, EngineError> {
-    let cluster = TestCluster::build_in(db, &config.class, &ClusterConfig::evosuite())?;
+    let cluster = TestCluster::build_in(
+        db,
+        &config.class,
+        &ClusterConfig { stubs: config.stubs, ..ClusterConfig::evosuite() },
+    )?;
     let mut search_config = SearchConfig::evosuite(config.budget);
     search_config.algorithm = config.algorithm;
     let mut pool = ValuePool::new(cluster.constants().clone(), search_config.factory.dynamic_pool_size);

@@ -64,6 +64,7 @@ fn config(class: &str, algorithm: Algorithm, evaluations: u64, seed: u64, worker
         stop_when_covered: None,
         dse: engine::DseConfig::off(),
         flags: false,
+        stubs: false,
     }
 }
 

@@ -32,6 +32,7 @@ fn config(evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
         stop_when_covered: None,
         dse: engine::DseConfig::off(),
         flags: false,
+        stubs: false,
     }
 }
 

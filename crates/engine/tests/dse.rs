@@ -59,6 +59,7 @@ fn run(class: &str, algorithm: Algorithm, dse: DseConfig) -> Generation {
         stop_when_covered: None,
         dse,
         flags: false,
+        stubs: false,
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: generate failed: {e}"))
 }

@@ -160,6 +160,7 @@ fn check(listing: &Listing) -> Vec<String> {
         stop_when_covered: Some(GoalFilter { criteria: vec![Criterion::Branch, Criterion::Line], except }),
         dse: engine::DseConfig::off(),
         flags: false,
+        stubs: false,
     };
     let g = match generate(&config) {
         Ok(g) => g,

@@ -123,6 +123,7 @@ fn search(class: &str, algorithm: search::Algorithm, evaluations: u64, flags: bo
         stop_when_covered: None,
         dse: engine::DseConfig::off(),
         flags,
+        stubs: false,
     };
     let g = engine::generate(&config).unwrap_or_else(|e| panic!("{class}: {e}"));
     println!(

@@ -22,6 +22,7 @@ fn config(class: &str, evaluations: u64, seed: u64, workers: usize) -> GenerateC
         stop_when_covered: None,
         dse: engine::DseConfig::off(),
         flags: false,
+        stubs: false,
     }
 }
 

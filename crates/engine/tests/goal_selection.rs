@@ -20,6 +20,7 @@ fn config(algorithm: Algorithm, goal_selection: GoalSelection, seed: u64) -> Gen
         stop_when_covered: None,
         dse: engine::DseConfig::off(),
         flags: false,
+        stubs: false,
     }
 }
 

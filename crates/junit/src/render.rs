@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use testcase::types::{parse_field_type, parse_method_sig};
-use testcase::{ConstructorRef, JType, MethodRef, PrimType, PrimValue, Statement, TestCase, VarId};
+use testcase::{ConstructorRef, JType, MethodRef, PrimType, PrimValue, Statement, StubRef, TestCase, VarId};
 
 use crate::literal::{ascii_ident, prim_literal, string_literal};
 use crate::names::{ClassName, Names, VarNames};
@@ -284,6 +284,14 @@ fn collect_mentioned(t: &JUnitTest, out: &mut BTreeSet<String>) {
                 v.push(field.class.clone());
                 ty(&field.owner, &mut v);
                 ty(&field.ty, &mut v);
+            }
+            Statement::Stub { stub, .. } => {
+                v.push(stub.stub.class.clone());
+                v.push("java.lang.Math".to_string());
+                stub.ctor_params().iter().for_each(|p| ty(p, &mut v));
+                for m in &stub.stub.methods {
+                    m.params.iter().chain(&m.ret).for_each(|p| ty(p, &mut v));
+                }
             }
             _ => {}
         }
@@ -637,8 +645,91 @@ impl Ctx<'_> {
             Statement::Copy { from, ty } => self.arg(case, names, *from, ty),
             // `ty` is erased already: `List.class`, `int[].class`, `int.class`.
             Statement::ClassLiteral { ty } => format!("{}.class", self.names.ty(&ty.erasure())),
+            Statement::Stub { stub, args, answers } => self.stub(case, names, stub, args, answers),
         };
         Line { decl, expr, call }
+    }
+
+    /// An answer of a stub method: as an argument of type `want`, except that a constant for a
+    /// wrapper or `Object` is its bare literal, which the return boxes (`return 5;`, not
+    /// `return (Integer) 5;`), to the same wrapper the worker's value has.
+    fn answer(&mut self, case: &TestCase, names: &[Option<String>], v: VarId, want: &JType) -> String {
+        if self.inline.get(v.index()).copied().unwrap_or(false)
+            && !want.is_primitive()
+            && let Some(Statement::Primitive(p)) = case.statements.get(v.index())
+        {
+            return self.literal(*p);
+        }
+        self.arg(case, names, v, want)
+    }
+
+    /// A stub as the anonymous class the worker's generated class is equivalent to (issue 20
+    /// item 1; `suitesmith.rt.Stubs` has the semantics): the raw type, so that every method is
+    /// overridden with its erased signature (JLS §4.8); each method returns its answers in turn
+    /// and then its last, through a counter field, or its one answer, or the default value; a void
+    /// method taking a `Runnable` runs it. The names it declares (`callsA`, `argA`, `answers`)
+    /// never end in a digit, so they never shadow a test variable.
+    fn stub(
+        &mut self,
+        case: &TestCase,
+        names: &[Option<String>],
+        stub: &StubRef,
+        args: &[VarId],
+        answers: &[Vec<VarId>],
+    ) -> String {
+        let class = self.names.class(&stub.stub.class);
+        let a = self.args(case, names, args, stub.ctor_params());
+        let (in3, in4) = (INDENT.repeat(3), INDENT.repeat(4));
+        let letter = |k: usize| char::from(b'A' + (k % 26) as u8);
+        let mut out = format!("new {class}({a}) {{\n");
+        for (k, a) in answers.iter().enumerate() {
+            if a.len() > 1 {
+                writeln!(out, "{in3}int calls{};", letter(k)).ok();
+            }
+        }
+        for (k, (m, a)) in stub.stub.methods.iter().zip(answers).enumerate() {
+            let params: Vec<String> = m
+                .params
+                .iter()
+                .enumerate()
+                .map(|(i, p)| format!("{} arg{}", self.names.ty(p), letter(i)))
+                .collect();
+            let ret = m.ret.as_ref().map_or_else(|| "void".to_string(), |r| self.names.ty(r));
+            writeln!(out, "{in3}@Override").ok();
+            writeln!(out, "{in3}public {ret} {}({}) {{", ascii_ident(&m.name), params.join(", ")).ok();
+            if m.runs_arguments {
+                for (i, p) in m.params.iter().enumerate() {
+                    if p.class_name() == Some("java.lang.Runnable") {
+                        writeln!(out, "{in4}arg{}.run();", letter(i)).ok();
+                    }
+                }
+            }
+            if let Some(r) = &m.ret {
+                // Answers are written as the type the search chose them for (no cast).
+                let want = stub.answer_types.get(k).cloned().flatten().unwrap_or_else(|| r.clone());
+                match a.as_slice() {
+                    [] => writeln!(out, "{in4}return {};", default_value(r)).ok(),
+                    [one] => writeln!(out, "{in4}return {};", self.answer(case, names, *one, &want)).ok(),
+                    many => {
+                        let values: Vec<String> =
+                            many.iter().map(|v| self.answer(case, names, *v, &want)).collect();
+                        let elem = self.names.ty(&r.erasure());
+                        let math = self.names.class("java.lang.Math");
+                        writeln!(out, "{in4}{elem}[] answers = {{{}}};", values.join(", ")).ok();
+                        writeln!(
+                            out,
+                            "{in4}return answers[{math}.min(calls{}++, {})];",
+                            letter(k),
+                            many.len() - 1
+                        )
+                        .ok()
+                    }
+                };
+            }
+            writeln!(out, "{in3}}}").ok();
+        }
+        out.push_str(&format!("{INDENT}{INDENT}}}"));
+        out
     }
 
     /// A constructor call: `new C<..>(args)`, or `outer.new Inner(rest)` for an inner class.
@@ -871,6 +962,10 @@ fn inlinable(t: &JUnitTest, static_nested: &[String]) -> Vec<bool> {
             Statement::ArrayStore { array, value, .. } => (vec![*value], vec![*array]),
             Statement::ArrayLoad { array, .. } => (Vec::new(), vec![*array]),
             Statement::Copy { from, .. } => (vec![*from], Vec::new()),
+            // Arguments and answers alike are written where a value of their type is expected.
+            Statement::Stub { args, answers, .. } => {
+                (args.iter().chain(answers.iter().flatten()).copied().collect(), Vec::new())
+            }
             _ => (Vec::new(), Vec::new()),
         };
         for v in inlinable_slots {
@@ -892,6 +987,21 @@ fn inlinable(t: &JUnitTest, static_nested: &[String]) -> Vec<bool> {
                 && !blocked[i]
         })
         .collect()
+}
+
+/// The default value of a type as a Java expression of that type (JLS §4.12.5).
+fn default_value(t: &JType) -> &'static str {
+    match t {
+        JType::Prim(PrimType::Boolean) => "false",
+        JType::Prim(PrimType::Byte) => "(byte) 0",
+        JType::Prim(PrimType::Char) => "(char) 0",
+        JType::Prim(PrimType::Short) => "(short) 0",
+        JType::Prim(PrimType::Int) => "0",
+        JType::Prim(PrimType::Long) => "0L",
+        JType::Prim(PrimType::Float) => "0.0F",
+        JType::Prim(PrimType::Double) => "0.0",
+        _ => "null",
+    }
 }
 
 /// The value of a primitive constant after widening to `to` (JLS §5.1.2), or `None` when that is

@@ -439,7 +439,10 @@ fn inspector_probes(plains: &[Plain], inspectors: &mut Inspectors) -> Vec<Vec<Pr
                     let non_null =
                         matches!(p.run1.get(v.index()), Some(Outcome::Value(Value::Object { .. })));
                     let Some(class) = p.test.var_type(v).as_ref().and_then(inspectable) else { continue };
-                    if !non_null {
+                    // A stub's methods are its answers, counted per call: asking them would
+                    // change what the test's own calls get.
+                    let stub = matches!(p.test.statements.get(v.index()), Some(Statement::Stub { .. }));
+                    if !non_null || stub {
                         continue;
                     }
                     for ins in inspectors.of(&class) {

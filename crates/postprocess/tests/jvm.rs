@@ -66,6 +66,7 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
         stop_when_covered: None,
         dse: engine::DseConfig::off(),
         flags: false,
+        stubs: false,
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: {e}")).suite
 }

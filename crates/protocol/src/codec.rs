@@ -12,7 +12,7 @@ use indexmap::IndexMap;
 use crate::trace::site_key;
 use crate::{
     Branch, ContextBranch, DecodeError, NO_VAR, Outcome, PrimType, ProbeId, Record, Request, Response, Setup,
-    Statement, Test, TestRef, TestResult, TestStatus, Trace, Value, Var, kind,
+    Statement, StubAnswers, Test, TestRef, TestResult, TestStatus, Trace, Value, Var, kind,
 };
 
 /// Frames longer than this are refused by [`read_frame`] (a corrupt length would otherwise make us
@@ -249,6 +249,19 @@ fn put_statement<'a>(out: &mut Vec<u8>, table: &mut StringTable<'a>, st: &'a Sta
         Statement::ClassLiteral { descriptor } => {
             put_u8(out, 12);
             table.sref(out, descriptor);
+        }
+        Statement::Stub { class, bytes, ctor, args, methods } => {
+            put_u8(out, 13);
+            table.sref(out, class);
+            put_bytes(out, bytes);
+            table.sref(out, ctor);
+            put_vars(out, args);
+            put_len(out, methods.len());
+            for m in methods {
+                table.sref(out, &m.descriptor);
+                put_bool(out, m.runs_arguments);
+                put_vars(out, &m.answers);
+            }
         }
     }
 }
@@ -711,6 +724,22 @@ fn read_statements(r: &mut Reader<'_>, strings: &[String]) -> Result<Vec<Stateme
             10 => Statement::ArrayLoad { array: r.var()?, index: r.i32()? },
             11 => Statement::Copy { from: r.var()? },
             12 => Statement::ClassLiteral { descriptor: sref(r)? },
+            13 => {
+                let class = sref(r)?;
+                let bytes = r.bytes()?;
+                let ctor = sref(r)?;
+                let args = read_vars(r)?;
+                let n = r.count(1)?;
+                let mut methods = Vec::with_capacity(n);
+                for _ in 0..n {
+                    methods.push(StubAnswers {
+                        descriptor: sref(r)?,
+                        runs_arguments: r.bool()?,
+                        answers: read_vars(r)?,
+                    });
+                }
+                Statement::Stub { class, bytes, ctor, args, methods }
+            }
             tag => return Err(DecodeError::UnknownTag { what: "statement", tag, at }),
         };
         out.push(st);

@@ -24,7 +24,7 @@ pub use codec::{
 pub use trace::{Branch, ContextBranch, Record, Trace};
 
 /// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
-pub const VERSION: u16 = 6;
+pub const VERSION: u16 = 7;
 
 /// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`); the
 /// same type as `goals::ProbeId`, defined in `rt-abi`.
@@ -150,6 +150,28 @@ pub enum Statement {
     ClassLiteral {
         descriptor: String,
     },
+    /// An instance of a stub (an anonymous implementation of an abstract class or interface;
+    /// since version 7): `class` is the generated class's binary name and `bytes` its class file,
+    /// which the worker defines on first sight (a name always comes with the same bytes); `ctor`
+    /// is the superclass constructor's descriptor, whose arguments are `args`; method k of the
+    /// stub answers from `methods[k]`.
+    Stub {
+        class: String,
+        bytes: Vec<u8>,
+        ctor: String,
+        args: Vec<Var>,
+        methods: Vec<StubAnswers>,
+    },
+}
+
+/// What one method of a stub (JVM `descriptor`) returns: `answers` in turn, the last for ever
+/// after, the default value of its return type without any; with `runs_arguments`, it first runs
+/// each argument whose parameter type is `Runnable` (a null one throws `NullPointerException`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StubAnswers {
+    pub descriptor: String,
+    pub runs_arguments: bool,
+    pub answers: Vec<Var>,
 }
 
 impl Statement {

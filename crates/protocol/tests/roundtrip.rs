@@ -79,6 +79,17 @@ fn all_statements() -> Vec<Statement> {
         Statement::Copy { from: Some(Var(2)) },
         Statement::Copy { from: None },
         Statement::ClassLiteral { descriptor: "[Ljava/lang/String;".into() },
+        Statement::Stub {
+            class: "suitesmith.stubs.java_util_function_Supplier".into(),
+            bytes: vec![0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52],
+            ctor: "()V".into(),
+            args: vec![],
+            methods: vec![StubAnswers {
+                descriptor: "()Ljava/lang/Object;".into(),
+                runs_arguments: false,
+                answers: vec![Var(8), Var(2)],
+            }],
+        },
     ]
 }
 

@@ -147,6 +147,9 @@ impl Machine<'_, '_> {
                 t @ JType::Array(_) => Ok(Slot::obj(self.heap.mirror(&t.descriptor()))),
                 _ => Err(Abrupt::Stop(Stop::Unsupported("a primitive class literal".into()))),
             },
+            // The generated stub class is not on the interpreter's classpath: a test with a stub
+            // is run by the workers only.
+            Statement::Stub { .. } => Err(Abrupt::Stop(Stop::Unsupported("a stub".into()))),
         }
     }
 

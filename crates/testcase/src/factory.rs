@@ -11,9 +11,13 @@ use rand::RngExt;
 use crate::TestRng;
 use crate::cluster::{Creation, GenericCallable, Instantiated, TestCluster};
 use crate::pool::{PoolValue, ValuePool};
-use crate::statement::{PrimValue, Statement, TestCase, VarId};
+use crate::statement::{PrimValue, Statement, StubRef, TestCase, VarId};
 use crate::types::{JType, PrimType, STRING};
 use crate::validity::candidates;
+
+/// The most answers a stub method returns in turn: a sequence long enough for "first this, then
+/// that" (an iterator's `hasNext`: true, then false), short enough to read.
+pub const MAX_ANSWERS: usize = 3;
 
 /// Test-creation and mutation parameters. No `Default`: `FactoryConfig::evosuite()` gives
 /// EvoSuite's (anchors.md §1.4, digest 002 §2.2).
@@ -323,7 +327,60 @@ impl<'a> TestFactory<'a> {
             Creation::ClassLiteral(t) => {
                 Ok(self.insert_at(test, pos, Statement::ClassLiteral { ty: t.clone() }))
             }
+            Creation::Stub(s) => self.add_stub(test, pos, s, depth, rng),
         }
+    }
+
+    /// A stub with a random constructor, its arguments, and up to `MAX_ANSWERS` answers per
+    /// method (one most often: a fixed return value), all satisfied before it.
+    fn add_stub(
+        &self,
+        test: &mut TestCase,
+        pos: &mut usize,
+        s: &Arc<StubRef>,
+        depth: u32,
+        rng: &mut TestRng,
+    ) -> Result<VarId, Failed> {
+        let n = s.stub.constructors.len();
+        if n == 0 {
+            return Err(Failed);
+        }
+        let ctor = rng.random_range(0..n);
+        let s = if ctor == s.ctor { s.clone() } else { Arc::new(StubRef { ctor, ..(**s).clone() }) };
+        let mut args = Vec::new();
+        for p in s.ctor_params().to_vec() {
+            args.push(self.satisfy(test, pos, &p, depth + 1, true, rng)?);
+        }
+        let mut answers = Vec::with_capacity(s.answer_types.len());
+        for t in s.answer_types.clone() {
+            let mut a = Vec::new();
+            if let Some(t) = t {
+                let count = [0, 1, 1, 1, 2, MAX_ANSWERS][rng.random_range(0..6)];
+                for _ in 0..count {
+                    a.push(self.satisfy(test, pos, &t, depth + 1, true, rng)?);
+                }
+            }
+            answers.push(a);
+        }
+        Ok(self.insert_at(test, pos, Statement::Stub { stub: s, args, answers }))
+    }
+
+    /// A new answer of method `k` of the stub at `i`, satisfied before it; false when there is
+    /// none to add (a void method, or `MAX_ANSWERS` already).
+    pub(crate) fn add_answer(&self, test: &mut TestCase, i: usize, k: usize, rng: &mut TestRng) -> bool {
+        let Statement::Stub { stub, answers, .. } = &test.statements[i] else { return false };
+        let Some(Some(t)) = stub.answer_types.get(k).cloned() else { return false };
+        if answers.get(k).is_none_or(|a| a.len() >= MAX_ANSWERS) {
+            return false;
+        }
+        let mut pos = i;
+        let Ok(v) = self.satisfy(test, &mut pos, &t, 1, true, rng) else { return false };
+        // `pos` is where the stub now is, after what `satisfy` inserted.
+        let Statement::Stub { answers, .. } = &mut test.statements[pos] else { return false };
+        let Some(a) = answers.get_mut(k) else { return false };
+        let at = rng.random_range(0..=a.len());
+        a.insert(at, v);
+        true
     }
 
     /// A random constant of a primitive, wrapper or `String` type (a wrapper gets its primitive,

@@ -18,7 +18,9 @@ pub mod validity;
 pub use cluster::{ClusterConfig, ClusterError, TestCluster};
 pub use factory::{FactoryConfig, TestFactory};
 pub use pool::{ConstantValues, DynamicPool, ValuePool};
-pub use statement::{ConstructorRef, FieldRef, MethodRef, PrimValue, Statement, TestCase, VarId};
+pub use statement::{
+    ConstructorRef, FieldRef, MethodRef, PrimValue, Statement, StubMethod, StubRef, StubType, TestCase, VarId,
+};
 pub use types::{JType, PrimType, SubtypeOracle, TypeArg};
 pub use validity::{InvalidTest, check, remove_statement};
 

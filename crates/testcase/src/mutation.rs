@@ -145,10 +145,36 @@ impl TestFactory<'_> {
                 true
             }
             Statement::Null(_) => self.change_null(test, i, rng),
+            Statement::Stub { .. } => self.change_stub(test, i, rng),
             Statement::Constructor { .. } | Statement::Method { .. }
                 if !rng.random_bool(self.config.p_change_parameter.clamp(0.0, 1.0)) =>
             {
                 self.change_call(test, i, rng)
+            }
+            _ => self.change_use(test, i, rng),
+        }
+    }
+
+    /// Changes a stub: one more answer for a method, one answer fewer, or another value for an
+    /// argument or answer (`change_use`), a third each.
+    fn change_stub(&self, test: &mut TestCase, i: usize, rng: &mut TestRng) -> bool {
+        let Statement::Stub { answers, .. } = &test.statements[i] else { return false };
+        let n = answers.len();
+        match rng.random_range(0..3) {
+            0 if n > 0 => {
+                let k = rng.random_range(0..n);
+                self.add_answer(test, i, k, rng)
+            }
+            1 if n > 0 => {
+                let k = rng.random_range(0..n);
+                let Statement::Stub { answers, .. } = &mut test.statements[i] else { return false };
+                let a = &mut answers[k];
+                if a.is_empty() {
+                    return false;
+                }
+                let at = rng.random_range(0..a.len());
+                a.remove(at);
+                true
             }
             _ => self.change_use(test, i, rng),
         }

@@ -163,6 +163,53 @@ pub struct FieldRef {
     pub ty: JType,
 }
 
+/// An abstract class or interface a test implements with an anonymous class (issue 20 item 1):
+/// what the cluster found about it. The worker runs the generated class `stub_class` (crate
+/// `stubgen`); the renderer writes the same thing as an anonymous class.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StubType {
+    /// The abstract class or interface (binary name).
+    pub class: String,
+    pub is_interface: bool,
+    /// The binary name of the class the worker defines for it.
+    pub stub_class: String,
+    /// The superclass constructors the stub mirrors (JVM descriptor, erased parameter types);
+    /// `()V` for an interface.
+    pub constructors: Vec<(String, Vec<JType>)>,
+    /// The abstract methods the stub implements, in answer order.
+    pub methods: Vec<StubMethod>,
+}
+
+/// One abstract method a stub implements.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StubMethod {
+    pub name: String,
+    pub descriptor: String,
+    /// Erased parameter and return types (from the descriptor); `None` is `void`.
+    pub params: Vec<JType>,
+    pub ret: Option<JType>,
+    /// Whether the stub runs its `Runnable` arguments before answering (a void method taking
+    /// one is an executor: `execute(r)` runs `r` on the calling thread, issue 20 item 5).
+    pub runs_arguments: bool,
+}
+
+/// A stub as a test creates it: the type, with type arguments, the constructor chosen and the
+/// type of the answers of each method (`None` for void methods, which take none).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StubRef {
+    pub stub: Arc<StubType>,
+    pub ty: JType,
+    pub ctor: usize,
+    pub answer_types: Vec<Option<JType>>,
+}
+
+impl StubRef {
+    /// The erased parameter types of the chosen constructor.
+    pub fn ctor_params(&self) -> &[JType] {
+        self.stub.constructors.get(self.ctor).map_or(&[], |(_, p)| p.as_slice())
+    }
+}
+
 /// One statement. Member references sit behind `Arc` so that cloning a test is cheap; equality and
 /// hashing still compare them by value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -194,6 +241,10 @@ pub enum Statement {
     /// The class literal `T.class` (tag 12; issue 20 item 3, types as values): `ty` is a class
     /// (erased: `List.class`, never `List<String>.class`), an array or a primitive type.
     ClassLiteral { ty: JType },
+    /// An instance of an anonymous implementation of an abstract class or interface (tag 13;
+    /// issue 20 item 1): `args` go to the superclass constructor, and method k returns
+    /// `answers[k]` in turn, its last answer for ever after, or the default value without any.
+    Stub { stub: Arc<StubRef>, args: Vec<VarId>, answers: Vec<Vec<VarId>> },
 }
 
 impl Statement {
@@ -213,6 +264,7 @@ impl Statement {
             Statement::ArrayLoad { .. } => 10,
             Statement::Copy { .. } => 11,
             Statement::ClassLiteral { .. } => 12,
+            Statement::Stub { .. } => 13,
         }
     }
 
@@ -232,6 +284,7 @@ impl Statement {
             Statement::ArrayLoad { ty, .. } => Some(ty.clone()),
             Statement::Copy { ty, .. } => Some(ty.clone()),
             Statement::ClassLiteral { ty } => Some(class_literal_type(ty)),
+            Statement::Stub { stub, .. } => Some(stub.ty.clone()),
         }
     }
 
@@ -261,6 +314,10 @@ impl Statement {
             }
             Statement::ArrayLoad { array, .. } => res.push(*array),
             Statement::Copy { from, .. } => res.push(*from),
+            Statement::Stub { args, answers, .. } => {
+                res.extend(args);
+                res.extend(answers.iter().flatten());
+            }
         }
         res
     }
@@ -291,6 +348,10 @@ impl Statement {
             }
             Statement::ArrayLoad { array, .. } => res.push(array),
             Statement::Copy { from, .. } => res.push(from),
+            Statement::Stub { args, answers, .. } => {
+                res.extend(args.iter_mut());
+                res.extend(answers.iter_mut().flatten());
+            }
         }
         res
     }
@@ -326,6 +387,14 @@ impl Statement {
             Statement::ArrayStore { .. } => vec![None, None],
             Statement::ArrayLoad { .. } => vec![None],
             Statement::Copy { ty, .. } => vec![Some(ty.clone())],
+            Statement::Stub { stub, answers, .. } => {
+                let mut res: Vec<Option<JType>> = stub.ctor_params().iter().cloned().map(Some).collect();
+                for (k, a) in answers.iter().enumerate() {
+                    let t = stub.answer_types.get(k).cloned().flatten();
+                    res.extend(a.iter().map(|_| t.clone()));
+                }
+                res
+            }
         }
     }
 
@@ -549,6 +618,16 @@ fn encode_statement(st: &Statement, out: &mut Vec<u8>) {
             put_type(out, ty);
         }
         Statement::ClassLiteral { ty } => put_type(out, ty),
+        Statement::Stub { stub, args, answers } => {
+            put_str(out, &stub.stub.stub_class);
+            put_type(out, &stub.ty);
+            put_u32(out, stub.ctor as u32);
+            put_vars(out, args);
+            put_u32(out, answers.len() as u32);
+            for a in answers {
+                put_vars(out, a);
+            }
+        }
     }
 }
 
@@ -644,6 +723,21 @@ impl fmt::Display for TestCase {
                 Statement::ArrayLoad { array, index, .. } => write!(f, "{array}[{index}]")?,
                 Statement::Copy { from, .. } => write!(f, "{from}")?,
                 Statement::ClassLiteral { ty } => write!(f, "{}.class", ty.erasure())?,
+                Statement::Stub { stub, args, answers } => {
+                    write!(f, "new {}(", stub.ty)?;
+                    write_args(f, args)?;
+                    f.write_str(") {")?;
+                    for (m, a) in stub.stub.methods.iter().zip(answers) {
+                        write!(f, " {}: ", m.name)?;
+                        if m.runs_arguments {
+                            f.write_str("run ")?;
+                        }
+                        f.write_str("[")?;
+                        write_args(f, a)?;
+                        f.write_str("]")?;
+                    }
+                    f.write_str(" }")?;
+                }
             }
             f.write_str(";\n")?;
         }

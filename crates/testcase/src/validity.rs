@@ -76,6 +76,18 @@ pub fn check_statement(test: &TestCase, i: usize, oracle: &dyn SubtypeOracle) ->
             {
                 return Err(InvalidTest::Shape { stmt: i, what: "receiver of a static field" });
             }
+            Statement::Stub { stub, args, answers } => {
+                if stub.ctor_params().len() != args.len() || stub.ctor >= stub.stub.constructors.len() {
+                    return Err(InvalidTest::Shape { stmt: i, what: "argument count" });
+                }
+                let methods = &stub.stub.methods;
+                if answers.len() != methods.len()
+                    || stub.answer_types.len() != methods.len()
+                    || methods.iter().zip(answers).any(|(m, a)| m.ret.is_none() && !a.is_empty())
+                {
+                    return Err(InvalidTest::Shape { stmt: i, what: "stub answers" });
+                }
+            }
             Statement::NewArray { ty, .. } if !matches!(ty, JType::Array(_)) => {
                 return Err(InvalidTest::Shape { stmt: i, what: "array creation of a non-array type" });
             }

@@ -202,3 +202,44 @@ fn jdk_value_classes_come_from_their_deterministic_factories() {
     }
     expect_file!["../test_data/cluster/jdkvalues-Times.txt"].assert_eq(&dump);
 }
+
+/// Stubs (issue 20 item 1): the abstract classes and interfaces of `stubs.Elapsed`'s parameters
+/// get stubs with their constructors and abstract methods (a protected abstract method, a generic
+/// interface's two methods but not its default one, `Comparator.compare` but not the `equals` it
+/// redeclares, `Executor.execute` running its task); JDK types' stubs live in `suitesmith.stubs`.
+/// A stub of `Source<String>` answers strings, and a creation of every stub type is offered. With
+/// `stubs: false` there is none. Snapshot: `test_data/cluster/stubs-Elapsed.txt` (stub lines).
+#[test]
+fn abstract_types_get_stubs_with_their_abstract_methods() {
+    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("stubs")])
+        .expect("classpath opens");
+    let config = ClusterConfig { stubs: true, ..ClusterConfig::evosuite() };
+    let cluster = TestCluster::build(&cp, "stubs.Elapsed", &config).expect("cluster builds");
+    let dump = cluster.dump();
+    let stubs: String = dump
+        .lines()
+        .skip_while(|l| *l != "stubs:")
+        .take_while(|l| !l.starts_with("constants"))
+        .fold(String::new(), |mut s, l| {
+            s.push_str(l);
+            s.push('\n');
+            s
+        });
+    expect_file!["../test_data/cluster/stubs-Elapsed.txt"].assert_eq(&stubs);
+    let source = parse_field_type("Lstubs/Source<Ljava/lang/String;>;").expect("type");
+    let stub = cluster
+        .creations(&source)
+        .iter()
+        .find_map(|c| match c {
+            Creation::Stub(s) => Some(s.clone()),
+            _ => None,
+        })
+        .expect("a stub of Source<String>");
+    let names: Vec<&str> = stub.stub.methods.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["next", "size"]);
+    assert_eq!(stub.answer_types, [Some(JType::string()), Some(JType::Prim(testcase::PrimType::Int))]);
+
+    let plain = TestCluster::build(&cp, "stubs.Elapsed", &ClusterConfig::evosuite()).expect("cluster builds");
+    assert!(!plain.dump().contains("stubs:"));
+    assert!(plain.creations(&source).iter().all(|c| !matches!(c, Creation::Stub(_))));
+}

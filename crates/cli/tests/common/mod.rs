@@ -52,3 +52,32 @@ pub fn java_files(dir: &Path) -> Vec<(String, String)> {
         .map(|(p, b)| (p, String::from_utf8(b).expect("UTF-8")))
         .collect()
 }
+
+/// Compiles the written test file `name` (relative to `out`) with javac against `cp` (the
+/// subject's classes and JUnit 4 alone) and runs it `runs` times in fresh JVMs with JUnitCore,
+/// each run from `cwd`; every run must pass.
+#[allow(clippy::disallowed_methods)] // tests run the JDK's tools as a user would
+#[allow(dead_code)] // each test file compiles this module; not every one runs written tests
+pub fn compile_and_run_junit4(out: &Path, name: &str, cp: &str, cwd: &Path, runs: u32, what: &str) {
+    let classes = out.join("test-classes");
+    let javac = Command::new(test_support::java_home().join("bin/javac"))
+        .args(["-nowarn", "-encoding", "UTF-8", "-d"])
+        .arg(&classes)
+        .args(["-cp", cp])
+        .arg(out.join(name))
+        .output()
+        .expect("run javac");
+    assert!(javac.status.success(), "{what}: {}", String::from_utf8_lossy(&javac.stderr));
+    let test_class = name.trim_end_matches(".java").replace('/', ".");
+    for run in 1..=runs {
+        let ran = Command::new(test_support::java_home().join("bin/java"))
+            .arg("-cp")
+            .arg(format!("{}:{cp}", classes.display()))
+            .args(["org.junit.runner.JUnitCore", &test_class])
+            .current_dir(cwd)
+            .output()
+            .expect("run java");
+        let stdout = String::from_utf8_lossy(&ran.stdout);
+        assert!(ran.status.success() && stdout.contains("\nOK ("), "{what}, run {run}: {stdout}");
+    }
+}

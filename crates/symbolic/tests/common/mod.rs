@@ -417,6 +417,8 @@ pub fn wire(t: &TestCase) -> Vec<Wire> {
             }
             Statement::Copy { from, .. } => Wire::Copy { from: Some(var(*from)) },
             Statement::ClassLiteral { ty } => Wire::ClassLiteral { descriptor: ty.erasure().descriptor() },
+            // The differential tests build clusters without stubs (`ClusterConfig::evosuite()`).
+            Statement::Stub { .. } => panic!("a stub in a differential test"),
         })
         .collect()
 }

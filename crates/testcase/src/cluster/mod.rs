@@ -10,6 +10,7 @@
 
 mod jdk;
 mod load;
+mod stubs;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Write as _;
@@ -24,6 +25,8 @@ use crate::statement::{CLASS, ConstructorRef, FieldRef, MethodRef, Statement, Va
 use crate::types::{JType, OBJECT, SubtypeOracle, TypeArg, TypeParam};
 pub(crate) use load::PoolConstants;
 use load::{ClassInfo, ClassTable};
+use stubs::{Ancestry, StubInfo};
+pub use stubs::{JDK_STUB_PACKAGE, STUB_SUFFIX, stub_class_name};
 
 /// Whether `binary` (`a.B$C`) is a nested class declared `static` (its own `InnerClasses` entry has
 /// `ACC_STATIC`, JVMS §4.7.6): its constructor's first parameter is then an ordinary argument, not
@@ -62,12 +65,15 @@ pub struct ClusterConfig {
     pub cluster_depth: u32,
     /// Nesting bound for type arguments of instantiated generic types (`max_generic_depth`).
     pub max_generic_depth: u32,
+    /// Whether abstract classes and interfaces get stubs: anonymous implementations whose
+    /// methods return values the search chooses (issue 20 item 1, `--stubs`).
+    pub stubs: bool,
 }
 
 impl ClusterConfig {
     /// EvoSuite's defaults: `max_generic_depth=3`, and a dependency depth of 3.
     pub fn evosuite() -> ClusterConfig {
-        ClusterConfig { cluster_depth: 3, max_generic_depth: 3 }
+        ClusterConfig { cluster_depth: 3, max_generic_depth: 3, stubs: false }
     }
 }
 
@@ -213,6 +219,9 @@ pub enum Creation {
     Call(Instantiated),
     /// The class literal of this type (`String.class`) for a wanted `Class<..>`.
     ClassLiteral(JType),
+    /// An anonymous implementation of the wanted abstract class or interface (its first
+    /// constructor; the factory chooses among them).
+    Stub(Arc<crate::statement::StubRef>),
 }
 
 /// Memoised `TestCluster::creations`. A clone starts empty (it is only a cache).
@@ -269,6 +278,8 @@ pub struct TestCluster {
     modifier_cache: ModifierCache,
     constants: ConstantValues,
     problems: BTreeMap<String, String>,
+    /// Stubs of the abstract classes and interfaces a test may implement (`ClusterConfig::stubs`).
+    stubs: BTreeMap<String, StubInfo>,
 }
 
 /// `java.base.jmod` of the JDK in `JAVA_HOME`, or of the `java` found on `PATH` (`jdk::base_jmod`).
@@ -798,9 +809,36 @@ impl TestCluster {
                         }
                     }
                 }
+                if let Some(s) = self.stubs.get(name) {
+                    res.push(Creation::Stub(Arc::new(self.stub_ref(s, want))));
+                }
             }
         }
         res
+    }
+
+    /// A stub of `want` (an abstract class or interface with a stub): the answer types its type
+    /// arguments give (`Callable<String>` answers strings).
+    fn stub_ref(&self, s: &StubInfo, want: &JType) -> crate::statement::StubRef {
+        let d = self.config.max_generic_depth;
+        let params_of = |c: &str| -> Vec<String> {
+            self.hierarchy
+                .get(c)
+                .map(|h| h.type_params.iter().map(|p| p.name.clone()).collect())
+                .unwrap_or_default()
+        };
+        let as_super = |c: &str| self.as_super(want, c);
+        let answer_types = stubs::answer_types(s, &params_of, &as_super)
+            .into_iter()
+            .map(|t| t.map(|t| close(&t, d)))
+            .collect();
+        crate::statement::StubRef { stub: s.stub.clone(), ty: want.clone(), ctor: 0, answer_types }
+    }
+
+    /// The stub types of the cluster (abstract class or interface -> stub), for the engine,
+    /// which generates their classes, and for tests.
+    pub fn stub_types(&self) -> impl Iterator<Item = &Arc<crate::statement::StubType>> {
+        self.stubs.values().map(|s| &s.stub)
     }
 
     /// The class literals a `Class<args>` may be (types as values, issue 20 item 3; EvoSuite's
@@ -892,6 +930,28 @@ impl TestCluster {
         for (c, cs) in &self.enums {
             let _ = writeln!(s, "  {c}: {}", cs.join(", "));
         }
+        if !self.stubs.is_empty() {
+            let _ = writeln!(s, "stubs:");
+            for st in self.stubs.values() {
+                let st = &st.stub;
+                let ctors: Vec<&str> = st.constructors.iter().map(|(d, _)| d.as_str()).collect();
+                let ms: Vec<String> = st
+                    .methods
+                    .iter()
+                    .map(|m| {
+                        format!("{}{}{}", m.name, m.descriptor, if m.runs_arguments { " runs" } else { "" })
+                    })
+                    .collect();
+                let _ = writeln!(
+                    s,
+                    "  {} as {} [{}]: {}",
+                    st.class,
+                    st.stub_class,
+                    ctors.join(", "),
+                    ms.join(", ")
+                );
+            }
+        }
         let _ = writeln!(s, "constants: {}", self.constants.summary());
         if !self.problems.is_empty() {
             let _ = writeln!(s, "problems:");
@@ -936,6 +996,7 @@ struct Builder<'a> {
     constants: ConstantValues,
     /// The CUT's accessible member classes, whose members are targets too.
     nested: BTreeSet<String>,
+    stubs: BTreeMap<String, StubInfo>,
 }
 
 fn is_bridge_or_synthetic(access: u16) -> bool {
@@ -969,6 +1030,7 @@ impl<'a> Builder<'a> {
             statics: Vec::new(),
             constants,
             nested: BTreeSet::new(),
+            stubs: BTreeMap::new(),
         })
     }
 
@@ -1259,6 +1321,23 @@ impl<'a> Builder<'a> {
                 self.implementations.insert(name.clone(), impls);
             }
         }
+        if self.config.stubs
+            && info.is_abstract()
+            && let Some(s) = self.stub_of(&info, is_jdk)
+        {
+            // The stub's constructor arguments and answers need generators too.
+            let types: Vec<JType> = s
+                .stub
+                .constructors
+                .iter()
+                .flat_map(|(_, ps)| ps.iter().cloned())
+                .chain(s.generic_returns.iter().flatten().map(|(_, r)| r.clone()))
+                .collect();
+            for t in types {
+                self.enqueue_type(&t, depth + 1);
+            }
+            self.stubs.insert(name.clone(), s);
+        }
         let is_cut = name == self.cut.name;
         // The CUT's accessible member classes are tested with it (EvoSuite's target classes
         // include them; their goals are the CUT's goals too, since they are instrumented with it).
@@ -1289,6 +1368,49 @@ impl<'a> Builder<'a> {
                 self.statics.push(g);
             }
         }
+    }
+
+    /// The stub of abstract class or interface `info` (`stubs::stub_info`), reading its
+    /// superclasses and interfaces.
+    fn stub_of(&mut self, info: &Arc<ClassInfo>, is_jdk: bool) -> Option<StubInfo> {
+        let chain = self.superclass_chain(info);
+        let mut interfaces: Vec<Arc<ClassInfo>> = Vec::new();
+        let mut seen = BTreeSet::new();
+        let mut work: Vec<String> = chain.iter().rev().flat_map(|c| c.interfaces.iter().cloned()).collect();
+        while let Some(i) = work.pop() {
+            if !seen.insert(i.clone()) {
+                continue;
+            }
+            let ii = self.table.get(&i)?;
+            work.extend(ii.interfaces.iter().cloned());
+            interfaces.push(ii);
+        }
+        let sealed =
+            self.table.parse(&info.name).is_ok_and(|cf| cf.attribute("PermittedSubclasses").is_some());
+        // Whether each class a member signature names can be named from the test.
+        let mut named = Vec::new();
+        for c in chain.iter().chain(&interfaces) {
+            for m in &c.methods {
+                if let Ok(sig) = crate::types::parse_method_sig(&m.descriptor) {
+                    for t in sig.params.iter().chain(&sig.ret) {
+                        t.mentioned_classes(&mut named);
+                    }
+                }
+            }
+        }
+        let mut visible = BTreeMap::new();
+        for n in named {
+            if let std::collections::btree_map::Entry::Vacant(e) = visible.entry(n) {
+                let n = e.key().clone();
+                let ok = JType::class(&n).is_primitive_like()
+                    || self.table.get(&n).is_some_and(|c| self.class_and_outers_accessible(&c));
+                e.insert(ok);
+            }
+        }
+        let cut_package = self.cut_package().to_string();
+        let ancestry = Ancestry { chain, interfaces };
+        let mut accessible = |n: &str| visible.get(n).copied().unwrap_or(false);
+        stubs::stub_info(info, &ancestry, &cut_package, is_jdk, sealed, &mut accessible)
     }
 
     fn run(mut self) -> Result<TestCluster, ClusterError> {
@@ -1378,6 +1500,7 @@ impl<'a> Builder<'a> {
             constants: self.constants,
             problems,
             target_types: BTreeMap::new(),
+            stubs: self.stubs,
         };
         for c in target_classes {
             if let Some(t) = cluster.target_type(&c) {

@@ -53,6 +53,11 @@ final class Executor {
         int recv = Protocol.NO_VAR;
         int value = Protocol.NO_VAR;
         int[] args = new int[0];
+        /** A stub's class file and, per method, its descriptor, whether it runs its Runnables, its answers. */
+        byte[] bytes;
+        String[] stubDescs;
+        boolean[] stubRuns;
+        int[][] stubAnswers;
     }
 
     static final class Test {
@@ -148,6 +153,22 @@ final class Executor {
             case Protocol.S_CLASS_LITERAL:
                 s.desc = sref(in, strings);
                 break;
+            case Protocol.S_STUB: {
+                s.cls = sref(in, strings);
+                s.bytes = Protocol.readBytes(in);
+                s.desc = sref(in, strings);
+                s.args = vars(in, index);
+                int n = Protocol.readLen(in);
+                s.stubDescs = new String[n];
+                s.stubRuns = new boolean[n];
+                s.stubAnswers = new int[n][];
+                for (int i = 0; i < n; i++) {
+                    s.stubDescs[i] = sref(in, strings);
+                    s.stubRuns[i] = in.readUnsignedByte() != 0;
+                    s.stubAnswers[i] = vars(in, index);
+                }
+                break;
+            }
             default:
                 throw new IOException("unknown statement tag " + s.tag + " at statement " + index);
         }
@@ -684,6 +705,8 @@ final class Executor {
             }
             case Protocol.S_CONSTRUCTOR:
                 return construct(s, vars, index);
+            case Protocol.S_STUB:
+                return stub(s, vars, index);
             case Protocol.S_METHOD:
                 return call(s, vars, index);
             case Protocol.S_FIELD_GET:
@@ -746,6 +769,11 @@ final class Executor {
         } catch (Throwable t) {
             return callFailed(t);
         }
+        return instantiate(k, args, vars, index);
+    }
+
+    /** `new` through a resolved constructor: what it throws is the SUT's, what it makes the value. */
+    private Outcome instantiate(Constructor<?> k, Object[] args, Object[] vars, int index) {
         Object v;
         try {
             v = k.newInstance(args);
@@ -814,6 +842,34 @@ final class Executor {
         } catch (Throwable t) {
             return sutThrew(t);
         }
+    }
+
+    /**
+     * A stub: its class defined on first sight (crate stubgen made it), then its constructor
+     * mirroring the superclass's, with the answers of each method as the last argument.
+     */
+    private Outcome stub(Stmt s, Object[] vars, int index) {
+        Constructor<?> k;
+        Object[] args;
+        try {
+            loader.defineStub(s.cls, s.bytes);
+            int close = s.desc.indexOf(')');
+            if (!s.desc.startsWith("(") || close < 0) throw new IllegalArgumentException("bad constructor " + s.desc);
+            k = constructorFor(s.cls, "(" + s.desc.substring(1, close) + "[Ljava/lang/Object;)V");
+            Object[] answers = new Object[s.stubDescs.length];
+            for (int m = 0; m < answers.length; m++) {
+                int[] vs = s.stubAnswers[m];
+                Object[] values = new Object[vs.length];
+                for (int i = 0; i < vs.length; i++) values[i] = vars[vs[i]];
+                answers[m] = new Stubs.Answers(s.stubDescs[m], s.stubRuns[m], values);
+            }
+            Object[] given = args(s, vars);
+            args = java.util.Arrays.copyOf(given, given.length + 1);
+            args[given.length] = answers;
+        } catch (Throwable t) {
+            return callFailed(t);
+        }
+        return instantiate(k, args, vars, index);
     }
 
     private static Object[] args(Stmt s, Object[] vars) {

@@ -38,6 +38,18 @@ final class Loader extends URLClassLoader {
         return false;
     }
 
+    /**
+     * Defines a stub class (an anonymous implementation a test creates, made by the engine) unless
+     * it already is. It is not a SUT class: its frames are the test's, as an anonymous class's are.
+     */
+    void defineStub(String name, byte[] b) {
+        synchronized (getClassLoadingLock(name)) {
+            if (findLoadedClass(name) != null) return;
+            definePackageOf(name);
+            defineClass(name, b, 0, b.length);
+        }
+    }
+
     /** Whether this loader defined the class (from Setup bytes or the user classpath). */
     boolean isSut(String className) {
         return defined.contains(className);

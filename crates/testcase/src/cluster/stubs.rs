@@ -1,0 +1,204 @@
+//! Which abstract classes and interfaces a test may implement with an anonymous class (issue 20
+//! item 1), and what such a stub is made of: the superclass constructors it mirrors and the
+//! abstract methods it answers. The rules are those of javac for an anonymous class written in a
+//! test of the CUT's package (JLS §15.9.5, §8.4.8.1, §6.6), so that what the worker runs is what
+//! the written test compiles to.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use classfile::access;
+
+use super::load::{ClassInfo, MethodInfo, package_of};
+use crate::statement::{StubMethod, StubType};
+use crate::types::{JType, parse_method_sig};
+
+/// More abstract methods than this and a stub is not worth writing: such a type (`List`, `Map`)
+/// has implementations on the classpath, and an anonymous class of twenty methods is no test a
+/// user would read.
+pub(crate) const MAX_STUB_METHODS: usize = 8;
+
+/// The suffix of a user type's stub class, defined in the type's own package (so that it may
+/// implement package-private methods) by the worker's class loader.
+pub const STUB_SUFFIX: &str = "$SuitesmithStub";
+
+/// The package of the stubs of JDK types, where a class loader may not define classes.
+pub const JDK_STUB_PACKAGE: &str = "suitesmith.stubs";
+
+/// Public methods of `Object` that an interface may redeclare abstractly (`Comparator.equals`):
+/// every class already implements them.
+const OBJECT_METHODS: [(&str, &str); 3] =
+    [("equals", "(Ljava/lang/Object;)Z"), ("hashCode", "()I"), ("toString", "()Ljava/lang/String;")];
+
+/// What the cluster keeps of a stub type: the model's `StubType`, plus each method's generic
+/// return type and declaring class, from which a stub of a parameterized type
+/// (`Callable<String>`) gets the type of its answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StubInfo {
+    pub stub: Arc<StubType>,
+    pub generic_returns: Vec<Option<(String, JType)>>,
+}
+
+/// The binary name of the class a worker defines for `class`.
+pub fn stub_class_name(class: &str, is_jdk: bool) -> String {
+    if is_jdk {
+        format!("{JDK_STUB_PACKAGE}.{}", class.replace(['.', '$'], "_"))
+    } else {
+        format!("{class}{STUB_SUFFIX}")
+    }
+}
+
+/// The hierarchy a stub must complete: the class and its superclasses, most derived first, and
+/// every interface they implement.
+pub(crate) struct Ancestry {
+    pub chain: Vec<Arc<ClassInfo>>,
+    pub interfaces: Vec<Arc<ClassInfo>>,
+}
+
+/// The stub of `info`, or `None` when a test cannot implement it: a class or method it cannot
+/// name or override from the CUT's package, a sealed or non-static inner class, no accessible
+/// constructor, or more than `MAX_STUB_METHODS` abstract methods. `accessible` says whether a
+/// class named in a signature can be named from the test.
+pub(crate) fn stub_info(
+    info: &ClassInfo,
+    ancestry: &Ancestry,
+    cut_package: &str,
+    is_jdk: bool,
+    sealed: bool,
+    accessible: &mut dyn FnMut(&str) -> bool,
+) -> Option<StubInfo> {
+    if sealed || info.access & access::ANNOTATION != 0 || info.is_enum() {
+        return None;
+    }
+    let is_interface = info.access & access::INTERFACE != 0;
+    // A member class that is not static needs an enclosing instance (`outer.new Inner() {}`).
+    if info.name.contains('$') && !is_interface && info.access & access::STATIC == 0 {
+        return None;
+    }
+    let same_package = |decl: &str| package_of(decl) == cut_package && package_of(&info.name) == cut_package;
+    // Package-private members are overridable only from their own package, where a JDK type's
+    // stub never is.
+    let usable = |m: &MethodInfo, decl: &str| {
+        m.access & access::PRIVATE == 0
+            && (m.access & (access::PUBLIC | access::PROTECTED) != 0 || (!is_jdk && same_package(decl)))
+    };
+    // Concrete instance methods along the superclass chain, default methods of interfaces.
+    let mut concrete: BTreeSet<(String, String)> =
+        OBJECT_METHODS.iter().map(|(n, d)| (n.to_string(), d.to_string())).collect();
+    for c in ancestry.chain.iter().chain(&ancestry.interfaces) {
+        for m in &c.methods {
+            if m.access & (access::ABSTRACT | access::STATIC) == 0
+                && m.name != "<init>"
+                && m.name != "<clinit>"
+            {
+                concrete.insert((m.name.clone(), m.descriptor.clone()));
+            }
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut methods = Vec::new();
+    let mut generic_returns = Vec::new();
+    for c in ancestry.chain.iter().chain(&ancestry.interfaces) {
+        for m in &c.methods {
+            if m.access & access::ABSTRACT == 0 || m.access & access::STATIC != 0 {
+                continue;
+            }
+            let key = (m.name.clone(), m.descriptor.clone());
+            if concrete.contains(&key) || !seen.insert(key) {
+                continue;
+            }
+            if !usable(m, &c.name) {
+                return None;
+            }
+            let erased = parse_method_sig(&m.descriptor).ok()?;
+            let mut named = Vec::new();
+            for t in erased.params.iter().chain(&erased.ret) {
+                t.mentioned_classes(&mut named);
+            }
+            if !named.iter().all(|n| accessible(n)) {
+                return None;
+            }
+            let runs_arguments = erased.ret.is_none()
+                && erased.params.iter().any(|p| p.class_name() == Some("java.lang.Runnable"));
+            generic_returns.push(m.sig.ret.clone().map(|r| (c.name.clone(), r)));
+            methods.push(StubMethod {
+                name: m.name.clone(),
+                descriptor: m.descriptor.clone(),
+                params: erased.params,
+                ret: erased.ret,
+                runs_arguments,
+            });
+        }
+    }
+    if methods.len() > MAX_STUB_METHODS {
+        return None;
+    }
+    let constructors = if is_interface {
+        vec![("()V".to_string(), Vec::new())]
+    } else {
+        let mut res = Vec::new();
+        for m in info.methods.iter().filter(|m| m.name == "<init>") {
+            if !usable(m, &info.name) || m.access & access::SYNTHETIC != 0 {
+                continue;
+            }
+            let Ok(erased) = parse_method_sig(&m.descriptor) else { continue };
+            let mut named = Vec::new();
+            for t in &erased.params {
+                t.mentioned_classes(&mut named);
+            }
+            if named.iter().all(|n| accessible(n)) {
+                res.push((m.descriptor.clone(), erased.params));
+            }
+        }
+        res
+    };
+    if constructors.is_empty() {
+        return None;
+    }
+    let stub = StubType {
+        class: info.name.clone(),
+        is_interface,
+        stub_class: stub_class_name(&info.name, is_jdk),
+        constructors,
+        methods,
+    };
+    Some(StubInfo { stub: Arc::new(stub), generic_returns })
+}
+
+/// The answer types of a stub of `ty`: each method's generic return type with the type
+/// arguments `ty` gives its declaring class (`as_super`), erased where they are unknown.
+pub(crate) fn answer_types(
+    info: &StubInfo,
+    type_params_of: &dyn Fn(&str) -> Vec<String>,
+    as_super: &dyn Fn(&str) -> Option<JType>,
+) -> Vec<Option<JType>> {
+    info.stub
+        .methods
+        .iter()
+        .zip(&info.generic_returns)
+        .map(|(m, generic)| {
+            let erased = m.ret.clone()?;
+            let Some((decl, ret)) = generic else { return Some(erased) };
+            if !ret.has_vars() {
+                return Some(ret.clone());
+            }
+            let mut map = BTreeMap::new();
+            if let Some(JType::Class { args, .. }) = as_super(decl) {
+                let params = type_params_of(decl);
+                if params.len() == args.len() {
+                    for (p, a) in params.into_iter().zip(args) {
+                        if let crate::types::TypeArg::Exact(t)
+                        | crate::types::TypeArg::Extends(t)
+                        | crate::types::TypeArg::Super(t) = a
+                        {
+                            map.insert(p, t);
+                        }
+                    }
+                }
+            }
+            let t = ret.subst(&map);
+            // A variable left (a method's own, or of a raw view) is its erasure.
+            Some(if t.has_vars() { erased } else { t })
+        })
+        .collect()
+}

@@ -1,0 +1,87 @@
+/**
+ * What the methods of stub classes answer. A stub is an anonymous implementation of an abstract
+ * class or interface that a test creates (issue 20 item 1); the engine generates its class (crate
+ * stubgen), whose every method calls {@link #answer} with its own {@link Answers} and its
+ * arguments. The semantics are those of the anonymous class the JUnit renderer writes: the answers
+ * in turn, the last one for ever after, the return type's default value without any; a method
+ * that runs its {@code Runnable} arguments runs them first, in order (a direct executor).
+ */
+package suitesmith.rt;
+
+public final class Stubs {
+    private Stubs() {}
+
+    /** The answers of one method of one stub instance, and how many times it was called. */
+    public static final class Answers {
+        final char ret;
+        final boolean[] runnable;
+        final Object[] values;
+        int calls;
+
+        Answers(String descriptor, boolean runs, Object[] values) {
+            int close = descriptor.indexOf(')');
+            this.ret = descriptor.charAt(close + 1);
+            this.values = values;
+            // Which parameters are Runnables to run: their positions in the descriptor.
+            java.util.List<Boolean> marks = new java.util.ArrayList<>();
+            int i = 1;
+            while (i < close) {
+                int start = i;
+                while (descriptor.charAt(i) == '[') i++;
+                if (descriptor.charAt(i) == 'L') i = descriptor.indexOf(';', i);
+                i++;
+                marks.add(runs && descriptor.substring(start, i).equals("Ljava/lang/Runnable;"));
+            }
+            this.runnable = new boolean[marks.size()];
+            for (int k = 0; k < runnable.length; k++) runnable[k] = marks.get(k);
+        }
+    }
+
+    /** The answer of a stub method: called by generated stub classes only. */
+    public static Object answer(Object answers, Object[] args) {
+        Answers a = (Answers) answers;
+        for (int i = 0; i < args.length && i < a.runnable.length; i++) {
+            if (a.runnable[i]) ((Runnable) args[i]).run();
+        }
+        if (a.ret == 'V') return null;
+        if (a.values.length == 0) return defaultValue(a.ret);
+        Object v = a.values[Math.min(a.calls, a.values.length - 1)];
+        if (a.calls < a.values.length) a.calls++;
+        return coerce(a.ret, v);
+    }
+
+    private static Object defaultValue(char ret) {
+        switch (ret) {
+            case 'Z': return Boolean.FALSE;
+            case 'B': return (byte) 0;
+            case 'C': return (char) 0;
+            case 'S': return (short) 0;
+            case 'I': return 0;
+            case 'J': return 0L;
+            case 'F': return 0f;
+            case 'D': return 0d;
+            default: return null;
+        }
+    }
+
+    /**
+     * A value as the method's primitive return type, widened as Java widens the elements of the
+     * answer array the renderer writes (`long[] answers = {int0}`); a null for a primitive throws
+     * NullPointerException, as unboxing it there does.
+     */
+    private static Object coerce(char ret, Object v) {
+        if (ret == 'L' || ret == '[') return v;
+        if (v == null) throw new NullPointerException("a null answer for a primitive return type");
+        if (v instanceof Character && ret != 'C') v = (int) (Character) v;
+        switch (ret) {
+            case 'Z': return (Boolean) v;
+            case 'C': return (Character) v;
+            case 'B': return ((Number) v).byteValue();
+            case 'S': return ((Number) v).shortValue();
+            case 'I': return ((Number) v).intValue();
+            case 'J': return ((Number) v).longValue();
+            case 'F': return ((Number) v).floatValue();
+            default: return ((Number) v).doubleValue();
+        }
+    }
+}
