@@ -2,9 +2,10 @@
 //! `fixtures/java/stubs`, whose methods take an abstract class with constructor arguments
 //! (`Meter`), a generic interface (`Source<String>`), functional interfaces (`Callable`,
 //! `Supplier`, `Comparator`) and an `Executor`, and whose `Shape` is an abstract class under test
-//! with no subclass anywhere, `generate --stubs on` covers every feasible branch within a fixed
-//! number of evaluations, while without stubs only `null` reaches those parameters (0 of 28 and
-//! 0 of 8 branches). The written tests implement the types as anonymous classes, compile with
+//! with no subclass anywhere, and whose `Captures` takes a `TypeRef<?>` (a capture of a type
+//! argument, as Guava's `TypeToken`), `generate --stubs on` covers every feasible branch within a
+//! fixed number of evaluations, while without stubs only `null` reaches those parameters (0 of
+//! 28, 0 of 8 and 0 of 4 branches). The written tests implement the types as anonymous classes, compile with
 //! JUnit alone and pass 5 of 5 fresh plain JVM runs.
 
 mod common;
@@ -33,6 +34,8 @@ const CLASSES: &[(&str, &[&str], &[&str])] = &[
         ],
     ),
     ("stubs.Shape", &[], &["new Shape() {"]),
+    // A capture of a type argument (`TypeToken`-like): one stub class per captured signature.
+    ("stubs.Captures", &[], &["new TypeRef<List<String>>() {}", "new TypeRef<Integer[]>() {}"]),
 ];
 
 fn generate(out: &Path, class: &str, stubs: &str) -> serde_json::Value {

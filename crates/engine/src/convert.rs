@@ -114,8 +114,8 @@ fn statement(s: &Statement) -> Wire {
                 })
                 .collect();
             Wire::Stub {
-                class: st.stub_class.clone(),
-                bytes: stub_bytes(st),
+                class: stub.stub_class(),
+                bytes: stub_bytes(stub),
                 ctor: st.constructors.get(stub.ctor).map_or_else(|| "()V".to_string(), |(d, _)| d.clone()),
                 args: vars(args),
                 methods,
@@ -127,7 +127,8 @@ fn statement(s: &Statement) -> Wire {
 /// The class file of a stub (crate `stubgen`). A class the generator refuses (a descriptor it
 /// cannot read, which the cluster never lets through) goes as no bytes: the worker then fails the
 /// statement, as it would a constructor that throws.
-fn stub_bytes(st: &testcase::StubType) -> Vec<u8> {
+fn stub_bytes(stub: &testcase::StubRef) -> Vec<u8> {
+    let st = &stub.stub;
     let internal = |n: &str| n.replace('.', "/");
     let (super_name, interfaces) = if st.is_interface {
         ("java/lang/Object".to_string(), vec![internal(&st.class)])
@@ -137,13 +138,17 @@ fn stub_bytes(st: &testcase::StubType) -> Vec<u8> {
     let constructors: Vec<String> = st.constructors.iter().map(|(d, _)| d.clone()).collect();
     let methods: Vec<(String, String)> =
         st.methods.iter().map(|m| (m.name.clone(), m.descriptor.clone())).collect();
-    let name = internal(&st.stub_class);
+    let name = internal(&stub.stub_class());
+    // A capturing stub's class signature: no type parameters of its own, its superclass with the
+    // captured arguments (JVMS §4.7.9.1 `ClassSignature`).
+    let signature = stub.capture_signature();
     let spec = stubgen::StubSpec {
         name: &name,
         super_name: &super_name,
         interfaces: &interfaces,
         constructors: &constructors,
         methods: &methods,
+        signature: signature.as_deref(),
     };
     stubgen::generate(&spec).unwrap_or_default()
 }

@@ -677,8 +677,16 @@ impl Ctx<'_> {
         args: &[VarId],
         answers: &[Vec<VarId>],
     ) -> String {
-        let class = self.names.class(&stub.stub.class);
+        // A capturing stub is written with its type arguments, for code reading them back
+        // (`StubRef::capture_signature`); it has no methods to override.
+        let class = match stub.capture_signature() {
+            Some(_) => self.names.ty(&stub.ty),
+            None => self.names.class(&stub.stub.class),
+        };
         let a = self.args(case, names, args, stub.ctor_params());
+        if stub.stub.methods.is_empty() {
+            return format!("new {class}({a}) {{}}");
+        }
         let (in3, in4) = (INDENT.repeat(3), INDENT.repeat(4));
         let letter = |k: usize| char::from(b'A' + (k % 26) as u8);
         let mut out = format!("new {class}({a}) {{\n");

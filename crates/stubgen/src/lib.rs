@@ -35,6 +35,10 @@ pub struct StubSpec<'a> {
     /// The abstract methods it implements: (name, descriptor). The position k in this list is the
     /// method's answer index.
     pub methods: &'a [(String, String)],
+    /// The class's generic signature (JVMS §4.7.9.1), for a stub that captures type arguments as
+    /// `new TypeToken<List<String>>() {}` does (`Ljava/lang/Object;La/TypeToken<Ljava/lang/String;>;`):
+    /// code that reads `getGenericSuperclass()` sees them. `None` writes no `Signature`.
+    pub signature: Option<&'a str>,
 }
 
 /// The name of the stub's one field, `private final Object[]`: the answers, indexed by the

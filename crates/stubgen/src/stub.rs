@@ -183,6 +183,12 @@ fn build(spec: &StubSpec<'_>, checked: &Checked) -> Result<ClassFile, BuildError
         let code = method_code(&mut cp, spec, k, (name, desc), parsed)?;
         methods.push(method(&mut cp, name, desc, code_name, &code)?);
     }
+    let mut attributes = Vec::new();
+    if let Some(sig) = spec.signature {
+        let name_index = cp.intern_utf8("Signature")?;
+        let sig_index = cp.intern_utf8(sig)?;
+        attributes.push(Attribute { name_index, info: sig_index.to_be_bytes().to_vec() });
+    }
     Ok(ClassFile {
         minor_version: 0,
         major_version: MAJOR_VERSION,
@@ -193,7 +199,7 @@ fn build(spec: &StubSpec<'_>, checked: &Checked) -> Result<ClassFile, BuildError
         interfaces,
         fields: vec![field],
         methods,
-        attributes: Vec::new(),
+        attributes,
     })
 }
 

@@ -64,6 +64,7 @@ fn layout_of_a_class_stub() {
         interfaces: &interfaces,
         constructors: &constructors,
         methods: &methods,
+        signature: None,
     };
     // <init>: aload_0 aload 4 putfield; aload_0 lload_1 aload_3 invokespecial; return.
     // read: aload_0 getfield iconst_0 aaload iconst_0 anewarray invokestatic checkcast
@@ -97,6 +98,7 @@ fn layout_of_an_interface_stub() {
         interfaces: &interfaces,
         constructors: &constructors,
         methods: &methods,
+        signature: None,
     };
     // `next` returns the answer as it is; `all` casts it to the array class `[[I`.
     check_layout(
@@ -126,6 +128,7 @@ fn generation_is_deterministic() {
         interfaces: &interfaces,
         constructors: &constructors,
         methods: &methods,
+        signature: None,
     };
     let first = stubgen::generate(&spec).unwrap();
     assert_eq!(stubgen::generate(&spec).unwrap(), first);
@@ -145,6 +148,7 @@ fn many_methods_use_every_int_push() {
         interfaces: &[],
         constructors: &strings(&["()V"]),
         methods: &methods,
+        signature: None,
     };
     let class = ClassFile::parse(&stubgen::generate(&spec).unwrap()).unwrap();
     let cp = &class.constant_pool;
@@ -162,6 +166,7 @@ fn check_error(constructors: &[&str], methods: &[(&str, &str)], names: (&str, &s
         interfaces: &[],
         constructors: &constructors,
         methods: &methods,
+        signature: None,
     };
     let err: StubError = stubgen::generate(&spec).unwrap_err();
     expect.assert_eq(&err.to_string());
@@ -229,6 +234,7 @@ fn oversized_names_are_constant_pool_errors() {
         interfaces: &[],
         constructors: &strings(&["()V"]),
         methods: &[],
+        signature: None,
     };
     let err = stubgen::generate(&spec).unwrap_err();
     assert!(matches!(err, StubError::ConstantPool { .. }), "{err:?}");

@@ -64,6 +64,7 @@ impl OwnedSpec {
             interfaces: &self.interfaces,
             constructors: &self.constructors,
             methods: &self.methods,
+            signature: None,
         }
     }
 }

@@ -204,6 +204,42 @@ pub struct StubRef {
 }
 
 impl StubRef {
+    /// The generic signature of the stub's class when it captures type arguments, as
+    /// `new TypeToken<List<String>>() {}` does: an abstract class without abstract methods whose
+    /// type arguments are all exact and closed. Such a stub is written parameterized, and its
+    /// class is one per signature (`stub_class`), so that `getGenericSuperclass()` sees them. A stub
+    /// with abstract methods is written raw (their erased overrides would not compile in a
+    /// parameterized one), so it captures nothing.
+    pub fn capture_signature(&self) -> Option<String> {
+        let JType::Class { args, .. } = &self.ty else { return None };
+        let closed = |a: &TypeArg| matches!(a, TypeArg::Exact(t) if !t.has_vars() && !t.is_primitive());
+        if self.stub.is_interface
+            || !self.stub.methods.is_empty()
+            || args.is_empty()
+            || !args.iter().all(closed)
+        {
+            return None;
+        }
+        Some(self.ty.signature())
+    }
+
+    /// The binary name of the class the worker defines for this stub: the type's stub class, or
+    /// one per captured signature (a stable hash of it, so that a name always has the same bytes).
+    pub fn stub_class(&self) -> String {
+        match self.capture_signature() {
+            Some(sig) => {
+                // FNV-1a: stable across runs and platforms, unlike the std hasher.
+                let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+                for b in sig.bytes() {
+                    h ^= u64::from(b);
+                    h = h.wrapping_mul(0x0000_0100_0000_01b3);
+                }
+                format!("{}${h:016x}", self.stub.stub_class)
+            }
+            None => self.stub.stub_class.clone(),
+        }
+    }
+
     /// The erased parameter types of the chosen constructor.
     pub fn ctor_params(&self) -> &[JType] {
         self.stub.constructors.get(self.ctor).map_or(&[], |(_, p)| p.as_slice())

@@ -209,6 +209,53 @@ impl JType {
         }
     }
 
+    /// The generic signature of the type (JVMS §4.7.9.1 `ReferenceTypeSignature`, or a base
+    /// type's character): `Ljava/util/List<Ljava/lang/String;>;`, `TT;`, `[I`. Nested classes are
+    /// written with `$` in one outer-less name, as their binary name has it.
+    pub fn signature(&self) -> String {
+        let mut out = String::new();
+        self.write_signature(&mut out);
+        out
+    }
+
+    fn write_signature(&self, out: &mut String) {
+        match self {
+            JType::Prim(p) => out.push(p.descriptor_char()),
+            JType::Var(v) => {
+                out.push('T');
+                out.push_str(v);
+                out.push(';');
+            }
+            JType::Array(c) => {
+                out.push('[');
+                c.write_signature(out);
+            }
+            JType::Class { name, args } => {
+                out.push('L');
+                out.push_str(&name.replace('.', "/"));
+                if !args.is_empty() {
+                    out.push('<');
+                    for a in args {
+                        match a {
+                            TypeArg::Any => out.push('*'),
+                            TypeArg::Exact(t) => t.write_signature(out),
+                            TypeArg::Extends(t) => {
+                                out.push('+');
+                                t.write_signature(out);
+                            }
+                            TypeArg::Super(t) => {
+                                out.push('-');
+                                t.write_signature(out);
+                            }
+                        }
+                    }
+                    out.push('>');
+                }
+                out.push(';');
+            }
+        }
+    }
+
     /// Whether a type variable occurs anywhere in the type.
     pub fn has_vars(&self) -> bool {
         match self {

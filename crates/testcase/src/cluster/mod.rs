@@ -810,11 +810,55 @@ impl TestCluster {
                     }
                 }
                 if let Some(s) = self.stubs.get(name) {
-                    res.push(Creation::Stub(Arc::new(self.stub_ref(s, want))));
+                    for ty in self.stub_values(s, want) {
+                        res.push(Creation::Stub(Arc::new(self.stub_ref(s, &ty))));
+                    }
                 }
             }
         }
         res
+    }
+
+    /// The types of the stubs offered for `want`: `want` itself, except for a capturing stub (an
+    /// abstract generic class without abstract methods, `TypeToken<T>`), whose open type
+    /// arguments (`?`, `? extends B`, a variable) each become a closed type, so that the written
+    /// `new TypeToken<List<String>>() {}` captures it: `B`, or in turn `String`, `List<String>`
+    /// and `Integer[]` (a class, a parameterized type, an array).
+    fn stub_values(&self, s: &StubInfo, want: &JType) -> Vec<JType> {
+        let JType::Class { name, args } = want else { return vec![want.clone()] };
+        let n_params = self.hierarchy.get(name).map_or(0, |h| h.type_params.len());
+        if s.stub.is_interface || !s.stub.methods.is_empty() || n_params == 0 {
+            return vec![want.clone()];
+        }
+        let candidates = [
+            JType::string(),
+            JType::Class { name: "java.util.List".into(), args: vec![TypeArg::Exact(JType::string())] },
+            JType::array_of(JType::class("java.lang.Integer")),
+        ];
+        let closed = |t: &JType| !t.has_vars() && !t.is_primitive();
+        let open = |a: Option<&TypeArg>| match a {
+            Some(TypeArg::Exact(t)) if closed(t) => None,
+            Some(TypeArg::Extends(t)) if closed(t) && *t != JType::object() => Some(Some(t.clone())),
+            _ => Some(None),
+        };
+        if (0..n_params).all(|i| open(args.get(i)).is_none()) && args.len() == n_params {
+            return vec![want.clone()];
+        }
+        candidates
+            .iter()
+            .map(|c| JType::Class {
+                name: name.clone(),
+                args: (0..n_params)
+                    .map(|i| match open(args.get(i)) {
+                        None => args[i].clone(),
+                        Some(Some(bound)) => TypeArg::Exact(bound),
+                        Some(None) => TypeArg::Exact(c.clone()),
+                    })
+                    .collect(),
+            })
+            .collect::<BTreeSet<JType>>()
+            .into_iter()
+            .collect()
     }
 
     /// A stub of `want` (an abstract class or interface with a stub): the answer types its type
