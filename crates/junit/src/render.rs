@@ -287,7 +287,6 @@ fn collect_mentioned(t: &JUnitTest, out: &mut BTreeSet<String>) {
             }
             Statement::Stub { stub, .. } => {
                 v.push(stub.stub.class.clone());
-                v.push("java.lang.Math".to_string());
                 stub.ctor_params().iter().for_each(|p| ty(p, &mut v));
                 for m in &stub.stub.methods {
                     m.params.iter().chain(&m.ret).for_each(|p| ty(p, &mut v));
@@ -665,9 +664,9 @@ impl Ctx<'_> {
 
     /// A stub as the anonymous class the worker's generated class is equivalent to (issue 20
     /// item 1; `suitesmith.rt.Stubs` has the semantics): the raw type, so that every method is
-    /// overridden with its erased signature (JLS §4.8); each method returns its answers in turn
-    /// and then its last, through a counter field, or its one answer, or the default value; a void
-    /// method taking a `Runnable` runs it. The names it declares (`callsA`, `argA`, `answers`)
+    /// overridden with its erased signature (JLS §4.8); each method returns its answers in turn,
+    /// through a counter field, then the default value (a loop on `hasNext()` ends); a void method
+    /// taking a `Runnable` runs it. The names it declares (`callsA`, `argA`, `answers`)
     /// never end in a digit, so they never shadow a test variable.
     fn stub(
         &mut self,
@@ -691,7 +690,7 @@ impl Ctx<'_> {
         let letter = |k: usize| char::from(b'A' + (k % 26) as u8);
         let mut out = format!("new {class}({a}) {{\n");
         for (k, a) in answers.iter().enumerate() {
-            if a.len() > 1 {
+            if !a.is_empty() {
                 writeln!(out, "{in3}int calls{};", letter(k)).ok();
             }
         }
@@ -715,24 +714,15 @@ impl Ctx<'_> {
             if let Some(r) = &m.ret {
                 // Answers are written as the type the search chose them for (no cast).
                 let want = stub.answer_types.get(k).cloned().flatten().unwrap_or_else(|| r.clone());
-                match a.as_slice() {
-                    [] => writeln!(out, "{in4}return {};", default_value(r)).ok(),
-                    [one] => writeln!(out, "{in4}return {};", self.answer(case, names, *one, &want)).ok(),
-                    many => {
-                        let values: Vec<String> =
-                            many.iter().map(|v| self.answer(case, names, *v, &want)).collect();
-                        let elem = self.names.ty(&r.erasure());
-                        let math = self.names.class("java.lang.Math");
-                        writeln!(out, "{in4}{elem}[] answers = {{{}}};", values.join(", ")).ok();
-                        writeln!(
-                            out,
-                            "{in4}return answers[{math}.min(calls{}++, {})];",
-                            letter(k),
-                            many.len() - 1
-                        )
-                        .ok()
-                    }
-                };
+                if a.is_empty() {
+                    writeln!(out, "{in4}return {};", default_value(r)).ok();
+                } else {
+                    let values: Vec<String> = a.iter().map(|v| self.answer(case, names, *v, &want)).collect();
+                    let elem = self.names.ty(&r.erasure());
+                    let (c, d) = (letter(k), default_value(r));
+                    writeln!(out, "{in4}{elem}[] answers = {{{}}};", values.join(", ")).ok();
+                    writeln!(out, "{in4}return calls{c} < answers.length ? answers[calls{c}++] : {d};").ok();
+                }
             }
             writeln!(out, "{in3}}}").ok();
         }

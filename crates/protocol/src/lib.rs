@@ -164,8 +164,8 @@ pub enum Statement {
     },
 }
 
-/// What one method of a stub (JVM `descriptor`) returns: `answers` in turn, the last for ever
-/// after, the default value of its return type without any; with `runs_arguments`, it first runs
+/// What one method of a stub (JVM `descriptor`) returns: `answers` in turn, then the default
+/// value of its return type; with `runs_arguments`, it first runs
 /// each argument whose parameter type is `Runnable` (a null one throws `NullPointerException`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StubAnswers {

@@ -357,7 +357,16 @@ impl<'a> TestFactory<'a> {
             if let Some(t) = t {
                 let count = [0, 1, 1, 1, 2, MAX_ANSWERS][rng.random_range(0..6)];
                 for _ in 0..count {
-                    a.push(self.satisfy(test, pos, &t, depth + 1, true, rng)?);
+                    // An answer that cannot be made (too deep) leaves the method with fewer: the
+                    // stub itself is still a value.
+                    let backup = (test.clone(), *pos);
+                    match self.satisfy(test, pos, &t, depth + 1, true, rng) {
+                        Ok(v) => a.push(v),
+                        Err(Failed) => {
+                            (*test, *pos) = backup;
+                            break;
+                        }
+                    }
                 }
             }
             answers.push(a);

@@ -279,7 +279,8 @@ pub enum Statement {
     ClassLiteral { ty: JType },
     /// An instance of an anonymous implementation of an abstract class or interface (tag 13;
     /// issue 20 item 1): `args` go to the superclass constructor, and method k returns
-    /// `answers[k]` in turn, its last answer for ever after, or the default value without any.
+    /// `answers[k]` in turn, then its return type's default value (so that a loop on a stub's
+    /// `hasNext()` ends).
     Stub { stub: Arc<StubRef>, args: Vec<VarId>, answers: Vec<Vec<VarId>> },
 }
 

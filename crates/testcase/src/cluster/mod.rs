@@ -1365,8 +1365,12 @@ impl<'a> Builder<'a> {
                 self.implementations.insert(name.clone(), impls);
             }
         }
+        // A JDK type with implementations in the table (`InputStream`, `CharSequence`, `List`)
+        // gets none: those are what code expects of it, while a stub's repeated last answer makes
+        // an endless stream (`read()` never -1), which each test then runs until its timeout.
         if self.config.stubs
             && info.is_abstract()
+            && (!is_jdk || jdk::implementations(&name).is_empty())
             && let Some(s) = self.stub_of(&info, is_jdk)
         {
             // The stub's constructor arguments and answers need generators too.

@@ -3,8 +3,9 @@
  * class or interface that a test creates (issue 20 item 1); the engine generates its class (crate
  * stubgen), whose every method calls {@link #answer} with its own {@link Answers} and its
  * arguments. The semantics are those of the anonymous class the JUnit renderer writes: the answers
- * in turn, the last one for ever after, the return type's default value without any; a method
- * that runs its {@code Runnable} arguments runs them first, in order (a direct executor).
+ * in turn, then the return type's default value (so that a loop on a stub's {@code hasNext()}
+ * ends); a method that runs its {@code Runnable} arguments runs them first, in order (a direct
+ * executor).
  */
 package suitesmith.rt;
 
@@ -44,10 +45,15 @@ public final class Stubs {
             if (a.runnable[i]) ((Runnable) args[i]).run();
         }
         if (a.ret == 'V') return null;
-        if (a.values.length == 0) return defaultValue(a.ret);
-        Object v = a.values[Math.min(a.calls, a.values.length - 1)];
-        if (a.calls < a.values.length) a.calls++;
-        return coerce(a.ret, v);
+        // The written test builds its array of answers on every call: a null among them for a
+        // primitive type throws there, whichever answer is due.
+        if (a.ret != 'L' && a.ret != '[') {
+            for (Object v : a.values) {
+                if (v == null) throw new NullPointerException("a null answer for a primitive return type");
+            }
+        }
+        if (a.calls >= a.values.length) return defaultValue(a.ret);
+        return coerce(a.ret, a.values[a.calls++]);
     }
 
     private static Object defaultValue(char ret) {
@@ -66,12 +72,10 @@ public final class Stubs {
 
     /**
      * A value as the method's primitive return type, widened as Java widens the elements of the
-     * answer array the renderer writes (`long[] answers = {int0}`); a null for a primitive throws
-     * NullPointerException, as unboxing it there does.
+     * answer array the renderer writes (`long[] answers = {int0}`); `answer` has ruled out nulls.
      */
     private static Object coerce(char ret, Object v) {
         if (ret == 'L' || ret == '[') return v;
-        if (v == null) throw new NullPointerException("a null answer for a primitive return type");
         if (v instanceof Character && ret != 'C') v = (int) (Character) v;
         switch (ret) {
             case 'Z': return (Boolean) v;
