@@ -1,4 +1,4 @@
-//! `to_protocol` on a test using every statement kind of the test model (all thirteen protocol tags),
+//! `to_protocol` on a test using every statement kind of the test model (all fourteen protocol tags),
 //! executed by a real worker against `examples/classes` (`example.Stack`, `example.Triangle`) and the
 //! JDK (`java.awt.Point` for public instance fields, `Integer.MAX_VALUE` for a static one): every
 //! statement's outcome is the one Java gives.
@@ -7,7 +7,10 @@ use std::sync::Arc;
 
 use engine::{DEFAULT_CRITERIA, JvmProblem, to_protocol};
 use protocol::{Outcome, Value};
-use testcase::{ConstructorRef, FieldRef, JType, MethodRef, PrimType, PrimValue, Statement, TestCase, VarId};
+use testcase::{
+    ConstructorRef, FieldRef, JType, MethodRef, PrimType, PrimValue, Statement, StubMethod, StubRef,
+    StubType, TestCase, VarId,
+};
 
 fn ctor(class: &str, descriptor: &str, params: Vec<JType>) -> Arc<ConstructorRef> {
     Arc::new(ConstructorRef {
@@ -121,12 +124,48 @@ fn every_kind() -> TestCase {
     t.push(Statement::ClassLiteral { ty: JType::class("example.Stack") }); // v24 = Stack.class
     t.push(Statement::ClassLiteral { ty: INT }); // v25 = int.class
     t.push(Statement::ClassLiteral { ty: JType::array_of(JType::string()) }); // v26 = String[].class
+    // A stub of `Supplier<String>` answering v5 once, then the default null (docs/stubs.md).
+    let supplier = JType::class("java.util.function.Supplier");
+    let stub = StubType {
+        class: "java.util.function.Supplier".into(),
+        is_interface: true,
+        stub_class: "suitesmith.stubs.java_util_function_Supplier".into(),
+        constructors: vec![("()V".into(), vec![])],
+        methods: vec![StubMethod {
+            name: "get".into(),
+            descriptor: "()Ljava/lang/Object;".into(),
+            params: vec![],
+            ret: Some(JType::object()),
+            runs_arguments: false,
+        }],
+    };
+    let stub = Arc::new(StubRef {
+        stub: Arc::new(stub),
+        ty: supplier.clone(),
+        ctor: 0,
+        answer_types: vec![Some(JType::string())],
+    });
+    let sup = t.push(Statement::Stub { stub, args: vec![], answers: vec![vec![text]] }); // v27
+    let get = || Statement::Method {
+        method: method(
+            "java.util.function.Supplier",
+            "get",
+            "()Ljava/lang/Object;",
+            false,
+            vec![],
+            Some(JType::object()),
+        ),
+        receiver: Some(sup),
+        args: vec![],
+    };
+    t.push(get()); // v28 = v5's string
+    t.push(get()); // v29 = null: the answers are used up
     t.push(Statement::Method {
         method: method("example.Stack", "pop", "()I", false, vec![], Some(INT)),
         receiver: Some(s),
         args: vec![],
-    }); // v27 throws
-    t.push(Statement::Primitive(PrimValue::Int(1))); // v28 not executed
+    }); // v30 throws
+    t.push(Statement::Primitive(PrimValue::Int(1))); // v31 not executed
     t
 }
 
@@ -134,7 +173,7 @@ fn every_kind() -> TestCase {
 fn every_statement_kind_runs_on_a_real_worker() {
     let test = every_kind();
     let tags: std::collections::BTreeSet<u8> = test.statements.iter().map(Statement::protocol_tag).collect();
-    assert_eq!(tags.len(), 13, "the test uses every statement kind");
+    assert_eq!(tags.len(), 14, "the test uses every statement kind");
     let wire = to_protocol(&test);
     assert_eq!(wire.len(), test.len());
 
@@ -173,6 +212,9 @@ fn every_statement_kind_runs_on_a_real_worker() {
         obj("java.lang.Class"),
         obj("java.lang.Class"),
         obj("java.lang.Class"),
+        obj("suitesmith.stubs.java_util_function_Supplier"),
+        Outcome::Value(Value::String("a \"quoted\" é".into())),
+        Outcome::Value(Value::Null),
         Outcome::Threw {
             class: "java.lang.IllegalStateException".into(),
             message: "stack is empty".into(),
