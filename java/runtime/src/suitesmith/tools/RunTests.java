@@ -96,11 +96,59 @@ public final class RunTests {
     /** Verification mode: the files and directories below the scratch directory as the running test started. */
     private static Set<String> scratchBefore = Collections.emptySet();
 
-    /** Verification mode: forgets the last refusal as a test starts, and lists the scratch directory. */
+    /** Verification mode: the threads alive as the running test started. */
+    private static Set<Thread> threadsBefore = Collections.emptySet();
+
+    /**
+     * Verification mode: forgets the last refusal as a test starts, and lists the scratch directory
+     * and the live threads.
+     */
     static void beginGuarded() {
         if (Guards.verifying()) {
             Guards.beginVerifiedTest();
+            threadsBefore = new HashSet<Thread>(Thread.getAllStackTraces().keySet());
             scratchBefore = scratchEntries();
+        }
+    }
+
+    /** Whether the thread's group is "main" or below it. */
+    private static boolean belowMain(Thread t) {
+        for (ThreadGroup g = t.getThreadGroup(); g != null; g = g.getParent()) {
+            if ("main".equals(g.getName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Verification mode: ends the threads the test started and left running (interrupted,
+     * then stopped if they ignore it, where the JVM still allows Thread.stop), before its leftovers
+     * are counted. Otherwise a thread that writes files for ever (the hostile corpus's Ticker) would
+     * make every later test of the run look as if it left files behind, and be dropped with the one
+     * test that did start it. Threads the JDK makes lazily (the cleaner, the process reaper) belong
+     * to the system thread group, outside "main", and are left alone; a test's threads are below
+     * "main" (JUnit 4's time-limited test runs in a group of its own there).
+     */
+    @SuppressWarnings("deprecation")
+    private static void stopLeftThreads() {
+        Thread self = Thread.currentThread();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t == self || threadsBefore.contains(t) || !t.isAlive() || !belowMain(t)) {
+                continue;
+            }
+            t.interrupt();
+            try {
+                t.join(20);
+                if (t.isAlive()) {
+                    t.stop();
+                    t.join(20);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Throwable unsupported) {
+                // Thread.stop throws UnsupportedOperationException from Java 20 on: the thread stays.
+            }
         }
     }
 
@@ -115,6 +163,7 @@ public final class RunTests {
         if (!Guards.verifying()) {
             return false;
         }
+        stopLeftThreads();
         String refused = Guards.verifiedTestFired();
         String left = leftBehind();
         String why = refused != null ? "a guard refused: " + refused : left;
