@@ -103,6 +103,11 @@ pub struct Args {
     /// 9, a `Callable` returning "x", an `Executor` that runs its task at once).
     #[arg(long, value_enum, default_value = "off")]
     stubs: crate::dse_args::Switch,
+    /// Files (issue 20, docs/files.md): a `File` or `Path` parameter can get a file, a directory
+    /// or a missing name in the test's temporary folder, with contents the search chooses; the
+    /// written tests make them in JUnit 4's `TemporaryFolder` / JUnit 5's `@TempDir`.
+    #[arg(long, value_enum, default_value = "off")]
+    files: crate::dse_args::Switch,
     /// Source roots (`:`-separated) where report.html looks for each class's `.java` file to show
     /// its lines coloured by coverage; without it, the bytecode's line numbers (docs/report.md).
     #[arg(long)]
@@ -271,6 +276,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         dse: args.dse.config()?,
         flags: args.flags == crate::dse_args::Switch::On,
         stubs: args.stubs == crate::dse_args::Switch::On,
+        files: args.files == crate::dse_args::Switch::On,
     };
     let style = match version {
         JUnitVersion::Four => junit::Style::JUnit4,

@@ -102,6 +102,7 @@ pub fn report_json(
             "goal_selection": goal_selection_config_json(&config.goal_selection),
             "flags": config.flags,
             "stubs": config.stubs,
+            "files": config.files,
             "shard": shard,
         },
         "classes": classes,

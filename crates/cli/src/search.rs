@@ -35,6 +35,9 @@ pub struct Args {
     /// Stubs of abstract classes and interfaces (as `generate --stubs`).
     #[arg(long, value_enum, default_value = "off")]
     stubs: crate::dse_args::Switch,
+    /// Files and paths in the test's temporary folder (as `generate --files`).
+    #[arg(long, value_enum, default_value = "off")]
+    files: crate::dse_args::Switch,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +88,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         dse: args.dse.config()?,
         flags: false,
         stubs: args.stubs == crate::dse_args::Switch::On,
+        files: args.files == crate::dse_args::Switch::On,
     };
     let generation = engine::generate(&config).map_err(|e| Failure::Internal(e.into()))?;
     print!("{}", generation.suite_text);

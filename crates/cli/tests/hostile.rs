@@ -496,6 +496,7 @@ fn quitter_exits_no_jvm_and_keeps_its_tests() {
         dse: engine::DseConfig::off(),
         flags: false,
         stubs: false,
+        files: false,
     };
     // Runs in this process, so its workers' scratch directories go to this process's temporary
     // directory, which is not checked here (`generate`'s is, above).

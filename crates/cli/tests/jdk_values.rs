@@ -9,10 +9,6 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::suitesmith;
-
 const JUNIT4: &str = "/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar";
 
 /// Each class, and factory calls its written tests must contain.
@@ -27,29 +23,6 @@ const CLASSES: &[(&str, &[&str])] = &[
     ("jdkvalues.Types", &["Types.class", "int.class", "[].class", "String.class"]),
 ];
 
-fn generate(out: &Path, class: &str) -> serde_json::Value {
-    let run = suitesmith(
-        &[
-            "generate",
-            "--classpath",
-            "fixtures/classes/jdkvalues",
-            "--class",
-            class,
-            "--evaluations",
-            "3000",
-            "--seed",
-            "1",
-            "--workers",
-            "2",
-            "--out",
-            &out.display().to_string(),
-        ],
-        &[],
-    );
-    assert!(run.status.success(), "{class}: {}", String::from_utf8_lossy(&run.stderr));
-    serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report")).expect("json")
-}
-
 #[test]
 fn jdk_values_come_from_their_factories_and_every_branch_is_covered() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -57,7 +30,7 @@ fn jdk_values_come_from_their_factories_and_every_branch_is_covered() {
     let cp = format!("{}:{JUNIT4}", fixtures.display());
     for (class, factories) in CLASSES {
         let out = tmp.path().join(class);
-        let report = generate(&out, class);
+        let report = common::generate_fixture("jdkvalues", class, &out, &[]);
         let c = &report["classes"][0];
         let branch = &c["criteria"]["branch"];
         let uncovered: Vec<&serde_json::Value> = c["uncovered"]

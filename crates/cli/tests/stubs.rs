@@ -12,8 +12,6 @@ mod common;
 
 use std::path::Path;
 
-use common::suitesmith;
-
 const JUNIT4: &str = "/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar";
 
 /// Each class; the branch goals it leaves with stubs (infeasible ones, with the reason); text its
@@ -39,39 +37,7 @@ const CLASSES: &[(&str, &[&str], &[&str])] = &[
 ];
 
 fn generate(out: &Path, class: &str, stubs: &str) -> serde_json::Value {
-    let run = suitesmith(
-        &[
-            "generate",
-            "--classpath",
-            "fixtures/classes/stubs",
-            "--class",
-            class,
-            "--evaluations",
-            "3000",
-            "--seed",
-            "1",
-            "--workers",
-            "2",
-            "--stubs",
-            stubs,
-            "--out",
-            &out.display().to_string(),
-        ],
-        &[],
-    );
-    assert!(run.status.success(), "{class}: {}", String::from_utf8_lossy(&run.stderr));
-    serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report")).expect("json")
-}
-
-fn uncovered_branches(report: &serde_json::Value) -> Vec<String> {
-    report["classes"][0]["uncovered"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|u| u.as_str())
-        .filter(|u| u.starts_with("branch "))
-        .map(str::to_string)
-        .collect()
+    common::generate_fixture("stubs", class, out, &["--stubs", stubs])
 }
 
 #[test]
@@ -82,7 +48,7 @@ fn stubs_reach_every_feasible_branch_and_their_tests_pass() {
     for (class, left, texts) in CLASSES {
         let out = tmp.path().join(class);
         let report = generate(&out, class, "on");
-        assert_eq!(uncovered_branches(&report), left.to_vec(), "{class}");
+        assert_eq!(common::uncovered_branches(&report), left.to_vec(), "{class}");
         let c = &report["classes"][0];
         assert_eq!(c["verification"]["verified"], true, "{class}: {}", c["verification"]);
 
@@ -105,32 +71,6 @@ fn stubs_reach_every_feasible_branch_and_their_tests_pass() {
 /// The same seed and evaluation budget write byte-identical tests with one worker and with two.
 #[test]
 fn stub_tests_are_deterministic() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let mut texts = Vec::new();
-    for workers in ["1", "2"] {
-        let out = tmp.path().join(workers);
-        let run = suitesmith(
-            &[
-                "generate",
-                "--classpath",
-                "fixtures/classes/stubs",
-                "--class",
-                "stubs.Elapsed",
-                "--evaluations",
-                "1500",
-                "--seed",
-                "7",
-                "--workers",
-                workers,
-                "--stubs",
-                "on",
-                "--out",
-                &out.display().to_string(),
-            ],
-            &[],
-        );
-        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-        texts.push(common::java_files(&out));
-    }
+    let texts = common::written_with_one_and_two_workers("stubs", "stubs.Elapsed", &["--stubs", "on"]);
     assert_eq!(texts[0], texts[1]);
 }

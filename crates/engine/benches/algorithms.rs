@@ -351,6 +351,7 @@ fn main() {
                 dse: engine::DseConfig::off(),
                 flags: false,
                 stubs: false,
+                files: false,
             };
             let run = run_one(&config);
             match &run {

@@ -11,7 +11,7 @@ use testcase::{JType, PrimType, Statement, TestCase, VarId};
 /// factory never builds) is sent as "none", so the worker fails that statement instead of reading a
 /// wrong variable. Array indices and lengths beyond `i32::MAX` saturate (the JVM rejects them anyway).
 pub fn to_protocol(test: &TestCase) -> Vec<Wire> {
-    test.statements.iter().map(statement).collect()
+    (0..test.len()).map(|i| statement(test, i)).collect()
 }
 
 fn var(v: VarId) -> Option<Var> {
@@ -49,8 +49,8 @@ fn type_name(t: &JType) -> String {
     }
 }
 
-fn statement(s: &Statement) -> Wire {
-    match s {
+fn statement(test: &TestCase, i: usize) -> Wire {
+    match &test.statements[i] {
         Statement::Primitive(v) => Wire::Primitive { ty: prim(v.ty()), bits: v.bits() },
         Statement::String(v) => Wire::String { value: v.clone() },
         Statement::Null(t) => Wire::Null { ty: type_name(t) },
@@ -121,6 +121,13 @@ fn statement(s: &Statement) -> Wire {
                 methods,
             }
         }
+        Statement::ScratchFile(sf) => Wire::ScratchFile {
+            kind: sf.kind.code(),
+            path: sf.path,
+            // Named by its place among the test's scratch files, as the renderer names it.
+            name: testcase::ScratchFile::name(test, i),
+            contents: sf.contents.clone(),
+        },
     }
 }
 

@@ -107,6 +107,9 @@ pub struct GenerateConfig {
     /// anonymous implementations whose methods return values the search chooses; with `false` the
     /// run is exactly the one without them.
     pub stubs: bool,
+    /// Files and paths in the test's temporary folder as test values (issue 20 item 2,
+    /// docs/files.md); with `false` the run is exactly the one without them.
+    pub files: bool,
 }
 
 /// The result of `generate`.
@@ -231,7 +234,7 @@ fn search_class_in(
     let cluster = TestCluster::build_in(
         db,
         &config.class,
-        &ClusterConfig { stubs: config.stubs, ..ClusterConfig::evosuite() },
+        &ClusterConfig { stubs: config.stubs, files: config.files, ..ClusterConfig::evosuite() },
     )?;
     let mut search_config = SearchConfig::evosuite(config.budget);
     search_config.algorithm = config.algorithm;

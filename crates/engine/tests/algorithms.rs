@@ -65,6 +65,7 @@ fn config(class: &str, algorithm: Algorithm, evaluations: u64, seed: u64, worker
         dse: engine::DseConfig::off(),
         flags: false,
         stubs: false,
+        files: false,
     }
 }
 

@@ -33,6 +33,7 @@ fn config(evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
         dse: engine::DseConfig::off(),
         flags: false,
         stubs: false,
+        files: false,
     }
 }
 

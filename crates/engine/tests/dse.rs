@@ -60,6 +60,7 @@ fn run(class: &str, algorithm: Algorithm, dse: DseConfig) -> Generation {
         dse,
         flags: false,
         stubs: false,
+        files: false,
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: generate failed: {e}"))
 }

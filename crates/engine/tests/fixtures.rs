@@ -161,6 +161,7 @@ fn check(listing: &Listing) -> Vec<String> {
         dse: engine::DseConfig::off(),
         flags: false,
         stubs: false,
+        files: false,
     };
     let g = match generate(&config) {
         Ok(g) => g,

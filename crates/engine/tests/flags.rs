@@ -124,6 +124,7 @@ fn search(class: &str, algorithm: search::Algorithm, evaluations: u64, flags: bo
         dse: engine::DseConfig::off(),
         flags,
         stubs: false,
+        files: false,
     };
     let g = engine::generate(&config).unwrap_or_else(|e| panic!("{class}: {e}"));
     println!(

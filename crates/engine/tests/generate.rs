@@ -23,6 +23,7 @@ fn config(class: &str, evaluations: u64, seed: u64, workers: usize) -> GenerateC
         dse: engine::DseConfig::off(),
         flags: false,
         stubs: false,
+        files: false,
     }
 }
 

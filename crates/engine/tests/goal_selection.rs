@@ -21,6 +21,7 @@ fn config(algorithm: Algorithm, goal_selection: GoalSelection, seed: u64) -> Gen
         dse: engine::DseConfig::off(),
         flags: false,
         stubs: false,
+        files: false,
     }
 }
 

@@ -21,6 +21,7 @@ fn each_class_parsed_once_and_each_method_decoded_at_most_once() {
         dse: engine::DseConfig::off(),
         flags: false,
         stubs: false,
+        files: false,
     };
     let db = open_program(&config).expect("classpath opens");
     let generation = generate_in(&db, &config).expect("generates");

@@ -1,4 +1,4 @@
-//! `to_protocol` on a test using every statement kind of the test model (all fourteen protocol tags),
+//! `to_protocol` on a test using every statement kind of the test model (all fifteen protocol tags),
 //! executed by a real worker against `examples/classes` (`example.Stack`, `example.Triangle`) and the
 //! JDK (`java.awt.Point` for public instance fields, `Integer.MAX_VALUE` for a static one): every
 //! statement's outcome is the one Java gives.
@@ -8,8 +8,8 @@ use std::sync::Arc;
 use engine::{DEFAULT_CRITERIA, JvmProblem, to_protocol};
 use protocol::{Outcome, Value};
 use testcase::{
-    ConstructorRef, FieldRef, JType, MethodRef, PrimType, PrimValue, Statement, StubMethod, StubRef,
-    StubType, TestCase, VarId,
+    ConstructorRef, FieldRef, JType, MethodRef, PrimType, PrimValue, ScratchFile, ScratchKind, Statement,
+    StubMethod, StubRef, StubType, TestCase, VarId,
 };
 
 fn ctor(class: &str, descriptor: &str, params: Vec<JType>) -> Arc<ConstructorRef> {
@@ -160,20 +160,67 @@ fn every_kind() -> TestCase {
     };
     t.push(get()); // v28 = v5's string
     t.push(get()); // v29 = null: the answers are used up
+    scratch_files(&mut t); // v30..v36
     t.push(Statement::Method {
         method: method("example.Stack", "pop", "()I", false, vec![], Some(INT)),
         receiver: Some(s),
         args: vec![],
-    }); // v30 throws
-    t.push(Statement::Primitive(PrimValue::Int(1))); // v31 not executed
+    }); // v37 throws
+    t.push(Statement::Primitive(PrimValue::Int(1))); // v38 not executed
     t
+}
+
+/// A file and a directory as a `Path` (docs/files.md), named by their place among the test's
+/// scratch files: file0 and file1.
+fn scratch_files(t: &mut TestCase) {
+    let file = JType::class("java.io.File");
+    let f0 = t.push(Statement::ScratchFile(ScratchFile {
+        kind: ScratchKind::File,
+        path: false,
+        contents: "x\ny".into(),
+    })); // v30
+    t.push(Statement::Method {
+        method: method("java.io.File", "length", "()J", false, vec![], Some(JType::Prim(PrimType::Long))),
+        receiver: Some(f0),
+        args: vec![],
+    }); // v31 = 3
+    let d1 = t.push(Statement::ScratchFile(ScratchFile {
+        kind: ScratchKind::Directory,
+        path: true,
+        contents: "z".into(),
+    })); // v32
+    let d1f = t.push(Statement::Method {
+        method: method("java.nio.file.Path", "toFile", "()Ljava/io/File;", false, vec![], Some(file.clone())),
+        receiver: Some(d1),
+        args: vec![],
+    }); // v33
+    let string = Some(JType::string());
+    t.push(Statement::Method {
+        method: method(
+            "java.io.File",
+            "list",
+            "()[Ljava/lang/String;",
+            false,
+            vec![],
+            Some(JType::Array(Box::new(JType::string()))),
+        ),
+        receiver: Some(d1f),
+        args: vec![],
+    }); // v34 = ["data.txt"]
+    for f in [f0, d1f] {
+        t.push(Statement::Method {
+            method: method("java.io.File", "getName", "()Ljava/lang/String;", false, vec![], string.clone()),
+            receiver: Some(f),
+            args: vec![],
+        }); // v35 = "file0", v36 = "file1"
+    }
 }
 
 #[test]
 fn every_statement_kind_runs_on_a_real_worker() {
     let test = every_kind();
     let tags: std::collections::BTreeSet<u8> = test.statements.iter().map(Statement::protocol_tag).collect();
-    assert_eq!(tags.len(), 14, "the test uses every statement kind");
+    assert_eq!(tags.len(), 15, "the test uses every statement kind");
     let wire = to_protocol(&test);
     assert_eq!(wire.len(), test.len());
 
@@ -215,6 +262,13 @@ fn every_statement_kind_runs_on_a_real_worker() {
         obj("suitesmith.stubs.java_util_function_Supplier"),
         Outcome::Value(Value::String("a \"quoted\" é".into())),
         Outcome::Value(Value::Null),
+        obj("java.io.File"),
+        Outcome::Value(Value::Long(3)),
+        obj("sun.nio.fs.UnixPath"),
+        obj("java.io.File"),
+        Outcome::Value(Value::Array { class: "[Ljava.lang.String;".into(), length: 1 }),
+        Outcome::Value(Value::String("file0".into())),
+        Outcome::Value(Value::String("file1".into())),
         Outcome::Threw {
             class: "java.lang.IllegalStateException".into(),
             message: "stack is empty".into(),

@@ -355,6 +355,10 @@ pub(crate) fn rewrite(
                 RedirectAction::CheckLastArgBefore { name, descriptor } => {
                     insertions.push((at, vec![guard(cp, name, descriptor)?]));
                 }
+                RedirectAction::CheckArgUnderTopBefore { name, descriptor } => {
+                    let swap = Insn::simple(Opcode::SWAP);
+                    insertions.push((at, vec![swap.clone(), guard(cp, name, descriptor)?, swap]));
+                }
                 RedirectAction::DenyBefore { name } => {
                     insertions.push((at, vec![guard(cp, name, "()V")?]));
                 }

@@ -34,6 +34,7 @@ fn test_guards_implement_every_redirect() {
         let (name, descriptor) = match r.action {
             RedirectAction::ReplaceWith { name, descriptor }
             | RedirectAction::CheckLastArgBefore { name, descriptor }
+            | RedirectAction::CheckArgUnderTopBefore { name, descriptor }
             | RedirectAction::PushArgAndRetarget { name, descriptor, .. } => (name, descriptor),
             RedirectAction::DenyBefore { name } => (name, "()V"),
         };

@@ -182,7 +182,8 @@ fn none_reproduces_the_original_bytes() {
 
 /// Guard redirections (rt-abi `REDIRECTS`): with the test guards, time and randomness are fixed
 /// (`new Random()` gets the seed 42 through `PushArgAndRetarget`), and the file write (a
-/// `CheckLastArgBefore`), the `mkdirs` and `System.exit` (replacements) throw SecurityException.
+/// `CheckLastArgBefore`, and an append-mode `CheckArgUnderTopBefore`), the `mkdirs` and
+/// `System.exit` (replacements) throw SecurityException.
 #[test]
 fn guards_redirect_escaping_calls() {
     let (dir, _) = instrumented();
@@ -190,15 +191,17 @@ fn guards_redirect_escaping_calls() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     let expected = format!(
-        "millis 1600000000000\nrandom 0.5\nseeded {} {}\n{}\n{}\n{}\nstill running\n",
+        "millis 1600000000000\nrandom 0.5\nseeded {} {}\n{}\n{}\n{}\n{}\nstill running\n",
         java_random_first_int(42, 1000),
         java_random_first_int(7, 1000),
         "denied: suitesmith guard: writing /tmp/suitesmith-guarded-should-not-exist is not allowed in a test",
+        "denied: suitesmith guard: writing /tmp/suitesmith-guarded-appended is not allowed in a test",
         "denied: suitesmith guard: File.mkdirs is not allowed in a test",
         "denied: suitesmith guard: System.exit(3) is not allowed in a test",
     );
     assert_eq!(text, expected);
     assert!(!Path::new("/tmp/suitesmith-guarded-should-not-exist").exists());
+    assert!(!Path::new("/tmp/suitesmith-guarded-appended").exists());
 }
 
 /// `new java.util.Random(seed).nextInt(bound)` for a bound that is not a power of two: the LCG of

@@ -8,7 +8,10 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use testcase::types::{parse_field_type, parse_method_sig};
-use testcase::{ConstructorRef, JType, MethodRef, PrimType, PrimValue, Statement, StubRef, TestCase, VarId};
+use testcase::{
+    ConstructorRef, JType, MethodRef, PrimType, PrimValue, ScratchFile, ScratchKind, Statement, StubRef,
+    TestCase, VarId,
+};
 
 use crate::literal::{ascii_ident, prim_literal, string_literal};
 use crate::names::{ClassName, Names, VarNames};
@@ -53,6 +56,11 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
     let jn = junit_names(config.style);
     let ms_timeout = config.style == Style::JUnit5 && !config.timeout_ms.is_multiple_of(1000);
     let mut junit: BTreeSet<String> = [jn.test].iter().map(|s| s.to_string()).collect();
+    let files =
+        tests.iter().any(|t| t.case.statements.iter().any(|s| matches!(s, Statement::ScratchFile(_))));
+    if files {
+        junit.extend(temporary_folder_classes(config.style).iter().map(|s| s.to_string()));
+    }
     if config.timeout_ms > 0 {
         junit.extend(jn.timeout.map(str::to_string));
         if ms_timeout {
@@ -105,13 +113,47 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
         });
     }
 
+    let folder = files.then(|| temporary_folder_field(&mut names, config.style));
     let mut out = preamble(cut, &package, &statics, &names, config, &jn);
     writeln!(out, "public class {} {{", ascii_ident(&class_name)).ok();
+    if let Some(f) = folder {
+        out.push_str(&f);
+    }
     // Offsets so far count from the first line of `methods`; make them 1-based file lines.
     shift_lines(&mut placed, line_count(&out) as u32 + 1);
     out.push_str(&methods);
     out.push_str("}\n");
     Ok(Rendered { package, class_name, source: out, tests: placed })
+}
+
+/// The JUnit classes the temporary folder of a test class with scratch files needs.
+fn temporary_folder_classes(style: Style) -> &'static [&'static str] {
+    match style {
+        Style::JUnit4 => &["org.junit.Rule", "org.junit.rules.TemporaryFolder"],
+        Style::JUnit5 => &["org.junit.jupiter.api.io.TempDir", PATH_CLASS],
+    }
+}
+
+const PATH_CLASS: &str = testcase::statement::PATH;
+
+/// The name of the temporary folder's field; test variables always end in a digit, so it is
+/// never one of theirs.
+const FOLDER: &str = "temporaryFolder";
+
+/// The declaration of the temporary folder that scratch files go in: a new empty one per test
+/// method, which JUnit deletes after it (JUnit 4's rule, JUnit 5's `@TempDir`).
+fn temporary_folder_field(names: &mut Names, style: Style) -> String {
+    match style {
+        Style::JUnit4 => {
+            let (rule, folder) =
+                (names.class("org.junit.Rule"), names.class("org.junit.rules.TemporaryFolder"));
+            format!("{INDENT}@{rule}\n{INDENT}public {folder} {FOLDER} = new {folder}();\n")
+        }
+        Style::JUnit5 => {
+            let (temp_dir, path) = (names.class("org.junit.jupiter.api.io.TempDir"), names.class(PATH_CLASS));
+            format!("{INDENT}@{temp_dir}\n{INDENT}{path} {FOLDER};\n")
+        }
+    }
 }
 
 /// The simple name of the test class: the configured one, else `<Simple>_ESTest` (nested classes
@@ -284,6 +326,9 @@ fn collect_mentioned(t: &JUnitTest, out: &mut BTreeSet<String>) {
                 v.push(field.class.clone());
                 ty(&field.owner, &mut v);
                 ty(&field.ty, &mut v);
+            }
+            Statement::ScratchFile(_) => {
+                v.extend(["java.nio.file.Files", "java.nio.charset.StandardCharsets"].map(str::to_string));
             }
             Statement::Stub { stub, .. } => {
                 v.push(stub.stub.class.clone());
@@ -645,8 +690,33 @@ impl Ctx<'_> {
             // `ty` is erased already: `List.class`, `int[].class`, `int.class`.
             Statement::ClassLiteral { ty } => format!("{}.class", self.names.ty(&ty.erasure())),
             Statement::Stub { stub, args, answers } => self.stub(case, names, stub, args, answers),
+            Statement::ScratchFile(sf) => self.scratch_file(case, i, sf),
         };
         Line { decl, expr, call }
+    }
+
+    /// A scratch file as the worker makes it (`suitesmith.rt.Executor.scratchFile`), in the test
+    /// class's temporary folder, under the same name; one expression, so it is one statement
+    /// like any other: `Files.write(folder.resolve("file0"), "x".getBytes(UTF_8)).toFile()`.
+    fn scratch_file(&mut self, case: &TestCase, i: usize, sf: &ScratchFile) -> String {
+        let files = self.names.class("java.nio.file.Files");
+        let root = match self.style {
+            Style::JUnit4 => format!("{FOLDER}.getRoot().toPath()"),
+            Style::JUnit5 => FOLDER.to_string(),
+        };
+        let at = format!("{root}.resolve({})", string_literal(&ScratchFile::name(case, i)));
+        let charsets = self.names.class("java.nio.charset.StandardCharsets");
+        let bytes = format!("{}.getBytes({charsets}.UTF_8)", string_literal(&sf.contents));
+        let path = match sf.kind {
+            ScratchKind::File => format!("{files}.write({at}, {bytes})"),
+            ScratchKind::Directory if sf.contents.is_empty() => format!("{files}.createDirectory({at})"),
+            ScratchKind::Directory => format!(
+                "{files}.write({files}.createDirectory({at}).resolve({}), {bytes}).getParent()",
+                string_literal(testcase::statement::DIRECTORY_DATA)
+            ),
+            ScratchKind::Missing => at,
+        };
+        if sf.path { path } else { format!("{path}.toFile()") }
     }
 
     /// An answer of a stub method: as an argument of type `want`, except that a constant for a

@@ -17,7 +17,7 @@
 //! - A test is cut after the first statement that throws (later statements never ran); that
 //!   exception becomes the expected exception, named as a JUnit `catch` can name it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use exec::{ExecResult, ExecStatus};
@@ -204,6 +204,11 @@ fn unstable_string(s: &str) -> bool {
         return true;
     }
     if s.contains(testcase::cluster::STUB_SUFFIX) || s.contains(testcase::cluster::JDK_STUB_PACKAGE) {
+        return true;
+    }
+    // A scratch file's path, or its folder's name: the written test's temporary folder has
+    // another (`SCRATCH_FOLDER`, the folder the worker makes them in).
+    if s.contains(testcase::statement::SCRATCH_FOLDER) || s.contains("suitesmith-worker-") {
         return true;
     }
     let b = s.as_bytes();
@@ -575,8 +580,26 @@ fn inspector_candidates(
     cands: &mut Vec<Candidate>,
 ) {
     let mut last: BTreeMap<(VarId, String), Value> = BTreeMap::new();
+    // A directory's `File.length()` is the file system's business (4096 on ext4, less on tmpfs),
+    // and the written test's temporary folder may be on another than the worker's scratch.
+    // Probes are sorted by name: `isDirectory` comes before `length`.
+    let mut directories: BTreeSet<(VarId, usize)> = BTreeSet::new();
+    let is_file =
+        |v: VarId| p.test.var_type(v).is_some_and(|t| t.class_name() == Some(testcase::statement::FILE));
     for (q, probe) in probes.iter().enumerate() {
         let (Outcome::Value(a), Outcome::Value(b)) = (&v1[q], &v2[q]) else { continue };
+        if is_file(probe.var) {
+            match probe.inspector.name.as_str() {
+                "isDirectory" if *a == Value::Bool(true) || *b == Value::Bool(true) => {
+                    directories.insert((probe.var, probe.after));
+                }
+                "length" if directories.contains(&(probe.var, probe.after)) => {
+                    p.stats.unstable += 1;
+                    continue;
+                }
+                _ => {}
+            }
+        }
         let key = (probe.var, probe.inspector.name.clone());
         let repeated = last.get(&key) == Some(a);
         last.insert(key, a.clone());
@@ -721,6 +744,9 @@ mod tests {
         assert!(unstable_string("at 1700000000123"));
         assert!(unstable_string("Ordering.from(suitesmith.stubs.java_util_Comparator@1)"));
         assert!(unstable_string("class stubs.Meter$SuitesmithStub"));
+        assert!(unstable_string("/tmp/suitesmith-worker-x1/suitesmith-files/file0"));
+        assert!(unstable_string("suitesmith-files"));
+        assert!(!unstable_string("file0"));
         assert!(time_like(TIME_BASE_MS + 5));
         assert!(time_like((TIME_BASE_MS + 5) * 1_000_000));
         assert!(!time_like(42));

@@ -67,6 +67,7 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
         dse: engine::DseConfig::off(),
         flags: false,
         stubs: false,
+        files: false,
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: {e}")).suite
 }

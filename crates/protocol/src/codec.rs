@@ -263,6 +263,13 @@ fn put_statement<'a>(out: &mut Vec<u8>, table: &mut StringTable<'a>, st: &'a Sta
                 put_vars(out, &m.answers);
             }
         }
+        Statement::ScratchFile { kind, path, name, contents } => {
+            put_u8(out, 14);
+            put_u8(out, *kind);
+            put_bool(out, *path);
+            table.sref(out, name);
+            table.sref(out, contents);
+        }
     }
 }
 
@@ -739,6 +746,9 @@ fn read_statements(r: &mut Reader<'_>, strings: &[String]) -> Result<Vec<Stateme
                     });
                 }
                 Statement::Stub { class, bytes, ctor, args, methods }
+            }
+            14 => {
+                Statement::ScratchFile { kind: r.u8()?, path: r.bool()?, name: sref(r)?, contents: sref(r)? }
             }
             tag => return Err(DecodeError::UnknownTag { what: "statement", tag, at }),
         };

@@ -24,7 +24,7 @@ pub use codec::{
 pub use trace::{Branch, ContextBranch, Record, Trace};
 
 /// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
-pub const VERSION: u16 = 7;
+pub const VERSION: u16 = 8;
 
 /// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`); the
 /// same type as `goals::ProbeId`, defined in `rt-abi`.
@@ -161,6 +161,17 @@ pub enum Statement {
         ctor: String,
         args: Vec<Var>,
         methods: Vec<StubAnswers>,
+    },
+    /// A file in the test's temporary folder (since version 8): `kind` 0 is a regular file with
+    /// `contents` (UTF-8), 1 a directory (with `contents` in `data.txt` unless empty), 2 a name
+    /// nothing has created; `name` is its name in the folder, which the worker empties at the
+    /// test's first such statement. The value is a `java.nio.file.Path` when `path`, else a
+    /// `java.io.File`.
+    ScratchFile {
+        kind: u8,
+        path: bool,
+        name: String,
+        contents: String,
     },
 }
 

@@ -90,6 +90,8 @@ fn all_statements() -> Vec<Statement> {
                 answers: vec![Var(8), Var(2)],
             }],
         },
+        Statement::ScratchFile { kind: 0, path: false, name: "file0".into(), contents: "a\nb \u{e9}".into() },
+        Statement::ScratchFile { kind: 2, path: true, name: "file1".into(), contents: String::new() },
     ]
 }
 

@@ -302,6 +302,9 @@ pub enum RedirectAction {
     /// Keep the call and insert `invokestatic GUARDS_CLASS.name descriptor` just before it. The guard
     /// takes the call's last argument and returns it (checking it first), so the stack is unchanged.
     CheckLastArgBefore { name: &'static str, descriptor: &'static str },
+    /// As `CheckLastArgBefore` for the argument below the last, when the last takes one slot
+    /// (`new FileWriter(file, append)`): inserted as `swap`, the guard, `swap`.
+    CheckArgUnderTopBefore { name: &'static str, descriptor: &'static str },
     /// Keep the call and insert `invokestatic GUARDS_CLASS.name ()V` before it: a guard that always
     /// throws (used for constructors that act at once, such as `new Socket(host, port)`).
     DenyBefore { name: &'static str },
@@ -374,7 +377,9 @@ pub mod opcode {
     pub const INVOKEINTERFACE: u8 = 0xb9;
 }
 
-use RedirectAction::{CheckLastArgBefore, DenyBefore, PushArgAndRetarget, ReplaceWith};
+use RedirectAction::{
+    CheckArgUnderTopBefore, CheckLastArgBefore, DenyBefore, PushArgAndRetarget, ReplaceWith,
+};
 use opcode::{INVOKESPECIAL, INVOKESTATIC, INVOKEVIRTUAL};
 
 const fn replace(
@@ -674,14 +679,20 @@ pub const REDIRECTS: &[Redirect] = &[
         owner: "java/io/FileOutputStream",
         name: "<init>",
         descriptor: "(Ljava/lang/String;Z)V",
-        action: DenyBefore { name: "denyFileWrite" },
+        action: CheckArgUnderTopBefore {
+            name: "checkWritePath",
+            descriptor: "(Ljava/lang/String;)Ljava/lang/String;",
+        },
     },
     Redirect {
         opcode: INVOKESPECIAL,
         owner: "java/io/FileOutputStream",
         name: "<init>",
         descriptor: "(Ljava/io/File;Z)V",
-        action: DenyBefore { name: "denyFileWrite" },
+        action: CheckArgUnderTopBefore {
+            name: "checkWriteFile",
+            descriptor: "(Ljava/io/File;)Ljava/io/File;",
+        },
     },
     Redirect {
         opcode: INVOKESPECIAL,
@@ -705,14 +716,20 @@ pub const REDIRECTS: &[Redirect] = &[
         owner: "java/io/FileWriter",
         name: "<init>",
         descriptor: "(Ljava/lang/String;Z)V",
-        action: DenyBefore { name: "denyFileWrite" },
+        action: CheckArgUnderTopBefore {
+            name: "checkWritePath",
+            descriptor: "(Ljava/lang/String;)Ljava/lang/String;",
+        },
     },
     Redirect {
         opcode: INVOKESPECIAL,
         owner: "java/io/FileWriter",
         name: "<init>",
         descriptor: "(Ljava/io/File;Z)V",
-        action: DenyBefore { name: "denyFileWrite" },
+        action: CheckArgUnderTopBefore {
+            name: "checkWriteFile",
+            descriptor: "(Ljava/io/File;)Ljava/io/File;",
+        },
     },
     // PrintWriter/PrintStream on a file name or File create (truncate) the file.
     Redirect {
@@ -949,6 +966,7 @@ mod tests {
             let guard = match r.action {
                 ReplaceWith { name, .. }
                 | CheckLastArgBefore { name, .. }
+                | CheckArgUnderTopBefore { name, .. }
                 | DenyBefore { name }
                 | PushArgAndRetarget { name, .. } => name,
             };

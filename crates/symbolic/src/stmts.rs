@@ -150,6 +150,7 @@ impl Machine<'_, '_> {
             // The generated stub class is not on the interpreter's classpath: a test with a stub
             // is run by the workers only.
             Statement::Stub { .. } => Err(Abrupt::Stop(Stop::Unsupported("a stub".into()))),
+            Statement::ScratchFile(_) => Err(Abrupt::Stop(Stop::Unsupported("a scratch file".into()))),
         }
     }
 

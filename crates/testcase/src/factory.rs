@@ -11,7 +11,7 @@ use rand::RngExt;
 use crate::TestRng;
 use crate::cluster::{Creation, GenericCallable, Instantiated, TestCluster};
 use crate::pool::{PoolValue, ValuePool};
-use crate::statement::{PrimValue, Statement, StubRef, TestCase, VarId};
+use crate::statement::{PrimValue, ScratchFile, ScratchKind, Statement, StubRef, TestCase, VarId};
 use crate::types::{JType, PrimType, STRING};
 use crate::validity::candidates;
 
@@ -328,6 +328,14 @@ impl<'a> TestFactory<'a> {
                 Ok(self.insert_at(test, pos, Statement::ClassLiteral { ty: t.clone() }))
             }
             Creation::Stub(s) => self.add_stub(test, pos, s, depth, rng),
+            Creation::ScratchFile { path } => {
+                let kind = ScratchKind::ALL[rng.random_range(0..ScratchKind::ALL.len())];
+                // A missing file has no contents.
+                let contents =
+                    if kind == ScratchKind::Missing { String::new() } else { self.random_contents(rng) };
+                let sf = ScratchFile { kind, path: *path, contents };
+                Ok(self.insert_at(test, pos, Statement::ScratchFile(sf)))
+            }
         }
     }
 
@@ -402,6 +410,20 @@ impl<'a> TestFactory<'a> {
                 Statement::String(self.random_string(rng))
             }
         }
+    }
+
+    /// Contents of a scratch file: up to four lines, each a random string (pool strings
+    /// included), a quarter of them `key=value`, the shape of settings and properties files.
+    pub fn random_contents(&self, rng: &mut TestRng) -> String {
+        let n = rng.random_range(0..=4);
+        let line = |rng: &mut TestRng| {
+            if rng.random_bool(0.25) {
+                format!("{}={}", self.random_string(rng), self.random_string(rng))
+            } else {
+                self.random_string(rng)
+            }
+        };
+        (0..n).map(|_| line(rng)).collect::<Vec<_>>().join("\n")
     }
 
     pub fn random_string(&self, rng: &mut TestRng) -> String {

@@ -12,7 +12,7 @@ use rand::RngExt;
 use crate::TestRng;
 use crate::cluster::{Creation, GenericCallable};
 use crate::factory::{TestFactory, int_value, random_char};
-use crate::statement::{PrimValue, Statement, TestCase, VarId};
+use crate::statement::{PrimValue, ScratchKind, Statement, TestCase, VarId};
 use crate::validity::{
     candidates, check, check_statement, expected_use_types, receiver_first, remove_statement,
 };
@@ -145,6 +145,26 @@ impl TestFactory<'_> {
                 true
             }
             Statement::Null(_) => self.change_null(test, i, rng),
+            Statement::ScratchFile(mut sf) => {
+                // Another kind a quarter of the time (always for a missing file, whose contents
+                // nothing reads), new contents a quarter of the rest, else an edit of the contents
+                // like any string's. The value's type (`File` or `Path`) stays: uses depend on it.
+                if sf.kind == ScratchKind::Missing || rng.random_bool(0.25) {
+                    let others: Vec<ScratchKind> =
+                        ScratchKind::ALL.into_iter().filter(|k| *k != sf.kind).collect();
+                    sf.kind = others[rng.random_range(0..others.len())];
+                } else if rng.random_bool(0.25) {
+                    sf.contents = self.random_contents(rng);
+                } else {
+                    let edited = self.string_edit(&sf.contents, rng);
+                    if edited == sf.contents {
+                        return false;
+                    }
+                    sf.contents = edited;
+                }
+                test.statements[i] = Statement::ScratchFile(sf);
+                true
+            }
             Statement::Stub { .. } => self.change_stub(test, i, rng),
             Statement::Constructor { .. } | Statement::Method { .. }
                 if !rng.random_bool(self.config.p_change_parameter.clamp(0.0, 1.0)) =>

@@ -282,6 +282,73 @@ pub enum Statement {
     /// `answers[k]` in turn, then its return type's default value (so that a loop on a stub's
     /// `hasNext()` ends).
     Stub { stub: Arc<StubRef>, args: Vec<VarId>, answers: Vec<Vec<VarId>> },
+    /// A file or directory in the test's own temporary folder (tag 14; issue 20 item 2): a
+    /// `java.io.File`, or a `java.nio.file.Path` when `path`. A file holds `contents` (UTF-8); a
+    /// directory holds `contents` in one file `data.txt` when they are not empty; a missing file
+    /// is a name in the folder that nothing has created yet. The k-th such statement of a test is
+    /// named `file<k>` ([`ScratchFile::name`]), in the worker and in the written test alike.
+    ScratchFile(ScratchFile),
+}
+
+/// What a [`Statement::ScratchFile`] makes in the test's temporary folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ScratchKind {
+    /// A regular file with the contents.
+    File,
+    /// A directory, with the contents in `data.txt` unless they are empty.
+    Directory,
+    /// A name nothing has created (for code that creates or writes files).
+    Missing,
+}
+
+impl ScratchKind {
+    pub const ALL: [ScratchKind; 3] = [ScratchKind::File, ScratchKind::Directory, ScratchKind::Missing];
+
+    /// The protocol's byte for this kind (docs/protocol.md, tag 14).
+    pub fn code(self) -> u8 {
+        match self {
+            ScratchKind::File => 0,
+            ScratchKind::Directory => 1,
+            ScratchKind::Missing => 2,
+        }
+    }
+}
+
+/// The fields of [`Statement::ScratchFile`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ScratchFile {
+    pub kind: ScratchKind,
+    /// A `Path` rather than a `File`.
+    pub path: bool,
+    pub contents: String,
+}
+
+/// The class of a file value.
+pub const FILE: &str = "java.io.File";
+/// The class of a path value.
+pub const PATH: &str = "java.nio.file.Path";
+/// The folder below its scratch directory where a worker makes a test's scratch files
+/// (`suitesmith.rt.Executor.SCRATCH_FOLDER` has the same name): a value naming it differs in the
+/// written test, whose temporary folder has a name of JUnit's.
+pub const SCRATCH_FOLDER: &str = "suitesmith-files";
+/// The file a directory's contents go in.
+pub const DIRECTORY_DATA: &str = "data.txt";
+
+impl ScratchFile {
+    /// The value's type: `File` or `Path`.
+    pub fn value_type(&self) -> JType {
+        JType::class(if self.path { PATH } else { FILE })
+    }
+
+    /// The name in the temporary folder of the statement at `index` of `test`: `file<k>` for the
+    /// k-th scratch-file statement, so that names depend on the test alone.
+    pub fn name(test: &TestCase, index: usize) -> String {
+        let k = test.statements[..index.min(test.len())]
+            .iter()
+            .filter(|s| matches!(s, Statement::ScratchFile(_)))
+            .count();
+        format!("file{k}")
+    }
 }
 
 impl Statement {
@@ -302,6 +369,7 @@ impl Statement {
             Statement::Copy { .. } => 11,
             Statement::ClassLiteral { .. } => 12,
             Statement::Stub { .. } => 13,
+            Statement::ScratchFile(_) => 14,
         }
     }
 
@@ -322,6 +390,7 @@ impl Statement {
             Statement::Copy { ty, .. } => Some(ty.clone()),
             Statement::ClassLiteral { ty } => Some(class_literal_type(ty)),
             Statement::Stub { stub, .. } => Some(stub.ty.clone()),
+            Statement::ScratchFile(f) => Some(f.value_type()),
         }
     }
 
@@ -334,6 +403,7 @@ impl Statement {
             | Statement::Null(_)
             | Statement::EnumConstant { .. }
             | Statement::ClassLiteral { .. }
+            | Statement::ScratchFile(_)
             | Statement::NewArray { .. } => {}
             Statement::Constructor { args, .. } => res.extend(args),
             Statement::Method { receiver, args, .. } => {
@@ -368,6 +438,7 @@ impl Statement {
             | Statement::Null(_)
             | Statement::EnumConstant { .. }
             | Statement::ClassLiteral { .. }
+            | Statement::ScratchFile(_)
             | Statement::NewArray { .. } => {}
             Statement::Constructor { args, .. } => res.extend(args.iter_mut()),
             Statement::Method { receiver, args, .. } => {
@@ -402,6 +473,7 @@ impl Statement {
             | Statement::Null(_)
             | Statement::EnumConstant { .. }
             | Statement::ClassLiteral { .. }
+            | Statement::ScratchFile(_)
             | Statement::NewArray { .. } => Vec::new(),
             Statement::Constructor { ctor, .. } => ctor.params.iter().cloned().map(Some).collect(),
             Statement::Method { method, receiver, .. } => {
@@ -665,6 +737,11 @@ fn encode_statement(st: &Statement, out: &mut Vec<u8>) {
                 put_vars(out, a);
             }
         }
+        Statement::ScratchFile(sf) => {
+            out.push(sf.kind.code());
+            out.push(sf.path as u8);
+            put_str(out, &sf.contents);
+        }
     }
 }
 
@@ -774,6 +851,10 @@ impl fmt::Display for TestCase {
                         f.write_str("]")?;
                     }
                     f.write_str(" }")?;
+                }
+                Statement::ScratchFile(sf) => {
+                    let ty = if sf.path { "Path" } else { "File" };
+                    write!(f, "{ty} {:?} {}", sf.kind, string_literal(&sf.contents))?;
                 }
             }
             f.write_str(";\n")?;

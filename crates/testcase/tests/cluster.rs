@@ -243,3 +243,23 @@ fn abstract_types_get_stubs_with_their_abstract_methods() {
     assert!(!plain.dump().contains("stubs:"));
     assert!(plain.creations(&source).iter().all(|c| !matches!(c, Creation::Stub(_))));
 }
+
+/// Files (issue 20 item 2): with `files: true` a wanted `File` or `Path` can be a scratch file
+/// (offered first, beside `new File(String)` and the like); with `files: false` none is offered.
+#[test]
+fn files_and_paths_can_be_scratch_files() {
+    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("files")])
+        .expect("classpath opens");
+    let file = JType::class("java.io.File");
+    let path = JType::class("java.nio.file.Path");
+    let config = ClusterConfig { files: true, ..ClusterConfig::evosuite() };
+    let cluster = TestCluster::build(&cp, "files.Journal", &config).expect("cluster builds");
+    assert_eq!(cluster.creations(&file).first(), Some(&Creation::ScratchFile { path: false }));
+    assert!(cluster.creations(&file).iter().any(|c| matches!(c, Creation::Call(_))), "new File(..) stays");
+    assert_eq!(cluster.creations(&path).first(), Some(&Creation::ScratchFile { path: true }));
+
+    let plain = TestCluster::build(&cp, "files.Journal", &ClusterConfig::evosuite()).expect("cluster builds");
+    for t in [&file, &path] {
+        assert!(plain.creations(t).iter().all(|c| !matches!(c, Creation::ScratchFile { .. })));
+    }
+}

@@ -441,6 +441,7 @@ fn runtime_jar_implements_the_rt_abi() {
         let (name, descriptor) = match r.action {
             RedirectAction::ReplaceWith { name, descriptor }
             | RedirectAction::CheckLastArgBefore { name, descriptor }
+            | RedirectAction::CheckArgUnderTopBefore { name, descriptor }
             | RedirectAction::PushArgAndRetarget { name, descriptor, .. } => (name, descriptor),
             RedirectAction::DenyBefore { name } => (name, "()V"),
         };

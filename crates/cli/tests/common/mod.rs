@@ -59,6 +59,21 @@ pub fn java_files(dir: &Path) -> Vec<(String, String)> {
 #[allow(clippy::disallowed_methods)] // tests run the JDK's tools as a user would
 #[allow(dead_code)] // each test file compiles this module; not every one runs written tests
 pub fn compile_and_run_junit4(out: &Path, name: &str, cp: &str, cwd: &Path, runs: u32, what: &str) {
+    compile_and_run_junit4_with(out, name, cp, cwd, runs, what, &[]);
+}
+
+/// [`compile_and_run_junit4`] with extra JVM options for the runs (`-Djava.io.tmpdir=..`).
+#[allow(clippy::disallowed_methods)] // tests run the JDK's tools as a user would
+#[allow(dead_code)] // each test file compiles this module; not every one runs written tests
+pub fn compile_and_run_junit4_with(
+    out: &Path,
+    name: &str,
+    cp: &str,
+    cwd: &Path,
+    runs: u32,
+    what: &str,
+    jvm: &[&str],
+) {
     let classes = out.join("test-classes");
     let javac = Command::new(test_support::java_home().join("bin/javac"))
         .args(["-nowarn", "-encoding", "UTF-8", "-d"])
@@ -71,6 +86,7 @@ pub fn compile_and_run_junit4(out: &Path, name: &str, cp: &str, cwd: &Path, runs
     let test_class = name.trim_end_matches(".java").replace('/', ".");
     for run in 1..=runs {
         let ran = Command::new(test_support::java_home().join("bin/java"))
+            .args(jvm)
             .arg("-cp")
             .arg(format!("{}:{cp}", classes.display()))
             .args(["org.junit.runner.JUnitCore", &test_class])
@@ -80,4 +96,61 @@ pub fn compile_and_run_junit4(out: &Path, name: &str, cp: &str, cwd: &Path, runs
         let stdout = String::from_utf8_lossy(&ran.stdout);
         assert!(ran.status.success() && stdout.contains("\nOK ("), "{what}, run {run}: {stdout}");
     }
+}
+
+/// `generate` of one class of the fixture area `area` with 3,000 evaluations, seed 1 and two
+/// workers, plus `extra` options, into `out`; its report.json.
+#[allow(dead_code)] // each test file compiles this module; not every one generates fixtures
+pub fn generate_fixture(area: &str, class: &str, out: &Path, extra: &[&str]) -> serde_json::Value {
+    generate_with(area, class, out, ["3000", "1", "2"], extra);
+    serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report")).expect("json")
+}
+
+/// `generate` of one fixture class into `out` with `[evaluations, seed, workers]` and `extra`
+/// options; it must succeed.
+#[allow(dead_code)] // each test file compiles this module; not every one generates fixtures
+fn generate_with(
+    area: &str,
+    class: &str,
+    out: &Path,
+    [evaluations, seed, workers]: [&str; 3],
+    extra: &[&str],
+) {
+    let classpath = format!("fixtures/classes/{area}");
+    let out_arg = out.display().to_string();
+    let mut args =
+        vec!["generate", "--classpath", &classpath, "--class", class, "--evaluations", evaluations];
+    args.extend_from_slice(&["--seed", seed, "--workers", workers, "--out", &out_arg]);
+    args.extend_from_slice(extra);
+    let run = suitesmith(&args, &[]);
+    assert!(run.status.success(), "{class}: {}", String::from_utf8_lossy(&run.stderr));
+}
+
+/// The branch goals the first class of a report left uncovered.
+#[allow(dead_code)] // each test file compiles this module; not every one reads reports
+pub fn uncovered_branches(report: &serde_json::Value) -> Vec<String> {
+    report["classes"][0]["uncovered"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|u| u.as_str())
+        .filter(|u| u.starts_with("branch "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The test files `generate` writes for one fixture class with 1,500 evaluations and seed 7,
+/// plus `extra` options, with one worker and with two (which must be the same bytes).
+#[allow(dead_code)] // each test file compiles this module; not every one checks determinism
+pub fn written_with_one_and_two_workers(
+    area: &str,
+    class: &str,
+    extra: &[&str],
+) -> [Vec<(String, String)>; 2] {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    ["1", "2"].map(|workers| {
+        let out = tmp.path().join(workers);
+        generate_with(area, class, &out, ["1500", "7", workers], extra);
+        java_files(&out)
+    })
 }

@@ -417,8 +417,9 @@ pub fn wire(t: &TestCase) -> Vec<Wire> {
             }
             Statement::Copy { from, .. } => Wire::Copy { from: Some(var(*from)) },
             Statement::ClassLiteral { ty } => Wire::ClassLiteral { descriptor: ty.erasure().descriptor() },
-            // The differential tests build clusters without stubs (`ClusterConfig::evosuite()`).
+            // The differential tests build clusters without stubs and files (`ClusterConfig::evosuite()`).
             Statement::Stub { .. } => panic!("a stub in a differential test"),
+            Statement::ScratchFile(_) => panic!("a scratch file in a differential test"),
         })
         .collect()
 }

@@ -21,7 +21,7 @@ use classfile::{ClassPath, access};
 use programdb::ProgramDb;
 
 use crate::pool::ConstantValues;
-use crate::statement::{CLASS, ConstructorRef, FieldRef, MethodRef, Statement, VarId};
+use crate::statement::{CLASS, ConstructorRef, FILE, FieldRef, MethodRef, PATH, Statement, VarId};
 use crate::types::{JType, OBJECT, SubtypeOracle, TypeArg, TypeParam};
 pub(crate) use load::PoolConstants;
 use load::{ClassInfo, ClassTable};
@@ -68,12 +68,15 @@ pub struct ClusterConfig {
     /// Whether abstract classes and interfaces get stubs: anonymous implementations whose
     /// methods return values the search chooses (issue 20 item 1, `--stubs`).
     pub stubs: bool,
+    /// Whether a wanted `java.io.File` or `java.nio.file.Path` can be a file, directory or
+    /// missing name in the test's temporary folder (issue 20 item 2, `--files`).
+    pub files: bool,
 }
 
 impl ClusterConfig {
     /// EvoSuite's defaults: `max_generic_depth=3`, and a dependency depth of 3.
     pub fn evosuite() -> ClusterConfig {
-        ClusterConfig { cluster_depth: 3, max_generic_depth: 3, stubs: false }
+        ClusterConfig { cluster_depth: 3, max_generic_depth: 3, stubs: false, files: false }
     }
 }
 
@@ -222,6 +225,9 @@ pub enum Creation {
     /// An anonymous implementation of the wanted abstract class or interface (its first
     /// constructor; the factory chooses among them).
     Stub(Arc<crate::statement::StubRef>),
+    /// A file, directory or missing name in the test's temporary folder, as a `Path` when
+    /// `path`, else a `File` (`ClusterConfig::files`).
+    ScratchFile { path: bool },
 }
 
 /// Memoised `TestCluster::creations`. A clone starts empty (it is only a cache).
@@ -784,6 +790,11 @@ impl TestCluster {
                 if let Some(cs) = self.enums.get(name) {
                     res.push(Creation::Enum { class: name.clone(), constants: cs.clone() });
                     return res;
+                }
+                if self.config.files && (name == FILE || name == PATH) {
+                    // First, so that the factory's uniform choice among creations gives it a
+                    // fair share next to `new File(String)` and the like.
+                    res.push(Creation::ScratchFile { path: name == PATH });
                 }
                 let mut classes = vec![name.clone()];
                 for i in self.implementations(name) {

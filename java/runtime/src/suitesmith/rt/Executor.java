@@ -58,6 +58,10 @@ final class Executor {
         String[] stubDescs;
         boolean[] stubRuns;
         int[][] stubAnswers;
+        /** A scratch file's kind (0 file, 1 directory, 2 missing), whether it is a Path, its contents. */
+        int fileKind;
+        boolean asPath;
+        String contents;
     }
 
     static final class Test {
@@ -169,6 +173,16 @@ final class Executor {
                 }
                 break;
             }
+            case Protocol.S_SCRATCH_FILE:
+                s.fileKind = in.readUnsignedByte();
+                if (s.fileKind > 2) throw new IOException("bad scratch file kind " + s.fileKind);
+                s.asPath = in.readUnsignedByte() != 0;
+                s.name = sref(in, strings);
+                s.contents = sref(in, strings);
+                if (s.name.isEmpty() || s.name.contains("/") || s.name.contains("\\") || s.name.startsWith(".")) {
+                    throw new IOException("bad scratch file name " + s.name);
+                }
+                break;
             default:
                 throw new IOException("unknown statement tag " + s.tag + " at statement " + index);
         }
@@ -553,6 +567,7 @@ final class Executor {
         stdout.clear();
         stderr.clear();
         Object[] vars = new Object[stmts.length];
+        scratchFolderReady = false;
         int status = Protocol.STATUS_NORMAL;
         boolean oom = false;
         long t0 = System.nanoTime();
@@ -707,6 +722,8 @@ final class Executor {
                 return construct(s, vars, index);
             case Protocol.S_STUB:
                 return stub(s, vars, index);
+            case Protocol.S_SCRATCH_FILE:
+                return scratchFile(s, vars, index);
             case Protocol.S_METHOD:
                 return call(s, vars, index);
             case Protocol.S_FIELD_GET:
@@ -870,6 +887,58 @@ final class Executor {
             return callFailed(t);
         }
         return instantiate(k, args, vars, index);
+    }
+
+    /** The folder below the scratch directory for a test's files (testcase's `SCRATCH_FOLDER`). */
+    static final String SCRATCH_FOLDER = "suitesmith-files";
+
+    /** Whether this test's scratch folder has been emptied (at its first scratch file). */
+    private boolean scratchFolderReady;
+
+    /**
+     * A file, directory or missing name in the test's scratch folder (issue 20 item 2), which is
+     * emptied at the test's first one, so that what an earlier test left there is gone. The
+     * written test makes the same in its TemporaryFolder / @TempDir.
+     */
+    private Outcome scratchFile(Stmt s, Object[] vars, int index) {
+        Object v;
+        try {
+            String dir = Guards.scratchDir();
+            if (dir == null) throw new IOException("no scratch directory");
+            java.nio.file.Path root = java.nio.file.Paths.get(dir, SCRATCH_FOLDER);
+            if (!scratchFolderReady) {
+                deleteTree(root);
+                java.nio.file.Files.createDirectories(root);
+                scratchFolderReady = true;
+            }
+            java.nio.file.Path p = root.resolve(s.name);
+            byte[] bytes = s.contents.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            if (s.fileKind == 0) {
+                java.nio.file.Files.write(p, bytes);
+            } else if (s.fileKind == 1) {
+                java.nio.file.Files.createDirectory(p);
+                if (bytes.length > 0) java.nio.file.Files.write(p.resolve("data.txt"), bytes);
+            }
+            v = s.asPath ? p : p.toFile();
+        } catch (Throwable t) {
+            return callFailed(t);
+        }
+        vars[index] = v;
+        return summarise(v);
+    }
+
+    /** Deletes `p` and everything below it, never following a symbolic link out of it. */
+    private static void deleteTree(java.nio.file.Path p) throws IOException {
+        if (!java.nio.file.Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+        if (java.nio.file.Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // A test may have made a directory read-only: its entries could not be removed.
+            p.toFile().setWritable(true);
+            p.toFile().setExecutable(true);
+            try (java.nio.file.DirectoryStream<java.nio.file.Path> ds = java.nio.file.Files.newDirectoryStream(p)) {
+                for (java.nio.file.Path c : ds) deleteTree(c);
+            }
+        }
+        java.nio.file.Files.delete(p);
     }
 
     private static Object[] args(Stmt s, Object[] vars) {

@@ -126,6 +126,11 @@ public final class Guards {
         return fired;
     }
 
+    /** The canonical scratch directory, or null when there is none. */
+    static String scratchDir() {
+        return scratch;
+    }
+
     static void configure(long timeBase, int threads, String scratchDir) throws IOException {
         timeBaseMs = timeBase;
         maxThreads = threads;
@@ -546,7 +551,7 @@ public final class Guards {
         throw new FileNotFoundException(f + " (Permission denied)");
     }
 
-    /** Before constructors whose target is not the last argument (append mode, RandomAccessFile). */
+    /** Before constructors whose target is neither the last argument nor below a one-slot last (RandomAccessFile). */
     public static void denyFileWrite() throws FileNotFoundException {
         record("file write");
         throw new FileNotFoundException("(Permission denied)");

@@ -107,6 +107,7 @@ public final class RunTests {
         if (Guards.verifying()) {
             Guards.beginVerifiedTest();
             threadsBefore = new HashSet<Thread>(Thread.getAllStackTraces().keySet());
+            plantCanaries();
             scratchBefore = scratchEntries();
         }
     }
@@ -165,8 +166,10 @@ public final class RunTests {
         }
         stopLeftThreads();
         String refused = Guards.verifiedTestFired();
-        String left = leftBehind();
-        String why = refused != null ? "a guard refused: " + refused : left;
+        Set<String> now = scratchEntries();
+        String gone = deleted(now);
+        String left = leftBehind(now);
+        String why = refused != null ? "a guard refused: " + refused : gone != null ? gone : left;
         if (why == null) {
             return false;
         }
@@ -200,9 +203,61 @@ public final class RunTests {
         }
     }
 
-    /** What the running test left below the scratch directory, removed; null when nothing. */
-    static String leftBehind() {
-        Set<String> now = scratchEntries();
+    /**
+     * The file verification keeps in the working, temporary and home directories of its runs
+     * (below the scratch directory). For the user those are the project, {@code java.io.tmpdir}
+     * and {@code ~}, full of files no test made: a test that deletes the canary (a library's
+     * {@code cleanDirectory(getTempDirectory())}) would delete those, so it fails.
+     */
+    static final String CANARY = "suitesmith-canary";
+
+    /** Makes the canaries that are missing (a failed test may have deleted one). */
+    private static void plantCanaries() {
+        String root = System.getProperty("suitesmith.verify.scratch");
+        if (root == null) {
+            return;
+        }
+        for (String property : new String[] {"user.dir", "java.io.tmpdir", "user.home"}) {
+            String dir = System.getProperty(property);
+            if (dir == null) {
+                continue;
+            }
+            java.io.File canary = new java.io.File(dir, CANARY);
+            try {
+                String r = new java.io.File(root).getCanonicalPath();
+                String c = canary.getCanonicalPath();
+                if (!c.startsWith(r + java.io.File.separator) || canary.isFile()) {
+                    continue;
+                }
+                java.io.FileOutputStream out = new java.io.FileOutputStream(canary);
+                try {
+                    out.write("a file no test made\n".getBytes("UTF-8"));
+                } finally {
+                    out.close();
+                }
+            } catch (java.io.IOException e) {
+                // A directory that cannot hold it watches nothing.
+            }
+        }
+    }
+
+    /** What the running test deleted below the scratch directory that it did not make; null when nothing. */
+    static String deleted(Set<String> now) {
+        List<String> gone = new ArrayList<String>();
+        for (String e : scratchBefore) {
+            if (!now.contains(e)) {
+                gone.add(e);
+            }
+        }
+        if (gone.isEmpty()) {
+            return null;
+        }
+        Collections.sort(gone);
+        return "the test deleted " + gone.size() + " file(s) it did not make, first " + gone.get(0);
+    }
+
+    /** What the running test left below the scratch directory (`now`), removed; null when nothing. */
+    static String leftBehind(Set<String> now) {
         List<String> added = new ArrayList<String>();
         for (String e : now) {
             if (!scratchBefore.contains(e)) {
