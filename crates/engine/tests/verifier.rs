@@ -128,16 +128,24 @@ fn the_canary_survives_and_the_test_that_hit_a_guard_fails() {
 /// Issue 21: a test that deletes files it did not make (here every file in `java.io.tmpdir`, as
 /// commons-io's `FileUtils.cleanDirectory(getTempDirectory())` did in a benchmark, wiping `/tmp`
 /// when the written tests ran) fails in every run: verification keeps a canary file in the working,
-/// temporary and home directories, and the test deleted the one in `tmp`.
+/// temporary and home directories, and the test deleted the one in `tmp`. A test that has the
+/// temporary directory deleted when the JVM exits (commons-io's `forceDeleteOnExit`, the actual
+/// culprit of that benchmark) is refused by the guards.
 #[test]
 fn a_test_that_deletes_files_it_did_not_make_fails() {
     let clear = "assertTrue(Janitor.clearTemporaryDirectory() >= 1);";
     let keep = "assertTrue(new Janitor(\"x\") != null);";
-    let file = rendered("JanitorTest", &[clear, keep]);
+    let at_exit = "Janitor.forgetTemporaryDirectory();";
+    let file = rendered("JanitorTest", &[clear, keep, at_exit]);
     let mut v = verifier("sandbox.Janitor");
     let failures = verify(&mut v, &file, 3);
     let m = by_method(&failures);
-    assert_eq!(m.keys().collect::<Vec<_>>(), ["test0"], "{failures:#?}");
+    assert_eq!(m.keys().collect::<Vec<_>>(), ["test0", "test2"], "{failures:#?}");
+    // A deletion at exit, which no check after the test would see: refused.
+    assert_eq!(m["test2"].len(), 3, "failed in every run: {failures:#?}");
+    for f in &m["test2"] {
+        assert!(f.message.contains("a guard refused: File.deleteOnExit("), "{f:?}");
+    }
     assert_eq!(m["test0"].len(), 3, "failed in every run: {failures:#?}");
     for f in &m["test0"] {
         assert_eq!(f.line, None, "{f:?}");

@@ -209,7 +209,7 @@ public final class RunTests {
      * and {@code ~}, full of files no test made: a test that deletes the canary (a library's
      * {@code cleanDirectory(getTempDirectory())}) would delete those, so it fails.
      */
-    static final String CANARY = "suitesmith-canary";
+    static final String CANARY = Guards.CANARY;
 
     /** Makes the canaries that are missing (a failed test may have deleted one). */
     private static void plantCanaries() {
