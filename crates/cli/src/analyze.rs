@@ -4,7 +4,9 @@
 //! docs/dse.md): the path condition per branch and the solver's answer for each negation. With
 //! `--flags`, instead, the interprocedural flags of each method (paper 001, docs/flags.md). With
 //! `--goal-selection`, instead, smart selection's split of the class's goals (paper 002,
-//! docs/selection.md): guiding and deferred goal counts per criterion and both lists.
+//! docs/selection.md): guiding and deferred goal counts per criterion and both lists. With
+//! `--ocg`, instead, the object construction graph of every branch of every method (paper 000,
+//! docs/ocg.md): the backward slice's nodes in their calling contexts, their roles and the leaves.
 
 use std::fmt::Write as _;
 
@@ -34,6 +36,10 @@ pub struct Args {
     /// defers, instead of the analysis.
     #[arg(long, conflicts_with_all = ["dse", "flags"])]
     goal_selection: bool,
+    /// Print the object construction graph of every branch of each method (the fields and array
+    /// elements of the inputs that decide it) instead of the analysis.
+    #[arg(long, conflicts_with_all = ["dse", "flags", "goal_selection"])]
+    ocg: bool,
     /// The "represents" table for `--goal-selection`, e.g.
     /// `cbranch>branch,line,weakmutation;methodnoexception>method` (the default).
     #[arg(long, requires = "goal_selection")]
@@ -59,6 +65,14 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
         let classpath: Vec<std::path::PathBuf> = args.classpath.split(':').map(Into::into).collect();
         print!("{}", render_flags(&classpath, &internal)?);
+        return Ok(());
+    }
+    if args.ocg {
+        if !cp.contains(&internal) {
+            return Err(Failure::BadInput(format!("class {} is not on the classpath", args.class)));
+        }
+        let classpath: Vec<std::path::PathBuf> = args.classpath.split(':').map(Into::into).collect();
+        print!("{}", render_ocg(&classpath, &internal)?);
         return Ok(());
     }
     let bytes = cp
@@ -92,8 +106,12 @@ fn render_selection(class: &classfile::ClassFile, represents: Option<&str>) -> R
     Ok(format!("class {}, represents {}\n{}", class.name(), opts.represents, sel.dump(&plan)))
 }
 
-/// The flags of every method of `class` (but constructors and initialisers), as one string.
-fn render_flags(classpath: &[std::path::PathBuf], class: &str) -> Result<String, Failure> {
+/// The program database over `classpath` and the methods of `class` with code, but constructors
+/// and initialisers: what `--flags` and `--ocg` print about.
+fn program_methods(
+    classpath: &[std::path::PathBuf],
+    class: &str,
+) -> Result<(programdb::ProgramDb, Vec<programdb::MethodId>), Failure> {
     let db = programdb::ProgramDb::open(classpath, programdb::DbConfig::STANDARD)
         .map_err(|e| Failure::BadInput(format!("cannot open the classpath: {e}")))?;
     let c = db
@@ -101,15 +119,44 @@ fn render_flags(classpath: &[std::path::PathBuf], class: &str) -> Result<String,
         .ok_or_else(|| Failure::BadInput(format!("class {class} is not on the classpath")))?;
     let cp =
         &db.class(c).map_err(|e| Failure::BadInput(format!("class {class} is corrupt: {e}")))?.constant_pool;
+    let methods = db
+        .methods(c)
+        .filter(|&m| {
+            let name = db.member(m).and_then(|mm| mm.name(cp)).unwrap_or_default();
+            !name.starts_with('<') && matches!(db.body(m), Some(Ok(_)))
+        })
+        .collect();
+    Ok((db, methods))
+}
+
+/// The flags of every method of `class` (but constructors and initialisers), as one string.
+fn render_flags(classpath: &[std::path::PathBuf], class: &str) -> Result<String, Failure> {
+    let (db, methods) = program_methods(classpath, class)?;
     let config = flags::FlagConfig::standard();
     let mut out = String::new();
-    for m in db.methods(c).collect::<Vec<_>>() {
-        let name = db.member(m).and_then(|mm| mm.name(cp)).unwrap_or_default();
-        if name.starts_with('<') || !matches!(db.body(m), Some(Ok(_))) {
-            continue;
-        }
+    for m in methods {
         out.push_str(&flags::text::render(&db, &flags::analyze(&db, m, &config)));
         out.push('\n');
+    }
+    Ok(out)
+}
+
+/// The object construction graph of every branch of every method of `class` (but constructors
+/// and initialisers), with the paper's depth and our caps (`ocg::slice::SliceConfig::paper`).
+fn render_ocg(classpath: &[std::path::PathBuf], class: &str) -> Result<String, Failure> {
+    let (db, methods) = program_methods(classpath, class)?;
+    let config = ocg::slice::SliceConfig::paper();
+    let mut out = String::new();
+    for m in methods {
+        for insn in ocg::slice::branch_insns(&db, m) {
+            let s = ocg::slice::slice(&db, ocg::Target { method: m, insn }, &config);
+            out.push_str(&s.ocg.render(&db));
+            if s.cut {
+                let _ = writeln!(out, "  (slice cut at {} nodes)", config.max_nodes);
+            }
+            let leaves = s.ocg.leaves().len();
+            let _ = writeln!(out, "  {} nodes ({} sliced), {leaves} leaves\n", s.ocg.nodes().len(), s.sliced);
+        }
     }
     Ok(out)
 }

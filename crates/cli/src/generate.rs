@@ -94,6 +94,8 @@ pub struct Args {
     shard: Option<String>,
     #[command(flatten)]
     dse: crate::dse_args::DseArgs,
+    #[command(flatten)]
+    ocg: crate::ocg_args::OcgArgs,
     /// Interprocedural flag fitness (paper 001, docs/flags.md): branches on boolean methods score
     /// the distances inside those methods. Off until a benchmark ablation shows a gain.
     #[arg(long, value_enum, default_value = "off")]
@@ -277,6 +279,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         flags: args.flags == crate::dse_args::Switch::On,
         stubs: args.stubs == crate::dse_args::Switch::On,
         files: args.files == crate::dse_args::Switch::On,
+        ocg: args.ocg.config()?,
     };
     let style = match version {
         JUnitVersion::Four => junit::Style::JUnit4,

@@ -9,6 +9,7 @@ mod generate;
 mod html;
 mod instrument;
 mod merge;
+mod ocg_args;
 mod project;
 mod report;
 mod search;

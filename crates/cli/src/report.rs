@@ -103,6 +103,7 @@ pub fn report_json(
             "flags": config.flags,
             "stubs": config.stubs,
             "files": config.files,
+            "ocg": ocg_config_json(&config.ocg),
             "shard": shard,
         },
         "classes": classes,
@@ -180,6 +181,7 @@ fn class_json(t: &ClassTests) -> Value {
         "replay_check": t.replay_check.as_ref().map(replay_check_json),
         "goal_selection": t.search.selection.as_ref().map(goal_selection_json),
         "flags": t.flags.as_ref().map(flags_json),
+        "ocg": t.search.ocg.as_ref().map(ocg_json),
         "uncovered": t.uncovered,
         "uninstrumented": t.unchanged,
         "log": t.log,
@@ -236,6 +238,33 @@ fn dse_config_json(c: &engine::DseConfig) -> Value {
 
 /// What DSE did in a class's search: its counters and P at the end, and what it cost in wall
 /// time (`cost`, reporting only: it differs from run to run, the counters do not).
+/// Object construction templates' switch and parameters (paper 000; docs/ocg.md).
+fn ocg_config_json(c: &engine::OcgConfig) -> Value {
+    if !c.enabled {
+        return json!(false);
+    }
+    json!({
+        "probability": c.probability,
+        "depth": c.slice.depth,
+        "max_length": c.template.max_length,
+    })
+}
+
+/// What object construction templates did in the search (paper 000; docs/ocg.md): generations
+/// that drew a branch, graphs built (and with a leaf), the largest graph, templates injected, and
+/// templates not made by reason, goals first covered by a template or a descendant of one.
+fn ocg_json(o: &engine::OcgStats) -> Value {
+    json!({
+        "applications": o.applications,
+        "graphs": o.graphs,
+        "graphs_with_leaves": o.graphs_with_leaves,
+        "max_nodes": o.max_nodes,
+        "templates": o.templates,
+        "not_made": o.not_made,
+        "goals_first_covered": o.goals_first_covered,
+    })
+}
+
 fn dse_json(d: &engine::DseStats, cost: Option<&engine::DseCost>, search: Duration) -> Value {
     let mut m = serde_json::Map::new();
     for (k, v) in d.counters() {

@@ -32,6 +32,8 @@ pub struct Args {
     selection: crate::selection_args::SelectionArgs,
     #[command(flatten)]
     dse: crate::dse_args::DseArgs,
+    #[command(flatten)]
+    ocg: crate::ocg_args::OcgArgs,
     /// Stubs of abstract classes and interfaces (as `generate --stubs`).
     #[arg(long, value_enum, default_value = "off")]
     stubs: crate::dse_args::Switch,
@@ -89,6 +91,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         flags: false,
         stubs: args.stubs == crate::dse_args::Switch::On,
         files: args.files == crate::dse_args::Switch::On,
+        ocg: args.ocg.config()?,
     };
     let generation = engine::generate(&config).map_err(|e| Failure::Internal(e.into()))?;
     print!("{}", generation.suite_text);

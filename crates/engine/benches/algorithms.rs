@@ -352,6 +352,7 @@ fn main() {
                 flags: false,
                 stubs: false,
                 files: false,
+                ocg: engine::OcgConfig::off(),
             };
             let run = run_one(&config);
             match &run {

@@ -7,6 +7,7 @@
 mod convert;
 mod dse_target;
 mod feed;
+mod ocg_target;
 mod pipeline;
 mod problem;
 mod replay_check;
@@ -24,6 +25,7 @@ pub use convert::to_protocol;
 pub use dse::{DseConfig, DseCost, DseStats, QueryTimes};
 pub use dse_target::explain_dse;
 pub use goals::Criterion;
+pub use ocg::{OcgConfig, OcgStats};
 pub use pipeline::{
     ClassTests, CompileError, JacocoFigures, Phase, PhaseTimes, SearchFigures, Stage, TestFailure,
     Verification, Verifier, WriteConfig, generate_tests, test_class_name,
@@ -110,6 +112,9 @@ pub struct GenerateConfig {
     /// Files and paths in the test's temporary folder as test values (issue 20 item 2,
     /// docs/files.md); with `false` the run is exactly the one without them.
     pub files: bool,
+    /// Object construction templates between generations (paper 000, docs/ocg.md); with
+    /// `enabled: false` the run is exactly the one without them.
+    pub ocg: OcgConfig,
 }
 
 /// The result of `generate`.
@@ -139,6 +144,8 @@ pub struct Generation {
     pub unchanged: Vec<String>,
     /// What DSE did, when it was on.
     pub dse: Option<DseStats>,
+    /// What object construction templates did, when they were on.
+    pub ocg: Option<OcgStats>,
     /// What flag fitness found and what the suite covers of it, when it was on.
     pub flags: Option<FlagFigures>,
 }
@@ -179,7 +186,7 @@ pub fn open_program(config: &GenerateConfig) -> Result<ProgramDb, EngineError> {
 /// `generate` with the run's program database given (`open_program`), so that a caller can ask it
 /// afterwards what was parsed and decoded.
 pub fn generate_in(db: &ProgramDb, config: &GenerateConfig) -> Result<Generation, EngineError> {
-    let (mut problem, result, dse) = search_class_in(db, config, &mut |_| {})?;
+    let (mut problem, result, hooks) = search_class_in(db, config, &mut |_| {})?;
     // The final re-execution below is not part of the search.
     let search_worker_time = problem.worker_time();
     let suite = result.suite();
@@ -203,14 +210,23 @@ pub fn generate_in(db: &ProgramDb, config: &GenerateConfig) -> Result<Generation
         evaluation_time: result.stats.evaluation_time,
         worker_time: search_worker_time,
         unchanged: problem.unchanged().to_vec(),
-        dse: dse.map(|(stats, _)| stats),
+        dse: hooks.dse.map(|(stats, _)| stats),
+        ocg: hooks.ocg,
         flags: problem.flag_figures(&results),
     })
 }
 
 /// What a search leaves: the problem (its workers stay up for post-processing), the search's
-/// result, and what DSE did and what it cost in wall time, when it was on.
-pub(crate) type Searched = (JvmProblem, search::SearchResult, Option<(DseStats, DseCost)>);
+/// result, and what the techniques in hooks did.
+pub(crate) type Searched = (JvmProblem, search::SearchResult, HookFigures);
+
+/// What the hooks of a search did: DSE and what it cost in wall time, object construction
+/// templates; each `None` when off.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct HookFigures {
+    pub dse: Option<(DseStats, DseCost)>,
+    pub ocg: Option<OcgStats>,
+}
 
 /// The search part of a run ([`Searched`]) and the run's program database, whose classpath has
 /// `java.base` for the cluster. `on_event` sees the search's events.
@@ -231,11 +247,14 @@ fn search_class_in(
     config: &GenerateConfig,
     on_event: &mut dyn FnMut(&search::Event),
 ) -> Result<Searched, EngineError> {
-    let cluster = TestCluster::build_in(
-        db,
-        &config.class,
-        &ClusterConfig { stubs: config.stubs, files: config.files, ..ClusterConfig::evosuite() },
-    )?;
+    let mut cluster_config =
+        ClusterConfig { stubs: config.stubs, files: config.files, ..ClusterConfig::evosuite() };
+    if config.ocg.enabled {
+        // Templates build objects as deep as the slice follows calls (t_dep), deeper than
+        // EvoSuite's dependency depth: their classes must be in the cluster (docs/ocg.md).
+        cluster_config.cluster_depth = cluster_config.cluster_depth.max(config.ocg.slice.depth);
+    }
+    let cluster = TestCluster::build_in(db, &config.class, &cluster_config)?;
     let mut search_config = SearchConfig::evosuite(config.budget);
     search_config.algorithm = config.algorithm;
     let mut pool = ValuePool::new(cluster.constants().clone(), search_config.factory.dynamic_pool_size);
@@ -254,14 +273,19 @@ fn search_class_in(
     let mut rng = rng_from_seed(config.seed);
     let clock = SystemClock::start();
     let policy = smart::policy(db, &problem, &config.goal_selection, &config.criteria, &search_config);
-    if !config.dse.enabled && policy.is_none() {
+    if !config.dse.enabled && !config.ocg.enabled && policy.is_none() {
         let result =
             search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
-        return Ok((problem, result, None));
+        return Ok((problem, result, HookFigures::default()));
     }
     // The search's clock also times DSE's parts, for the report only.
     let mut hook = config.dse.enabled.then(|| dse::Dse::timed(db, &config.dse, config.seed, &clock));
-    let hooks = hook.iter_mut().map(|h| h as &mut dyn search::Hook<JvmProblem>).collect();
+    let mut ocg = config.ocg.enabled.then(|| ocg::OcgHook::new(db, &config.ocg, config.seed));
+    let hooks = hook
+        .iter_mut()
+        .map(|h| h as &mut dyn search::Hook<JvmProblem>)
+        .chain(ocg.iter_mut().map(|h| h as &mut dyn search::Hook<JvmProblem>))
+        .collect();
     let seams = search::Seams { hooks, policy };
     let result = search::run_with(
         &mut problem,
@@ -273,7 +297,14 @@ fn search_class_in(
         on_event,
         seams,
     )?;
-    Ok((problem, result, hook.map(|h| (h.stats().clone(), h.cost().clone()))))
+    if let Some(h) = ocg.as_mut() {
+        h.finish(&result.archive);
+    }
+    let figures = HookFigures {
+        dse: hook.map(|h| (h.stats().clone(), h.cost().clone())),
+        ocg: ocg.map(|h| h.stats().clone()),
+    };
+    Ok((problem, result, figures))
 }
 
 /// The search goals of `filter`; an `except` entry that names no goal of the filter's criteria is

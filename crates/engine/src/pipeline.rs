@@ -192,6 +192,8 @@ pub struct SearchFigures {
     pub dse: Option<dse::DseStats>,
     /// Its wall time by part, when it was on (report.json `dse.cost`; reporting only).
     pub dse_cost: Option<dse::DseCost>,
+    /// What object construction templates did, when they were on (report.json `ocg`).
+    pub ocg: Option<ocg::OcgStats>,
     /// Smart selection's guiding and deferred static goals per criterion, when it was on
     /// (report.json `goal_selection`).
     pub selection: Option<crate::SelectionCounts>,
@@ -342,14 +344,14 @@ pub fn generate_tests(
     on_stage: &mut dyn FnMut(&Stage),
 ) -> Result<ClassTests, EngineError> {
     let started = Instant::now();
-    let ((mut problem, result, dse), db) = search_class(config, &mut |e| {
+    let ((mut problem, result, hooks), db) = search_class(config, &mut |e| {
         if let search::Event::Iteration { iteration, evaluations, covered, goals, .. } = *e {
             let elapsed = started.elapsed();
             on_stage(&Stage::Search { iteration, evaluations, covered, goals, elapsed });
         }
     })?;
     let suite = result.suite();
-    let search = search_figures(&result, &problem, &suite, dse, smart::counts(&db, &problem, config));
+    let search = search_figures(&result, &problem, &suite, hooks, smart::counts(&db, &problem, config));
     let clock = PostClock { started: Instant::now(), budget: write.post_budget };
     let mut phases = PhaseTimes::default();
     let mut log = Vec::new();
@@ -477,13 +479,14 @@ fn search_figures(
     result: &search::SearchResult,
     problem: &JvmProblem,
     suite: &[TestCase],
-    dse: Option<(dse::DseStats, dse::DseCost)>,
+    hooks: crate::HookFigures,
     selection: Option<crate::SelectionCounts>,
 ) -> SearchFigures {
-    let (dse, dse_cost) = dse.unzip();
+    let (dse, dse_cost) = hooks.dse.unzip();
     SearchFigures {
         dse,
         dse_cost,
+        ocg: hooks.ocg,
         evaluations: result.stats.evaluations,
         generations: result.stats.iterations,
         elapsed: result.stats.elapsed,

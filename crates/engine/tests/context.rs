@@ -34,6 +34,7 @@ fn config(evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
         flags: false,
         stubs: false,
         files: false,
+        ocg: engine::OcgConfig::off(),
     }
 }
 

@@ -61,6 +61,7 @@ fn run(class: &str, algorithm: Algorithm, dse: DseConfig) -> Generation {
         flags: false,
         stubs: false,
         files: false,
+        ocg: engine::OcgConfig::off(),
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: generate failed: {e}"))
 }

@@ -162,6 +162,7 @@ fn check(listing: &Listing) -> Vec<String> {
         flags: false,
         stubs: false,
         files: false,
+        ocg: engine::OcgConfig::off(),
     };
     let g = match generate(&config) {
         Ok(g) => g,

@@ -125,6 +125,7 @@ fn search(class: &str, algorithm: search::Algorithm, evaluations: u64, flags: bo
         flags,
         stubs: false,
         files: false,
+        ocg: engine::OcgConfig::off(),
     };
     let g = engine::generate(&config).unwrap_or_else(|e| panic!("{class}: {e}"));
     println!(

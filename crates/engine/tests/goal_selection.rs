@@ -22,6 +22,7 @@ fn config(algorithm: Algorithm, goal_selection: GoalSelection, seed: u64) -> Gen
         flags: false,
         stubs: false,
         files: false,
+        ocg: engine::OcgConfig::off(),
     }
 }
 

@@ -68,6 +68,7 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
         flags: false,
         stubs: false,
         files: false,
+        ocg: engine::OcgConfig::off(),
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: {e}")).suite
 }

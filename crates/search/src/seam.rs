@@ -109,6 +109,11 @@ impl<'a> View<'a> {
         TestFactory::new(self.cluster, self.pool, &self.config.factory)
     }
 
+    /// The search's test cluster (what a test can call).
+    pub fn cluster(&self) -> &'a TestCluster {
+        self.cluster
+    }
+
     pub fn config(&self) -> &'a SearchConfig {
         self.config
     }

@@ -10,6 +10,7 @@ use testcase::{PrimValue, Statement, TestCase};
 fn ints(values: &[i32]) -> Arc<TestCase> {
     Arc::new(TestCase {
         statements: values.iter().map(|v| Statement::Primitive(PrimValue::Int(*v))).collect(),
+        ..TestCase::default()
     })
 }
 

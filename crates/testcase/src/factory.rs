@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rand::RngExt;
 
 use crate::TestRng;
-use crate::cluster::{Creation, GenericCallable, Instantiated, TestCluster};
+use crate::cluster::{CallableKind, Creation, GenericCallable, Instantiated, TestCluster};
 use crate::pool::{PoolValue, ValuePool};
 use crate::statement::{PrimValue, ScratchFile, ScratchKind, Statement, StubRef, TestCase, VarId};
 use crate::types::{JType, PrimType, STRING};
@@ -173,6 +173,86 @@ impl<'a> TestFactory<'a> {
             *test = backup;
         }
         res
+    }
+
+    /// Inserts a call of `g` at `*pos` (advancing it past everything inserted) on `receiver`
+    /// (for instance members; one is found or made when `None`), with parameter k bound to
+    /// `fixed[k]` where that is `Some` and the other parameters satisfied as any insertion does.
+    /// Object construction templates (crate `ocg`, paper 000 Algorithm 1) wire their statements
+    /// this way. `None`, leaving the test as it was, when a parameter could not be satisfied.
+    pub fn insert_call_with(
+        &self,
+        test: &mut TestCase,
+        pos: &mut usize,
+        g: &Arc<GenericCallable>,
+        receiver: Option<VarId>,
+        fixed: &[Option<VarId>],
+        rng: &mut TestRng,
+    ) -> Option<VarId> {
+        let backup = (test.clone(), *pos);
+        let mut receiver = receiver;
+        if g.needs_receiver() && receiver.is_none() {
+            let want = self.cluster.instantiate(g, None).owner;
+            receiver = self.satisfy(test, pos, &want, 1, false, rng).ok();
+        }
+        let recv_ty = receiver.and_then(|r| test.var_type(r));
+        let inst = self.cluster.instantiate(g, recv_ty.as_ref());
+        let mut args = Vec::with_capacity(inst.params.len());
+        for (k, p) in inst.params.iter().enumerate() {
+            match fixed.get(k).copied().flatten() {
+                Some(v) => args.push(Some(v)),
+                None => args.push(self.satisfy(test, pos, p, 1, true, rng).ok()),
+            }
+        }
+        let args: Option<Vec<VarId>> = args.into_iter().collect();
+        match (args, !g.needs_receiver() || receiver.is_some()) {
+            (Some(args), true) => {
+                let st = inst.statement(if g.needs_receiver() { receiver } else { None }, args);
+                Some(self.insert_at(test, pos, st))
+            }
+            _ => {
+                (*test, *pos) = backup;
+                None
+            }
+        }
+    }
+
+    /// Inserts a new value of a type assignable to `want` at `*pos`, never `null` (a template's
+    /// object that a setter installs, paper 000 §A2.4's null-safe construction). `None`, leaving
+    /// the test as it was, when the cluster has no way to make one.
+    pub fn insert_value(
+        &self,
+        test: &mut TestCase,
+        pos: &mut usize,
+        want: &JType,
+        rng: &mut TestRng,
+    ) -> Option<VarId> {
+        let backup = (test.clone(), *pos);
+        // A new object: a constructor or a static factory, not a getter of an object already in
+        // the test (which would hand back the field's current value, often `null`).
+        let ways = self.cluster.creations(want);
+        let fresh: Vec<&Instantiated> = ways
+            .iter()
+            .filter_map(|w| match w {
+                Creation::Call(i) if i.callable.kind == CallableKind::Constructor || i.callable.is_static => {
+                    Some(i)
+                }
+                _ => None,
+            })
+            .collect();
+        let made = if fresh.is_empty() {
+            self.create(test, pos, want, 1, rng)
+        } else {
+            let inst = fresh[rng.random_range(0..fresh.len())];
+            self.add_instantiated(test, pos, inst, None, 1, rng)
+        };
+        match made {
+            Ok(v) if !matches!(test.statements[v.index()], Statement::Null(_)) => Some(v),
+            _ => {
+                (*test, *pos) = backup;
+                None
+            }
+        }
     }
 
     /// Adds a call of `g` at `*pos` (advancing it past everything inserted). `recv` is a receiver

@@ -19,8 +19,8 @@ pub use cluster::{ClusterConfig, ClusterError, TestCluster};
 pub use factory::{FactoryConfig, TestFactory};
 pub use pool::{ConstantValues, DynamicPool, ValuePool};
 pub use statement::{
-    ConstructorRef, FieldRef, MethodRef, PrimValue, ScratchFile, ScratchKind, Statement, StubMethod, StubRef,
-    StubType, TestCase, VarId,
+    ConstructorRef, FieldRef, Lineage, MethodRef, PrimValue, ScratchFile, ScratchKind, Statement, StubMethod,
+    StubRef, StubType, TestCase, VarId,
 };
 pub use types::{JType, PrimType, SubtypeOracle, TypeArg};
 pub use validity::{InvalidTest, check, remove_statement};

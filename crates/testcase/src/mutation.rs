@@ -384,7 +384,8 @@ impl TestFactory<'_> {
     }
 
     fn splice(&self, head: &TestCase, h: usize, tail: &TestCase, t: usize, rng: &mut TestRng) -> TestCase {
-        let mut child = TestCase { statements: head.statements[..h.min(head.len())].to_vec() };
+        let mut child =
+            TestCase { statements: head.statements[..h.min(head.len())].to_vec(), lineage: head.lineage };
         // Tail index -> the child's variable holding its value (None: dropped).
         let mut map: Vec<Option<VarId>> = vec![None; tail.len()];
         for j in t.min(tail.len())..tail.len() {

@@ -517,11 +517,34 @@ impl Statement {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct TestCase {
     pub statements: Vec<Statement>,
+    /// Where the test came from, for reports only (ignored by equality and hashing).
+    pub lineage: Lineage,
+}
+
+/// Where a test came from, for reports only: whether it is an object construction template
+/// (paper 000, crate `ocg`) or descends from one by mutation or crossover (a child inherits its
+/// first parent's lineage). Nothing decides on it: two tests with the same statements are the
+/// same test whatever their lineage, so every pair is equal and hashing ignores it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Lineage {
+    pub template: bool,
+}
+
+impl PartialEq for Lineage {
+    fn eq(&self, _: &Lineage) -> bool {
+        true
+    }
+}
+
+impl Eq for Lineage {}
+
+impl std::hash::Hash for Lineage {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 impl TestCase {
     pub fn new() -> TestCase {
-        TestCase { statements: Vec::new() }
+        TestCase { statements: Vec::new(), lineage: Lineage::default() }
     }
 
     pub fn len(&self) -> usize {

@@ -130,8 +130,10 @@ fn canonical_form_and_hash() {
     assert_ne!(a.canonical_bytes(), c.canonical_bytes());
     assert_ne!(a.stable_hash(), c.stable_hash());
     // -0.0 and 0.0 are different constants.
-    let z = TestCase { statements: vec![Statement::Primitive(PrimValue::double(0.0))] };
-    let nz = TestCase { statements: vec![Statement::Primitive(PrimValue::double(-0.0))] };
+    let z =
+        TestCase { statements: vec![Statement::Primitive(PrimValue::double(0.0))], ..TestCase::default() };
+    let nz =
+        TestCase { statements: vec![Statement::Primitive(PrimValue::double(-0.0))], ..TestCase::default() };
     assert_ne!(z, nz);
     assert_ne!(z.stable_hash(), nz.stable_hash());
 }

@@ -109,7 +109,7 @@ pub fn generate_fixture(area: &str, class: &str, out: &Path, extra: &[&str]) -> 
 /// `generate` of one fixture class into `out` with `[evaluations, seed, workers]` and `extra`
 /// options; it must succeed.
 #[allow(dead_code)] // each test file compiles this module; not every one generates fixtures
-fn generate_with(
+pub fn generate_with(
     area: &str,
     class: &str,
     out: &Path,

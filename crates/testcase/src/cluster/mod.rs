@@ -469,6 +469,25 @@ impl TestCluster {
         self.enums.get(class).map_or(&[], Vec::as_slice)
     }
 
+    /// The callable of `kind` named `name` with JVM `descriptor` that a test can call on an object of class
+    /// `class` (binary name): one of the target classes' members (the CUT and its member
+    /// classes), or a modifier of another class (see `modifiers`). `None` when the cluster has none
+    /// (private, not collected). Object construction templates (crate `ocg`) look methods up here.
+    pub fn callable(
+        &self,
+        class: &str,
+        kind: CallableKind,
+        name: &str,
+        descriptor: &str,
+    ) -> Option<Arc<GenericCallable>> {
+        let matches =
+            |g: &&Arc<GenericCallable>| g.kind == kind && g.name == name && g.descriptor == descriptor;
+        if let Some(g) = self.targets.iter().filter(matches).find(|g| self.is_subclass(class, &g.class)) {
+            return Some(g.clone());
+        }
+        self.modifiers(class).iter().find(matches).cloned()
+    }
+
     /// Instance methods (and field writes) that change an object of class `class` or its
     /// superclasses, for inserting calls on existing variables (memoised per class; a poisoned
     /// lock only costs the memo).
