@@ -3,7 +3,8 @@
 //! first are covered within a fixed number of evaluations, and without templates they are not
 //! (`AwardChecker`: a getter chain on a parameter whose fields are null unless set;
 //! `BasicRules`: array elements of one input selected by another input's fields; `Courier`: a
-//! four-level chain). On the other classes templates lose nothing. The written tests pass 5
+//! four-level chain). On the other classes every feasible branch is covered with templates too.
+//! MOSA and whole suite take templates as DynaMOSA does. The written tests pass 5
 //! fresh runs, report.json counts what the hook did, and the files are the same bytes with one
 //! worker and two.
 
@@ -72,19 +73,28 @@ fn templates_cover_branches_that_need_an_object_graph() {
     }
 }
 
-/// The other classes: whatever the plain search covers at this budget, the search with templates
-/// covers too (the injected tests take evaluations from the search's own).
+/// The other classes, whose hard branches our plain search also reaches at this budget: with
+/// templates every feasible branch is covered too. `Vault`'s one uncovered side needs a field no
+/// accessible method writes (the paper's limitation 3): infeasible without reflection.
 #[test]
-fn templates_lose_nothing_on_the_other_fixtures() {
+fn templates_cover_every_feasible_branch_of_the_other_fixtures() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    for class in
-        ["ocg.Dispatcher", "ocg.Thermostat", "ocg.LoanDesk", "ocg.Turnstile", "ocg.Chain", "ocg.Vault"]
-    {
-        let on = generate(&tmp.path().join(format!("{class}-on")), class, "on");
-        let off = generate(&tmp.path().join(format!("{class}-off")), class, "off");
-        let (left_on, left_off) = (common::uncovered_branches(&on), common::uncovered_branches(&off));
-        let lost: Vec<&String> = left_on.iter().filter(|u| !left_off.contains(u)).collect();
-        assert!(lost.is_empty(), "{class}: covered only without templates: {lost:?}");
+    let classes = [
+        "ocg.Dispatcher",
+        "ocg.Thermostat",
+        "ocg.Inspector",
+        "ocg.LoanDesk",
+        "ocg.Turnstile",
+        "ocg.Checkout",
+        "ocg.Throttle",
+        "ocg.Chain",
+        "ocg.Vault",
+    ];
+    for class in classes {
+        let on = generate(&tmp.path().join(class), class, "on");
+        let infeasible: &[&str] =
+            if class == "ocg.Vault" { &["branch p28 not-taken (ocg/Vault:33)"] } else { &[] };
+        assert_eq!(common::uncovered_branches(&on), infeasible, "{class}");
     }
 }
 
