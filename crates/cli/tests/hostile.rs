@@ -28,6 +28,8 @@ use common::suitesmith;
 
 /// The fixtures' classpath, relative to the workspace root where `suitesmith` runs.
 const CLASSPATH: &str = "fixtures/classes/hostile";
+/// A file of the user's project in the working directory of the written tests' runs.
+const PROJECT_FILE: &str = "pom.xml";
 /// Evaluations per search: every class here is small, and the whole file must stay within a few
 /// minutes on two shared cores. `--budget` caps each search in time as well: the ticker's leaked
 /// threads make every worker restart, so its 400 evaluations would take a minute.
@@ -339,6 +341,8 @@ fn run_written(sb: &Sandbox, written: &Written, problems: &mut Vec<String>) {
     for run in 1..=RUNS {
         let cwd = sb.path(&format!("run-{run}"));
         std::fs::create_dir(&cwd).expect("run dir");
+        // The user's project file a relative name would reach (`Sweeper`).
+        std::fs::write(cwd.join(PROJECT_FILE), "<project/>").expect("project file");
         let mut cmd = java();
         cmd.args(["-Xmx512m", "-cp"])
             .arg(format!("{}:{cp}", classes.display()))
@@ -366,6 +370,11 @@ fn run_written(sb: &Sandbox, written: &Written, problems: &mut Vec<String>) {
                 } else {
                     String::new()
                 }
+            ));
+        }
+        if std::fs::read(cwd.join(PROJECT_FILE)).ok().as_deref() != Some(&b"<project/>"[..]) {
+            problems.push(format!(
+                "written tests, plain run {run}: {PROJECT_FILE} in the working directory changed"
             ));
         }
         problems.extend(sb.escapes(&format!("written tests, plain run {run}")));
@@ -419,6 +428,25 @@ fn janitor_deletes_no_canary() {
     assert_proof_damages("Janitor", &["canary victim.txt deleted"]);
     let (_sb, _, problems) = check("Janitor");
     assert_no_problems("Janitor", &problems);
+}
+
+/// A delete by a relative name: unguarded it removes the `pom.xml` of the working directory; the
+/// written tests, run where a `pom.xml` is, leave it (the guards refuse relative names, so the
+/// test is cut before the call).
+#[test]
+fn sweeper_deletes_no_project_file_by_a_relative_name() {
+    let sb = Sandbox::new();
+    std::fs::write(sb.root.path().join(PROJECT_FILE), "<project/>").expect("project file");
+    let mut cmd = java();
+    cmd.arg("-cp")
+        .arg(test_support::workspace_root().join(CLASSPATH))
+        .args(["hostile.corpus.Proof", "Sweeper"])
+        .current_dir(sb.root.path());
+    let ran = run_limited(cmd, b"", sb.root.path());
+    assert_eq!(ran.stdout.trim(), "true", "proof: {}", ran.stderr);
+    assert!(!sb.root.path().join(PROJECT_FILE).exists(), "proof: the unguarded call left {PROJECT_FILE}");
+    let (_sb, _, problems) = check("Sweeper");
+    assert_no_problems("Sweeper", &problems);
 }
 
 #[test]

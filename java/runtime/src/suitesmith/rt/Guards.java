@@ -391,10 +391,15 @@ public final class Guards {
     // ---------------------------------------------------------------------------------------------
     // Files.
 
-    /** Whether a path is the scratch directory or below it, after canonicalisation. */
+    /**
+     * Whether a path is the scratch directory or below it, after canonicalisation. A relative path
+     * never is: in the workers it resolves against the scratch directory, but in a written test it
+     * names a file in the user's working directory (their project), so a write, rename or delete
+     * by a relative name is refused and recorded, and the test is cut before it (issue 21).
+     */
     static boolean inScratch(File f) {
         String root = scratch;
-        if (root == null || f == null) return false;
+        if (root == null || f == null || !f.isAbsolute()) return false;
         try {
             String p = f.getCanonicalPath();
             return p.equals(root) || p.startsWith(root + File.separator);

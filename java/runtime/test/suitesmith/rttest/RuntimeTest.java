@@ -262,6 +262,11 @@ public final class RuntimeTest {
         T nioIn = b.test(13);
         nioIn.method("subjects.Escapes", "nioWrite", "(Ljava/lang/String;)Ljava/lang/String;", true, -1,
             nioIn.str(new File(scratch, "nio.txt").getPath()));
+        T relative = b.test(14);
+        int name = relative.str("pom.xml");
+        relative.method("subjects.Escapes", "delete", "(Ljava/lang/String;)Z", true, -1, name);
+        T relativeNew = b.test(15);
+        relativeNew.method("subjects.Escapes", "create", "(Ljava/lang/String;)Z", true, -1, relativeNew.str("pom.xml"));
         List<Result> rs = w.execute(b);
         expect(rs.get(0).status, 2, "exit status");
         expect(rs.get(0).outcomes, Arrays.asList("int 0", "int 0", "int 3", "guard System.exit(3)", "not-executed"), "exit");
@@ -279,6 +284,12 @@ public final class RuntimeTest {
         expect(rs.get(10).status, 0, "next test runs normally");
         expect(rs.get(11).outcomes.get(1), "guard Files.write(" + canary.getPath() + ")", "nio write outside");
         expect(rs.get(12).outcomes.get(1), "string a\nb\n", "nio write inside scratch");
+        // A relative name is the user's working directory in a written test: refused although the
+        // worker's working directory is its scratch directory.
+        expect(rs.get(13).outcomes, Arrays.asList("string pom.xml", "guard File.delete(pom.xml)"),
+            "relative delete refused");
+        expect(rs.get(14).outcomes, Arrays.asList("string pom.xml", "guard File.createNewFile(pom.xml)"),
+            "relative create refused");
         expect(new String(Files.readAllBytes(canary.toPath()), "UTF-8"), "alive", "canary unchanged");
         expect(canary.exists(), true, "canary survives");
         expect(new File(canary.getPath() + "-new").exists(), false, "nothing created outside scratch");
