@@ -40,6 +40,8 @@ fn main() {
     let base = subjects.parent().unwrap_or(Path::new(".")).to_path_buf();
     let text = std::fs::read_to_string(&subjects).expect("subjects");
     let mut total = Row::default();
+    // A class listed twice (two competition editions) was run into one directory: measured once.
+    let mut seen = std::collections::BTreeSet::new();
     println!(
         "| class | uncovered branch goals | their jumps | OCG with a leaf | templates | invalid | build ms median | build ms max |"
     );
@@ -47,6 +49,9 @@ fn main() {
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.starts_with("class\t") && !l.is_empty()) {
         let mut cols = line.split('\t');
         let (Some(class), Some(cp)) = (cols.next(), cols.next()) else { continue };
+        if !seen.insert(class.to_owned()) {
+            continue;
+        }
         let report = out.join(format!("runs/{configuration}/{class}/seed-1/tests/report.json"));
         let Ok(report) = std::fs::read_to_string(&report) else { continue };
         let report: serde_json::Value = serde_json::from_str(&report).expect("report.json");
@@ -132,8 +137,9 @@ fn measure(class: &str, classpath: &[PathBuf], report: &serde_json::Value) -> Ro
             template::synthesize(&db, &graph, &cluster, &factory, &TemplateConfig::paper(), &mut rng)
         {
             row.templates += 1;
-            if testcase::check(&t.test, &cluster).is_err() {
+            if let Err(e) = testcase::check(&t.test, &cluster) {
                 row.invalid += 1;
+                eprintln!("{class}: invalid template ({e:?}):\n{}", t.test);
             }
         }
     }

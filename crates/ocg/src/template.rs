@@ -60,6 +60,8 @@ pub enum NoTemplate {
     Nothing,
     /// Longer than `max_length`.
     TooLong,
+    /// Not a valid test of our model (`testcase::check`); never seen, kept as a gate.
+    Invalid,
 }
 
 /// A template and what it holds.
@@ -111,6 +113,11 @@ pub fn synthesize(
     }
     if b.test.len() > config.max_length {
         return Err(NoTemplate::TooLong);
+    }
+    // Every statement was checked where it went in; the whole test once more, so that a template
+    // the search receives is always valid.
+    if testcase::check(&b.test, cluster).is_err() {
+        return Err(NoTemplate::Invalid);
     }
     let mut test = b.test;
     test.lineage.template = true;
@@ -222,7 +229,13 @@ impl Builder<'_, '_> {
     fn generate(&mut self, n: NodeId, rng: &mut TestRng) -> Option<Val> {
         match self.ocg.get(n).kind.clone() {
             NodeKind::Input(_) => None,
-            NodeKind::PassThrough => self.ocg.parents(n).find_map(|e| self.vals.get(&e.from).copied()),
+            // A move (load, store, cast) reuses its value's variable; arithmetic on the way to the
+            // branch (`Operand` edges) computes a new value that no variable of the test holds.
+            NodeKind::PassThrough => self
+                .ocg
+                .parents(n)
+                .filter(|e| e.role == Role::AssignedValue)
+                .find_map(|e| self.vals.get(&e.from).copied()),
             NodeKind::Call { name, descriptor, is_static, owner } => {
                 self.call_node(n, &owner, &name, &descriptor, is_static, rng).map(Val::Var)
             }
@@ -258,8 +271,11 @@ impl Builder<'_, '_> {
                 fixed[k] = Some(*v);
             }
         }
-        let mut pos = self.pos();
-        let v = self.factory.insert_call_with(&mut self.test, &mut pos, &g, receiver, &fixed, rng)?;
+        // The graph's argument may not fit the parameter (a value the slicer saw through a
+        // conversion): then the call gets arguments of its own.
+        let v = self
+            .insert_checked(&g, receiver, &fixed, rng)
+            .or_else(|| self.insert_checked(&g, receiver, &[], rng))?;
         // A void call yields a statement but no value for children.
         g.ret.as_ref().map(|_| v)
     }
@@ -337,11 +353,11 @@ impl Builder<'_, '_> {
         let backup = self.test.clone();
         let mut pos = self.pos();
         let value = self.value(slot, &mut pos, rng)?;
-        if self
+        let ok = self
             .factory
             .insert_call_with(&mut self.test, &mut pos, &g, Some(object), &[Some(value)], rng)
-            .is_none()
-        {
+            .is_some_and(|v| self.valid(v));
+        if !ok {
             self.test = backup;
             return None;
         }
@@ -377,13 +393,38 @@ impl Builder<'_, '_> {
         if let (Some(i), Some(f)) = (index, a.direct_index_param.and_then(|k| fixed.get_mut(k as usize))) {
             *f = Some(i);
         }
-        let Some(call) =
-            self.factory.insert_call_with(&mut self.test, &mut pos, &g, Some(object), &fixed, rng)
-        else {
+        let call = self.factory.insert_call_with(&mut self.test, &mut pos, &g, Some(object), &fixed, rng);
+        let Some(call) = call.filter(|&v| self.valid(v)) else {
             self.test = backup;
             return None;
         };
         Some(value.unwrap_or(call))
+    }
+
+    /// Whether the statement of `v` is valid where it is (its uses fit its parameters).
+    fn valid(&self, v: VarId) -> bool {
+        testcase::validity::check_statement(&self.test, v.index(), self.cluster).is_ok()
+    }
+
+    /// Inserts a call before the final one with the given receiver and fixed arguments; `None`,
+    /// the test as it was, when the call cannot be made or is not valid.
+    fn insert_checked(
+        &mut self,
+        g: &Arc<GenericCallable>,
+        receiver: Option<VarId>,
+        fixed: &[Option<VarId>],
+        rng: &mut TestRng,
+    ) -> Option<VarId> {
+        let backup = self.test.clone();
+        let mut pos = self.pos();
+        let v = self.factory.insert_call_with(&mut self.test, &mut pos, g, receiver, fixed, rng);
+        match v.filter(|&v| self.valid(v)) {
+            Some(v) => Some(v),
+            None => {
+                self.test = backup;
+                None
+            }
+        }
     }
 
     /// A setter or getter of `slot` on an object of `class` that the cluster offers, sampled by
@@ -414,8 +455,7 @@ impl Builder<'_, '_> {
     /// `v = object.getF()`, a getter sampled by Eq. (1).
     fn get(&mut self, object: VarId, class: &str, slot: &FieldSlot, rng: &mut TestRng) -> Option<VarId> {
         let (_, g) = self.choose(class, slot, access::Access::Get, rng)?;
-        let mut pos = self.pos();
-        self.factory.insert_call_with(&mut self.test, &mut pos, &g, Some(object), &[], rng)
+        self.insert_checked(&g, Some(object), &[], rng)
     }
 }
 
