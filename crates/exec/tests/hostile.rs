@@ -86,7 +86,7 @@ fn escapes_are_guarded_and_the_pool_survives() {
         call("Files", "create", "(Ljava/lang/String;)Z", vec![Statement::string(&fresh)]),
         call(
             "Files",
-            "write",
+            "writeTemp",
             "(Ljava/lang/String;Ljava/lang/String;)I",
             vec![Statement::string(scratch_file), Statement::string("fine")],
         ),
@@ -96,6 +96,14 @@ fn escapes_are_guarded_and_the_pool_survives() {
         call("Threads", "bomb", "(I)I", vec![int(1000)]),
         call("Recursion", "depth", "(I)I", vec![int(0)]),
         call("Recursion", "bounded", "(I)I", vec![int(10)]),
+        // A relative name is refused even though a worker's working directory is its scratch
+        // directory: in a written test it would be the user's project (issue 21).
+        call(
+            "Files",
+            "write",
+            "(Ljava/lang/String;Ljava/lang/String;)I",
+            vec![Statement::string(scratch_file), Statement::string("fine")],
+        ),
     ];
     let rs = ex.execute(&tests).expect("execute");
     let status: Vec<ExecStatus> = rs.iter().map(|r| r.status).collect();
@@ -104,7 +112,7 @@ fn escapes_are_guarded_and_the_pool_survives() {
         status,
         [
             Guard, Normal, Guard, Guard, Guard, Guard, Guard, Guard, Normal, Guard, Guard, Normal, Guard,
-            Normal, Normal
+            Normal, Normal, Guard
         ],
         "{rs:#?}"
     );
@@ -131,6 +139,7 @@ fn escapes_are_guarded_and_the_pool_survives() {
     guarded(12, "Thread.start");
     assert_eq!(threw(&rs[13]), "java.lang.StackOverflowError");
     assert_eq!(last(&rs[14]), &ok_int(10));
+    guarded(15, "write ");
     // Nothing outside the scratch directory changed.
     assert_eq!(std::fs::read_to_string(&canary).unwrap(), "canary");
     assert!(!std::path::Path::new(&fresh).exists());
