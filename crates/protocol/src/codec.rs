@@ -11,8 +11,9 @@ use indexmap::IndexMap;
 
 use crate::trace::site_key;
 use crate::{
-    Branch, ContextBranch, DecodeError, NO_VAR, Outcome, PrimType, ProbeId, Record, Request, Response, Setup,
-    Statement, StubAnswers, Test, TestRef, TestResult, TestStatus, Trace, Value, Var, kind,
+    AccessPath, Branch, Clause, Cmp, ContextBranch, DecodeError, MAX_EXPR_DEPTH, NO_VAR, NumExpr, NumOp,
+    Outcome, PathCondition, PathDistance, PrimType, ProbeId, Record, Request, Response, Root, Setup,
+    Statement, Step, StubAnswers, Test, TestRef, TestResult, TestStatus, Trace, Value, Var, kind,
 };
 
 /// Frames longer than this are refused by [`read_frame`] (a corrupt length would otherwise make us
@@ -133,7 +134,102 @@ fn encode_setup(s: &Setup, out: &mut Vec<u8>) {
     put_u32(out, s.max_threads);
     put_str(out, &s.scratch_dir);
     put_i64(out, s.time_base_ms);
+    put_u64(out, s.path_epsilon.to_bits());
+    put_len(out, s.path_conditions.len());
+    for pc in &s.path_conditions {
+        put_path_condition(out, pc);
+    }
     end_frame(out, at);
+}
+
+// Path conditions (v9, docs/protocol.md "Path conditions"): strings inline, tags as below.
+
+fn put_path_condition(out: &mut Vec<u8>, pc: &PathCondition) {
+    put_str(out, &pc.class);
+    put_str(out, &pc.name);
+    put_str(out, &pc.descriptor);
+    put_len(out, pc.clauses.len());
+    for c in &pc.clauses {
+        match c {
+            Clause::Null(p) => {
+                put_u8(out, 0);
+                put_access_path(out, p);
+            }
+            Clause::Alias(a, b) => {
+                put_u8(out, 1);
+                put_access_path(out, a);
+                put_access_path(out, b);
+            }
+            Clause::Fresh { path, class } => {
+                put_u8(out, 2);
+                put_access_path(out, path);
+                put_str(out, class);
+            }
+            Clause::Numeric { cmp, left, right } => {
+                put_u8(out, 3);
+                put_u8(out, *cmp as u8);
+                put_num_expr(out, left);
+                put_num_expr(out, right);
+            }
+        }
+    }
+}
+
+fn put_access_path(out: &mut Vec<u8>, p: &AccessPath) {
+    match p.root {
+        Root::This => put_u8(out, 0),
+        Root::Param(k) => {
+            put_u8(out, 1);
+            put_u16(out, k);
+        }
+    }
+    put_len(out, p.steps.len());
+    for s in &p.steps {
+        match s {
+            Step::Field { class, name } => {
+                put_u8(out, 0);
+                put_str(out, class);
+                put_str(out, name);
+            }
+            Step::Element(i) => {
+                put_u8(out, 1);
+                put_i32(out, *i);
+            }
+            Step::Length => put_u8(out, 2),
+        }
+    }
+}
+
+fn put_num_expr(out: &mut Vec<u8>, e: &NumExpr) {
+    match e {
+        NumExpr::Const { ty, bits } => {
+            put_u8(out, 0);
+            put_u8(out, ty.letter());
+            put_u64(out, *bits);
+        }
+        NumExpr::Path { ty, path } => {
+            put_u8(out, 1);
+            put_u8(out, ty.letter());
+            put_access_path(out, path);
+        }
+        NumExpr::Neg { ty, operand } => {
+            put_u8(out, 2);
+            put_u8(out, ty.letter());
+            put_num_expr(out, operand);
+        }
+        NumExpr::Binary { op, ty, left, right } => {
+            put_u8(out, 3);
+            put_u8(out, *op as u8);
+            put_u8(out, ty.letter());
+            put_num_expr(out, left);
+            put_num_expr(out, right);
+        }
+        NumExpr::Convert { to, operand } => {
+            put_u8(out, 4);
+            put_u8(out, to.letter());
+            put_num_expr(out, operand);
+        }
+    }
 }
 
 /// Interns strings into the batch's string table, in first-use order (deterministic bytes).
@@ -522,6 +618,14 @@ fn put_trace(out: &mut Vec<u8>, t: &Trace) {
             put_u64(out, r.b);
         }
     }
+    put_len(out, t.path_distances.len());
+    for d in &t.path_distances {
+        put_u32(out, d.pc);
+        put_len(out, d.clauses.len());
+        for c in &d.clauses {
+            put_u64(out, c.to_bits());
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -661,6 +765,105 @@ fn read_setup(r: &mut Reader<'_>) -> Result<Setup, DecodeError> {
         max_threads: r.u32()?,
         scratch_dir: r.str()?,
         time_base_ms: r.i64()?,
+        path_epsilon: r.f64()?,
+        path_conditions: {
+            let n = r.count(16)?;
+            let mut pcs = Vec::with_capacity(n);
+            for _ in 0..n {
+                pcs.push(read_path_condition(r)?);
+            }
+            pcs
+        },
+    })
+}
+
+fn read_path_condition(r: &mut Reader<'_>) -> Result<PathCondition, DecodeError> {
+    let (class, name, descriptor) = (r.str()?, r.str()?, r.str()?);
+    let n = r.count(6)?;
+    let mut clauses = Vec::with_capacity(n);
+    for _ in 0..n {
+        let at = r.pos;
+        clauses.push(match r.u8()? {
+            0 => Clause::Null(read_access_path(r)?),
+            1 => Clause::Alias(read_access_path(r)?, read_access_path(r)?),
+            2 => Clause::Fresh { path: read_access_path(r)?, class: r.str()? },
+            3 => {
+                let at = r.pos;
+                let cmp = match r.u8()? {
+                    0 => Cmp::Eq,
+                    1 => Cmp::Ne,
+                    2 => Cmp::Lt,
+                    3 => Cmp::Le,
+                    4 => Cmp::Gt,
+                    5 => Cmp::Ge,
+                    tag => return Err(DecodeError::UnknownTag { what: "comparison", tag, at }),
+                };
+                Clause::Numeric { cmp, left: read_num_expr(r, 0)?, right: read_num_expr(r, 0)? }
+            }
+            tag => return Err(DecodeError::UnknownTag { what: "clause", tag, at }),
+        });
+    }
+    Ok(PathCondition { class, name, descriptor, clauses })
+}
+
+fn read_access_path(r: &mut Reader<'_>) -> Result<AccessPath, DecodeError> {
+    let at = r.pos;
+    let root = match r.u8()? {
+        0 => Root::This,
+        1 => Root::Param(r.u16()?),
+        tag => return Err(DecodeError::UnknownTag { what: "path root", tag, at }),
+    };
+    let n = r.count(1)?;
+    let mut steps = Vec::with_capacity(n);
+    for _ in 0..n {
+        let at = r.pos;
+        steps.push(match r.u8()? {
+            0 => Step::Field { class: r.str()?, name: r.str()? },
+            1 => Step::Element(r.i32()?),
+            2 => Step::Length,
+            tag => return Err(DecodeError::UnknownTag { what: "path step", tag, at }),
+        });
+    }
+    Ok(AccessPath { root, steps })
+}
+
+fn read_prim(r: &mut Reader<'_>) -> Result<PrimType, DecodeError> {
+    let at = r.pos;
+    let tag = r.u8()?;
+    PrimType::from_letter(tag).ok_or(DecodeError::UnknownTag { what: "primitive type", tag, at })
+}
+
+fn read_num_expr(r: &mut Reader<'_>, depth: usize) -> Result<NumExpr, DecodeError> {
+    let at = r.pos;
+    if depth >= MAX_EXPR_DEPTH {
+        return Err(DecodeError::TooDeep(MAX_EXPR_DEPTH, at));
+    }
+    Ok(match r.u8()? {
+        0 => NumExpr::Const { ty: read_prim(r)?, bits: r.u64()? },
+        1 => NumExpr::Path { ty: read_prim(r)?, path: read_access_path(r)? },
+        2 => NumExpr::Neg { ty: read_prim(r)?, operand: Box::new(read_num_expr(r, depth + 1)?) },
+        3 => {
+            let at = r.pos;
+            let op = match r.u8()? {
+                0 => NumOp::Add,
+                1 => NumOp::Sub,
+                2 => NumOp::Mul,
+                3 => NumOp::Div,
+                4 => NumOp::Rem,
+                5 => NumOp::And,
+                6 => NumOp::Or,
+                7 => NumOp::Xor,
+                8 => NumOp::Shl,
+                9 => NumOp::Shr,
+                10 => NumOp::Ushr,
+                tag => return Err(DecodeError::UnknownTag { what: "numeric operation", tag, at }),
+            };
+            let ty = read_prim(r)?;
+            let left = Box::new(read_num_expr(r, depth + 1)?);
+            NumExpr::Binary { op, ty, left, right: Box::new(read_num_expr(r, depth + 1)?) }
+        }
+        4 => NumExpr::Convert { to: read_prim(r)?, operand: Box::new(read_num_expr(r, depth + 1)?) },
+        tag => return Err(DecodeError::UnknownTag { what: "numeric expression", tag, at }),
     })
 }
 
@@ -916,6 +1119,17 @@ fn read_trace(r: &mut Reader<'_>) -> Result<Trace, DecodeError> {
             records.push(Record { depth, frame, parent, site, a: r.u64()?, b: r.u64()? });
         }
         t.records.push((p, records));
+    }
+    let n = r.count(8)?;
+    t.path_distances.reserve_exact(n);
+    for _ in 0..n {
+        let pc = r.u32()?;
+        let m = r.count(8)?;
+        let mut clauses = Vec::with_capacity(m);
+        for _ in 0..m {
+            clauses.push(r.f64()?);
+        }
+        t.path_distances.push(PathDistance { pc, clauses });
     }
     t.normalise();
     Ok(t)

@@ -15,16 +15,20 @@
 //! - Decoding never panics: every malformed input is a [`DecodeError`].
 
 mod codec;
+mod path;
 mod trace;
 
 pub use codec::{
     FrameError, MAX_FRAME_LEN, canonical_test_bytes, decode_request, decode_response, encode_execute,
     encode_request, encode_response, read_frame,
 };
+pub use path::{
+    AccessPath, Clause, Cmp, MAX_EXPR_DEPTH, NumExpr, NumOp, PathCondition, PathDistance, Root, Step,
+};
 pub use trace::{Branch, ContextBranch, Record, Trace};
 
 /// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
-pub const VERSION: u16 = 8;
+pub const VERSION: u16 = 9;
 
 /// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`); the
 /// same type as `goals::ProbeId`, defined in `rt-abi`.
@@ -221,7 +225,7 @@ pub struct TestRef<'a> {
 }
 
 /// `Setup` (docs/protocol.md).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Setup {
     pub classpath: Vec<String>,
     /// Instrumented classes: binary name (dots) and class-file bytes; they win over the classpath.
@@ -233,6 +237,11 @@ pub struct Setup {
     pub max_threads: u32,
     pub scratch_dir: String,
     pub time_base_ms: i64,
+    /// Path conditions whose distances the worker computes at each call of their entry method
+    /// (v9; paper 003, [`PathCondition`]); a trace's `path_distances` index this list.
+    pub path_conditions: Vec<PathCondition>,
+    /// Figure 6's ε: a violated numeric clause at difference d scores 1 − 1/(1 + d + ε).
+    pub path_epsilon: f64,
 }
 
 impl Setup {
@@ -247,12 +256,14 @@ impl Setup {
             max_threads: 100,
             scratch_dir: String::new(),
             time_base_ms: 1_500_000_000_000,
+            path_conditions: Vec::new(),
+            path_epsilon: 1e-6,
         }
     }
 }
 
 /// Engine -> worker messages.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Request {
     Hello { version: u16 },
     Setup(Setup),
@@ -382,6 +393,8 @@ pub enum DecodeError {
     BadStringRef { index: u32, len: usize },
     #[error("{extra} trailing bytes after a {kind} frame")]
     TrailingBytes { kind: u8, extra: usize },
+    #[error("expression nested deeper than {0} at offset {1}")]
+    TooDeep(usize, usize),
     #[error("protocol version mismatch: engine speaks {expected}, worker {got}")]
     BadVersion { expected: u16, got: u16 },
 }

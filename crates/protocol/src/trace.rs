@@ -5,7 +5,7 @@
 //! The worker sends every list sorted; the decoder re-sorts (stably) only if a list is not, so
 //! lookups stay correct even against a sloppy peer.
 
-use crate::ProbeId;
+use crate::{PathDistance, ProbeId};
 
 /// Minimum branch distances of one conditional jump (EvoSuite's, >= 0; 0 on a side that was taken).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -69,6 +69,9 @@ pub struct Trace {
     /// Extension records (v4): per extension probe, the distinct records seen, first 16, in
     /// first-seen order.
     pub records: Vec<(ProbeId, Vec<Record>)>,
+    /// Figure 6 clause distances (v9), per path condition of `Setup` whose entry method the test
+    /// called, sorted by path condition.
+    pub path_distances: Vec<PathDistance>,
 }
 
 fn find<T>(list: &[T], probe: ProbeId, key: impl Fn(&T) -> ProbeId) -> Option<&T> {
@@ -159,6 +162,15 @@ impl Trace {
         if !self.contexts.is_sorted_by_key(|c| (site_key(c.site), c.probe)) {
             self.contexts.sort_by_key(|c| (site_key(c.site), c.probe));
         }
+        if !self.path_distances.is_sorted_by_key(|d| d.pc) {
+            self.path_distances.sort_by_key(|d| d.pc);
+        }
+    }
+
+    /// The clause distances of path condition `pc`, when the test called its entry method.
+    pub fn path_distance(&self, pc: u32) -> Option<&PathDistance> {
+        let i = self.path_distances.partition_point(|d| d.pc < pc);
+        self.path_distances.get(i).filter(|d| d.pc == pc)
     }
 }
 

@@ -103,6 +103,8 @@ fn all_requests() -> Vec<Request> {
     setup.class_ids = vec![(0, "p.C".into()), (1, "p.D".into())];
     setup.scratch_dir = "/tmp/scratch \u{e9}".into();
     setup.time_base_ms = -5;
+    setup.path_epsilon = 0.001;
+    setup.path_conditions = vec![every_clause()];
     vec![
         Request::Hello { version: VERSION },
         Request::Setup(setup),
@@ -117,6 +119,62 @@ fn all_requests() -> Vec<Request> {
         },
         Request::Shutdown,
     ]
+}
+
+/// A path condition using every clause, root, step, operation and conversion kind.
+fn every_clause() -> PathCondition {
+    let list = AccessPath::fields(Root::Param(0), &[("p.L", "header"), ("p.L$E", "next")]);
+    let arr = AccessPath { root: Root::This, steps: vec![Step::Element(-1), Step::Length] };
+    let size = NumExpr::Path { ty: PrimType::Int, path: AccessPath::fields(Root::This, &[("p.L", "size")]) };
+    let mut clauses = vec![
+        Clause::Null(arr.clone()),
+        Clause::Alias(list.clone(), AccessPath { root: Root::Param(7), steps: vec![] }),
+        Clause::Fresh { path: list, class: "p.L$E".into() },
+    ];
+    let ops = [
+        NumOp::Add,
+        NumOp::Sub,
+        NumOp::Mul,
+        NumOp::Div,
+        NumOp::Rem,
+        NumOp::And,
+        NumOp::Or,
+        NumOp::Xor,
+        NumOp::Shl,
+        NumOp::Shr,
+        NumOp::Ushr,
+    ];
+    for (i, cmp) in [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge].into_iter().enumerate() {
+        let left = NumExpr::Binary {
+            op: ops[i],
+            ty: PrimType::Long,
+            left: Box::new(NumExpr::Convert { to: PrimType::Long, operand: Box::new(size.clone()) }),
+            right: Box::new(NumExpr::Neg { ty: PrimType::Long, operand: Box::new(NumExpr::int(i as i32)) }),
+        };
+        clauses.push(Clause::Numeric {
+            cmp,
+            left,
+            right: NumExpr::Const { ty: PrimType::Double, bits: 1.5f64.to_bits() },
+        });
+    }
+    for op in &ops[6..] {
+        clauses.push(Clause::Numeric {
+            cmp: Cmp::Eq,
+            left: NumExpr::Binary {
+                op: *op,
+                ty: PrimType::Int,
+                left: Box::new(size.clone()),
+                right: Box::new(NumExpr::int(1)),
+            },
+            right: NumExpr::int(0),
+        });
+    }
+    PathCondition {
+        class: "p.S".into(),
+        name: "sample".into(),
+        descriptor: "(Lp/L;Ljava/lang/Object;)I".into(),
+        clauses,
+    }
 }
 
 fn full_trace() -> Trace {
@@ -145,6 +203,10 @@ fn full_trace() -> Trace {
                 ],
             ),
             (ProbeId(7), vec![]),
+        ],
+        path_distances: vec![
+            PathDistance { pc: 0, clauses: vec![0.0, 1.0, 0.7501] },
+            PathDistance { pc: 3, clauses: vec![] },
         ],
     }
 }
@@ -334,7 +396,21 @@ fn hostile_inputs_give_typed_errors() {
     assert!(matches!(err, FrameError::TooLarge(_)));
     assert!(!read_frame(&mut &[][..], &mut buf).unwrap(), "clean end of stream");
     assert_eq!(check_version(VERSION), Ok(()));
-    assert_eq!(check_version(9), Err(DecodeError::BadVersion { expected: VERSION, got: 9 }));
+    assert_eq!(check_version(8), Err(DecodeError::BadVersion { expected: VERSION, got: 8 }));
+    // A path condition's expression nested past the limit is refused, not recursed into.
+    let mut deep = NumExpr::int(1);
+    for _ in 0..MAX_EXPR_DEPTH {
+        deep = NumExpr::Neg { ty: PrimType::Int, operand: Box::new(deep) };
+    }
+    let mut setup = Setup::empty();
+    setup.path_conditions = vec![PathCondition {
+        class: "C".into(),
+        name: "m".into(),
+        descriptor: "()V".into(),
+        clauses: vec![Clause::Numeric { cmp: Cmp::Eq, left: deep, right: NumExpr::int(0) }],
+    }];
+    let frame = frame_of_request(&Request::Setup(setup));
+    assert!(matches!(decode_request(&frame[4..]), Err(DecodeError::TooDeep(MAX_EXPR_DEPTH, _))));
 }
 
 #[test]

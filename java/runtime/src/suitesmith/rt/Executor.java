@@ -819,6 +819,8 @@ final class Executor {
         } catch (Throwable t) {
             return callFailed(t);
         }
+        // Paper 003's path conditions read the input heap at the entry of the call (protocol v9).
+        PathConditions.atEntry(s.cls, s.name, s.desc, recv, args);
         Object v;
         try {
             v = m.invoke(recv, args);

@@ -136,6 +136,7 @@ public final class Tracer {
 
     /** Clears everything one test recorded, in O(probes touched). */
     static void reset() {
+        PathConditions.reset();
         int[] t = touched;
         int n = Math.min(nTouched, t.length);
         for (int i = 0; i < n; i++) {
@@ -895,6 +896,7 @@ public final class Tracer {
                 out.writeLong(r[o + 5]);
             }
         }
+        PathConditions.write(out);
     }
 
     private static int findContext(long key) {
@@ -907,6 +909,6 @@ public final class Tracer {
 
     /** Writes an empty `Trace` (for a test abandoned at its timeout, whose tables are still in use). */
     static void writeEmpty(DataOutputStream out) throws IOException {
-        for (int i = 0; i < 10; i++) out.writeInt(0);
+        for (int i = 0; i < 11; i++) out.writeInt(0);
     }
 }

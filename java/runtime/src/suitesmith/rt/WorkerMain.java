@@ -172,6 +172,7 @@ public final class WorkerMain {
         int maxThreads = p.readInt();
         String scratch = Protocol.readStr(p);
         long timeBase = p.readLong();
+        PathConditions.read(p);
         if (p.available() != 0) throw new IOException("trailing bytes after Setup");
         if (timeoutMs <= 0) timeoutMs = 3000;
 
@@ -179,6 +180,7 @@ public final class WorkerMain {
         Tracer.initClasses(maxId);
         Guards.configure(timeBase, maxThreads, scratch);
         Loader loader = new Loader(cp, classes, WorkerMain.class.getClassLoader());
+        PathConditions.useLoader(loader);
         // Define the classes under test (those with class ids) now: a class-file error shows up at
         // Setup, in the diagnostics, rather than as a puzzling outcome of the first test that touches
         // the class. Loading does not initialise (no SUT code runs here). The other sent classes, the
