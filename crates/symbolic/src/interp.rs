@@ -119,6 +119,8 @@ pub(crate) struct Machine<'a, 'g> {
     pub random_seed: Option<u64>,
     /// Seeds handed to `new Random()` so far (the workers count them per test).
     pub random_seeds: i64,
+    /// Exploration mode (`Concolic::explore`): lazy input objects and the clause log.
+    pub lazy: Option<Box<crate::lazy::LazyState>>,
 }
 
 impl<'a, 'g> Machine<'a, 'g> {
@@ -156,6 +158,7 @@ impl<'a, 'g> Machine<'a, 'g> {
             clock_ticks: 0,
             random_seed: None,
             random_seeds: 0,
+            lazy: None,
         }
     }
 
@@ -179,6 +182,9 @@ impl<'a, 'g> Machine<'a, 'g> {
         self.steps += 1;
         if self.steps > self.cfg.max_steps {
             return stop(Stop::Steps);
+        }
+        if let Some(b) = self.lazy.as_ref().and_then(|st| st.bound) {
+            return unsupported(format!("exploration bound {b:?}"));
         }
         Ok(())
     }
@@ -217,6 +223,9 @@ impl<'a, 'g> Machine<'a, 'g> {
             method: loc.method,
             insn: loc.insn,
         });
+        if self.lazy.is_some() {
+            self.log_entry(kind);
+        }
     }
 
     /// An implicit check (may throw) whose outcome `held` (Bool) is symbolic.

@@ -105,6 +105,11 @@ impl<'a> Machine<'a, '_> {
                 .throw_new("java/lang/NullPointerException", &format!("read of field {name} of null"));
         };
         let owner = self.field_owner(class, name, desc);
+        if self.lazy.is_some()
+            && let Some(v) = self.lazy_get(id, &owner, name, desc)?
+        {
+            return Ok(v);
+        }
         match self.heap.get(id) {
             Obj::Inst { fields, .. } => {
                 Ok(fields.get(&format!("{owner}.{name}")).copied().unwrap_or_else(|| default_of(desc)))

@@ -27,17 +27,30 @@
 //! - The interpreter's own bounds are deterministic: `max_steps`, `max_depth`, and 4M array
 //!   elements per replay.
 //!
-//! It deliberately does not solve anything (`solver` does), choose what to negate (`dse` does) or
-//! run a JVM: the interpreter never starts a process and never runs code under test for real.
+//! Exploration mode (paper 003, SUSHI; `Concolic::explore`, modules `explore`, `lazy`, `numeric`,
+//! `pctext`): one method is run on *lazy* inputs, objects materialised on first access as null, an
+//! alias of an earlier input object or a fresh object of each class in scope, with primitive fields
+//! as solver variables named by their access paths; its paths are enumerated depth-first by replay
+//! of a choice vector, with the solver deciding which sides of symbolic branches are feasible, and
+//! each path comes out as a `protocol::PathCondition` (clauses in assumption order) with the branch
+//! goals it covered and how it ended.
+//!
+//! Outside exploration it deliberately does not solve anything (`solver` does), choose what to
+//! negate (`dse` does) or run a JVM: the interpreter never starts a process and never runs code
+//! under test for real.
 
 mod branches;
 mod classes;
+mod explore;
 mod frame;
 mod heap;
 mod interp;
 mod invoke;
+mod lazy;
 mod models;
+mod numeric;
 mod ops;
+mod pctext;
 mod stmts;
 mod strings;
 mod value;
@@ -47,8 +60,11 @@ use std::fmt;
 use solver::{Arena, Assignment, ExprId, VarId};
 
 pub use branches::NO_GOAL;
+pub use explore::{Exploration, ExploreConfig, ExploreError, ExploreStats, ExploredPath, PathEnd};
+pub use lazy::{Bound, path_text};
 /// The workers' clock base the replays assume (`System.currentTimeMillis` in the classes under test).
 pub use models::misc::TIME_BASE_MS;
+pub use pctext::{clause_text, num_text};
 
 /// What a replay may spend, in deterministic units only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

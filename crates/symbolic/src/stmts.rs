@@ -50,7 +50,7 @@ fn internal(binary: &str) -> String {
 
 impl Machine<'_, '_> {
     /// A value as the outcomes show it.
-    fn summary(&self, v: Slot) -> String {
+    pub(crate) fn summary(&self, v: Slot) -> String {
         match v.c {
             C::I(x) => x.to_string(),
             C::J(x) => format!("{x}L"),

@@ -1,0 +1,462 @@
+//! Lazy initialisation of input objects (paper 003, SUSHI; digest 003-004 §A.2.2, §C.4): the
+//! state one replay of `Concolic::explore` adds to the machine, and the resolution of an input
+//! reference into null, an alias of an earlier input object, or a fresh object of each concrete
+//! class in scope, taken from the replay's choice vector.
+//!
+//! Deviations from JBSE's generalised symbolic execution, each a consequence of running concolically
+//! (objects stay concrete heap objects once resolved, so reference comparisons need no solver):
+//! - A reference field of an input object is resolved when it is first *read* (`getfield`), not when
+//!   the value read is first dereferenced; a field read and only passed along forks all the same
+//!   (more paths, never fewer). Reference parameters and the receiver are resolved at the entry,
+//!   in order (receiver, then parameters), before the first instruction.
+//! - The fresh classes of a reference of declared type `java/lang/Object` are `Object` alone (JBSE
+//!   fans out over every class in scope; the search builds the objects anyway); for other types,
+//!   every concrete class of the scope assignable to it, plus the type itself when it is a concrete
+//!   JDK class we model (`String`, the boxes).
+//! - A fresh `String` is the empty string and a fresh box holds 0, with no symbolic contents;
+//!   other JDK classes (collections, ...) get no fresh alternative, only null and aliases: such
+//!   inputs are left to the search. An array input's fresh alternative ends the path
+//!   (`Bound::ArrayInput`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use classfile::access;
+use protocol::{AccessPath, Clause, PrimType, Root, Step};
+use solver::{Op, Sort, Value, VarId};
+
+use crate::heap::{Obj, StrVal};
+use crate::interp::{Abrupt, Machine, Res};
+use crate::value::{ObjId, Slot};
+use crate::{EntryKind, Stop};
+
+/// A bound of the exploration that ended a path (deterministic, never time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Bound {
+    /// `ExploreConfig::max_lazy_inits` resolutions were made on the path.
+    LazyInits,
+    /// `ExploreConfig::max_branch_depth` forks (references and symbolic branches) on the path.
+    BranchDepth,
+    /// The path would need an array as an input object (not supported yet).
+    ArrayInput,
+    /// `ExploreConfig::max_unroll` forks at one instruction (a loop unrolled that many times).
+    Unroll,
+}
+
+/// The bounds a replay checks itself.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub max_lazy_inits: u32,
+    pub heap_scope: u32,
+    pub max_branch_depth: u32,
+    pub max_unroll: u32,
+}
+
+/// What replays keep from one to the next: the fresh classes by declared type and the
+/// assignability answers.
+pub(crate) type Caches = (BTreeMap<String, Vec<String>>, Vec<(String, String, bool)>);
+
+/// One item of the clause log, in assumption order (§A.2.2: the order is mandatory).
+#[derive(Clone, Debug)]
+pub(crate) enum Logged {
+    /// A reference resolution: its clause, how many alternatives there were and which was taken.
+    Ref { clause: Clause, alts: u32, chosen: u32 },
+    /// A path entry of the machine (`Replay::path[i]`): branches, implicit checks, pins.
+    Entry { index: usize, covered: usize },
+}
+
+/// What a resolution may give.
+#[derive(Clone, Debug)]
+enum Alt {
+    Null,
+    Alias(ObjId),
+    Fresh(String),
+}
+
+/// The lazy-initialisation state of one replay.
+#[derive(Debug)]
+pub(crate) struct LazyState {
+    /// The choice vector: the alternative of each reference resolution, in order; past its end 0.
+    pub choices: Vec<usize>,
+    pub next_choice: usize,
+    /// Values of the symbolic inputs by variable name (the access path's text); absent ones are 0.
+    pub hints: BTreeMap<String, Value>,
+    /// The access path of every materialised input object.
+    pub paths: BTreeMap<ObjId, AccessPath>,
+    /// Input objects whose fields materialise on first read (instances of interpreted classes).
+    pub lazy: BTreeSet<ObjId>,
+    /// Materialised input objects in order: the alias candidates.
+    pub order: Vec<ObjId>,
+    pub log: Vec<Logged>,
+    /// The symbolic inputs: variable -> (access path, primitive type).
+    pub vars: BTreeMap<VarId, (AccessPath, PrimType)>,
+    pub fresh_count: BTreeMap<String, u32>,
+    pub lazy_inits: u32,
+    pub forks: u32,
+    /// Forks so far per instruction (class, method, instruction index): the loop-unrolling bound.
+    pub at: BTreeMap<(String, String, u32), u32>,
+    pub bound: Option<Bound>,
+    /// The choice vector named an alternative this replay did not have.
+    pub diverged: bool,
+    pub limits: Limits,
+    /// Package prefixes (internal names, `sushi/`) of the classes in scope.
+    pub scope: Vec<String>,
+    /// Concrete classes in scope by declared type, kept across replays.
+    pub fresh_classes: BTreeMap<String, Vec<String>>,
+    /// (class, declared type, assignable), kept across replays.
+    pub assignable: Vec<(String, String, bool)>,
+}
+
+impl LazyState {
+    pub fn new(
+        choices: Vec<usize>,
+        hints: BTreeMap<String, Value>,
+        limits: Limits,
+        scope: Vec<String>,
+        (fresh_classes, assignable): Caches,
+    ) -> LazyState {
+        LazyState {
+            choices,
+            next_choice: 0,
+            hints,
+            paths: BTreeMap::new(),
+            lazy: BTreeSet::new(),
+            order: Vec::new(),
+            log: Vec::new(),
+            vars: BTreeMap::new(),
+            fresh_count: BTreeMap::new(),
+            lazy_inits: 0,
+            forks: 0,
+            at: BTreeMap::new(),
+            bound: None,
+            diverged: false,
+            limits,
+            scope,
+            fresh_classes,
+            assignable,
+        }
+    }
+}
+
+impl LazyState {
+    /// Counts a fork at an instruction; true when that exceeds the unrolling bound.
+    fn count_at(&mut self, key: (String, String, u32)) -> bool {
+        let n = self.at.entry(key).or_insert(0);
+        *n += 1;
+        *n > self.limits.max_unroll
+    }
+}
+
+/// The binary name (dots) of an internal one.
+pub(crate) fn binary(internal: &str) -> String {
+    internal.replace('/', ".")
+}
+
+/// The primitive type and solver sort of a field descriptor.
+pub(crate) fn prim_of(desc: &str) -> Option<(PrimType, Sort)> {
+    Some(match desc {
+        "Z" => (PrimType::Boolean, Sort::Bool),
+        "B" => (PrimType::Byte, Sort::Bv(8)),
+        "C" => (PrimType::Char, Sort::Bv(16)),
+        "S" => (PrimType::Short, Sort::Bv(16)),
+        "I" => (PrimType::Int, Sort::Bv(32)),
+        "J" => (PrimType::Long, Sort::Bv(64)),
+        "F" => (PrimType::Float, Sort::F32),
+        "D" => (PrimType::Double, Sort::F64),
+        _ => return None,
+    })
+}
+
+/// An access path as text: `p0.header.next`, `this.size`.
+pub fn path_text(p: &AccessPath) -> String {
+    let mut s = match p.root {
+        Root::This => "this".to_string(),
+        Root::Param(k) => format!("p{k}"),
+    };
+    for st in &p.steps {
+        match st {
+            Step::Field { name, .. } => {
+                s.push('.');
+                s.push_str(name);
+            }
+            Step::Element(i) => s.push_str(&format!("[{i}]")),
+            Step::Length => s.push_str(".length"),
+        }
+    }
+    s
+}
+
+/// The primitive descriptor of a box class's `value`.
+fn box_prim(class: &str) -> &'static str {
+    match class {
+        "java/lang/Long" => "J",
+        "java/lang/Short" => "S",
+        "java/lang/Byte" => "B",
+        "java/lang/Character" => "C",
+        "java/lang/Boolean" => "Z",
+        "java/lang/Float" => "F",
+        "java/lang/Double" => "D",
+        _ => "I",
+    }
+}
+
+fn is_box(class: &str) -> bool {
+    matches!(
+        class,
+        "java/lang/Integer"
+            | "java/lang/Long"
+            | "java/lang/Short"
+            | "java/lang/Byte"
+            | "java/lang/Character"
+            | "java/lang/Boolean"
+            | "java/lang/Float"
+            | "java/lang/Double"
+    )
+}
+
+impl Machine<'_, '_> {
+    /// The value of a field of a lazy input object, materialising it on first read; `None` when
+    /// the object is not a lazy input object or the field is already there.
+    pub(crate) fn lazy_get(&mut self, id: ObjId, owner: &str, name: &str, desc: &str) -> Res<Option<Slot>> {
+        let Some(st) = self.lazy.as_ref() else { return Ok(None) };
+        if !st.lazy.contains(&id) {
+            return Ok(None);
+        }
+        let key = format!("{owner}.{name}");
+        if let Obj::Inst { fields, .. } = self.heap.get(id)
+            && fields.contains_key(&key)
+        {
+            return Ok(None);
+        }
+        let Some(base) = st.paths.get(&id) else { return Ok(None) };
+        let mut path = base.clone();
+        path.steps.push(Step::Field { class: binary(owner), name: name.to_string() });
+        let v = if let Some((ty, sort)) = prim_of(desc) {
+            self.symbolic_input(path, ty, sort)
+        } else {
+            let ty = desc.strip_prefix('L').map_or(desc, |d| d.trim_end_matches(';'));
+            match self.resolve_ref(path, ty)? {
+                Some(o) => Slot::obj(o),
+                None => Slot::null(),
+            }
+        };
+        if let Obj::Inst { fields, .. } = self.heap.get_mut(id) {
+            fields.insert(key, v);
+        }
+        Ok(Some(v))
+    }
+
+    /// A primitive input at `path`: a solver variable named by the path, with its hint.
+    pub(crate) fn symbolic_input(&mut self, path: AccessPath, ty: PrimType, sort: Sort) -> Slot {
+        let name = path_text(&path);
+        let hint = self
+            .lazy
+            .as_ref()
+            .and_then(|st| st.hints.get(&name).copied())
+            .filter(|v| v.sort() == sort)
+            .unwrap_or_else(|| Value::default_of(sort));
+        let (var, e) = self.arena.var(sort, &name);
+        self.hint.insert(var, hint);
+        if let Some(st) = self.lazy.as_mut() {
+            st.vars.insert(var, (path, ty));
+        }
+        let c = crate::value::C::from_value(hint);
+        // The JVM value of the narrow types, as `stmts::primitive` widens a test's inputs.
+        let (c, w) = match sort {
+            Sort::Bool => {
+                let w = self.arena.mk(Op::BoolToBv, &[e]);
+                self.bools.insert(w, e);
+                (crate::value::C::I(i32::from(hint.as_bool())), w)
+            }
+            Sort::Bv(8) => (c, self.arena.mk(Op::SignExt(32), &[e])),
+            Sort::Bv(16) if ty == PrimType::Short => (c, self.arena.mk(Op::SignExt(32), &[e])),
+            Sort::Bv(16) => {
+                (crate::value::C::I(hint.as_u64() as i32 & 0xffff), self.arena.mk(Op::ZeroExt(32), &[e]))
+            }
+            _ => (c, e),
+        };
+        Slot { c, s: Some(w) }
+    }
+
+    /// Resolves an input reference of declared type `ty` (internal name or array descriptor) at
+    /// `path`: the alternative the choice vector names, recorded in the clause log.
+    pub(crate) fn resolve_ref(&mut self, path: AccessPath, ty: &str) -> Res<Option<ObjId>> {
+        let alts = self.alternatives(ty);
+        self.resolve_among(path, alts)
+    }
+
+    /// Resolves the receiver of the entry method: a fresh object of each concrete class in scope
+    /// assignable to `class` (never null, never an alias: it is the first input).
+    pub(crate) fn resolve_receiver(&mut self, path: AccessPath, class: &str) -> Res<Option<ObjId>> {
+        let alts: Vec<Alt> = self.fresh_classes_of(class).into_iter().map(Alt::Fresh).collect();
+        if alts.is_empty() {
+            return Ok(None);
+        }
+        self.resolve_among(path, alts)
+    }
+
+    fn resolve_among(&mut self, path: AccessPath, alts: Vec<Alt>) -> Res<Option<ObjId>> {
+        let st = self.lazy.as_mut().ok_or_else(|| Abrupt::Stop(Stop::Unsupported("lazy state".into())))?;
+        st.lazy_inits += 1;
+        if st.lazy_inits > st.limits.max_lazy_inits {
+            return self.hit(Bound::LazyInits);
+        }
+        st.forks += 1;
+        if st.forks > st.limits.max_branch_depth {
+            return self.hit(Bound::BranchDepth);
+        }
+        // The entry's own parameters have no instruction; every other resolution is a `getfield`.
+        if let Some(l) = self.locs.last() {
+            let key = (l.class.clone(), l.method.clone(), l.insn);
+            if st.count_at(key) {
+                return self.hit(Bound::Unroll);
+            }
+        }
+        let Some(st) = self.lazy.as_mut() else { return Ok(None) };
+        let want = st.choices.get(st.next_choice).copied().unwrap_or(0);
+        st.next_choice += 1;
+        // A choice past the alternatives (a replay that diverged from its parent) takes the first.
+        let chosen = if want < alts.len() {
+            want
+        } else {
+            st.diverged = true;
+            0
+        };
+        let clause = match &alts[chosen] {
+            Alt::Null => Clause::Null(path.clone()),
+            Alt::Alias(o) => Clause::Alias(path.clone(), st.paths.get(o).cloned().unwrap_or(path.clone())),
+            Alt::Fresh(c) => Clause::Fresh { path: path.clone(), class: binary(c) },
+        };
+        st.log.push(Logged::Ref { clause, alts: alts.len() as u32, chosen: chosen as u32 });
+        match alts[chosen].clone() {
+            Alt::Null => Ok(None),
+            Alt::Alias(o) => Ok(Some(o)),
+            Alt::Fresh(c) => self.fresh_input(path, &c).map(Some),
+        }
+    }
+
+    fn hit<T>(&mut self, b: Bound) -> Res<T> {
+        if let Some(st) = self.lazy.as_mut() {
+            st.bound = Some(b);
+        }
+        Err(Abrupt::Stop(Stop::Unsupported(format!("exploration bound {b:?}"))))
+    }
+
+    /// A fresh input object of class `c` (internal name, or an array descriptor) at `path`.
+    fn fresh_input(&mut self, path: AccessPath, c: &str) -> Res<ObjId> {
+        if c.starts_with('[') {
+            return self.hit(Bound::ArrayInput);
+        }
+        self.ensure_init(c)?;
+        let (obj, lazy) = if c == "java/lang/String" {
+            (Obj::Str(StrVal::default()), false)
+        } else if is_box(c) {
+            let d = box_prim(c);
+            let mut fields = BTreeMap::new();
+            fields.insert(format!("{c}.value"), crate::value::default_of(d));
+            (Obj::Inst { class: c.to_string(), fields }, false)
+        } else {
+            (Obj::Inst { class: c.to_string(), fields: BTreeMap::new() }, true)
+        };
+        let o = self.heap.alloc(obj);
+        if let Some(st) = self.lazy.as_mut() {
+            *st.fresh_count.entry(c.to_string()).or_insert(0) += 1;
+            st.paths.insert(o, path);
+            st.order.push(o);
+            if lazy {
+                st.lazy.insert(o);
+            }
+        }
+        Ok(o)
+    }
+
+    /// The alternatives of a reference of declared type `ty`, in the fixed order: null, aliases
+    /// of earlier input objects of a compatible class, fresh objects of each class in scope
+    /// within the heap scope.
+    fn alternatives(&mut self, ty: &str) -> Vec<Alt> {
+        let mut alts = vec![Alt::Null];
+        let Some(st) = self.lazy.as_ref() else { return alts };
+        let order = st.order.clone();
+        for o in order {
+            let class = self.heap.class_of(o);
+            if self.assignable_cached(&class, ty) {
+                alts.push(Alt::Alias(o));
+            }
+        }
+        if ty.starts_with('[') {
+            alts.push(Alt::Fresh(ty.to_string()));
+            return alts;
+        }
+        let classes = self.fresh_classes_of(ty);
+        let Some(st) = self.lazy.as_ref() else { return alts };
+        for c in classes {
+            if st.fresh_count.get(&c).copied().unwrap_or(0) < st.limits.heap_scope {
+                alts.push(Alt::Fresh(c));
+            }
+        }
+        alts
+    }
+
+    /// `assignable`, remembered across replays: alias candidates ask it for every earlier input
+    /// object at every resolution.
+    fn assignable_cached(&mut self, class: &str, ty: &str) -> bool {
+        if let Some(st) = self.lazy.as_ref()
+            && let Some(&(_, _, yes)) = st.assignable.iter().find(|(c, t, _)| c == class && t == ty)
+        {
+            return yes;
+        }
+        let yes = self.assignable(class, ty);
+        if let Some(st) = self.lazy.as_mut() {
+            st.assignable.push((class.to_string(), ty.to_string(), yes));
+        }
+        yes
+    }
+
+    /// The concrete classes a fresh object of declared type `ty` may have (see the module's notes).
+    fn fresh_classes_of(&mut self, ty: &str) -> Vec<String> {
+        if let Some(v) = self.lazy.as_ref().and_then(|st| st.fresh_classes.get(ty)) {
+            return v.clone();
+        }
+        let concrete =
+            |db: &programdb::ProgramDb, id| db.access_flags(id) & (access::ABSTRACT | access::INTERFACE) == 0;
+        let mut out = Vec::new();
+        if ty == programdb::OBJECT || ty == "java/lang/String" || is_box(ty) {
+            out.push(ty.to_string());
+        } else {
+            let scope = self.lazy.as_ref().map(|st| st.scope.clone()).unwrap_or_default();
+            let db = self.db;
+            for id in db.class_ids() {
+                let name = db.class_name(id);
+                if scope.iter().any(|p| name.starts_with(p.as_str()))
+                    && concrete(db, id)
+                    && db.class(id).is_ok()
+                    && db.is_subtype(name, ty)
+                {
+                    out.push(name.to_string());
+                }
+            }
+            out.sort();
+        }
+        if let Some(st) = self.lazy.as_mut() {
+            st.fresh_classes.insert(ty.to_string(), out.clone());
+        }
+        out
+    }
+
+    /// Counts a symbolic fork (a path entry that can be negated) against the depth bound and logs
+    /// the entry; called by `Machine::record` in exploration mode.
+    pub(crate) fn log_entry(&mut self, kind: EntryKind) {
+        let covered = self.covered.len();
+        let index = self.path.len() - 1;
+        let Some(st) = self.lazy.as_mut() else { return };
+        st.log.push(Logged::Entry { index, covered });
+        if matches!(kind, EntryKind::Branch | EntryKind::Switch | EntryKind::Implicit) {
+            st.forks += 1;
+            let e = &self.path[index];
+            if st.forks > st.limits.max_branch_depth {
+                st.bound = Some(Bound::BranchDepth);
+            } else if st.count_at((e.class.clone(), e.method.clone(), e.insn)) {
+                st.bound = Some(Bound::Unroll);
+            }
+        }
+    }
+}
