@@ -7,6 +7,8 @@
 //! docs/selection.md): guiding and deferred goal counts per criterion and both lists. With
 //! `--ocg`, instead, the object construction graph of every branch of every method (paper 000,
 //! docs/ocg.md): the backward slice's nodes in their calling contexts, their roles and the leaves.
+//! With `--paths`, instead, the path conditions symbolic exploration with lazy initialisation finds
+//! for each public method (paper 003, docs/sushi.md), with the branches each path covers.
 
 use std::fmt::Write as _;
 
@@ -40,6 +42,10 @@ pub struct Args {
     /// elements of the inputs that decide it) instead of the analysis.
     #[arg(long, conflicts_with_all = ["dse", "flags", "goal_selection"])]
     ocg: bool,
+    /// Print the path conditions of each public method (symbolic exploration with lazy
+    /// initialisation, `symbolic::ExploreConfig::standard`) instead of the analysis.
+    #[arg(long, conflicts_with_all = ["dse", "flags", "goal_selection", "ocg"])]
+    paths: bool,
     /// The "represents" table for `--goal-selection`, e.g.
     /// `cbranch>branch,line,weakmutation;methodnoexception>method` (the default).
     #[arg(long, requires = "goal_selection")]
@@ -48,31 +54,24 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<(), Failure> {
     let cp = open_classpath(&args.classpath)?;
-    if args.dse {
-        if !cp.contains(&args.class.replace('.', "/")) {
-            return Err(Failure::BadInput(format!("class {} is not on the classpath", args.class)));
-        }
-        let classpath: Vec<std::path::PathBuf> = args.classpath.split(':').map(Into::into).collect();
-        let text = engine::explain_dse(&classpath, &args.class, args.seed, &engine::DseConfig::paper())
-            .map_err(|e| Failure::Internal(e.into()))?;
-        print!("{text}");
-        return Ok(());
-    }
     let internal = args.class.replace('.', "/");
-    if args.flags {
+    // The views that read the program database rather than one class file.
+    type View = fn(&[std::path::PathBuf], &str, &Args) -> Result<String, Failure>;
+    let views: [(bool, View); 4] = [
+        (args.dse, |cp, _, a| {
+            engine::explain_dse(cp, &a.class, a.seed, &engine::DseConfig::paper())
+                .map_err(|e| Failure::Internal(e.into()))
+        }),
+        (args.flags, |cp, class, _| render_flags(cp, class)),
+        (args.ocg, |cp, class, _| render_ocg(cp, class)),
+        (args.paths, |cp, class, _| render_paths(cp, class)),
+    ];
+    if let Some((_, view)) = views.iter().find(|(on, _)| *on) {
         if !cp.contains(&internal) {
             return Err(Failure::BadInput(format!("class {} is not on the classpath", args.class)));
         }
         let classpath: Vec<std::path::PathBuf> = args.classpath.split(':').map(Into::into).collect();
-        print!("{}", render_flags(&classpath, &internal)?);
-        return Ok(());
-    }
-    if args.ocg {
-        if !cp.contains(&internal) {
-            return Err(Failure::BadInput(format!("class {} is not on the classpath", args.class)));
-        }
-        let classpath: Vec<std::path::PathBuf> = args.classpath.split(':').map(Into::into).collect();
-        print!("{}", render_ocg(&classpath, &internal)?);
+        print!("{}", view(&classpath, &internal, args)?);
         return Ok(());
     }
     let bytes = cp
@@ -157,6 +156,56 @@ fn render_ocg(classpath: &[std::path::PathBuf], class: &str) -> Result<String, F
             let leaves = s.ocg.leaves().len();
             let _ = writeln!(out, "  {} nodes ({} sliced), {leaves} leaves\n", s.ocg.nodes().len(), s.sliced);
         }
+    }
+    Ok(out)
+}
+
+/// The explored paths of every public method of `class` (constructors and initialisers aside), each
+/// with its clauses and covered branch goals, and a legend of those goals.
+fn render_paths(classpath: &[std::path::PathBuf], class: &str) -> Result<String, Failure> {
+    let mut full = classpath.to_vec();
+    full.extend(testcase::cluster::jdk_base_jmod());
+    let (db, methods) = program_methods(&full, class)?;
+    let c = db
+        .class_id(class)
+        .ok_or_else(|| Failure::BadInput(format!("class {class} is not on the classpath")))?;
+    let mut plan = goals::ProbePlan::new();
+    plan.add_class_in(&db, c, &goals::PlanOptions::all())
+        .map_err(|e| anyhow::anyhow!("planning probes: {e}"))?;
+    let cp =
+        &db.class(c).map_err(|e| Failure::BadInput(format!("class {class} is corrupt: {e}")))?.constant_pool;
+    let config = symbolic::ExploreConfig::standard();
+    let mut concolic = symbolic::Concolic::new(&db, &plan, symbolic::SymConfig::STANDARD);
+    let mut out = String::new();
+    for m in methods {
+        let Some(member) = db.member(m) else { continue };
+        if member.access_flags & classfile::access::PUBLIC == 0 {
+            continue;
+        }
+        let (Some(name), Some(desc)) = (member.name(cp), member.descriptor(cp)) else { continue };
+        let e = concolic
+            .explore(class, &name, &desc, &config)
+            .map_err(|e| anyhow::anyhow!("exploring {name}: {e}"))?;
+        let s = &e.stats;
+        let _ = writeln!(
+            out,
+            "{}.{name}{desc}: {} paths{} ({} replays, {} solver calls, {} clauses left out)",
+            class.replace('/', "."),
+            e.paths.len(),
+            if s.truncated { ", truncated" } else { "" },
+            s.replays,
+            s.solver_calls,
+            s.dropped
+        );
+        out.push_str(&e.text());
+        let mut covered: Vec<goals::GoalId> =
+            e.paths.iter().flat_map(|p| p.covered.iter().copied()).collect();
+        covered.sort();
+        covered.dedup();
+        for g in covered {
+            let _ = writeln!(out, "  {g}: {}", goals::goal_text(plan.goal(g)));
+        }
+        out.push('\n');
     }
     Ok(out)
 }

@@ -147,6 +147,24 @@ fn analyze_flags_lists_flag_branches() {
         .assert_eq(&String::from_utf8_lossy(&res.stdout));
 }
 
+/// `analyze --paths` (issue 16 item 6): the path conditions of each public method of `BlockPool`
+/// (symbolic exploration with lazy initialisation, paper 003), with the branches they cover.
+#[test]
+fn analyze_paths_lists_path_conditions() {
+    let res = suitesmith(
+        &["analyze", "--classpath", "fixtures/classes/sushi", "--class", "sushi.BlockPool", "--paths"],
+        &[],
+    );
+    assert_eq!(res.status.code(), Some(0), "{res:?}");
+    expect_test::expect_file!["../test_data/analyze_paths_BlockPool.txt"]
+        .assert_eq(&String::from_utf8_lossy(&res.stdout));
+    let res = suitesmith(
+        &["analyze", "--classpath", "fixtures/classes/sushi", "--class", "sushi.Nope", "--paths"],
+        &[],
+    );
+    assert_eq!(res.status.code(), Some(2), "{res:?}");
+}
+
 /// `--help` opens with what the tool does for a user, and ends with how to start.
 #[test]
 fn help_opens_with_what_the_tool_does() {
