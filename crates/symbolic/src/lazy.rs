@@ -185,34 +185,6 @@ pub fn path_text(p: &AccessPath) -> String {
     s
 }
 
-/// The primitive descriptor of a box class's `value`.
-fn box_prim(class: &str) -> &'static str {
-    match class {
-        "java/lang/Long" => "J",
-        "java/lang/Short" => "S",
-        "java/lang/Byte" => "B",
-        "java/lang/Character" => "C",
-        "java/lang/Boolean" => "Z",
-        "java/lang/Float" => "F",
-        "java/lang/Double" => "D",
-        _ => "I",
-    }
-}
-
-fn is_box(class: &str) -> bool {
-    matches!(
-        class,
-        "java/lang/Integer"
-            | "java/lang/Long"
-            | "java/lang/Short"
-            | "java/lang/Byte"
-            | "java/lang/Character"
-            | "java/lang/Boolean"
-            | "java/lang/Float"
-            | "java/lang/Double"
-    )
-}
-
 impl Machine<'_, '_> {
     /// The value of a field of a lazy input object, materialising it on first read; `None` when
     /// the object is not a lazy input object or the field is already there.
@@ -349,8 +321,7 @@ impl Machine<'_, '_> {
         self.ensure_init(c)?;
         let (obj, lazy) = if c == "java/lang/String" {
             (Obj::Str(StrVal::default()), false)
-        } else if is_box(c) {
-            let d = box_prim(c);
+        } else if let Some(d) = crate::models::boxes::prim_of(c) {
             let mut fields = BTreeMap::new();
             fields.insert(format!("{c}.value"), crate::value::default_of(d));
             (Obj::Inst { class: c.to_string(), fields }, false)
@@ -419,7 +390,8 @@ impl Machine<'_, '_> {
         let concrete =
             |db: &programdb::ProgramDb, id| db.access_flags(id) & (access::ABSTRACT | access::INTERFACE) == 0;
         let mut out = Vec::new();
-        if ty == programdb::OBJECT || ty == "java/lang/String" || is_box(ty) {
+        if ty == programdb::OBJECT || ty == "java/lang/String" || crate::models::boxes::prim_of(ty).is_some()
+        {
             out.push(ty.to_string());
         } else {
             let scope = self.lazy.as_ref().map(|st| st.scope.clone()).unwrap_or_default();

@@ -12,8 +12,8 @@ use crate::interp::{Machine, Res, unsupported};
 use crate::models::ModelResult;
 use crate::value::{C, ObjId, Slot};
 
-/// The primitive descriptor of a box class.
-fn prim_of(class: &str) -> Option<&'static str> {
+/// The primitive descriptor of a box class (None: not a box).
+pub(crate) fn prim_of(class: &str) -> Option<&'static str> {
     Some(match class {
         "java/lang/Integer" => "I",
         "java/lang/Long" => "J",

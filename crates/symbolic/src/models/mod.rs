@@ -4,7 +4,7 @@
 //! own bytecode then runs, except in `opaque` classes, whose objects exist only as models.
 
 mod atomic;
-mod boxes;
+pub(crate) mod boxes;
 mod builder;
 pub(crate) mod misc;
 mod string;

@@ -105,7 +105,6 @@ final class PathConditions {
     /** Per test: the best call's total (NaN: not called) and its clause distances. */
     private static double[] bestTotal = new double[0];
     private static double[][] best = new double[0][];
-    private static int nCalled;
 
     // ---------------------------------------------------------------------------------------------
     // Setup.
@@ -233,7 +232,6 @@ final class PathConditions {
             bestTotal[i] = Double.NaN;
             best[i] = null;
         }
-        nCalled = 0;
     }
 
     /**
@@ -248,7 +246,6 @@ final class PathConditions {
             double[] d = distances(conditions[id], recv, args);
             double total = 0;
             for (double x : d) total += x;
-            if (Double.isNaN(bestTotal[id])) nCalled++;
             if (Double.isNaN(bestTotal[id]) || total < bestTotal[id]) {
                 bestTotal[id] = total;
                 best[id] = d;
@@ -258,7 +255,9 @@ final class PathConditions {
 
     /** Writes `path_distances` (count, then per called condition its index and clause distances). */
     static void write(DataOutputStream out) throws IOException {
-        out.writeInt(nCalled);
+        int called = 0;
+        for (double[] d : best) if (d != null) called++;
+        out.writeInt(called);
         for (int i = 0; i < best.length; i++) {
             if (best[i] == null) continue;
             out.writeInt(i);
