@@ -96,6 +96,8 @@ pub struct Args {
     dse: crate::dse_args::DseArgs,
     #[command(flatten)]
     ocg: crate::ocg_args::OcgArgs,
+    #[command(flatten)]
+    sushi: crate::sushi_args::SushiArgs,
     /// Interprocedural flag fitness (paper 001, docs/flags.md): branches on boolean methods score
     /// the distances inside those methods. Off until a benchmark ablation shows a gain.
     #[arg(long, value_enum, default_value = "off")]
@@ -280,6 +282,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         stubs: args.stubs == crate::dse_args::Switch::On,
         files: args.files == crate::dse_args::Switch::On,
         ocg: args.ocg.config()?,
+        sushi: args.sushi.config()?,
     };
     let style = match version {
         JUnitVersion::Four => junit::Style::JUnit4,

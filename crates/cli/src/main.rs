@@ -15,6 +15,7 @@ mod report;
 mod search;
 mod selection_args;
 mod shard;
+mod sushi_args;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;

@@ -104,6 +104,7 @@ pub fn report_json(
             "stubs": config.stubs,
             "files": config.files,
             "ocg": ocg_config_json(&config.ocg),
+            "sushi": sushi_config_json(&config.sushi),
             "shard": shard,
         },
         "classes": classes,
@@ -182,6 +183,7 @@ fn class_json(t: &ClassTests) -> Value {
         "goal_selection": t.search.selection.as_ref().map(goal_selection_json),
         "flags": t.flags.as_ref().map(flags_json),
         "ocg": t.search.ocg.as_ref().map(ocg_json),
+        "sushi": t.search.sushi.as_ref().map(sushi_json),
         "uncovered": t.uncovered,
         "uninstrumented": t.unchanged,
         "log": t.log,
@@ -247,6 +249,50 @@ fn ocg_config_json(c: &engine::OcgConfig) -> Value {
         "probability": c.probability,
         "depth": c.slice.depth,
         "max_length": c.template.max_length,
+    })
+}
+
+/// SUSHI's switch and parameters (paper 003; docs/sushi.md).
+fn sushi_config_json(c: &engine::SushiConfig) -> Value {
+    if !c.enabled {
+        return json!(false);
+    }
+    json!({
+        "paths_per_method": c.explore.max_paths,
+        "heap_scope": c.explore.heap_scope,
+        "lazy_inits": c.explore.max_lazy_inits,
+        "class_steps": c.max_class_steps,
+        "conditions": c.max_conditions,
+        "patience": c.patience,
+        "epsilon": c.epsilon,
+    })
+}
+
+/// What SUSHI did (paper 003; docs/sushi.md): the exploration (methods, paths, candidates,
+/// steps, wall time), conditions sent, goals selected, solved (checked by re-execution), unsound,
+/// spurious and still open, and the spurious share of the selected goals.
+fn sushi_json(s: &engine::SushiStats) -> Value {
+    let e = &s.explore;
+    json!({
+        "methods": e.methods,
+        "methods_skipped": e.methods_skipped,
+        "paths_explored": e.paths,
+        "candidates": e.candidates,
+        "branches": e.branches,
+        "steps": e.steps,
+        "solver_calls": e.solver_calls,
+        "rounds_before_search": e.rounds,
+        "explore_seconds": e.explore_time.as_secs_f64(),
+        "select_seconds": e.select_time.as_secs_f64(),
+        "sent": s.sent,
+        "selected": s.selected,
+        "solved": s.solved,
+        "unsound": s.unsound,
+        "spurious": s.spurious,
+        "covered_otherwise": s.covered_otherwise,
+        "open": s.open,
+        "reselections": s.reselections,
+        "spurious_share": if s.selected == 0 { 0.0 } else { s.spurious as f64 / s.selected as f64 },
     })
 }
 

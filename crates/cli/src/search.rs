@@ -34,6 +34,8 @@ pub struct Args {
     dse: crate::dse_args::DseArgs,
     #[command(flatten)]
     ocg: crate::ocg_args::OcgArgs,
+    #[command(flatten)]
+    sushi: crate::sushi_args::SushiArgs,
     /// Stubs of abstract classes and interfaces (as `generate --stubs`).
     #[arg(long, value_enum, default_value = "off")]
     stubs: crate::dse_args::Switch,
@@ -92,6 +94,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         stubs: args.stubs == crate::dse_args::Switch::On,
         files: args.files == crate::dse_args::Switch::On,
         ocg: args.ocg.config()?,
+        sushi: args.sushi.config()?,
     };
     let generation = engine::generate(&config).map_err(|e| Failure::Internal(e.into()))?;
     print!("{}", generation.suite_text);

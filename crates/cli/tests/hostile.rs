@@ -526,6 +526,7 @@ fn quitter_exits_no_jvm_and_keeps_its_tests() {
         stubs: false,
         files: false,
         ocg: engine::OcgConfig::off(),
+        sushi: engine::SushiConfig::off(),
     };
     // Runs in this process, so its workers' scratch directories go to this process's temporary
     // directory, which is not checked here (`generate`'s is, above).

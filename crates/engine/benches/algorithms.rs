@@ -166,6 +166,28 @@ fn read_subjects(tsv: &Path) -> Vec<Subject> {
 }
 
 /// The jar and the jars it needs to link (test-support's corpus list names guava's), if present.
+/// The run of one subject with one algorithm: EvoSuite's criteria, no technique switched on.
+fn run_config(s: &Subject, alg: Algorithm, budget_s: f64, seed: u64) -> GenerateConfig {
+    GenerateConfig {
+        classpath: classpath(&s.jar),
+        class: s.class.clone(),
+        criteria: DEFAULT_CRITERIA.to_vec(),
+        algorithm: alg,
+        goal_selection: engine::GoalSelection::All,
+        budget: Budget::time(Duration::from_secs_f64(budget_s)),
+        seed,
+        workers: WORKERS,
+        timeout_ms: TIMEOUT_MS,
+        stop_when_covered: None,
+        dse: engine::DseConfig::off(),
+        flags: false,
+        stubs: false,
+        files: false,
+        ocg: engine::OcgConfig::off(),
+        sushi: engine::SushiConfig::off(),
+    }
+}
+
 fn classpath(jar: &str) -> Vec<PathBuf> {
     let path = Path::new("/usr/share/java").join(jar);
     let deps = std::panic::catch_unwind(test_support::corpus_jars)
@@ -337,23 +359,7 @@ fn main() {
         println!("[{}/{}] {} ({})", ci + 1, subjects.len(), s.class, s.jar);
         let mut row = Vec::new();
         for &alg in &algorithms {
-            let config = GenerateConfig {
-                classpath: classpath(&s.jar),
-                class: s.class.clone(),
-                criteria: DEFAULT_CRITERIA.to_vec(),
-                algorithm: alg,
-                goal_selection: engine::GoalSelection::All,
-                budget: Budget::time(Duration::from_secs_f64(budget_s)),
-                seed,
-                workers: WORKERS,
-                timeout_ms: TIMEOUT_MS,
-                stop_when_covered: None,
-                dse: engine::DseConfig::off(),
-                flags: false,
-                stubs: false,
-                files: false,
-                ocg: engine::OcgConfig::off(),
-            };
+            let config = run_config(s, alg, budget_s, seed);
             let run = run_one(&config);
             match &run {
                 Ok(r) => {

@@ -12,6 +12,7 @@ mod pipeline;
 mod problem;
 mod replay_check;
 mod smart;
+mod sushi_target;
 mod verifier;
 
 use std::path::PathBuf;
@@ -30,9 +31,10 @@ pub use pipeline::{
     ClassTests, CompileError, JacocoFigures, Phase, PhaseTimes, SearchFigures, Stage, TestFailure,
     Verification, Verifier, WriteConfig, generate_tests, test_class_name,
 };
-pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, FlagFigures, GoalRuns, JvmProblem};
+pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, Extras, FlagFigures, GoalRuns, JvmProblem};
 pub use replay_check::{ReplayCheck, replay_check, stop_kind};
 pub use smart::{GoalSelection, SelectionCounts};
+pub use sushi::{SushiConfig, SushiStats};
 pub use verifier::JvmVerifier;
 
 /// Everything that can stop `generate` (never the code under test misbehaving: that is data).
@@ -115,6 +117,9 @@ pub struct GenerateConfig {
     /// Object construction templates between generations (paper 000, docs/ocg.md); with
     /// `enabled: false` the run is exactly the one without them.
     pub ocg: OcgConfig,
+    /// SUSHI: path conditions over heap inputs as goals (paper 003, docs/sushi.md); with
+    /// `enabled: false` the run is exactly the one without it.
+    pub sushi: SushiConfig,
 }
 
 /// The result of `generate`.
@@ -146,6 +151,8 @@ pub struct Generation {
     pub dse: Option<DseStats>,
     /// What object construction templates did, when they were on.
     pub ocg: Option<OcgStats>,
+    /// What SUSHI did, when it was on.
+    pub sushi: Option<SushiStats>,
     /// What flag fitness found and what the suite covers of it, when it was on.
     pub flags: Option<FlagFigures>,
 }
@@ -212,6 +219,7 @@ pub fn generate_in(db: &ProgramDb, config: &GenerateConfig) -> Result<Generation
         unchanged: problem.unchanged().to_vec(),
         dse: hooks.dse.map(|(stats, _)| stats),
         ocg: hooks.ocg,
+        sushi: hooks.sushi,
         flags: problem.flag_figures(&results),
     })
 }
@@ -226,6 +234,7 @@ pub(crate) type Searched = (JvmProblem, search::SearchResult, HookFigures);
 pub(crate) struct HookFigures {
     pub dse: Option<(DseStats, DseCost)>,
     pub ocg: Option<OcgStats>,
+    pub sushi: Option<SushiStats>,
 }
 
 /// The search part of a run ([`Searched`]) and the run's program database, whose classpath has
@@ -265,7 +274,7 @@ fn search_class_in(
         &config.criteria,
         config.workers,
         config.timeout_ms,
-        config.flags,
+        Extras { flags: config.flags, sushi: Some(&config.sushi) },
     )?;
     if let Some(filter) = &config.stop_when_covered {
         search_config.stop_goals = Some(stop_goals(&problem, filter)?);
@@ -273,7 +282,8 @@ fn search_class_in(
     let mut rng = rng_from_seed(config.seed);
     let clock = SystemClock::start();
     let policy = smart::policy(db, &problem, &config.goal_selection, &config.criteria, &search_config);
-    if !config.dse.enabled && !config.ocg.enabled && policy.is_none() {
+    let prepared = problem.take_sushi();
+    if !config.dse.enabled && !config.ocg.enabled && policy.is_none() && prepared.is_none() {
         let result =
             search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
         return Ok((problem, result, HookFigures::default()));
@@ -281,10 +291,12 @@ fn search_class_in(
     // The search's clock also times DSE's parts, for the report only.
     let mut hook = config.dse.enabled.then(|| dse::Dse::timed(db, &config.dse, config.seed, &clock));
     let mut ocg = config.ocg.enabled.then(|| ocg::OcgHook::new(db, &config.ocg, config.seed));
+    let mut sushi = prepared.map(|p| sushi::SushiHook::new(&config.sushi, p));
     let hooks = hook
         .iter_mut()
         .map(|h| h as &mut dyn search::Hook<JvmProblem>)
         .chain(ocg.iter_mut().map(|h| h as &mut dyn search::Hook<JvmProblem>))
+        .chain(sushi.iter_mut().map(|h| h as &mut dyn search::Hook<JvmProblem>))
         .collect();
     let seams = search::Seams { hooks, policy };
     let result = search::run_with(
@@ -300,9 +312,13 @@ fn search_class_in(
     if let Some(h) = ocg.as_mut() {
         h.finish(&result.archive);
     }
+    if let Some(h) = sushi.as_mut() {
+        h.finish(&result.archive, &mut problem).map_err(|source| search::SearchError::Hook { source })?;
+    }
     let figures = HookFigures {
         dse: hook.map(|h| (h.stats().clone(), h.cost().clone())),
         ocg: ocg.map(|h| h.stats().clone()),
+        sushi: sushi.map(|h| h.stats()),
     };
     Ok((problem, result, figures))
 }

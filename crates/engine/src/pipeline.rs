@@ -194,6 +194,8 @@ pub struct SearchFigures {
     pub dse_cost: Option<dse::DseCost>,
     /// What object construction templates did, when they were on (report.json `ocg`).
     pub ocg: Option<ocg::OcgStats>,
+    /// What SUSHI did, when it was on (report.json `sushi`).
+    pub sushi: Option<sushi::SushiStats>,
     /// Smart selection's guiding and deferred static goals per criterion, when it was on
     /// (report.json `goal_selection`).
     pub selection: Option<crate::SelectionCounts>,
@@ -301,9 +303,15 @@ impl Runner for ProblemRunner<'_> {
         Ok(self.problem.execute(tests)?)
     }
 
+    /// The goals a result covers; path-condition goals (SUSHI) are means to branches, not
+    /// coverage, so a test is never kept for one alone.
     fn covered(&self, result: &ExecResult) -> Vec<u32> {
         let f = self.problem.fitness(&result.trace);
-        f.iter().enumerate().filter(|(_, f)| **f == 0.0).map(|(i, _)| i as u32).collect()
+        f.iter()
+            .enumerate()
+            .filter(|&(i, f)| *f == 0.0 && !self.problem.is_path_goal(search::GoalIdx(i as u32)))
+            .map(|(i, _)| i as u32)
+            .collect()
     }
 
     fn out_of_time(&self) -> bool {
@@ -487,6 +495,7 @@ fn search_figures(
         dse,
         dse_cost,
         ocg: hooks.ocg,
+        sushi: hooks.sushi,
         evaluations: result.stats.evaluations,
         generations: result.stats.iterations,
         elapsed: result.stats.elapsed,

@@ -71,6 +71,18 @@ pub struct JvmProblem {
     worker_time: Duration,
     /// Interprocedural flag fitness (paper 001), when it is on and the classes have flags to trace.
     flags: Option<Arc<FlagFitness>>,
+    /// SUSHI's exploration and the conditions the workers were set up with (paper 003), until
+    /// its hook takes them (`take_sushi`).
+    sushi: Option<sushi::Prepared>,
+}
+
+/// The techniques a problem is built with, because they change what the workers are set up with.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extras<'a> {
+    /// Interprocedural flag fitness (paper 001, `flag_tracing`).
+    pub flags: bool,
+    /// SUSHI (paper 003): the class is explored and the path conditions go in the set-up.
+    pub sushi: Option<&'a sushi::SushiConfig>,
 }
 
 /// What interprocedural flag fitness found and what a suite covers of it (report.json `flags`).
@@ -192,11 +204,11 @@ impl JvmProblem {
         timeout_ms: u32,
     ) -> Result<JvmProblem, EngineError> {
         let db = programdb::ProgramDb::open(classpath, programdb::DbConfig::STANDARD)?;
-        JvmProblem::with_db(&db, classpath, cut, criteria, workers, timeout_ms, false)
+        JvmProblem::with_db(&db, classpath, cut, criteria, workers, timeout_ms, Extras::default())
     }
 
     /// `new` reading the classes from the run's program database, whose classpath starts with
-    /// `classpath` (the workers'); with `flags`, interprocedural flag fitness (`flag_tracing`).
+    /// `classpath` (the workers'), with the techniques of `extras`.
     pub fn with_db(
         db: &programdb::ProgramDb,
         classpath: &[PathBuf],
@@ -204,7 +216,7 @@ impl JvmProblem {
         criteria: &[Criterion],
         workers: usize,
         timeout_ms: u32,
-        flags: bool,
+        extras: Extras<'_>,
     ) -> Result<JvmProblem, EngineError> {
         let cp = db.classpath();
         let internal = cut.replace('.', "/");
@@ -214,8 +226,16 @@ impl JvmProblem {
         let classes = classes_under_test(cp, &internal);
 
         let mut options = instrument::Options::all();
-        let flag_family = if flags { flag_tracing(db, &classes, &mut options) } else { None };
-        let subject = exec::prepare_in(db, classpath, &classes, &options, timeout_ms)?;
+        let flag_family = if extras.flags { flag_tracing(db, &classes, &mut options) } else { None };
+        let mut subject = exec::prepare_in(db, classpath, &classes, &options, timeout_ms)?;
+        // SUSHI explores over the plan the workers run, before they start: they learn the path
+        // conditions once, in the set-up (docs/protocol.md, "Path conditions").
+        let prepared = extras.sushi.filter(|c| c.enabled).map(|c| {
+            let p = sushi::prepare(db, &subject.plan, &internal, c);
+            subject.setup.path_conditions = p.sent.iter().map(|s| s.condition.clone()).collect();
+            subject.setup.path_epsilon = c.epsilon;
+            p
+        });
         // The model and the class loading are read from the original class files in the database
         // (a class the plan refused is not in the plan).
         if let Some(c) = subject
@@ -254,7 +274,23 @@ impl JvmProblem {
             dependencies: subject.dependencies,
             worker_time: Duration::ZERO,
             flags,
+            sushi: prepared,
         })
+    }
+
+    /// SUSHI's exploration, once (`None` when it is off or was taken).
+    pub(crate) fn take_sushi(&mut self) -> Option<sushi::Prepared> {
+        self.sushi.take()
+    }
+
+    /// Registers SUSHI's path goals in the goal space (`GoalSpace::add_path_goals`).
+    pub(crate) fn add_path_goals(&mut self, goals: Vec<fitness::PathGoal>) -> Vec<SearchGoal> {
+        self.space.add_path_goals(goals)
+    }
+
+    /// Whether a goal is a path-condition goal (SUSHI): a means to the branches, not coverage.
+    pub fn is_path_goal(&self, g: GoalIdx) -> bool {
+        self.space.path_goal(SearchGoal(g.0)).is_some()
     }
 
     /// The goal space: every goal of the search (`SearchGoal(i)` is `GoalIdx(i)`), with its

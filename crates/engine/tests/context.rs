@@ -35,6 +35,7 @@ fn config(evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
         stubs: false,
         files: false,
         ocg: engine::OcgConfig::off(),
+        sushi: engine::SushiConfig::off(),
     }
 }
 

@@ -62,6 +62,7 @@ fn run(class: &str, algorithm: Algorithm, dse: DseConfig) -> Generation {
         stubs: false,
         files: false,
         ocg: engine::OcgConfig::off(),
+        sushi: engine::SushiConfig::off(),
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: generate failed: {e}"))
 }

@@ -163,6 +163,7 @@ fn check(listing: &Listing) -> Vec<String> {
         stubs: false,
         files: false,
         ocg: engine::OcgConfig::off(),
+        sushi: engine::SushiConfig::off(),
     };
     let g = match generate(&config) {
         Ok(g) => g,

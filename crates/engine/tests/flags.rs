@@ -17,7 +17,16 @@ fn classpath() -> Vec<PathBuf> {
 
 fn problem(class: &str, flags: bool) -> JvmProblem {
     let db = programdb::ProgramDb::open(&classpath(), programdb::DbConfig::STANDARD).expect("db");
-    JvmProblem::with_db(&db, &classpath(), class, &[Criterion::Branch], 1, 3000, flags).expect("problem")
+    JvmProblem::with_db(
+        &db,
+        &classpath(),
+        class,
+        &[Criterion::Branch],
+        1,
+        3000,
+        engine::Extras { flags, sushi: None },
+    )
+    .expect("problem")
 }
 
 /// `new C().name(args...)` for an instance method of `C` taking ints.
@@ -126,6 +135,7 @@ fn search(class: &str, algorithm: search::Algorithm, evaluations: u64, flags: bo
         stubs: false,
         files: false,
         ocg: engine::OcgConfig::off(),
+        sushi: engine::SushiConfig::off(),
     };
     let g = engine::generate(&config).unwrap_or_else(|e| panic!("{class}: {e}"));
     println!(

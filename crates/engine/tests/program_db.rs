@@ -23,6 +23,7 @@ fn each_class_parsed_once_and_each_method_decoded_at_most_once() {
         stubs: false,
         files: false,
         ocg: engine::OcgConfig::off(),
+        sushi: engine::SushiConfig::off(),
     };
     let db = open_program(&config).expect("classpath opens");
     let generation = generate_in(&db, &config).expect("generates");

@@ -69,6 +69,7 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
         stubs: false,
         files: false,
         ocg: engine::OcgConfig::off(),
+        sushi: engine::SushiConfig::off(),
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: {e}")).suite
 }

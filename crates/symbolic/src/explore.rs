@@ -18,6 +18,21 @@
 //! instruction, and a loop with no fork in it is bounded by the steps alone; paths ended by a
 //! bound are kept, labelled (`PathEnd`), and the selection may drop them (§A.2.2 suggests
 //! discarding them).
+//!
+//! Invariants (§A.2.7, `invariants`): the rules act inside each resolution. `repOk` is used after
+//! the fact, per path, because our replays keep no partial heap to run it on after each expansion
+//! (JBSE's and §A.2.7's way): when the entry is an instance method of a class with a
+//! `public boolean repOk()`, each path's input state is checked by exploring `repOk` on the same
+//! receiver with the path's reference decisions fixed (`Preset`: a `this`-rooted access path the
+//! path resolved keeps its null, fresh object or alias; an object `repOk` reaches first by a path
+//! the entry never took may turn out to be one of the entry's fresh objects, so those stay
+//! possible), the path's numeric conditions assumed at every solver query, and the entry's values
+//! as the first replay's. Fields the path never read are free and resolve lazily as usual. The
+//! path is dropped when that exploration ends without a path returning true and without anything
+//! that leaves the answer open (a bound, the heap scope, `unknown`, its own path budget); it
+//! stops at the first path returning true or the first open end. Conservative in three more
+//! ways: pins are not assumed, aliases of parameters' objects are not fixed, and a path ended by
+//! a bound is checked on the prefix it has. Checks are cached by the condition's text.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -25,9 +40,10 @@ use std::rc::Rc;
 
 use goals::GoalId;
 use protocol::{AccessPath, Clause, PathCondition, Root};
-use solver::{Arena, Assignment, Op, Outcome, Portfolio, Solver, SolverLimits, Value};
+use solver::{Arena, Assignment, ExprId, Op, Outcome, Portfolio, Solver, SolverLimits, Value};
 
 use crate::interp::{Abrupt, Machine, Res};
+use crate::invariants::{Invariants, Preset};
 use crate::invoke::CallKind;
 use crate::lazy::{Bound, Caches, LazyState, Limits, Logged, binary, prim_of};
 use crate::numeric::{self, Vars};
@@ -55,6 +71,9 @@ pub struct ExploreConfig {
     /// Package prefixes (internal names, `sushi/`) whose classes fresh objects may have; empty:
     /// the entry class's package.
     pub scope: Vec<String>,
+    /// Rules, per-class heap scopes and `repOk` pruning (§A.2.7, `invariants`); `none()` changes
+    /// nothing.
+    pub invariants: Invariants,
 }
 
 impl ExploreConfig {
@@ -70,6 +89,7 @@ impl ExploreConfig {
             sym: SymConfig { max_steps: 20_000, ..SymConfig::STANDARD },
             solver: SolverLimits::default(),
             scope: Vec::new(),
+            invariants: Invariants::none(),
         }
     }
 }
@@ -136,6 +156,18 @@ pub struct ExploreStats {
     pub diverged: u64,
     /// Whether `max_paths` cut the exploration short.
     pub truncated: bool,
+    /// Alternatives of resolutions that the invariants' rules removed, each a subtree not explored
+    /// (counted where the exploration first reached the resolution).
+    pub rule_pruned_alternatives: u64,
+    /// Replays dropped because a resolution had no alternative within the rules.
+    pub rule_pruned_paths: u64,
+    /// Paths dropped because no path of `repOk` returns true on their input state.
+    pub rep_ok_pruned: u64,
+    /// `repOk` checks that hit a bound or an `unknown` before finding a true path: kept.
+    pub rep_ok_inconclusive: u64,
+    /// `repOk` checks run (repeated conditions are answered from a cache) and their replays.
+    pub rep_ok_checks: u64,
+    pub rep_ok_replays: u64,
 }
 
 /// The paths of one entry method, in the order the depth-first exploration found them.
@@ -219,31 +251,29 @@ impl Concolic<'_> {
         } else {
             cfg.scope.clone()
         };
-        let mut dfs = Dfs {
-            entry,
-            cfg,
-            scope,
-            caches: Caches::default(),
-            solver: Portfolio::new(&cfg.solver, 1),
-            out: Exploration { paths: Vec::new(), stats: ExploreStats::default() },
+        let rep_ok = if cfg.invariants.rep_ok && !entry.is_static && !(name == "repOk" && descriptor == "()Z")
+        {
+            self.rep_ok_of(class)
+        } else {
+            None
         };
-        let mut stack = vec![Pending::Replay { choices: Vec::new(), hints: BTreeMap::new(), bound: 0 }];
-        while let Some(p) = stack.pop() {
-            if dfs.out.paths.len() >= cfg.max_paths as usize {
-                dfs.out.stats.truncated = true;
-                break;
-            }
-            let (choices, hints, bound) = match p {
-                Pending::Replay { choices, hints, bound } => (choices, hints, bound),
-                Pending::Flip { run, pos, case } => match dfs.flip(&run, pos, case) {
-                    Some(next) => next,
-                    None => continue,
-                },
-            };
-            let run = Rc::new(dfs.replay(self, choices, hints));
-            children(&run, bound, &mut stack);
-        }
+        let mut dfs = Dfs::new(entry, cfg, scope, cfg.max_paths);
+        dfs.rep_ok = rep_ok;
+        dfs.run(self, BTreeMap::new());
         Ok(dfs.out)
+    }
+
+    /// The class's `public boolean repOk()` (declared or inherited), as an entry to explore.
+    fn rep_ok_of(&self, class: &str) -> Option<Entry> {
+        let m = self.db.resolve_method(class, "repOk", "()Z")?;
+        let flags = self.db.member(m)?.access_flags;
+        let public = flags & classfile::access::PUBLIC != 0 && flags & classfile::access::STATIC == 0;
+        public.then(|| Entry {
+            class: class.to_string(),
+            name: "repOk".into(),
+            desc: "()Z".into(),
+            is_static: false,
+        })
     }
 }
 
@@ -285,13 +315,73 @@ fn children(run: &Rc<Run>, bound: usize, stack: &mut Vec<Pending>) {
 struct Dfs<'c> {
     entry: Entry,
     cfg: &'c ExploreConfig,
+    max_paths: u32,
     scope: Vec<String>,
     caches: Caches,
     solver: Portfolio,
     out: Exploration,
+    invariants: Rc<Invariants>,
+    /// The `repOk` each path is checked against (§A.2.7), when the invariants ask for it.
+    rep_ok: Option<Entry>,
+    /// Verdicts of `repOk` checks by the text of the checked condition: true to drop the path.
+    verdicts: BTreeMap<String, bool>,
+    /// Set when this exploration is itself a `repOk` check.
+    check: Option<Check>,
 }
 
-impl Dfs<'_> {
+/// The state of an exploration of `repOk` that checks one entry path.
+struct Check {
+    preset: Rc<Preset>,
+    /// The entry path's conditions (no pins), assumed at every solver query.
+    arena: Arena,
+    assume: Vec<ExprId>,
+    found_true: bool,
+    inconclusive: bool,
+}
+
+impl<'c> Dfs<'c> {
+    fn new(entry: Entry, cfg: &'c ExploreConfig, scope: Vec<String>, max_paths: u32) -> Dfs<'c> {
+        Dfs {
+            entry,
+            cfg,
+            max_paths,
+            scope,
+            caches: Caches::default(),
+            solver: Portfolio::new(&cfg.solver, 1),
+            out: Exploration { paths: Vec::new(), stats: ExploreStats::default() },
+            invariants: Rc::new(cfg.invariants.clone()),
+            rep_ok: None,
+            verdicts: BTreeMap::new(),
+            check: None,
+        }
+    }
+
+    /// The depth-first loop, from one replay with no choices and these input values; a `repOk`
+    /// check stops at its first path that returns true or leaves the answer open.
+    fn run(&mut self, c: &mut Concolic<'_>, hints: BTreeMap<String, Value>) {
+        let mut stack = vec![Pending::Replay { choices: Vec::new(), hints, bound: 0 }];
+        while let Some(p) = stack.pop() {
+            // A check keeps the path once a path returns true or the answer is open (a bound, an
+            // `unknown`): either way more paths of `repOk` would not change the verdict.
+            if self.check.as_ref().is_some_and(|k| k.found_true || k.inconclusive) {
+                break;
+            }
+            if self.out.paths.len() >= self.max_paths as usize {
+                self.out.stats.truncated = true;
+                break;
+            }
+            let (choices, hints, bound) = match p {
+                Pending::Replay { choices, hints, bound } => (choices, hints, bound),
+                Pending::Flip { run, pos, case } => match self.flip(&run, pos, case) {
+                    Some(next) => next,
+                    None => continue,
+                },
+            };
+            let run = Rc::new(self.replay(c, choices, hints));
+            children(&run, bound, &mut stack);
+        }
+    }
+
     /// Solves the other side of the fork at `pos` of `run`: the replay to make, or `None` when the
     /// side is infeasible (or unknown, which becomes a path of its own).
     fn flip(
@@ -316,6 +406,15 @@ impl Dfs<'_> {
             return None;
         }
         constraints.push(other);
+        // A `repOk` check solves under the entry path's conditions: its values must be the entry's.
+        if let Some(k) = &self.check {
+            let mut memo = BTreeMap::new();
+            for &e in &k.assume {
+                if let Some(x) = copy_expr(&k.arena, e, &mut arena, &mut memo) {
+                    constraints.push(x);
+                }
+            }
+        }
         self.out.stats.solver_calls += 1;
         match self.solver.solve(&arena, &constraints, &run.hint) {
             Outcome::Sat(model) => {
@@ -335,6 +434,9 @@ impl Dfs<'_> {
             }
             Outcome::Unknown => {
                 self.out.stats.unknown += 1;
+                if let Some(k) = self.check.as_mut() {
+                    k.inconclusive = true;
+                }
                 // The branch covered the side it took just before its entry was recorded
                 // (`ops::branch`, `ops::switch`): that goal is not this path's.
                 let mut end = covered;
@@ -356,7 +458,6 @@ impl Dfs<'_> {
 
     /// Runs the entry method once with this choice vector and these input values.
     fn replay(&mut self, c: &mut Concolic<'_>, choices: Vec<usize>, hints: BTreeMap<String, Value>) -> Run {
-        let mut m = Machine::new(c.db, c.plan, self.cfg.sym, &mut c.goals, &c.cache);
         let limits = Limits {
             max_lazy_inits: self.cfg.max_lazy_inits,
             heap_scope: self.cfg.heap_scope,
@@ -364,7 +465,11 @@ impl Dfs<'_> {
             max_unroll: self.cfg.max_unroll,
         };
         let caches = std::mem::take(&mut self.caches);
-        m.lazy = Some(Box::new(LazyState::new(choices, hints, limits, self.scope.clone(), caches)));
+        let mut st = LazyState::new(choices, hints, limits, self.scope.clone(), caches);
+        st.invariants = self.invariants.clone();
+        st.preset = self.check.as_ref().map(|k| k.preset.clone());
+        let mut m = Machine::new(c.db, c.plan, self.cfg.sym, &mut c.goals, &c.cache);
+        m.lazy = Some(Box::new(st));
         let r = enter(&mut m, &self.entry);
         let mut end = match r {
             Ok(v) => PathEnd::Return(v.map_or("void".to_string(), |v| m.summary(v))),
@@ -391,7 +496,24 @@ impl Dfs<'_> {
             }
         }
         let (clauses, dropped) = self.clauses(&replay.arena, &replay.path, &st.vars, &st.log);
-        self.push(clauses, replay.covered.clone(), end, dropped);
+        self.out.stats.rule_pruned_alternatives += st.rule_pruned;
+        if st.pruned {
+            self.out.stats.rule_pruned_paths += 1;
+        } else if let Some(k) = self.check.as_mut() {
+            // A `repOk` check only needs to know whether some path returns true; a bound on the
+            // way (the heap scope included) leaves the answer open.
+            match &end {
+                PathEnd::Return(v) if v == "1" => k.found_true = true,
+                PathEnd::Stop(_) | PathEnd::Bound(_) | PathEnd::Unknown => k.inconclusive = true,
+                PathEnd::Return(_) | PathEnd::Exception(_) => {}
+            }
+            k.inconclusive |= st.scope_cut;
+            self.push(clauses, replay.covered.clone(), end, dropped);
+        } else if self.violates_rep_ok(c, &replay, &hints, &clauses) {
+            self.out.stats.rep_ok_pruned += 1;
+        } else {
+            self.push(clauses, replay.covered.clone(), end, dropped);
+        }
         Run {
             arena: replay.arena,
             path: replay.path,
@@ -401,6 +523,51 @@ impl Dfs<'_> {
             hint: replay.hint,
             covered: replay.covered,
         }
+    }
+
+    /// Whether no path of `repOk` returns true on the input state of this entry path: `repOk` is
+    /// explored on the same receiver with the path's reference decisions fixed and its numeric
+    /// conditions assumed; any bound or `unknown` on the way keeps the path (conservative).
+    fn violates_rep_ok(
+        &mut self,
+        c: &mut Concolic<'_>,
+        replay: &crate::Replay,
+        hints: &BTreeMap<String, Value>,
+        clauses: &[Clause],
+    ) -> bool {
+        let Some(rep_ok) = self.rep_ok.clone() else { return false };
+        let assume: Vec<ExprId> =
+            replay.path.iter().filter(|e| e.kind != EntryKind::Pin).map(|e| e.cond).collect();
+        // The clauses and the conditions assumed (some have no clause form) name the check.
+        let mut key: Vec<String> = clauses.iter().map(crate::clause_text).collect();
+        key.extend(assume.iter().map(|e| replay.arena.display(*e).to_string()));
+        let key = key.join("\n");
+        if let Some(v) = self.verdicts.get(&key) {
+            return *v;
+        }
+        let budget = self.cfg.invariants.rep_ok_paths;
+        let mut sub = Dfs::new(rep_ok, self.cfg, self.scope.clone(), budget);
+        sub.invariants = self.invariants.clone();
+        sub.caches = std::mem::take(&mut self.caches);
+        sub.check = Some(Check {
+            preset: Rc::new(Preset::of(clauses)),
+            arena: replay.arena.clone(),
+            assume,
+            found_true: false,
+            inconclusive: false,
+        });
+        sub.run(c, hints.clone());
+        self.caches = std::mem::take(&mut sub.caches);
+        self.out.stats.rep_ok_checks += 1;
+        self.out.stats.rep_ok_replays += sub.out.stats.replays;
+        let k = sub.check.as_ref().map_or((true, true), |k| (k.found_true, k.inconclusive));
+        let open = !k.0 && (k.1 || sub.out.stats.truncated);
+        if open {
+            self.out.stats.rep_ok_inconclusive += 1;
+        }
+        let violates = !k.0 && !open;
+        self.verdicts.insert(key, violates);
+        violates
     }
 
     /// The clauses of a log, and how many conditions had no clause form.
@@ -488,4 +655,32 @@ fn enter(m: &mut Machine<'_, '_>, e: &Entry) -> Res<Option<Slot>> {
     }
     let kind = if e.is_static { CallKind::Static } else { CallKind::Virtual };
     m.call(kind, &e.class, &e.name, &e.desc, args)
+}
+
+/// `e` of `src` rebuilt in `dst`, variables matched by name and sort (a variable `dst` does not
+/// have is made); `None` when an operation does not rebuild (the assumption is then left out,
+/// which only weakens the check).
+fn copy_expr(src: &Arena, e: ExprId, dst: &mut Arena, memo: &mut BTreeMap<ExprId, ExprId>) -> Option<ExprId> {
+    if let Some(x) = memo.get(&e) {
+        return Some(*x);
+    }
+    let x = if let Some(v) = src.as_const(e) {
+        dst.konst(v)
+    } else if let Some(v) = src.as_var(e) {
+        let (sort, name) = src.vars().get(v.0 as usize)?.clone();
+        match dst.vars().iter().position(|(s, n)| *s == sort && *n == name) {
+            Some(k) => dst.var_expr(solver::VarId(k as u32)),
+            None => dst.var(sort, &name).1,
+        }
+    } else {
+        let (op, args) = src.as_app(e)?;
+        let args = args.to_vec();
+        let mut out = Vec::with_capacity(args.len());
+        for a in args {
+            out.push(copy_expr(src, a, dst, memo)?);
+        }
+        dst.try_mk(op, &out).ok()?
+    };
+    memo.insert(e, x);
+    Some(x)
 }

@@ -19,6 +19,7 @@
 //!   (`Bound::ArrayInput`).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use classfile::access;
 use protocol::{AccessPath, Clause, PrimType, Root, Step};
@@ -26,6 +27,7 @@ use solver::{Op, Sort, Value, VarId};
 
 use crate::heap::{Obj, StrVal};
 use crate::interp::{Abrupt, Machine, Res};
+use crate::invariants::{Binding, Invariants, Preset};
 use crate::value::{ObjId, Slot};
 use crate::{EntryKind, Stop};
 
@@ -66,10 +68,13 @@ pub(crate) enum Logged {
 
 /// What a resolution may give.
 #[derive(Clone, Debug)]
-enum Alt {
+pub(crate) enum Alt {
     Null,
     Alias(ObjId),
     Fresh(String),
+    /// A fresh object materialised under another access path than the one resolved (a `repOk`
+    /// check's stand-in for an object the entry path reached by that path: `invariants`).
+    FreshAt(String, AccessPath),
 }
 
 /// The lazy-initialisation state of one replay.
@@ -104,6 +109,18 @@ pub(crate) struct LazyState {
     pub fresh_classes: BTreeMap<String, Vec<String>>,
     /// (class, declared type, assignable), kept across replays.
     pub assignable: Vec<(String, String, bool)>,
+    /// The rules consulted at every resolution, and the per-class heap scope.
+    pub invariants: Rc<Invariants>,
+    /// In a `repOk` check: the entry path's decisions, and which objects stand for its objects.
+    pub preset: Option<Rc<Preset>>,
+    pub binding: Binding,
+    /// Alternatives the rules removed at resolutions this replay reached first.
+    pub rule_pruned: u64,
+    /// A resolution had no alternative left: the path is not one of a legal input state.
+    pub pruned: bool,
+    /// The heap scope removed a fresh alternative (a bound, which makes a `repOk` check
+    /// inconclusive).
+    pub scope_cut: bool,
 }
 
 impl LazyState {
@@ -133,6 +150,12 @@ impl LazyState {
             scope,
             fresh_classes,
             assignable,
+            invariants: Rc::new(Invariants::none()),
+            preset: None,
+            binding: Binding::default(),
+            rule_pruned: 0,
+            pruned: false,
+            scope_cut: false,
         }
     }
 }
@@ -283,7 +306,12 @@ impl Machine<'_, '_> {
                 return self.hit(Bound::Unroll);
             }
         }
+        let alts = self.constrain(&path, alts);
         let Some(st) = self.lazy.as_mut() else { return Ok(None) };
+        if alts.is_empty() {
+            st.pruned = true;
+            return Err(Abrupt::Stop(Stop::Unsupported("no alternative within the invariants".into())));
+        }
         let want = st.choices.get(st.next_choice).copied().unwrap_or(0);
         st.next_choice += 1;
         // A choice past the alternatives (a replay that diverged from its parent) takes the first.
@@ -296,14 +324,18 @@ impl Machine<'_, '_> {
         let clause = match &alts[chosen] {
             Alt::Null => Clause::Null(path.clone()),
             Alt::Alias(o) => Clause::Alias(path.clone(), st.paths.get(o).cloned().unwrap_or(path.clone())),
-            Alt::Fresh(c) => Clause::Fresh { path: path.clone(), class: binary(c) },
+            Alt::Fresh(c) | Alt::FreshAt(c, _) => Clause::Fresh { path: path.clone(), class: binary(c) },
         };
         st.log.push(Logged::Ref { clause, alts: alts.len() as u32, chosen: chosen as u32 });
-        match alts[chosen].clone() {
-            Alt::Null => Ok(None),
-            Alt::Alias(o) => Ok(Some(o)),
-            Alt::Fresh(c) => self.fresh_input(path, &c).map(Some),
-        }
+        let alt = alts[chosen].clone();
+        let obj = match &alt {
+            Alt::Null => None,
+            Alt::Alias(o) => Some(*o),
+            Alt::Fresh(c) => Some(self.fresh_input(path.clone(), c)?),
+            Alt::FreshAt(c, at) => Some(self.fresh_input(at.clone(), c)?),
+        };
+        self.bind(&path, &alt, obj);
+        Ok(obj)
     }
 
     fn hit<T>(&mut self, b: Bound) -> Res<T> {
@@ -358,10 +390,13 @@ impl Machine<'_, '_> {
             return alts;
         }
         let classes = self.fresh_classes_of(ty);
-        let Some(st) = self.lazy.as_ref() else { return alts };
+        let Some(st) = self.lazy.as_mut() else { return alts };
         for c in classes {
-            if st.fresh_count.get(&c).copied().unwrap_or(0) < st.limits.heap_scope {
+            if st.fresh_count.get(&c).copied().unwrap_or(0) < st.invariants.scope_of(&c, st.limits.heap_scope)
+            {
                 alts.push(Alt::Fresh(c));
+            } else {
+                st.scope_cut = true;
             }
         }
         alts

@@ -33,7 +33,8 @@
 //! as solver variables named by their access paths; its paths are enumerated depth-first by replay
 //! of a choice vector, with the solver deciding which sides of symbolic branches are feasible, and
 //! each path comes out as a `protocol::PathCondition` (clauses in assumption order) with the branch
-//! goals it covered and how it ended.
+//! goals it covered and how it ended. Invariants of the input heap (`invariants`: rules at every
+//! resolution, per-class heap scopes, the class's own `repOk`) keep the paths to legal states.
 //!
 //! Outside exploration it deliberately does not solve anything (`solver` does), choose what to
 //! negate (`dse` does) or run a JVM: the interpreter never starts a process and never runs code
@@ -45,6 +46,7 @@ mod explore;
 mod frame;
 mod heap;
 mod interp;
+mod invariants;
 mod invoke;
 mod lazy;
 mod models;
@@ -61,6 +63,7 @@ use solver::{Arena, Assignment, ExprId, VarId};
 
 pub use branches::NO_GOAL;
 pub use explore::{Exploration, ExploreConfig, ExploreError, ExploreStats, ExploredPath, PathEnd};
+pub use invariants::{Invariants, Pattern, PatternError, Rule, RuleKind};
 pub use lazy::{Bound, path_text};
 /// The workers' clock base the replays assume (`System.currentTimeMillis` in the classes under test).
 pub use models::misc::TIME_BASE_MS;

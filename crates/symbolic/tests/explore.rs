@@ -6,25 +6,13 @@
 use std::time::Instant;
 
 use expect_test::{expect, expect_file};
-use goals::{PlanOptions, ProbePlan};
-use programdb::{DbConfig, ProgramDb};
+use programdb::ProgramDb;
 use protocol::{PathCondition, Setup, Statement, Var};
 use symbolic::{Concolic, Exploration, ExploreConfig, PathEnd, Stop, SymConfig, clause_text};
 
-fn db() -> ProgramDb {
-    let paths = [test_support::fixture_classes("sushi"), test_support::java_base_jmod()];
-    ProgramDb::open(&paths, DbConfig::STANDARD).expect("the sushi fixtures and java.base open")
-}
+mod lazy_common;
 
-fn plan(db: &ProgramDb) -> ProbePlan {
-    let mut plan = ProbePlan::new();
-    for c in db.class_ids() {
-        if db.class_name(c).starts_with("sushi/") {
-            plan.add_class_in(db, c, &PlanOptions::all()).expect("fixture class plans");
-        }
-    }
-    plan
-}
+use lazy_common::{db, plan};
 
 fn explore(db: &ProgramDb, class: &str, name: &str, desc: &str, cfg: &ExploreConfig) -> Exploration {
     let plan = plan(db);
@@ -106,7 +94,8 @@ fn sample_has_the_path_of_figure_3() {
 
 /// IntTree.contains(int) (a second fixture): the receiver is fresh, the tree's nodes are lazy, the
 /// keys are symbols named by their access paths, and the searched key is the parameter `p0`.
-/// Without invariants (§A.2.7, not built), aliases make cycles, which the branch depth ends.
+/// Without invariants (§A.2.7, off here; `tests/invariants.rs`), aliases make cycles, which the
+/// branch depth ends.
 #[test]
 fn int_tree_contains_paths_and_their_branches() {
     let db = db();
@@ -114,7 +103,7 @@ fn int_tree_contains_paths_and_their_branches() {
     let e = explore(&db, "sushi/IntTree", "contains", "(I)Z", &cfg);
     expect_file!["../test_data/IntTree.contains.paths.txt"].assert_eq(&e.text());
     expect![[r#"
-        ExploreStats { replays: 20, steps: 964, solver_calls: 6, sat: 6, unsat: 56, unknown: 0, repeated: 56, dropped: 0, ends: {"bound": 10, "return": 10}, diverged: 0, truncated: false }
+        ExploreStats { replays: 20, steps: 964, solver_calls: 6, sat: 6, unsat: 56, unknown: 0, repeated: 56, dropped: 0, ends: {"bound": 10, "return": 10}, diverged: 0, truncated: false, rule_pruned_alternatives: 0, rule_pruned_paths: 0, rep_ok_pruned: 0, rep_ok_inconclusive: 0, rep_ok_checks: 0, rep_ok_replays: 0 }
     "#]].assert_eq(&format!("{:?}\n", e.stats));
     // Every branch of `contains` is covered by some path that returned.
     let mut covered: Vec<_> = e
@@ -244,7 +233,7 @@ fn sample_test(k: usize) -> Vec<Statement> {
 
 /// Every public method of every `sushi` fixture class, explored with the standard bounds (at most
 /// 60 paths each): nothing panics, and each method's paths, how they ended, and the branch goals
-/// they cover together, as one line. Without invariants (§A.2.7, not built) many paths run around
+/// they cover together, as one line. Without invariants (§A.2.7, off here) many paths run around
 /// alias cycles until the branch depth ends them; arrays as inputs end paths (`ArrayInput`).
 #[test]
 fn every_sushi_method_explores() {

@@ -1,7 +1,8 @@
 //! The goal space of a run: every goal the search works on, under a dense index (`SearchGoal`, the
 //! numbers the engine hands the search as `search::GoalIdx`), with its criterion, class, method,
 //! location and dependences (DynaMOSA's roots and the goals each goal releases); the context goals
-//! found at run time (`contexts`); the scoring of a trace over the space; coverage accounting
+//! found at run time (`contexts`) and the path-condition goals a technique registers (`paths`,
+//! SUSHI), in one order of registration after the static goals; the scoring of a trace over the space; coverage accounting
 //! (`coverage`) and the goals only class initialisation reaches (`class_init`).
 //!
 //! Pure: the engine gives it the goal model, the workers' set-up trace, and the traces and
@@ -12,6 +13,7 @@
 mod class_init;
 mod contexts;
 mod coverage;
+mod paths;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -21,6 +23,7 @@ use protocol::Trace;
 
 pub use class_init::ClassLoading;
 pub use coverage::{CriterionCoverage, GoalRuns};
+pub use paths::{PathGoal, path_fitness, path_text};
 
 use crate::eval::{GoalFitness, goal_fitness};
 use crate::model::GoalModel;
@@ -28,7 +31,8 @@ use crate::suite::ContextGoal;
 use contexts::ContextGoals;
 
 /// A goal of the space: an index in `0..GoalSpace::n_goals()`, the selected static goals first (in
-/// model id order), then the context goals in the order they were found. It is the number
+/// model id order), then the context goals and path goals in the order they were found or
+/// registered. It is the number
 /// `search::GoalIdx` carries, which this crate, below `search`, cannot name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SearchGoal(pub u32);
@@ -48,9 +52,13 @@ pub struct GoalSpace {
     selected: Arc<Vec<GoalId>>,
     roots: Vec<SearchGoal>,
     released: Vec<Vec<SearchGoal>>,
-    /// The context goals found so far: `SearchGoal(selected.len() + i)` is `contexts.goals[i]`.
-    /// `None` when `Criterion::ContextBranch` is not selected.
+    /// The context goals found so far. `None` when `Criterion::ContextBranch` is not selected.
     contexts: Option<ContextGoals>,
+    /// The path goals registered so far (`add_path_goals`).
+    paths: Vec<PathGoal>,
+    /// `SearchGoal(selected.len() + i)` is `extra[i]`: context and path goals in the order they
+    /// were found or registered.
+    extra: Vec<Extra>,
     /// Goals of the model no test can cover because the worker's set-up already ran them
     /// (`class_init::init_goals`), in model order; left out of the search, counted by
     /// `class_init_goals`.
@@ -59,6 +67,14 @@ pub struct GoalSpace {
     loading: ClassLoading,
     /// A technique's say on goal values (`Refiner`), `None` unless one was given.
     refiner: Option<Arc<dyn Refiner>>,
+}
+
+/// A goal after the static ones: the index of a context goal in `ContextGoals::goals` or of a
+/// path goal in `GoalSpace::paths`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Extra {
+    Context(u32),
+    Path(u32),
 }
 
 /// A technique that scores some goals differently from `goal_fitness` (interprocedural flags,
@@ -128,6 +144,8 @@ impl GoalSpace {
             roots,
             released,
             contexts: criteria.contains(&Criterion::ContextBranch).then(ContextGoals::default),
+            paths: Vec::new(),
+            extra: Vec::new(),
             init_goals,
             loading,
             refiner: None,
@@ -143,12 +161,13 @@ impl GoalSpace {
         &self.model
     }
 
-    /// Number of goals: the selected static ones and the context goals found so far.
+    /// Number of goals: the selected static ones, the context goals found so far and the path goals
+    /// registered.
     pub fn n_goals(&self) -> usize {
-        self.selected.len() + self.contexts.as_ref().map_or(0, ContextGoals::len)
+        self.selected.len() + self.extra.len()
     }
 
-    /// The goals, in order: the selected static ones, then the context goals found so far.
+    /// The goals, in order: the selected static ones, then the context and path goals.
     pub fn goals(&self) -> impl Iterator<Item = SearchGoal> + use<> {
         (0..self.n_goals() as u32).map(SearchGoal)
     }
@@ -174,24 +193,58 @@ impl GoalSpace {
         self.released.get(g.index()).map_or(&[], Vec::as_slice)
     }
 
-    /// The model goal behind a goal (for a context goal, its branch goal).
+    /// The model goal behind a goal (for a context goal, its branch goal; for a path goal, the
+    /// first branch goal of its path).
     pub fn goal_id(&self, g: SearchGoal) -> GoalId {
-        match self.context_goal(g) {
-            Some(cg) => cg.goal,
+        match self.extra(g) {
+            // Neither default is reached: a context index exists only with contexts, and a path
+            // goal is registered with its branches (`PathGoal::branches` is never empty).
+            Some(Extra::Context(_)) => self.context_goal(g).map_or(GoalId(0), |cg| cg.goal),
+            Some(Extra::Path(p)) => self.paths[p as usize].branches.first().copied().unwrap_or(GoalId(0)),
             None => self.selected[g.index()],
         }
     }
 
-    /// The context goal behind a goal, when it is one.
-    pub fn context_goal(&self, g: SearchGoal) -> Option<ContextGoal> {
+    fn extra(&self, g: SearchGoal) -> Option<Extra> {
         let i = g.index().checked_sub(self.selected.len())?;
-        self.contexts.as_ref()?.goals.get(i).copied()
+        self.extra.get(i).copied()
     }
 
-    /// The criterion of a goal.
+    /// The context goal behind a goal, when it is one.
+    pub fn context_goal(&self, g: SearchGoal) -> Option<ContextGoal> {
+        match self.extra(g)? {
+            Extra::Context(i) => self.contexts.as_ref()?.goals.get(i as usize).copied(),
+            Extra::Path(_) => None,
+        }
+    }
+
+    /// The path goal behind a goal, when it is one.
+    pub fn path_goal(&self, g: SearchGoal) -> Option<&PathGoal> {
+        match self.extra(g)? {
+            Extra::Path(i) => self.paths.get(i as usize),
+            Extra::Context(_) => None,
+        }
+    }
+
+    /// Registers path goals after the goals known now, in order; their search goals. Their values
+    /// come from the traces' path distances (`path_fitness`), whichever batch the traces are of:
+    /// the workers evaluate every condition of the set-up at every call.
+    pub fn add_path_goals(&mut self, goals: Vec<PathGoal>) -> Vec<SearchGoal> {
+        let mut out = Vec::with_capacity(goals.len());
+        for goal in goals {
+            out.push(SearchGoal(self.n_goals() as u32));
+            self.extra.push(Extra::Path(self.paths.len() as u32));
+            self.paths.push(goal);
+        }
+        out
+    }
+
+    /// The criterion of a goal; a path goal's is `Branch`, the criterion it serves (it is not
+    /// counted in any criterion's coverage: those count the model's goals).
     pub fn criterion(&self, g: SearchGoal) -> Criterion {
-        match self.context_goal(g) {
-            Some(_) => Criterion::ContextBranch,
+        match self.extra(g) {
+            Some(Extra::Context(_)) => Criterion::ContextBranch,
+            Some(Extra::Path(_)) => Criterion::Branch,
             None => self.model.goal(self.goal_id(g)).criterion(),
         }
     }
@@ -214,6 +267,9 @@ impl GoalSpace {
     /// A goal as text with its class and line or method (`line c0 L7 (example/Triangle:7)`), as
     /// `uncovered` lists them; a context goal names its context first (`context_text`).
     pub fn text(&self, g: SearchGoal) -> String {
+        if let Some(p) = self.path_goal(g) {
+            return path_text(p);
+        }
         match self.context_goal(g) {
             Some(cg) => self.context_text(cg),
             None => self.static_text(self.goal_id(g)),
@@ -271,10 +327,11 @@ impl GoalSpace {
     /// `ContextGoals::discover`); returns how many were added. Fed a batch's traces in batch order,
     /// the indices depend on the tests alone, not on which worker ran them.
     pub fn discover(&mut self, trace: &Trace) -> usize {
-        match &mut self.contexts {
-            Some(contexts) => contexts.discover(&self.model, trace),
-            None => 0,
-        }
+        let Some(contexts) = &mut self.contexts else { return 0 };
+        let before = contexts.len() as u32;
+        let added = contexts.discover(&self.model, trace);
+        self.extra.extend((before..before + added as u32).map(Extra::Context));
+        added
     }
 
     /// The fitness of every goal for one trace, indexed by `SearchGoal` (`n_goals()` values).
@@ -283,12 +340,24 @@ impl GoalSpace {
         self.fitness_with(&all, values, trace)
     }
 
-    /// [`GoalSpace::fitness`] given a trace's score (`Scorer::score`): appends the context goals'
-    /// values (which depend on the goals found so far, so come in batch order) to `values`.
+    /// [`GoalSpace::fitness`] given a trace's score (`Scorer::score`): appends the context and path
+    /// goals' values (which depend on the goals found so far, so come in batch order) to `values`.
     pub fn fitness_with(&self, all: &GoalFitness, mut values: Vec<f64>, trace: &Trace) -> Vec<f64> {
-        if let Some(contexts) = &self.contexts {
-            contexts.fitness_into(&self.model, trace, all, &mut values);
+        if self.paths.is_empty() {
+            // Only context goals after the static ones: written in place, as before path goals.
+            if let Some(contexts) = &self.contexts {
+                contexts.fitness_into(&self.model, trace, all, &mut values);
+            }
+            return values;
         }
+        let mut context_values = Vec::new();
+        if let Some(contexts) = &self.contexts {
+            contexts.fitness_into(&self.model, trace, all, &mut context_values);
+        }
+        values.extend(self.extra.iter().map(|e| match *e {
+            Extra::Context(i) => context_values[i as usize],
+            Extra::Path(i) => path_fitness(trace, self.paths[i as usize].pc),
+        }));
         values
     }
 }

@@ -1,0 +1,20 @@
+//! What the exploration tests (`explore.rs`, `invariants.rs`) share: the sushi fixtures' program
+//! database and probe plan.
+
+use goals::{PlanOptions, ProbePlan};
+use programdb::{DbConfig, ProgramDb};
+
+pub fn db() -> ProgramDb {
+    let paths = [test_support::fixture_classes("sushi"), test_support::java_base_jmod()];
+    ProgramDb::open(&paths, DbConfig::STANDARD).expect("the sushi fixtures and java.base open")
+}
+
+pub fn plan(db: &ProgramDb) -> ProbePlan {
+    let mut plan = ProbePlan::new();
+    for c in db.class_ids() {
+        if db.class_name(c).starts_with("sushi/") {
+            plan.add_class_in(db, c, &PlanOptions::all()).expect("fixture class plans");
+        }
+    }
+    plan
+}
