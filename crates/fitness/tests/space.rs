@@ -127,6 +127,53 @@ fn context_goals_are_registered_as_traces_reveal_them() {
     .assert_eq(&coverage.join(", "));
 }
 
+/// Path goals (SUSHI) and context goals share the positions after the static goals, in the order
+/// they were registered or found; a path goal's value is its condition's distance from the trace
+/// (`norm` of the best call's total; 1 when the entry was not called), and it is no criterion's
+/// coverage.
+#[test]
+fn path_goals_interleave_with_context_goals() {
+    let mut space = space_of(
+        &["context/context/Calls"],
+        &[Criterion::Branch, Criterion::ContextBranch],
+        &Trace::default(),
+    );
+    let statics = space.n_goals();
+    let branch = probe_in(&space, "check", ProbeKind::BranchZero);
+    let from_a = probe_in(&space, "a", ProbeKind::CallSite);
+    let b0 = space.goal_id(SearchGoal(0));
+    assert_eq!(space.discover(&context(None, branch, 0.0, 3.0)), 2);
+    let path = |pc: u32| fitness::PathGoal { pc, branches: vec![b0], entry: "context/Calls.a()V".into() };
+    let added = space.add_path_goals(vec![path(1), path(0)]);
+    assert_eq!(added, vec![SearchGoal(statics as u32 + 2), SearchGoal(statics as u32 + 3)]);
+    let mut trace = context(Some(from_a), branch, 2.0, 0.0);
+    assert_eq!(space.discover(&trace), 2, "context goals found after the path goals come after them");
+    trace.path_distances = vec![protocol::PathDistance { pc: 1, clauses: vec![0.5, 0.5] }];
+    let texts: Vec<String> =
+        space.goals().skip(statics).map(|g| format!("{:?} {}", space.criterion(g), space.text(g))).collect();
+    expect![[r#"
+        ContextBranch context-branch direct branch p7 taken (context/Calls:12)
+        ContextBranch context-branch direct branch p7 not-taken (context/Calls:12)
+        Branch path-condition pc1 context/Calls.a()V (1 branches)
+        Branch path-condition pc0 context/Calls.a()V (1 branches)
+        ContextBranch context-branch p18@context/Calls:20 branch p7 taken (context/Calls:12)
+        ContextBranch context-branch p18@context/Calls:20 branch p7 not-taken (context/Calls:12)"#]]
+    .assert_eq(&texts.join("\n"));
+    assert!(space.path_goal(SearchGoal(statics as u32 + 2)).is_some_and(|p| p.pc == 1));
+    assert!(space.context_goal(SearchGoal(statics as u32 + 2)).is_none());
+    assert!(space.path_goal(SearchGoal(statics as u32 + 4)).is_none());
+    let values = space.fitness(&trace);
+    assert_eq!(values.len(), space.n_goals());
+    // pc1: distance 1.0 -> 0.5; pc0: not evaluated -> 1.
+    expect!["[3.0, 3.0, 0.5, 1.0, 0.6666666666666666, 0.0]"].assert_eq(&format!("{:?}", &values[statics..]));
+    let coverage: Vec<String> = space
+        .coverage(&[&trace])
+        .iter()
+        .map(|c| format!("{:?} {}/{}", c.criterion, c.covered, c.total))
+        .collect();
+    expect!["Branch 0/2, ContextBranch 1/4"].assert_eq(&coverage.join(", "));
+}
+
 /// A goal left to class initialisation counts covered when the suite loads its class: the class
 /// under test always, another class when a test hits a probe of it or gets an instance of it.
 #[test]
