@@ -13,7 +13,8 @@ impl JvmProblem {
     pub(crate) fn branch_site(&self, db: &ProgramDb, goal: GoalIdx) -> Option<(MethodId, InsnIdx)> {
         let space = self.space();
         let g = fitness::SearchGoal(goal.0);
-        if space.context_goal(g).is_some() {
+        // A context goal's branch is its static goal's; a path goal (SUSHI) is no branch.
+        if space.context_goal(g).is_some() || space.path_goal(g).is_some() {
             return None;
         }
         let plan = space.model().plan();
