@@ -45,9 +45,8 @@ impl dse::DseTarget for JvmProblem {
         self.space().model().plan()
     }
 
-    /// The selected static goals are the first search goals, in model id order.
     fn search_goal(&self, goal: goals::GoalId) -> Option<GoalIdx> {
-        self.space().selected().binary_search(&goal).ok().map(|i| GoalIdx(i as u32))
+        self.static_goal(goal)
     }
 
     /// The tests run through the result cache in one batch (after the batch in flight, whose

@@ -288,6 +288,12 @@ impl JvmProblem {
         self.space.add_path_goals(goals)
     }
 
+    /// The search goal of a selected static model goal (they are the first search goals, in
+    /// model id order); `None` for a goal not searched. What DSE and SUSHI ask.
+    pub(crate) fn static_goal(&self, goal: goals::GoalId) -> Option<GoalIdx> {
+        self.space.selected().binary_search(&goal).ok().map(|i| GoalIdx(i as u32))
+    }
+
     /// Whether a goal is a path-condition goal (SUSHI): a means to the branches, not coverage.
     pub fn is_path_goal(&self, g: GoalIdx) -> bool {
         self.space.path_goal(SearchGoal(g.0)).is_some()

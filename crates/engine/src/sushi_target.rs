@@ -9,9 +9,8 @@ use testcase::TestCase;
 use crate::JvmProblem;
 
 impl sushi::SushiTarget for JvmProblem {
-    /// The selected static goals are the first search goals, in model id order.
     fn branch_goal(&self, goal: goals::GoalId) -> Option<GoalIdx> {
-        self.space().selected().binary_search(&goal).ok().map(|i| GoalIdx(i as u32))
+        self.static_goal(goal)
     }
 
     fn register_paths(&mut self, goals: Vec<PathGoal>) -> Vec<GoalIdx> {

@@ -86,11 +86,10 @@ fn context(site: Option<ProbeId>, probe: ProbeId, to_true: f64, to_false: f64) -
     Trace { contexts: vec![ContextBranch { site, probe, to_true, to_false }], ..Trace::default() }
 }
 
-/// Context goals exist once a trace shows a branch evaluated in a context: both sides, appended in
-/// the order the traces reveal them, each once; their fitness comes after the static goals'.
-#[test]
-fn context_goals_are_registered_as_traces_reveal_them() {
-    let mut space = space_of(
+/// The space of `context/Calls` over Branch and ContextBranch: the space, its static goal count,
+/// `check`'s branch probe and `a`'s call site.
+fn calls() -> (GoalSpace, usize, ProbeId, ProbeId) {
+    let space = space_of(
         &["context/context/Calls"],
         &[Criterion::Branch, Criterion::ContextBranch],
         &Trace::default(),
@@ -98,6 +97,14 @@ fn context_goals_are_registered_as_traces_reveal_them() {
     let statics = space.n_goals();
     let branch = probe_in(&space, "check", ProbeKind::BranchZero);
     let from_a = probe_in(&space, "a", ProbeKind::CallSite);
+    (space, statics, branch, from_a)
+}
+
+/// Context goals exist once a trace shows a branch evaluated in a context: both sides, appended in
+/// the order the traces reveal them, each once; their fitness comes after the static goals'.
+#[test]
+fn context_goals_are_registered_as_traces_reveal_them() {
+    let (mut space, statics, branch, from_a) = calls();
     let direct = context(None, branch, 0.0, 3.0);
     let in_a = context(Some(from_a), branch, 2.0, 0.0);
 
@@ -133,14 +140,7 @@ fn context_goals_are_registered_as_traces_reveal_them() {
 /// coverage.
 #[test]
 fn path_goals_interleave_with_context_goals() {
-    let mut space = space_of(
-        &["context/context/Calls"],
-        &[Criterion::Branch, Criterion::ContextBranch],
-        &Trace::default(),
-    );
-    let statics = space.n_goals();
-    let branch = probe_in(&space, "check", ProbeKind::BranchZero);
-    let from_a = probe_in(&space, "a", ProbeKind::CallSite);
+    let (mut space, statics, branch, from_a) = calls();
     let b0 = space.goal_id(SearchGoal(0));
     assert_eq!(space.discover(&context(None, branch, 0.0, 3.0)), 2);
     let path = |pc: u32| fitness::PathGoal { pc, branches: vec![b0], entry: "context/Calls.a()V".into() };

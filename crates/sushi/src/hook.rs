@@ -72,6 +72,8 @@ struct Active {
 pub struct SushiHook {
     config: SushiConfig,
     prepared: Prepared,
+    /// `prepared.sent` as selection candidates (ids are indices in `sent`), made once.
+    candidates: Vec<Candidate<GoalId>>,
     active: Vec<Active>,
     tried: BTreeSet<PathId>,
     started: bool,
@@ -85,9 +87,16 @@ impl SushiHook {
             sent: prepared.sent.len() as u64,
             ..SushiStats::default()
         };
+        let candidates = prepared
+            .sent
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Candidate { id: PathId(i as u32), branches: c.branches.clone() })
+            .collect();
         SushiHook {
             config: config.clone(),
             prepared,
+            candidates,
             active: Vec::new(),
             tried: BTreeSet::new(),
             started: false,
@@ -125,11 +134,7 @@ impl SushiHook {
 
     /// Whether every searched branch of a path is covered in the archive.
     fn branches_covered<P: SushiTarget>(&self, path: usize, view: &View<'_>, problem: &P) -> bool {
-        self.prepared.sent[path]
-            .branches
-            .iter()
-            .filter_map(|&b| problem.branch_goal(b))
-            .all(|g| view.archive().is_covered(g))
+        searched(&self.prepared.sent[path].branches, problem).all(|g| view.archive().is_covered(g))
     }
 
     /// Checks the goals tests solved since the last call (re-execution, §A.2.5), and marks those
@@ -180,14 +185,7 @@ impl SushiHook {
         if uncovered.is_empty() {
             return;
         }
-        let candidates: Vec<Candidate<GoalId>> = self
-            .prepared
-            .sent
-            .iter()
-            .enumerate()
-            .map(|(i, c)| Candidate { id: PathId(i as u32), branches: c.branches.clone() })
-            .collect();
-        let s = select(&candidates, &uncovered, &self.tried, &self.config.select);
+        let s = select(&self.candidates, &uncovered, &self.tried, &self.config.select);
         if s.paths.is_empty() {
             return;
         }
@@ -230,10 +228,7 @@ impl SushiHook {
         let fitness = problem.run_tests(&tests)?;
         for ((i, _), f) in solved.iter().zip(fitness) {
             let path = self.active[*i].path;
-            let takes = self.prepared.sent[path]
-                .branches
-                .iter()
-                .filter_map(|&b| problem.branch_goal(b))
+            let takes = searched(&self.prepared.sent[path].branches, problem)
                 .all(|g| f.get(g.index()).is_some_and(|&v| v == 0.0));
             if takes {
                 self.active[*i].state = State::Solved;
@@ -245,6 +240,15 @@ impl SushiHook {
         }
         Ok(())
     }
+}
+
+/// The search goals of those of a path's branches that are searched (a branch the criteria or the
+/// set-up leave out cannot be asked of a test).
+fn searched<'a, P: SushiTarget>(
+    branches: &'a [GoalId],
+    problem: &'a P,
+) -> impl Iterator<Item = GoalIdx> + 'a {
+    branches.iter().filter_map(|&b| problem.branch_goal(b))
 }
 
 impl<P: SushiTarget> Hook<P> for SushiHook {
