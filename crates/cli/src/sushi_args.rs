@@ -18,6 +18,14 @@ pub(crate) struct SushiArgs {
     /// Fresh objects of one class per explored path (the heap scope).
     #[arg(long, default_value_t = 16)]
     sushi_heap: u32,
+    /// Reference resolutions (lazy initialisations) per explored path: a perfect binary tree of
+    /// 15 nodes takes 31 (its 16 null leaves included).
+    #[arg(long, default_value_t = 24)]
+    sushi_lazy: u32,
+    /// Z3 resource units (`rlimit count`) the exploration of the whole class may spend; each
+    /// method may spend half of it at most. Deterministic, unlike a time limit.
+    #[arg(long, default_value_t = 40_000_000)]
+    sushi_solver_work: u64,
     /// Path conditions sent to the workers at most (rounds of selection).
     #[arg(long, default_value_t = 128)]
     sushi_conditions: usize,
@@ -27,6 +35,16 @@ pub(crate) struct SushiArgs {
     /// Prune explored paths whose input state the class's own `repOk()` cannot accept (§A.2.7).
     #[arg(long, value_enum, default_value = "off")]
     sushi_rep_ok: Switch,
+    /// An invariant of the input heaps (§A.2.7), consulted at every lazy resolution; repeat for
+    /// more: `not_null(P)`, `null_only(P)`, `expand_only(P)`, `alias_only(P, T)` or
+    /// `alias_targets(P, T | T ..)`, over access-path patterns such as `**.left`, `this.root`
+    /// (docs/sushi.md "Invariants").
+    #[arg(long, value_name = "RULE")]
+    sushi_rule: Vec<String>,
+    /// The heap scope of one class, `CLASS=K` (binary name), in place of `--sushi-heap`; repeat
+    /// for more.
+    #[arg(long, value_name = "CLASS=K")]
+    sushi_scope: Vec<String>,
 }
 
 impl SushiArgs {
@@ -35,8 +53,10 @@ impl SushiArgs {
         for (name, v) in [
             ("--sushi-paths", u64::from(self.sushi_paths)),
             ("--sushi-heap", u64::from(self.sushi_heap)),
+            ("--sushi-lazy", u64::from(self.sushi_lazy)),
             ("--sushi-conditions", self.sushi_conditions as u64),
             ("--sushi-patience", self.sushi_patience),
+            ("--sushi-solver-work", self.sushi_solver_work),
         ] {
             if v == 0 {
                 return Err(Failure::BadInput(format!("{name} must be at least 1")));
@@ -46,10 +66,28 @@ impl SushiArgs {
         c.enabled = self.sushi == Switch::On;
         c.explore.max_paths = self.sushi_paths;
         c.explore.heap_scope = self.sushi_heap;
+        c.explore.max_lazy_inits = self.sushi_lazy;
+        c.max_class_solver_work = self.sushi_solver_work;
+        c.explore.max_solver_work = self.sushi_solver_work.div_ceil(2);
         c.max_conditions = self.sushi_conditions;
         c.patience = self.sushi_patience;
         if self.sushi_rep_ok == Switch::On {
             c.explore.invariants = symbolic::Invariants::rep_ok();
+        }
+        for r in &self.sushi_rule {
+            let rule =
+                symbolic::Rule::parse(r).map_err(|e| Failure::BadInput(format!("--sushi-rule: {e}")))?;
+            c.explore.invariants.rules.push(rule);
+        }
+        for s in &self.sushi_scope {
+            let (class, k) = s
+                .split_once('=')
+                .and_then(|(c, k)| Some((c.trim(), k.trim().parse::<u32>().ok()?)))
+                .filter(|(c, k)| !c.is_empty() && *k > 0)
+                .ok_or_else(|| {
+                    Failure::BadInput(format!("--sushi-scope {s:?} must be CLASS=K, K at least 1"))
+                })?;
+            c.explore.invariants.max_objects.insert(class.to_string(), k);
         }
         Ok(c)
     }

@@ -51,6 +51,26 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
         ),
         (args_for("examples/classes", "example.Stack", &[]), &no_jdk, "no Java found"),
         (
+            args_for(
+                "examples/classes",
+                "example.Stack",
+                &["--sushi", "on", "--sushi-rule", "expand(**.left)"],
+            ),
+            &[],
+            "--sushi-rule: rule \"expand(**.left)\" must be",
+        ),
+        (
+            args_for("examples/classes", "example.Stack", &["--sushi-rule", "expand_only(left)"]),
+            &[],
+            "must start with `**`, `this` or `p<k>`",
+        ),
+        (
+            args_for("examples/classes", "example.Stack", &["--sushi-scope", "example.Stack$Node"]),
+            &[],
+            "--sushi-scope \"example.Stack$Node\" must be CLASS=K",
+        ),
+        (args_for("examples/classes", "example.Stack", &["--sushi-solver-work", "0"]), &[], "at least 1"),
+        (
             vec![
                 "generate".into(),
                 "--classpath".into(),

@@ -9,7 +9,11 @@
 //! - the difference (digest A.7's `Sample`, Figure 1 of 003 with N = 15): within 10,000
 //!   evaluations, SUSHI covers both branches after `list.remove(15)`, which need a list of at least
 //!   15 entries; the search without it covers neither (a null check gives no gradient towards
-//!   "15 entries"; the path conditions' `fresh` clauses count the entries built).
+//!   "15 entries"; the path conditions' `fresh` clauses count the entries built);
+//! - with heap invariants (§A.2.7: a heap's children are never shared and a child's parent is
+//!   the node it hangs from), every feasible branch of `LinkedHeap` is covered within 10,000
+//!   evaluations, `levels()`'s "exactly 15 keys" included; without SUSHI its branches for 15 keys
+//!   and more are not (null checks give no gradient towards fifteen inserts).
 
 use engine::{Criterion, GenerateConfig, Generation, SushiConfig, generate};
 use search::{Algorithm, Budget};
@@ -79,4 +83,38 @@ fn sample_needs_sushi_for_its_list_of_fifteen() {
     eprintln!("Sample: on {:?} {:?}; off {:?}", branches(&on), on.sushi, branches(&off));
     assert_eq!(branches(&on), Some((2, 2)), "with SUSHI: {:?}", on.uncovered);
     assert_eq!(branches(&off), Some((0, 2)), "without SUSHI: {:?}", off.uncovered);
+}
+
+#[test]
+fn linked_heap_needs_sushi_and_tree_rules_for_fifteen_keys() {
+    let rule = |r: &str| symbolic::Rule::parse(r).unwrap_or_else(|e| panic!("{e}"));
+    let mut on = small();
+    on.patience = 2_000;
+    for r in [
+        "expand_only(**.left)",
+        "expand_only(**.right)",
+        "alias_only(**.left.parent, **)",
+        "alias_only(**.right.parent, **)",
+        "null_only(this.root.parent)",
+    ] {
+        on.explore.invariants.rules.push(rule(r));
+    }
+    let with = run("sushi.LinkedHeap", 10_000, 1, on);
+    let without = run("sushi.LinkedHeap", 10_000, 1, SushiConfig::off());
+    // `levels()` below line 131: `rr.right.right == null` (line 134: seven to fourteen keys or
+    // more) and `root.left.left.left.left != null` (line 137: sixteen or more, or exactly 15).
+    let deep = |g: &Generation| {
+        g.uncovered
+            .iter()
+            .filter(|u| u.contains("(sushi/LinkedHeap:134)") || u.contains("(sushi/LinkedHeap:137)"))
+            .count()
+    };
+    eprintln!("LinkedHeap: with {:?} {:?}; without {:?}", with.uncovered, with.sushi, without.uncovered);
+    assert_eq!(deep(&with), 0, "with SUSHI: {:?}", with.uncovered);
+    assert!(deep(&without) >= 2, "without SUSHI: {:?}", without.uncovered);
+    // Every branch left is one of `repOk`'s `return false` checks (from line 145 on), which no
+    // call sequence reaches.
+    let line = |u: &String| u.rsplit(':').next().and_then(|l| l.trim_end_matches(')').parse::<u32>().ok());
+    assert!(with.uncovered.iter().all(|u| line(u).is_some_and(|l| l >= 145)), "{:?}", with.uncovered);
+    assert!(with.sushi.as_ref().is_some_and(|s| s.solved > 0 && s.unsound == 0), "{:?}", with.sushi);
 }

@@ -20,6 +20,12 @@ pub struct SushiConfig {
     /// of it in libz3; a lower `rlimit` halves that but turns a third of the paths `unknown`), so
     /// this bounds the exploration's time too.
     pub max_class_paths: u32,
+    /// Z3 resource units of the whole class's exploration: each method may spend what is left of
+    /// it (and `explore.max_solver_work`); a method that would start after it ran out is not
+    /// explored (counted). Without it, integer-arithmetic classes spent minutes in queries that
+    /// each ran to their `rlimit` (commons-math3 `Fraction` 314 s, Guava `IntMath` past the
+    /// bench's wall limit; docs/benchmarks.md "SUSHI").
+    pub max_class_solver_work: u64,
     /// The integer program's limits (path selection, digest §A.2.1 step 2).
     pub select: SelectConfig,
     /// Path conditions sent to the workers at most: the rounds of selection over the explored
@@ -41,8 +47,9 @@ impl SushiConfig {
     }
 
     /// SUSHI on with our bounds (docs/sushi.md): heaps of up to 16 objects per class, so that
-    /// Figure 3's list of 15 entries is within scope; 400 paths per method, 800 paths and 2 M
-    /// steps per class in all; no invariants; 128 conditions; 2,000 evaluations of patience.
+    /// Figure 3's list of 15 entries is within scope; 400 paths per method, 800 paths, 2 M
+    /// steps and 40 M Z3 resource units (20 M per method) per class in all; no invariants; 128
+    /// conditions; 2,000 evaluations of patience.
     pub fn standard() -> SushiConfig {
         let explore = ExploreConfig {
             max_paths: 400,
@@ -59,6 +66,7 @@ impl SushiConfig {
             explore,
             max_class_steps: 2_000_000,
             max_class_paths: 800,
+            max_class_solver_work: 40_000_000,
             select: SelectConfig::paper(),
             max_conditions: 128,
             patience: 2_000,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use goals::{GoalId, ProbePlan};
 use programdb::ProgramDb;
-use protocol::PathCondition;
+use protocol::{Clause, PathCondition};
 use symbolic::{Concolic, ExploredPath, PathEnd, SymConfig};
 
 use crate::{Candidate, PathId, SushiConfig, select};
@@ -33,8 +33,8 @@ pub struct Prepared {
 /// Figures of the exploration (report.json `sushi`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ExploreFigures {
-    /// Public methods explored, and those left out because the class's step budget ran out or
-    /// the method could not be found.
+    /// Public methods explored, and those left out because the class's step, path or solver
+    /// budget ran out or the method could not be found.
     pub methods: u64,
     pub methods_skipped: u64,
     /// Paths explored, and of them those that can be goals (they end and traverse a branch).
@@ -44,6 +44,9 @@ pub struct ExploreFigures {
     pub branches: u64,
     pub steps: u64,
     pub solver_calls: u64,
+    /// Z3 resource units spent, and whether a method's or the class's share ran out.
+    pub solver_work: u64,
+    pub work_exhausted: bool,
     /// Rounds of selection computed before the search.
     pub rounds: u64,
     /// Wall time of exploration and selection (reporting only: nothing depends on it).
@@ -71,8 +74,8 @@ fn entries(db: &ProgramDb, class: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Explores every entry of `class` with `cfg.explore` (until `cfg.max_class_steps` or
-/// `cfg.max_class_paths`) and computes
+/// Explores every entry of `class` with `cfg.explore` (until `cfg.max_class_steps`,
+/// `cfg.max_class_paths` or `cfg.max_class_solver_work`) and computes
 /// the rounds of selection whose paths go to the workers: round 1 is the minimal set of paths
 /// covering every branch some path covers (§A.2.1 step 2, all branches uncovered before the
 /// search); round k + 1 the same over the paths not chosen yet, so that a spurious path of round k
@@ -82,14 +85,23 @@ pub fn prepare(db: &ProgramDb, plan: &ProbePlan, class: &str, cfg: &SushiConfig)
     let started = Instant::now();
     let mut candidates: Vec<PathCandidate> = Vec::new();
     let mut concolic = Concolic::new(db, plan, SymConfig::STANDARD);
-    for (name, desc) in entries(db, class) {
+    let entries = entries(db, class);
+    let n = entries.len() as u64;
+    for (i, (name, desc)) in entries.into_iter().enumerate() {
         let left = u64::from(cfg.max_class_paths).saturating_sub(figures.paths);
-        if figures.steps >= cfg.max_class_steps || left == 0 {
+        let work_left = cfg.max_class_solver_work.saturating_sub(figures.solver_work);
+        if figures.steps >= cfg.max_class_steps || left == 0 || work_left == 0 {
             figures.methods_skipped += 1;
             continue;
         }
+        // An even share of what is left for this method and the ones after it (what a method
+        // leaves goes to the next ones), so that the first methods cannot starve the last:
+        // IntTree's `shape`, fifth in its class file, was skipped when `contains` and `insert`
+        // took 400 paths each.
+        let methods_left = n - i as u64;
         let mut explore = cfg.explore.clone();
-        explore.max_paths = explore.max_paths.min(left as u32);
+        explore.max_paths = explore.max_paths.min(left.div_ceil(methods_left) as u32);
+        explore.max_solver_work = explore.max_solver_work.min(work_left.div_ceil(methods_left));
         let Ok(e) = concolic.explore(class, &name, &desc, &explore) else {
             figures.methods_skipped += 1;
             continue;
@@ -98,8 +110,17 @@ pub fn prepare(db: &ProgramDb, plan: &ProbePlan, class: &str, cfg: &SushiConfig)
         figures.paths += e.paths.len() as u64;
         figures.steps += e.stats.steps;
         figures.solver_calls += e.stats.solver_calls;
+        figures.solver_work += e.stats.solver_work;
+        figures.work_exhausted |= e.stats.solver_work_exhausted;
         candidates.extend(e.paths.into_iter().filter_map(candidate));
     }
+    // Path ids in order of fewest alias clauses, exploration order within (a stable sort): the
+    // selection breaks ties towards the lowest id, and of paths covering the same branches the
+    // one whose inputs share the fewest objects is the likeliest to be a heap a legal call
+    // sequence builds (the depth-first order tries aliases before fresh objects, so the first
+    // found is often a cycle no method makes: LinkedHeap's spurious goals 11 -> 0). The paper
+    // leaves ties open.
+    candidates.sort_by_key(|c| c.condition.clauses.iter().filter(|k| matches!(k, Clause::Alias(..))).count());
     figures.candidates = candidates.len() as u64;
     figures.explore_time = started.elapsed();
     let started = Instant::now();

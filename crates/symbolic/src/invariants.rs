@@ -107,6 +107,8 @@ pub enum PatternError {
     InnerStars(String),
     /// An `alias_only` target that is not a prefix of its pattern's segments.
     NotAPrefix { pattern: String, target: String },
+    /// A rule's text that is not `kind(pattern)` or `kind(pattern, targets)` of a known kind.
+    BadRule(String),
 }
 
 impl fmt::Display for PatternError {
@@ -118,6 +120,11 @@ impl fmt::Display for PatternError {
             PatternError::NotAPrefix { pattern, target } => {
                 write!(f, "alias target {target:?} is not a prefix of {pattern:?}")
             }
+            PatternError::BadRule(r) => write!(
+                f,
+                "rule {r:?} must be not_null(P), null_only(P), expand_only(P), alias_only(P, T) or \
+                 alias_targets(P, T | T ..)"
+            ),
         }
     }
 }
@@ -225,6 +232,33 @@ impl Rule {
     pub fn alias_targets(pattern: &str, targets: &[&str]) -> Result<Rule, PatternError> {
         let t = targets.iter().map(|t| Pattern::parse(t)).collect::<Result<Vec<_>, _>>()?;
         Ok(Rule { pattern: Pattern::parse(pattern)?, kind: RuleKind::AliasTargets(t) })
+    }
+}
+
+impl Rule {
+    /// A rule from the text its `Display` writes: `not_null(P)`, `null_only(P)`,
+    /// `expand_only(P)`, `alias_only(P, T)` or `alias_targets(P, T1 | T2 ..)` (the command
+    /// line's `--sushi-rule`; spaces around the separators are allowed).
+    pub fn parse(text: &str) -> Result<Rule, PatternError> {
+        let bad = || PatternError::BadRule(text.to_string());
+        let t = text.trim();
+        let (kind, rest) = t.split_once('(').ok_or_else(bad)?;
+        let args = rest.strip_suffix(')').ok_or_else(bad)?;
+        let (pattern, targets) = match args.split_once(',') {
+            Some((p, t)) => (p.trim(), Some(t.trim())),
+            None => (args.trim(), None),
+        };
+        match (kind.trim(), targets) {
+            ("not_null", None) => Rule::not_null(pattern),
+            ("null_only", None) => Rule::null_only(pattern),
+            ("expand_only", None) => Rule::expand_only(pattern),
+            ("alias_only", Some(t)) => Rule::alias_only(pattern, t),
+            ("alias_targets", Some(t)) => {
+                let t: Vec<&str> = t.split('|').map(str::trim).collect();
+                Rule::alias_targets(pattern, &t)
+            }
+            _ => Err(bad()),
+        }
     }
 }
 

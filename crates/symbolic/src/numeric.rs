@@ -16,11 +16,43 @@ use solver::{Arena, ExprId, Op, Sort, Value, VarId};
 /// The inputs: solver variable -> (access path, primitive type).
 pub(crate) type Vars = BTreeMap<VarId, (AccessPath, PrimType)>;
 
-/// The clauses saying `cond` (Bool), or its negation with `negate`; `None` when it has no such form.
+/// Nodes of a condition written out as clause trees at most. The solver's expressions are DAGs
+/// with sharing and clauses are trees (the worker evaluates them as sent), so repeated squaring
+/// or a chain of `x = x * x + x` doubles the tree per step: Guava's `IntMath` spent minutes
+/// (and the bench's wall limit) building such trees before this bound. A condition over it is
+/// left out and counted, as one with no clause form.
+pub(crate) const MAX_CLAUSE_NODES: u64 = 4_096;
+
+/// The clauses saying `cond` (Bool), or its negation with `negate`; `None` when it has no such form
+/// or written out as trees it would have more than `MAX_CLAUSE_NODES` nodes.
 pub(crate) fn clauses(arena: &Arena, vars: &Vars, cond: ExprId, negate: bool) -> Option<Vec<Clause>> {
+    if tree_size(arena, cond, MAX_CLAUSE_NODES) > MAX_CLAUSE_NODES {
+        return None;
+    }
     let mut out = Vec::new();
     bool_expr(arena, vars, cond, negate, &mut out)?;
     Some(out)
+}
+
+/// The nodes of `root` written out as a tree, counted over the DAG once per node (memoised, no
+/// recursion: chains can be thousands deep), saturating just above `limit`.
+fn tree_size(arena: &Arena, root: ExprId, limit: u64) -> u64 {
+    let mut size: BTreeMap<ExprId, u64> = BTreeMap::new();
+    let mut stack = vec![(root, false)];
+    while let Some((e, children_done)) = stack.pop() {
+        if size.contains_key(&e) {
+            continue;
+        }
+        let args = arena.as_app(e).map_or(&[][..], |(_, a)| a);
+        if children_done {
+            let n = args.iter().fold(1u64, |n, a| n.saturating_add(size.get(a).copied().unwrap_or(0)));
+            size.insert(e, n.min(limit + 1));
+        } else {
+            stack.push((e, true));
+            stack.extend(args.iter().filter(|a| !size.contains_key(a)).map(|a| (*a, false)));
+        }
+    }
+    size.get(&root).copied().unwrap_or(1)
 }
 
 fn bool_expr(arena: &Arena, vars: &Vars, e: ExprId, neg: bool, out: &mut Vec<Clause>) -> Option<()> {
@@ -214,6 +246,23 @@ mod tests {
             Some(cs) => cs.iter().map(crate::pctext::clause_text).collect::<Vec<_>>().join(" && "),
             None => "none".into(),
         }
+    }
+
+    /// Repeated squaring shares every step in the DAG and doubles the tree: within the bound it is
+    /// written out, past it the condition has no clause form (IntMath's stall, in small).
+    #[test]
+    fn shared_squarings_are_bounded() {
+        let (mut a, vars, x, _) = setup();
+        let zero = a.konst(Value::i32(0));
+        let mut e = x;
+        for k in 1..=40 {
+            e = a.mk(Op::Mul, &[e, e]);
+            let lt = a.mk(Op::Slt, &[e, zero]);
+            // 2^k leaves and 2^k - 1 products, plus the comparison and its constant.
+            let nodes = (1u64 << k.min(62)) * 2 - 1 + 2;
+            assert_eq!(text(&a, &vars, lt, false) != "none", nodes <= MAX_CLAUSE_NODES, "k = {k}");
+        }
+        assert_eq!(tree_size(&a, e, 100), 101);
     }
 
     #[test]

@@ -103,7 +103,7 @@ fn int_tree_contains_paths_and_their_branches() {
     let e = explore(&db, "sushi/IntTree", "contains", "(I)Z", &cfg);
     expect_file!["../test_data/IntTree.contains.paths.txt"].assert_eq(&e.text());
     expect![[r#"
-        ExploreStats { replays: 20, steps: 964, solver_calls: 6, sat: 6, unsat: 56, unknown: 0, repeated: 56, dropped: 0, ends: {"bound": 10, "return": 10}, diverged: 0, truncated: false, rule_pruned_alternatives: 0, rule_pruned_paths: 0, rep_ok_pruned: 0, rep_ok_inconclusive: 0, rep_ok_checks: 0, rep_ok_replays: 0 }
+        ExploreStats { replays: 20, steps: 964, solver_calls: 6, sat: 6, unsat: 56, unknown: 0, repeated: 56, dropped: 0, ends: {"bound": 10, "return": 10}, diverged: 0, truncated: false, solver_work: 35309, solver_work_exhausted: false, rule_pruned_alternatives: 0, rule_pruned_paths: 0, rep_ok_pruned: 0, rep_ok_inconclusive: 0, rep_ok_checks: 0, rep_ok_replays: 0 }
     "#]].assert_eq(&format!("{:?}\n", e.stats));
     // Every branch of `contains` is covered by some path that returned.
     let mut covered: Vec<_> = e

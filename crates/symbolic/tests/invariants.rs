@@ -293,6 +293,26 @@ fn patterns_and_rules() {
         alias_targets(**.previous, **.header | **.next)
     "#]]
     .assert_eq(&rules);
+    // The command line's form (`--sushi-rule`) is the displayed one: every rule reads back.
+    for r in dlist_rules().rules.iter().chain(&tree_rules().rules) {
+        assert_eq!(Rule::parse(&r.to_string()).as_ref(), Ok(r), "{r}");
+    }
+    assert_eq!(Rule::parse(" expand_only( **.left ) "), Rule::expand_only("**.left"));
+    let bad = [
+        "expand_only(**.left, **)",
+        "alias_only(**.next)",
+        "never(**.next)",
+        "not_null **.next",
+        "not_null(p)",
+    ];
+    expect![[r#"
+        rule "expand_only(**.left, **)" must be not_null(P), null_only(P), expand_only(P), alias_only(P, T) or alias_targets(P, T | T ..)
+        rule "alias_only(**.next)" must be not_null(P), null_only(P), expand_only(P), alias_only(P, T) or alias_targets(P, T | T ..)
+        rule "never(**.next)" must be not_null(P), null_only(P), expand_only(P), alias_only(P, T) or alias_targets(P, T | T ..)
+        rule "not_null **.next" must be not_null(P), null_only(P), expand_only(P), alias_only(P, T) or alias_targets(P, T | T ..)
+        pattern "p" must start with `**`, `this` or `p<k>`
+    "#]]
+    .assert_eq(&bad.iter().map(|r| format!("{}\n", Rule::parse(r).expect_err("an error"))).collect::<String>());
 }
 
 /// A per-class heap scope bounds the fresh objects of its class alone: two list entries, while
