@@ -6,14 +6,12 @@
 //!   was re-executed and covers its path's branches (`solved` counts only those);
 //! - determinism: the same seed and evaluation budget give the same suite with 1 and 2 workers;
 //! - SUSHI off is the run without it: no `sushi` figures;
-//! - the difference (digest A.7's `Sample`, Figure 1 of 003 with N = 15): within 10,000
-//!   evaluations, SUSHI covers both branches after `list.remove(15)`, which need a list of at least
-//!   15 entries; the search without it covers neither (a null check gives no gradient towards
-//!   "15 entries"; the path conditions' `fresh` clauses count the entries built);
-//! - with heap invariants (§A.2.7: a heap's children are never shared and a child's parent is
-//!   the node it hangs from), every feasible branch of `LinkedHeap` is covered within 10,000
-//!   evaluations, `levels()`'s "exactly 15 keys" included; without SUSHI its branches for 15 keys
-//!   and more are not (null checks give no gradient towards fifteen inserts).
+//! - the fixture criterion on every sushi fixture (each with its invariants, §A.2.7): with
+//!   SUSHI every feasible branch within 10,000 evaluations but the gaps listed, and where a branch
+//!   needs a heap shape the search without it does not cover it: LinkedHeap's fifteen keys,
+//!   PlateStack's full plate over a short one, and digest A.7's `Sample` (Figure 1 of 003, N = 15),
+//!   whose branches after `list.remove(15)` need a list of at least 15 entries (a null check gives
+//!   no gradient towards "15 entries"; the path conditions' `fresh` clauses count the entries).
 
 use engine::{Criterion, GenerateConfig, Generation, SushiConfig, generate};
 use search::{Algorithm, Budget};
@@ -75,46 +73,222 @@ fn same_seed_same_suite_with_one_and_two_workers() {
     );
 }
 
-#[test]
-fn sample_needs_sushi_for_its_list_of_fifteen() {
-    let on = run("sushi.Sample", 10_000, 1, SushiConfig::standard());
-    let off = run("sushi.Sample", 10_000, 1, SushiConfig::off());
-    let branches = |g: &Generation| g.criterion(Criterion::Branch).map(|c| (c.covered, c.total));
-    eprintln!("Sample: on {:?} {:?}; off {:?}", branches(&on), on.sushi, branches(&off));
-    assert_eq!(branches(&on), Some((2, 2)), "with SUSHI: {:?}", on.uncovered);
-    assert_eq!(branches(&off), Some((0, 2)), "without SUSHI: {:?}", off.uncovered);
+/// One fixture of the criterion: its invariants (§A.2.7, as `--sushi-rule` writes them),
+/// the line from which its branches are infeasible (its `repOk`'s `return false` checks, which no
+/// call sequence reaches), the branches SUSHI does not cover yet at this budget (`gaps`, each a
+/// source line), and the lines whose branches need SUSHI: the search without it leaves at least
+/// one of them uncovered.
+struct Fixture {
+    class: &'static str,
+    rules: &'static [&'static str],
+    /// Paths per method (the class five times as many, at most 800) and lazy initialisations per
+    /// path: 400 as `--sushi-paths`, but LinkedHeap's fifteen keys are reached with 60 (the fewer
+    /// paths the fewer conditions in the rounds) and IntTree's 100 explore its perfect tree.
+    paths: u32,
+    lazy: u32,
+    infeasible_from: u32,
+    gaps: &'static [u32],
+    needs_sushi: &'static [u32],
 }
 
+const TREE: &[&str] = &[
+    "expand_only(**.left)",
+    "expand_only(**.right)",
+    "alias_only(**.left.parent, **)",
+    "alias_only(**.right.parent, **)",
+    "null_only(this.root.parent)",
+];
+const DLIST: &[&str] = &[
+    "not_null(**.header)",
+    "not_null(**.next)",
+    "not_null(**.previous)",
+    "alias_only(**.next.previous, **)",
+    "alias_only(**.previous.next, **)",
+    "alias_targets(**.next, **.header | **.previous)",
+    "alias_targets(**.previous, **.header | **.next)",
+];
+const NONE: u32 = u32::MAX;
+
+const FIXTURES: &[Fixture] = &[
+    Fixture {
+        class: "BlockPool",
+        rules: &[],
+        paths: 400,
+        lazy: 24,
+        infeasible_from: NONE,
+        gaps: &[],
+        needs_sushi: &[],
+    },
+    Fixture {
+        class: "CachingList",
+        rules: &[],
+        paths: 400,
+        lazy: 24,
+        infeasible_from: NONE,
+        gaps: &[],
+        needs_sushi: &[],
+    },
+    Fixture {
+        class: "DList",
+        rules: DLIST,
+        paths: 400,
+        lazy: 24,
+        infeasible_from: NONE,
+        gaps: &[],
+        needs_sushi: &[],
+    },
+    Fixture {
+        class: "Digraph",
+        rules: &[],
+        paths: 400,
+        lazy: 24,
+        infeasible_from: NONE,
+        gaps: &[],
+        needs_sushi: &[],
+    },
+    Fixture {
+        class: "Expr",
+        rules: &["expand_only(**.left)", "expand_only(**.right)"],
+        paths: 400,
+        lazy: 24,
+        infeasible_from: 109,
+        gaps: &[],
+        needs_sushi: &[],
+    },
+    Fixture {
+        class: "ExpressList",
+        rules: &["not_null(this.header)", "expand_only(**.next)"],
+        paths: 400,
+        lazy: 24,
+        infeasible_from: 114,
+        gaps: &[],
+        needs_sushi: &[],
+    },
+    // The perfect tree of 15 nodes is explored (31 lazy initialisations) and selected, but no
+    // test builds it within the budget: 15 inserts in a compatible order.
+    Fixture {
+        class: "IntTree",
+        rules: &["expand_only(**.left)", "expand_only(**.right)"],
+        paths: 100,
+        lazy: 32,
+        infeasible_from: NONE,
+        gaps: &[88],
+        needs_sushi: &[],
+    },
+    Fixture {
+        class: "LinkedHeap",
+        rules: TREE,
+        paths: 60,
+        lazy: 24,
+        infeasible_from: 148,
+        gaps: &[],
+        needs_sushi: &[134, 137],
+    },
+    // The before/after ring: without these rules most of its paths are cycles no call sequence
+    // builds, their goals absorb the search, and line 155 (`e.hashNext == header.before`: full,
+    // the eldest's bucket successor the youngest) was left to chance.
+    Fixture {
+        class: "LruMap",
+        rules: &[
+            "not_null(this.header)",
+            "not_null(**.after)",
+            "not_null(**.before)",
+            "alias_only(**.after.before, **)",
+            "alias_only(**.before.after, **)",
+        ],
+        paths: 400,
+        lazy: 24,
+        infeasible_from: 167,
+        gaps: &[],
+        needs_sushi: &[],
+    },
+    Fixture {
+        class: "ParentTree",
+        rules: TREE,
+        paths: 400,
+        lazy: 24,
+        infeasible_from: 134,
+        gaps: &[],
+        needs_sushi: &[],
+    },
+    Fixture {
+        class: "PlateStack",
+        rules: &["expand_only(**.below)"],
+        paths: 400,
+        lazy: 24,
+        infeasible_from: 121,
+        gaps: &[],
+        needs_sushi: &[71, 110],
+    },
+    Fixture {
+        class: "RingBuffer",
+        rules: &[],
+        paths: 400,
+        lazy: 24,
+        infeasible_from: 92,
+        gaps: &[],
+        needs_sushi: &[],
+    },
+    Fixture {
+        class: "Sample",
+        rules: DLIST,
+        paths: 400,
+        lazy: 24,
+        infeasible_from: NONE,
+        gaps: &[],
+        needs_sushi: &[10],
+    },
+    Fixture {
+        class: "UnionFind",
+        rules: &[],
+        paths: 400,
+        lazy: 24,
+        infeasible_from: 119,
+        gaps: &[],
+        needs_sushi: &[],
+    },
+];
+
+/// The source line of an uncovered branch goal's text (`branch p171 taken (sushi/LinkedHeap:134)`).
+fn branch_line(u: &str) -> Option<u32> {
+    u.strip_prefix("branch ")?.rsplit(':').next()?.trim_end_matches(')').parse().ok()
+}
+
+/// The fixture criterion, for every sushi fixture at one budget (10,000 evaluations,
+/// Branch goals, seed 1, each fixture's paths per method and five times as many per class (at most
+/// 800), each fixture's invariants): with
+/// SUSHI every
+/// feasible branch is covered but the listed gaps, and where a branch needs a heap shape the
+/// search without SUSHI leaves it uncovered.
 #[test]
-fn linked_heap_needs_sushi_and_tree_rules_for_fifteen_keys() {
-    let rule = |r: &str| symbolic::Rule::parse(r).unwrap_or_else(|e| panic!("{e}"));
-    let mut on = small();
-    on.patience = 2_000;
-    for r in [
-        "expand_only(**.left)",
-        "expand_only(**.right)",
-        "alias_only(**.left.parent, **)",
-        "alias_only(**.right.parent, **)",
-        "null_only(this.root.parent)",
-    ] {
-        on.explore.invariants.rules.push(rule(r));
+fn every_fixture_with_sushi_covers_its_feasible_branches() {
+    let mut report = Vec::new();
+    for f in FIXTURES {
+        let class = format!("sushi.{}", f.class);
+        let mut on = SushiConfig::standard();
+        on.explore.max_paths = f.paths;
+        on.max_class_paths = (f.paths * 5).min(800);
+        on.explore.max_lazy_inits = f.lazy;
+        for r in f.rules {
+            on.explore.invariants.rules.push(symbolic::Rule::parse(r).unwrap_or_else(|e| panic!("{e}")));
+        }
+        let with = run(&class, 10_000, 1, on);
+        let mut lines: Vec<u32> =
+            with.uncovered.iter().filter_map(|u| branch_line(u)).filter(|l| *l < f.infeasible_from).collect();
+        lines.dedup();
+        report.push(format!("{}: uncovered feasible with SUSHI {lines:?}, {:?}", f.class, with.sushi));
+        assert_eq!(lines, f.gaps, "{}: {:?}", f.class, with.uncovered);
+        if !f.needs_sushi.is_empty() {
+            let without = run(&class, 10_000, 1, SushiConfig::off());
+            let missed: Vec<u32> = without
+                .uncovered
+                .iter()
+                .filter_map(|u| branch_line(u))
+                .filter(|l| f.needs_sushi.contains(l))
+                .collect();
+            report.push(format!("{}: without SUSHI uncovered on {missed:?}", f.class));
+            assert!(!missed.is_empty(), "{}: without SUSHI {:?}", f.class, without.uncovered);
+        }
     }
-    let with = run("sushi.LinkedHeap", 10_000, 1, on);
-    let without = run("sushi.LinkedHeap", 10_000, 1, SushiConfig::off());
-    // `levels()` below line 131: `rr.right.right == null` (line 134: seven to fourteen keys or
-    // more) and `root.left.left.left.left != null` (line 137: sixteen or more, or exactly 15).
-    let deep = |g: &Generation| {
-        g.uncovered
-            .iter()
-            .filter(|u| u.contains("(sushi/LinkedHeap:134)") || u.contains("(sushi/LinkedHeap:137)"))
-            .count()
-    };
-    eprintln!("LinkedHeap: with {:?} {:?}; without {:?}", with.uncovered, with.sushi, without.uncovered);
-    assert_eq!(deep(&with), 0, "with SUSHI: {:?}", with.uncovered);
-    assert!(deep(&without) >= 2, "without SUSHI: {:?}", without.uncovered);
-    // Every branch left is one of `repOk`'s `return false` checks (from line 145 on), which no
-    // call sequence reaches.
-    let line = |u: &String| u.rsplit(':').next().and_then(|l| l.trim_end_matches(')').parse::<u32>().ok());
-    assert!(with.uncovered.iter().all(|u| line(u).is_some_and(|l| l >= 145)), "{:?}", with.uncovered);
-    assert!(with.sushi.as_ref().is_some_and(|s| s.solved > 0 && s.unsound == 0), "{:?}", with.sushi);
+    eprintln!("{}", report.join("\n"));
 }
