@@ -109,144 +109,41 @@ const DLIST: &[&str] = &[
 ];
 const NONE: u32 = u32::MAX;
 
+/// A fixture with `--sushi-paths`' 400 paths and 24 lazy initialisations, no gap, no claim about
+/// the search without SUSHI; `infeasible_from` is where its `repOk` starts (`NONE`: none).
+const fn fx(class: &'static str, rules: &'static [&'static str], infeasible_from: u32) -> Fixture {
+    Fixture { class, rules, paths: 400, lazy: 24, infeasible_from, gaps: &[], needs_sushi: &[] }
+}
+
+const LRU_RING: &[&str] = &[
+    "not_null(this.header)",
+    "not_null(**.after)",
+    "not_null(**.before)",
+    "alias_only(**.after.before, **)",
+    "alias_only(**.before.after, **)",
+];
+const BINARY: &[&str] = &["expand_only(**.left)", "expand_only(**.right)"];
+
 const FIXTURES: &[Fixture] = &[
-    Fixture {
-        class: "BlockPool",
-        rules: &[],
-        paths: 400,
-        lazy: 24,
-        infeasible_from: NONE,
-        gaps: &[],
-        needs_sushi: &[],
-    },
-    Fixture {
-        class: "CachingList",
-        rules: &[],
-        paths: 400,
-        lazy: 24,
-        infeasible_from: NONE,
-        gaps: &[],
-        needs_sushi: &[],
-    },
-    Fixture {
-        class: "DList",
-        rules: DLIST,
-        paths: 400,
-        lazy: 24,
-        infeasible_from: NONE,
-        gaps: &[],
-        needs_sushi: &[],
-    },
-    Fixture {
-        class: "Digraph",
-        rules: &[],
-        paths: 400,
-        lazy: 24,
-        infeasible_from: NONE,
-        gaps: &[],
-        needs_sushi: &[],
-    },
-    Fixture {
-        class: "Expr",
-        rules: &["expand_only(**.left)", "expand_only(**.right)"],
-        paths: 400,
-        lazy: 24,
-        infeasible_from: 109,
-        gaps: &[],
-        needs_sushi: &[],
-    },
-    Fixture {
-        class: "ExpressList",
-        rules: &["not_null(this.header)", "expand_only(**.next)"],
-        paths: 400,
-        lazy: 24,
-        infeasible_from: 114,
-        gaps: &[],
-        needs_sushi: &[],
-    },
+    fx("BlockPool", &[], NONE),
+    fx("CachingList", &[], NONE),
+    fx("DList", DLIST, NONE),
+    fx("Digraph", &[], NONE),
+    fx("Expr", BINARY, 109),
+    fx("ExpressList", &["not_null(this.header)", "expand_only(**.next)"], 114),
     // The perfect tree of 15 nodes is explored (31 lazy initialisations) and selected, but no
     // test builds it within the budget: 15 inserts in a compatible order.
-    Fixture {
-        class: "IntTree",
-        rules: &["expand_only(**.left)", "expand_only(**.right)"],
-        paths: 100,
-        lazy: 32,
-        infeasible_from: NONE,
-        gaps: &[88],
-        needs_sushi: &[],
-    },
-    Fixture {
-        class: "LinkedHeap",
-        rules: TREE,
-        paths: 60,
-        lazy: 24,
-        infeasible_from: 148,
-        gaps: &[],
-        needs_sushi: &[134, 137],
-    },
+    Fixture { paths: 100, lazy: 32, gaps: &[88], ..fx("IntTree", BINARY, NONE) },
+    Fixture { paths: 60, needs_sushi: &[134, 137], ..fx("LinkedHeap", TREE, 148) },
     // The before/after ring: without these rules most of its paths are cycles no call sequence
     // builds, their goals absorb the search, and line 155 (`e.hashNext == header.before`: full,
     // the eldest's bucket successor the youngest) was left to chance.
-    Fixture {
-        class: "LruMap",
-        rules: &[
-            "not_null(this.header)",
-            "not_null(**.after)",
-            "not_null(**.before)",
-            "alias_only(**.after.before, **)",
-            "alias_only(**.before.after, **)",
-        ],
-        paths: 400,
-        lazy: 24,
-        infeasible_from: 167,
-        gaps: &[],
-        needs_sushi: &[],
-    },
-    Fixture {
-        class: "ParentTree",
-        rules: TREE,
-        paths: 400,
-        lazy: 24,
-        infeasible_from: 134,
-        gaps: &[],
-        needs_sushi: &[],
-    },
-    Fixture {
-        class: "PlateStack",
-        rules: &["expand_only(**.below)"],
-        paths: 400,
-        lazy: 24,
-        infeasible_from: 121,
-        gaps: &[],
-        needs_sushi: &[71, 110],
-    },
-    Fixture {
-        class: "RingBuffer",
-        rules: &[],
-        paths: 400,
-        lazy: 24,
-        infeasible_from: 92,
-        gaps: &[],
-        needs_sushi: &[],
-    },
-    Fixture {
-        class: "Sample",
-        rules: DLIST,
-        paths: 400,
-        lazy: 24,
-        infeasible_from: NONE,
-        gaps: &[],
-        needs_sushi: &[10],
-    },
-    Fixture {
-        class: "UnionFind",
-        rules: &[],
-        paths: 400,
-        lazy: 24,
-        infeasible_from: 119,
-        gaps: &[],
-        needs_sushi: &[],
-    },
+    fx("LruMap", LRU_RING, 167),
+    fx("ParentTree", TREE, 134),
+    Fixture { needs_sushi: &[71, 110], ..fx("PlateStack", &["expand_only(**.below)"], 121) },
+    fx("RingBuffer", &[], 92),
+    Fixture { needs_sushi: &[10], ..fx("Sample", DLIST, NONE) },
+    fx("UnionFind", &[], 119),
 ];
 
 /// The source line of an uncovered branch goal's text (`branch p171 taken (sushi/LinkedHeap:134)`).
