@@ -15,6 +15,10 @@ pub(crate) struct SushiArgs {
     /// Paths explored per public method at most.
     #[arg(long, default_value_t = 400)]
     sushi_paths: u32,
+    /// Paths explored for the whole class at most (each method gets an even share of what is
+    /// left).
+    #[arg(long, default_value_t = 800)]
+    sushi_class_paths: u32,
     /// Fresh objects of one class per explored path (the heap scope).
     #[arg(long, default_value_t = 16)]
     sushi_heap: u32,
@@ -52,6 +56,7 @@ impl SushiArgs {
     pub(crate) fn config(&self) -> Result<engine::SushiConfig, Failure> {
         for (name, v) in [
             ("--sushi-paths", u64::from(self.sushi_paths)),
+            ("--sushi-class-paths", u64::from(self.sushi_class_paths)),
             ("--sushi-heap", u64::from(self.sushi_heap)),
             ("--sushi-lazy", u64::from(self.sushi_lazy)),
             ("--sushi-conditions", self.sushi_conditions as u64),
@@ -65,6 +70,7 @@ impl SushiArgs {
         let mut c = engine::SushiConfig::standard();
         c.enabled = self.sushi == Switch::On;
         c.explore.max_paths = self.sushi_paths;
+        c.max_class_paths = self.sushi_class_paths;
         c.explore.heap_scope = self.sushi_heap;
         c.explore.max_lazy_inits = self.sushi_lazy;
         c.max_class_solver_work = self.sushi_solver_work;

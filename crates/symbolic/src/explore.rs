@@ -567,9 +567,13 @@ impl<'c> Dfs<'c> {
         let Some(rep_ok) = self.rep_ok.clone() else { return false };
         let assume: Vec<ExprId> =
             replay.path.iter().filter(|e| e.kind != EntryKind::Pin).map(|e| e.cond).collect();
-        // The clauses and the conditions assumed (some have no clause form) name the check.
+        // The clauses and the conditions assumed (some have no clause form) name the check: the
+        // conditions as SMT-LIB text (linear in the DAG, never cut, unlike `display`, which stops
+        // at 4,000 characters and could give two conditions one verdict) with the names of the
+        // variables its `vK` stand for.
         let mut key: Vec<String> = clauses.iter().map(crate::clause_text).collect();
-        key.extend(assume.iter().map(|e| replay.arena.display(*e).to_string()));
+        key.push(solver::to_smtlib(&replay.arena, &assume));
+        key.extend(replay.arena.vars().iter().map(|(_, name)| name.clone()));
         let key = key.join("\n");
         if let Some(v) = self.verdicts.get(&key) {
             return *v;
