@@ -263,7 +263,7 @@ fn sushi_config_json(c: &engine::SushiConfig) -> Value {
         "lazy_inits": c.explore.max_lazy_inits,
         "class_steps": c.max_class_steps,
         "class_paths": c.max_class_paths,
-        "solver_work_per_method": c.explore.max_solver_work,
+        "solver_work_per_method": c.method_solver_work(),
         "class_solver_work": c.max_class_solver_work,
         "rules": c.explore.invariants.rules.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "class_scopes": c.explore.invariants.max_objects,

@@ -74,7 +74,6 @@ impl SushiArgs {
         c.explore.heap_scope = self.sushi_heap;
         c.explore.max_lazy_inits = self.sushi_lazy;
         c.max_class_solver_work = self.sushi_solver_work;
-        c.explore.max_solver_work = self.sushi_solver_work.div_ceil(2);
         c.max_conditions = self.sushi_conditions;
         c.patience = self.sushi_patience;
         if self.sushi_rep_ok == Switch::On {

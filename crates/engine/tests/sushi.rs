@@ -73,78 +73,59 @@ fn same_seed_same_suite_with_one_and_two_workers() {
     );
 }
 
-/// One fixture of the criterion: its invariants (§A.2.7, as `--sushi-rule` writes them),
-/// the line from which its branches are infeasible (its `repOk`'s `return false` checks, which no
-/// call sequence reaches), the branches SUSHI does not cover yet at this budget (`gaps`, each a
-/// source line), and the lines whose branches need SUSHI: the search without it leaves at least
-/// one of them uncovered.
+/// One fixture of the criterion, a row of `fixtures/java/sushi/criterion.tsv` (its header
+/// says what each column means and why the bounds are what they are).
 struct Fixture {
-    class: &'static str,
-    rules: &'static [&'static str],
-    /// Paths per method (the class five times as many, at most 800) and lazy initialisations per
-    /// path: 400 as `--sushi-paths`, but LinkedHeap's fifteen keys are reached with 60 (the fewer
-    /// paths the fewer conditions in the rounds) and IntTree's 100 explore its perfect tree.
+    class: String,
     paths: u32,
     lazy: u32,
     infeasible_from: u32,
-    gaps: &'static [u32],
-    needs_sushi: &'static [u32],
+    gaps: Vec<u32>,
+    needs_sushi: Vec<u32>,
+    rules: Vec<symbolic::Rule>,
 }
 
-const TREE: &[&str] = &[
-    "expand_only(**.left)",
-    "expand_only(**.right)",
-    "alias_only(**.left.parent, **)",
-    "alias_only(**.right.parent, **)",
-    "null_only(this.root.parent)",
-];
-const DLIST: &[&str] = &[
-    "not_null(**.header)",
-    "not_null(**.next)",
-    "not_null(**.previous)",
-    "alias_only(**.next.previous, **)",
-    "alias_only(**.previous.next, **)",
-    "alias_targets(**.next, **.header | **.previous)",
-    "alias_targets(**.previous, **.header | **.next)",
-];
-const NONE: u32 = u32::MAX;
-
-/// A fixture with `--sushi-paths`' 400 paths and 24 lazy initialisations, no gap, no claim about
-/// the search without SUSHI; `infeasible_from` is where its `repOk` starts (`NONE`: none).
-const fn fx(class: &'static str, rules: &'static [&'static str], infeasible_from: u32) -> Fixture {
-    Fixture { class, rules, paths: 400, lazy: 24, infeasible_from, gaps: &[], needs_sushi: &[] }
+/// The rows of `criterion.tsv`, rule sets (`@name`) expanded.
+fn fixtures() -> Vec<Fixture> {
+    let path = test_support::workspace_root().join("fixtures/java/sushi/criterion.tsv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut sets: std::collections::BTreeMap<&str, &str> = std::collections::BTreeMap::new();
+    let mut out = Vec::new();
+    let lines = |s: &str| -> Vec<u32> {
+        if s == "-" { Vec::new() } else { s.split(',').map(|l| l.parse().expect("a line number")).collect() }
+    };
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if let Some(name) = cols[0].strip_prefix('@') {
+            sets.insert(name, cols[1]);
+            continue;
+        }
+        if cols[0] == "class" {
+            continue;
+        }
+        assert_eq!(cols.len(), 7, "{line}");
+        let rules = match cols[6] {
+            "-" => "",
+            r => r
+                .strip_prefix('@')
+                .map_or(r, |n| sets.get(n).copied().unwrap_or_else(|| panic!("no rule set {n}"))),
+        };
+        out.push(Fixture {
+            class: cols[0].to_string(),
+            paths: cols[1].parse().expect("paths"),
+            lazy: cols[2].parse().expect("lazy"),
+            infeasible_from: if cols[3] == "-" { u32::MAX } else { cols[3].parse().expect("a line number") },
+            gaps: lines(cols[4]),
+            needs_sushi: lines(cols[5]),
+            rules: rules
+                .split(';')
+                .filter(|r| !r.trim().is_empty())
+                .map(|r| symbolic::Rule::parse(r).unwrap_or_else(|e| panic!("{e}")))
+                .collect(),
+        });
+    }
+    out
 }
-
-const LRU_RING: &[&str] = &[
-    "not_null(this.header)",
-    "not_null(**.after)",
-    "not_null(**.before)",
-    "alias_only(**.after.before, **)",
-    "alias_only(**.before.after, **)",
-];
-const BINARY: &[&str] = &["expand_only(**.left)", "expand_only(**.right)"];
-
-const FIXTURES: &[Fixture] = &[
-    fx("BlockPool", &[], NONE),
-    fx("CachingList", &[], NONE),
-    fx("DList", DLIST, NONE),
-    fx("Digraph", &[], NONE),
-    fx("Expr", BINARY, 109),
-    fx("ExpressList", &["not_null(this.header)", "expand_only(**.next)"], 114),
-    // The perfect tree of 15 nodes is explored (31 lazy initialisations) and selected, but no
-    // test builds it within the budget: 15 inserts in a compatible order.
-    Fixture { paths: 100, lazy: 32, gaps: &[88], ..fx("IntTree", BINARY, NONE) },
-    Fixture { paths: 60, needs_sushi: &[134, 137], ..fx("LinkedHeap", TREE, 148) },
-    // The before/after ring: without these rules most of its paths are cycles no call sequence
-    // builds, their goals absorb the search, and line 155 (`e.hashNext == header.before`: full,
-    // the eldest's bucket successor the youngest) was left to chance.
-    fx("LruMap", LRU_RING, 167),
-    fx("ParentTree", TREE, 134),
-    Fixture { needs_sushi: &[71, 110], ..fx("PlateStack", &["expand_only(**.below)"], 121) },
-    fx("RingBuffer", &[], 92),
-    Fixture { needs_sushi: &[10], ..fx("Sample", DLIST, NONE) },
-    fx("UnionFind", &[], 119),
-];
 
 /// The source line of an uncovered branch goal's text (`branch p171 taken (sushi/LinkedHeap:134)`).
 fn branch_line(u: &str) -> Option<u32> {
@@ -152,23 +133,21 @@ fn branch_line(u: &str) -> Option<u32> {
 }
 
 /// The fixture criterion, for every sushi fixture at one budget (10,000 evaluations,
-/// Branch goals, seed 1, each fixture's paths per method and five times as many per class (at most
-/// 800), each fixture's invariants): with
-/// SUSHI every
-/// feasible branch is covered but the listed gaps, and where a branch needs a heap shape the
+/// Branch goals, seed 1, each fixture's bounds and invariants from `criterion.tsv`): with SUSHI
+/// every feasible branch is covered but the listed gaps, and where a branch needs a heap shape the
 /// search without SUSHI leaves it uncovered.
 #[test]
 fn every_fixture_with_sushi_covers_its_feasible_branches() {
     let mut report = Vec::new();
-    for f in FIXTURES {
+    let fixtures = fixtures();
+    assert_eq!(fixtures.len(), 14, "every sushi fixture has a row");
+    for f in &fixtures {
         let class = format!("sushi.{}", f.class);
         let mut on = SushiConfig::standard();
         on.explore.max_paths = f.paths;
         on.max_class_paths = (f.paths * 5).min(800);
         on.explore.max_lazy_inits = f.lazy;
-        for r in f.rules {
-            on.explore.invariants.rules.push(symbolic::Rule::parse(r).unwrap_or_else(|e| panic!("{e}")));
-        }
+        on.explore.invariants.rules = f.rules.clone();
         let with = run(&class, 10_000, 1, on);
         let mut lines: Vec<u32> =
             with.uncovered.iter().filter_map(|u| branch_line(u)).filter(|l| *l < f.infeasible_from).collect();

@@ -20,9 +20,10 @@ pub struct SushiConfig {
     /// of it in libz3; a lower `rlimit` halves that but turns a third of the paths `unknown`), so
     /// this bounds the exploration's time too.
     pub max_class_paths: u32,
-    /// Z3 resource units of the whole class's exploration: each method may spend what is left of
-    /// it (and `explore.max_solver_work`); a method that would start after it ran out is not
-    /// explored (counted). Without it, integer-arithmetic classes spent minutes in queries that
+    /// Z3 resource units of the whole class's exploration: each method may spend an even share of
+    /// what is left of it and half of it at most ([`SushiConfig::method_solver_work`], in place of
+    /// `explore.max_solver_work`); a method that would start after it ran out is not explored
+    /// (counted). Without it, integer-arithmetic classes spent minutes in queries that
     /// each ran to their `rlimit` (commons-math3 `Fraction` 314 s, Guava `IntMath` past the
     /// bench's wall limit; docs/benchmarks.md "SUSHI").
     pub max_class_solver_work: u64,
@@ -41,6 +42,11 @@ pub struct SushiConfig {
 }
 
 impl SushiConfig {
+    /// Z3 resource units one method's exploration may spend at most: half the class's.
+    pub fn method_solver_work(&self) -> u64 {
+        self.max_class_solver_work.div_ceil(2)
+    }
+
     /// SUSHI off: the run is exactly the one without it.
     pub fn off() -> SushiConfig {
         SushiConfig { enabled: false, ..SushiConfig::standard() }

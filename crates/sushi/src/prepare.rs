@@ -101,7 +101,7 @@ pub fn prepare(db: &ProgramDb, plan: &ProbePlan, class: &str, cfg: &SushiConfig)
         let methods_left = n - i as u64;
         let mut explore = cfg.explore.clone();
         explore.max_paths = explore.max_paths.min(left.div_ceil(methods_left) as u32);
-        explore.max_solver_work = explore.max_solver_work.min(work_left.div_ceil(methods_left));
+        explore.max_solver_work = cfg.method_solver_work().min(work_left.div_ceil(methods_left));
         let Ok(e) = concolic.explore(class, &name, &desc, &explore) else {
             figures.methods_skipped += 1;
             continue;

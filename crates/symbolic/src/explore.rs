@@ -268,9 +268,9 @@ impl Concolic<'_> {
             None
         };
         let mut dfs = Dfs::new(entry, cfg, scope, cfg.max_paths);
-        dfs.max_work = cfg.max_solver_work;
         dfs.rep_ok = rep_ok;
         dfs.run(self, BTreeMap::new());
+        dfs.out.stats.solver_work = dfs.work();
         Ok(dfs.out)
     }
 
@@ -443,9 +443,7 @@ impl<'c> Dfs<'c> {
             }
         }
         self.out.stats.solver_calls += 1;
-        let answer = self.solver.solve(&arena, &constraints, &run.hint);
-        self.out.stats.solver_work = self.work();
-        match answer {
+        match self.solver.solve(&arena, &constraints, &run.hint) {
             Outcome::Sat(model) => {
                 self.out.stats.sat += 1;
                 let mut hints = run.hints.clone();
@@ -596,7 +594,6 @@ impl<'c> Dfs<'c> {
         self.out.stats.rep_ok_checks += 1;
         self.out.stats.rep_ok_replays += sub.out.stats.replays;
         self.checks_work += sub.work();
-        self.out.stats.solver_work = self.work();
         let k = sub.check.as_ref().map_or((true, true), |k| (k.found_true, k.inconclusive));
         let open = !k.0 && (k.1 || sub.out.stats.truncated);
         if open {

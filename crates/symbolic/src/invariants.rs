@@ -233,9 +233,7 @@ impl Rule {
         let t = targets.iter().map(|t| Pattern::parse(t)).collect::<Result<Vec<_>, _>>()?;
         Ok(Rule { pattern: Pattern::parse(pattern)?, kind: RuleKind::AliasTargets(t) })
     }
-}
 
-impl Rule {
     /// A rule from the text its `Display` writes: `not_null(P)`, `null_only(P)`,
     /// `expand_only(P)`, `alias_only(P, T)` or `alias_targets(P, T1 | T2 ..)` (the command
     /// line's `--sushi-rule`; spaces around the separators are allowed).
