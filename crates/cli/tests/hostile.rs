@@ -377,6 +377,16 @@ fn run_written(sb: &Sandbox, written: &Written, problems: &mut Vec<String>) {
                 "written tests, plain run {run}: {PROJECT_FILE} in the working directory changed"
             ));
         }
+        let added: Vec<String> = std::fs::read_dir(&cwd)
+            .expect("run dir")
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+            // The project file, and the two files `run_limited` keeps the JVM's output in.
+            .filter(|n| ![PROJECT_FILE, "stdout.txt", "stderr.txt"].contains(&n.as_str()))
+            .collect();
+        if !added.is_empty() {
+            problems
+                .push(format!("written tests, plain run {run}: added to the working directory: {added:?}"));
+        }
         problems.extend(sb.escapes(&format!("written tests, plain run {run}")));
     }
 }
@@ -430,9 +440,10 @@ fn janitor_deletes_no_canary() {
     assert_no_problems("Janitor", &problems);
 }
 
-/// A delete by a relative name: unguarded it removes the `pom.xml` of the working directory; the
-/// written tests, run where a `pom.xml` is, leave it (the guards refuse relative names, so the
-/// test is cut before the call).
+/// A delete by a relative name, and a delete and a create by names made absolute from the working
+/// directory: unguarded they remove the `pom.xml` of the working directory and add a file to it;
+/// the written tests, run where a `pom.xml` is, leave the directory as it was (the guards refuse
+/// relative names and the workers' working directory, so the tests are cut before the calls).
 #[test]
 fn sweeper_deletes_no_project_file_by_a_relative_name() {
     let sb = Sandbox::new();
@@ -443,8 +454,11 @@ fn sweeper_deletes_no_project_file_by_a_relative_name() {
         .args(["hostile.corpus.Proof", "Sweeper"])
         .current_dir(sb.root.path());
     let ran = run_limited(cmd, b"", sb.root.path());
-    assert_eq!(ran.stdout.trim(), "true", "proof: {}", ran.stderr);
-    assert!(!sb.root.path().join(PROJECT_FILE).exists(), "proof: the unguarded call left {PROJECT_FILE}");
+    // `tidy` deleted it by its relative name, `purge` (after the proof put it back) by the absolute
+    // name the working directory gives it, and `stash` made a file there.
+    assert_eq!(ran.stdout.trim(), "true true true", "proof: {}", ran.stderr);
+    assert!(!sb.root.path().join(PROJECT_FILE).exists(), "proof: the unguarded calls left {PROJECT_FILE}");
+    assert!(sb.root.path().join("stash.txt").exists(), "proof: stash made no file");
     let (_sb, _, problems) = check("Sweeper");
     assert_no_problems("Sweeper", &problems);
 }

@@ -94,10 +94,10 @@ fn the_canary_survives_and_the_test_that_hit_a_guard_fails() {
     let path = canary.display().to_string().replace('\\', "\\\\");
     let sweep5 = format!("Janitor janitor = new Janitor(\"{path}\");\nassertFalse(janitor.sweep(5));");
     let sweep1 = format!("Janitor janitor = new Janitor(\"{path}\");\nassertFalse(janitor.sweep(1));");
-    // Containment: the temporary and home directories are inside the working directory, and a
-    // temporary file the class under test makes lands there, not in the system's. The test keeps
+    // Containment: the temporary and home directories are inside the run's scratch directory, and
+    // a temporary file the class under test makes lands there, not in the system's. The test keeps
     // that file, which for the user would stay in `java.io.tmpdir`: it fails for it.
-    let contained = "String dir = new java.io.File(System.getProperty(\"user.dir\")).getCanonicalPath();\n\
+    let contained = "String dir = new java.io.File(System.getProperty(\"suitesmith.verify.scratch\")).getCanonicalPath();\n\
                      assertTrue(new java.io.File(Janitor.litter()).getCanonicalPath().startsWith(dir));\n\
                      assertTrue(new java.io.File(System.getProperty(\"user.home\")).getCanonicalPath().startsWith(dir));";
     let file = rendered("JanitorTest", &[&sweep5, &sweep1, contained]);

@@ -117,6 +117,12 @@ impl Drop for TrackedChild {
     }
 }
 
+/// The working directory of a worker or a contained verification JVM, below its scratch directory.
+/// It stands for the user's project: the guards refuse writes in it (`Guards.userDirsBelow`), so a
+/// relative name made absolute there is refused in the workers, in verification and so never
+/// written, as a relative name is.
+pub const WORKING_DIR: &str = "cwd";
+
 /// A fresh directory `$TMPDIR/<prefix>XXXXXX`, removed with everything in it when dropped.
 #[derive(Debug)]
 pub struct ScratchDir {

@@ -167,11 +167,13 @@ impl Worker {
         // there only) is removed with it. Java does not read `TMPDIR`; left alone, it would be /tmp.
         let tmp = scratch.path().join("tmp");
         std::fs::create_dir_all(&tmp).map_err(WorkerError::Scratch)?;
+        let cwd = scratch.path().join(cleanup::WORKING_DIR);
+        std::fs::create_dir_all(&cwd).map_err(WorkerError::Scratch)?;
         let mut command = Command::new(&config.java.path);
         command
             .arg(format!("-Djava.io.tmpdir={}", tmp.display()))
             .args(config.jvm_args())
-            .current_dir(scratch.path())
+            .current_dir(&cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

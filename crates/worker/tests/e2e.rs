@@ -105,13 +105,16 @@ fn handshake_and_scratch_dir() {
     eprintln!("worker start to Ready: {:?} (with Setup: {total:?})", w.startup_time());
     let scratch = w.scratch_dir().to_path_buf();
     assert!(scratch.is_dir());
-    // The SUT's working directory is the scratch directory.
+    // The SUT's working directory is in the scratch directory (a stand-in for the user's project).
     let t = vec![
         Statement::string("user.dir"),
         call_static("java.lang.System", "getProperty", "(Ljava/lang/String;)Ljava/lang/String;", &[0]),
     ];
     let runs = w.run_batch(&[TestRef { id: 0, statements: &t }]);
-    assert_eq!(last_outcome(&runs[0]), &Outcome::Value(Value::String(scratch.display().to_string())));
+    assert_eq!(
+        last_outcome(&runs[0]),
+        &Outcome::Value(Value::String(scratch.join(worker::cleanup::WORKING_DIR).display().to_string()))
+    );
     assert!(!w.needs_restart());
     w.shutdown();
     assert!(!scratch.exists(), "the scratch directory goes with the worker");

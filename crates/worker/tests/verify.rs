@@ -400,7 +400,7 @@ fn class_hash_method_runs_only_the_methods_named() {
 }
 
 #[test]
-fn a_contained_run_has_its_temporary_and_home_directories_in_its_working_directory() {
+fn a_contained_run_has_its_working_temporary_and_home_directories_in_its_scratch_directory() {
     let work = tempfile::tempdir().unwrap();
     let mut options = RunOptions::new(Duration::from_secs(60));
     options.working_dir = Some(work.path().to_path_buf());
@@ -412,7 +412,7 @@ fn a_contained_run_has_its_temporary_and_home_directories_in_its_working_directo
     assert!(report.all_passed(), "{}", render(&report));
     let root = std::path::absolute(work.path()).unwrap();
     for (key, dir) in [
-        ("user.dir", root.clone()),
+        ("user.dir", root.join(worker::cleanup::WORKING_DIR)),
         ("java.io.tmpdir", root.join("tmp")),
         ("user.home", root.join("home")),
         ("suitesmith.verify.scratch", root.clone()),

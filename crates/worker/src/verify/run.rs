@@ -63,7 +63,7 @@ pub fn run_tests(
     jvm.extend(options.jvm_args.iter().cloned());
 
     let scratch;
-    let cwd: &Path = match &options.working_dir {
+    let dir: &Path = match &options.working_dir {
         Some(dir) => dir,
         None => {
             scratch = crate::cleanup::scratch_dir("suitesmith-junit-")
@@ -71,9 +71,15 @@ pub fn run_tests(
             scratch.path()
         }
     };
-    if options.contained {
-        jvm.extend(containment(cwd)?);
-    }
+    let contained_cwd;
+    let cwd: &Path = if options.contained {
+        let (args, work) = containment(dir)?;
+        jvm.extend(args);
+        contained_cwd = work;
+        &contained_cwd
+    } else {
+        dir
+    };
     let argdir = crate::cleanup::scratch_dir("suitesmith-junit-")
         .map_err(|e| VerifyError::io("cannot create a temporary directory", e))?;
     let mut rest = vec!["-cp".to_string(), process::classpath(&cp)?, "suitesmith.tools.RunTests".into()];
@@ -107,24 +113,28 @@ pub fn run_tests(
     Ok(TestRunReport { tests: report.finish(end), end, stderr: done.stderr, elapsed: done.elapsed })
 }
 
-/// The system properties that keep a run's tests inside `dir` ([`RunOptions::contained`]): the
-/// working directory, the temporary directory and the home directory all point into it, so a test
-/// that writes a relative path, a temporary file or a dot-file in `~` writes there, and the guards'
-/// scratch (verification mode) is `dir` itself.
-fn containment(dir: &Path) -> Result<Vec<String>, VerifyError> {
+/// The system properties that keep a run's tests inside `dir` ([`RunOptions::contained`]), and the
+/// working directory to run in. The working, temporary and home directories all point into `dir`,
+/// so a test that writes a relative path, a temporary file or a dot-file in `~` acts there, and the
+/// guards' scratch (verification mode) is `dir` itself. The working and home directories stand for
+/// the user's project and `~`, which the guards refuse to write in, as in the workers
+/// ([`cleanup::WORKING_DIR`](crate::cleanup::WORKING_DIR)).
+fn containment(dir: &Path) -> Result<(Vec<String>, PathBuf), VerifyError> {
     let dir = process::absolute(dir)?;
+    let cwd = dir.join(crate::cleanup::WORKING_DIR);
     let tmp = dir.join("tmp");
     let home = dir.join("home");
-    for d in [&tmp, &home] {
+    for d in [&cwd, &tmp, &home] {
         std::fs::create_dir_all(d)
             .map_err(|e| VerifyError::io(format!("cannot create {}", d.display()), e))?;
     }
-    Ok(vec![
-        format!("-Duser.dir={}", dir.display()),
+    let args = vec![
+        format!("-Duser.dir={}", cwd.display()),
         format!("-Djava.io.tmpdir={}", tmp.display()),
         format!("-Duser.home={}", home.display()),
         format!("-Dsuitesmith.verify.scratch={}", dir.display()),
-    ])
+    ];
+    Ok((args, cwd))
 }
 
 /// [`run_tests`] `runs` times, each in a fresh JVM, in order. With a shared

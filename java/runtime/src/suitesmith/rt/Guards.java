@@ -69,6 +69,8 @@ public final class Guards {
     private static volatile long timeBaseMs = 1_700_000_000_000L;
     private static volatile int maxThreads = 100;
     private static volatile String scratch = null; // canonical path, no trailing separator
+    /** The stand-ins for the user's own directories below the scratch directory (see {@link #inScratch}). */
+    private static volatile String[] userDirs = new String[0];
 
     // Per-test state.
     private static final AtomicLong tick = new AtomicLong();
@@ -102,6 +104,7 @@ public final class Guards {
         if (dir != null && !dir.isEmpty()) {
             try {
                 scratch = new File(dir).getCanonicalPath();
+                userDirs = userDirsBelow(scratch);
                 verifying = true;
             } catch (IOException e) {
                 // No usable scratch: scratch stays null, so every file write outside is refused.
@@ -135,6 +138,7 @@ public final class Guards {
         timeBaseMs = timeBase;
         maxThreads = threads;
         scratch = new File(scratchDir).getCanonicalPath();
+        userDirs = userDirsBelow(scratch);
         beginTest();
     }
 
@@ -392,20 +396,57 @@ public final class Guards {
     // Files.
 
     /**
-     * Whether a path is the scratch directory or below it, after canonicalisation. A relative path
-     * never is: in the workers it resolves against the scratch directory, but in a written test it
-     * names a file in the user's working directory (their project), so a write, rename or delete
-     * by a relative name is refused and recorded, and the test is cut before it (issue 21).
+     * Whether a path is the scratch directory or below it, after canonicalisation, and not in one of
+     * the {@link #userDirsBelow stand-ins for the user's directories} there. A relative path
+     * never is: in the workers it resolves against a directory inside the scratch directory, but in
+     * a written test it names a file in the user's working directory (their project), so a write,
+     * rename or delete by a relative name is refused and recorded, and the test is cut before it
+     * (issue 21).
      */
     static boolean inScratch(File f) {
         String root = scratch;
         if (root == null || f == null || !f.isAbsolute()) return false;
         try {
             String p = f.getCanonicalPath();
-            return p.equals(root) || p.startsWith(root + File.separator);
+            if (!below(p, root)) return false;
+            for (String user : userDirs) {
+                if (below(p, user)) return false;
+            }
+            return true;
         } catch (IOException | RuntimeException e) {
             return false;
         }
+    }
+
+    /** Whether canonical path {@code p} is {@code dir} or below it. */
+    private static boolean below(String p, String dir) {
+        return p.equals(dir) || p.startsWith(dir + File.separator);
+    }
+
+    /**
+     * The working and home directories ({@code user.dir}, {@code user.home}) that lie below the
+     * scratch directory {@code root}, canonical, read once at configuration (a test that sets the
+     * properties later changes nothing). The workers and verification run with their working
+     * directory (and verification with its home) inside the scratch directory, where for the user
+     * those are the project and {@code ~}. A name made absolute from the working directory
+     * ({@code new File("pom.xml").getAbsoluteFile()}, {@code Paths.get("x").toAbsolutePath()}) is
+     * therefore refused in both, as a relative name is, instead of being allowed there and acting on
+     * the user's project in the written test. A directory outside the scratch directory needs no
+     * entry: everything outside is refused anyway.
+     */
+    private static String[] userDirsBelow(String root) {
+        List<String> dirs = new ArrayList<String>();
+        for (String property : new String[] {"user.dir", "user.home"}) {
+            try {
+                String d = System.getProperty(property);
+                if (d == null || d.isEmpty()) continue;
+                String c = new File(d).getCanonicalPath();
+                if (c.startsWith(root + File.separator)) dirs.add(c);
+            } catch (IOException | RuntimeException e) {
+                // Unreadable or unresolvable: no stand-in to protect.
+            }
+        }
+        return dirs.toArray(new String[0]);
     }
 
     static boolean inScratch(Path p) {
