@@ -168,15 +168,26 @@ public final class Guards {
 
     private static void record(String what) {
         if (fired == null) {
+            String shown = shown(what);
             synchronized (Guards.class) {
-                if (fired == null) fired = what;
+                if (fired == null) fired = shown;
             }
         }
     }
 
     private static GuardException refuse(String what) {
         record(what);
-        return new GuardException(what);
+        return new GuardException(shown(what));
+    }
+
+    /**
+     * A refusal as the engine reports it: a path in the scratch directory (a name made absolute
+     * from the working directory) shows as {@code <scratch>/...}, so that the report does not
+     * depend on which worker, with its random directory name, ran the test.
+     */
+    private static String shown(String what) {
+        String root = scratch;
+        return root == null ? what : what.replace(root, "<scratch>");
     }
 
     // ---------------------------------------------------------------------------------------------
