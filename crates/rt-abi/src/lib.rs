@@ -16,6 +16,12 @@ pub const GUARDS_CLASS: &str = "suitesmith/rt/Guards";
 /// reset static state between tests. Classes without `<clinit>` get one that only resets fields.
 pub const STATIC_RESET_METHOD: &str = "__suitesmith_reset";
 pub const STATIC_RESET_DESCRIPTOR: &str = "()V";
+/// Internal name of the runtime class every generated stub method calls (`stubgen`, issue 20).
+pub const STUBS_CLASS: &str = "suitesmith/rt/Stubs";
+/// The static method of [`STUBS_CLASS`] every stub method calls, as (name, descriptor): it takes
+/// the method's answer and its boxed arguments and returns the (boxed) value to return.
+pub const STUB_ANSWER_METHOD: (&str, &str) =
+    ("answer", "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;");
 
 /// A probe: one call to the tracer that the instrumenter inserts, and its index in the tracer's
 /// per-probe arrays. Dense, starting at 0 over a probe plan (`goals` allocates them). Defined here,

@@ -5,7 +5,7 @@
 //! A stub carries its answers in one field, [`ANSWERS_FIELD`], filled by every constructor from an
 //! extra last `Object[]` parameter. The method at position `k` of [`StubSpec::methods`] passes
 //! `answers[k]` and its own arguments (boxed, in an `Object[]`) to the runtime's
-//! [`RUNTIME_CLASS`]`.`[`ANSWER_METHOD`], and returns what that returns, cast or unboxed to its
+//! [`STUBS_CLASS`]`.`[`STUB_ANSWER_METHOD`], and returns what that returns, cast or unboxed to its
 //! return type. What an answer means (a constant, a sequence, a thrown exception) is therefore the
 //! runtime's business, and the generated code stays one fixed shape that needs no stack-map frames.
 //!
@@ -46,10 +46,6 @@ pub struct StubSpec<'a> {
 /// Java rarely uses, keeps it clear of the names of the subject's own fields.
 pub const ANSWERS_FIELD: &str = "suitesmith$answers";
 
-/// Internal name of the runtime class every stub method calls.
-pub const RUNTIME_CLASS: &str = "suitesmith/rt/Stubs";
-
-/// The static method of [`RUNTIME_CLASS`] every stub method calls, as (name, descriptor): it takes
-/// the method's answer and its boxed arguments and returns the (boxed) value to return.
-pub const ANSWER_METHOD: (&str, &str) =
-    ("answer", "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;");
+/// The runtime class and method every stub method calls: part of the runtime's ABI, defined (and
+/// checked against the built runtime jar) in `rt-abi`.
+pub use rt_abi::{STUB_ANSWER_METHOD, STUBS_CLASS};

@@ -9,7 +9,7 @@ use classfile::descriptor::{FieldType, MethodDescriptor};
 use classfile::{Attribute, ClassFile, Code, ConstantPool, Member, access};
 
 use crate::code::{CodeBuilder, Invoke};
-use crate::{ANSWER_METHOD, ANSWERS_FIELD, RUNTIME_CLASS, StubError, StubSpec};
+use crate::{ANSWERS_FIELD, STUB_ANSWER_METHOD, STUBS_CLASS, StubError, StubSpec};
 
 /// Class-file version 52.0 (Java 8), the oldest JDK `java/runtime` supports. From version 50 on
 /// methods are verified by type checking against stack-map frames, but code without branches or
@@ -286,8 +286,8 @@ fn method_code(
         e.aastore();
         slot += p.slots();
     }
-    let (answer, answer_desc) = ANSWER_METHOD;
-    e.invoke(Invoke::Static, (RUNTIME_CLASS, answer, answer_desc), 2, 1)?;
+    let (answer, answer_desc) = STUB_ANSWER_METHOD;
+    e.invoke(Invoke::Static, (STUBS_CLASS, answer, answer_desc), 2, 1)?;
     match &desc.ret {
         None => e.pop(),
         Some(FieldType::Object(name)) if name == OBJECT => {}

@@ -412,12 +412,14 @@ fn missing_jdk_is_one_clear_error() {
     assert!(err.contains("no Java found") && err.contains("JAVA_HOME"), "{err}");
 }
 
-/// The ABI of `crates/rt-abi`: every tracer method and every guard exists in the built runtime as a
-/// `public static` method of a public class with exactly that descriptor.
+/// The ABI of `crates/rt-abi`: every tracer method, every guard and the stubs' answer method exist
+/// in the built runtime as `public static` methods of public classes with exactly those descriptors.
 #[test]
 fn runtime_jar_implements_the_rt_abi() {
     use classfile::{ClassFile, access};
-    use rt_abi::{GUARDS_CLASS, ProbeKind, REDIRECTS, RedirectAction, TRACER_CLASS};
+    use rt_abi::{
+        GUARDS_CLASS, ProbeKind, REDIRECTS, RedirectAction, STUB_ANSWER_METHOD, STUBS_CLASS, TRACER_CLASS,
+    };
     let mut jar = zip::ZipArchive::new(std::io::Cursor::new(worker::RUNTIME_JAR)).unwrap();
     let mut class = |name: &str| -> ClassFile {
         let mut f = jar.by_name(&format!("{name}.class")).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -450,6 +452,8 @@ fn runtime_jar_implements_the_rt_abi() {
         };
         check(&guards, GUARDS_CLASS, name, descriptor);
     }
+    let (name, descriptor) = STUB_ANSWER_METHOD;
+    check(&class(STUBS_CLASS), STUBS_CLASS, name, descriptor);
 }
 
 /// Classes sent as bytes in `Setup` (how instrumented classes travel) are loaded and win over the
