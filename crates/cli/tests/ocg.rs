@@ -3,7 +3,9 @@
 //! first are covered within a fixed number of evaluations, and without templates they are not
 //! (`AwardChecker`: a getter chain on a parameter whose fields are null unless set;
 //! `BasicRules`: array elements of one input selected by another input's fields; `Courier`: a
-//! four-level chain). On the other classes every feasible branch is covered with templates too.
+//! four-level chain; `Checkout`, `Inspector`, `LoanDesk`, `Thermostat`: a container, an indirect
+//! setter, a guarded setter and an array element selected by another input, each two links down
+//! the input). On the other classes every feasible branch is covered with templates too.
 //! MOSA and whole suite take templates as DynaMOSA does. The written tests pass 5
 //! fresh runs, report.json counts what the hook did, and the files are the same bytes with one
 //! worker and two.
@@ -16,19 +18,59 @@ use std::path::Path;
 const EVALUATIONS: &str = "1500";
 
 fn generate(out: &Path, class: &str, ocg: &str) -> serde_json::Value {
-    common::generate_with("ocg", class, out, [EVALUATIONS, "1", "2"], &["--ocg", ocg]);
+    generate_at(out, class, ocg, EVALUATIONS)
+}
+
+fn generate_at(out: &Path, class: &str, ocg: &str, evaluations: &str) -> serde_json::Value {
+    common::generate_with("ocg", class, out, [evaluations, "1", "2"], &["--ocg", ocg]);
     serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report")).expect("json")
 }
 
-/// Each class whose hard branch needs construction, and the branch goals the templates must
-/// cover there that the plain search, at the same budget, leaves.
-const CONSTRUCTION: &[(&str, &[&str])] = &[
+/// Each class whose hard branch needs construction, the evaluations it gets, the branch goals the
+/// templates must cover there that the plain search, at the same budget, leaves, and the gaps
+/// left with templates (every other branch is covered). The own
+/// classes (all but the digest's E1 `AwardChecker` and E2 `BasicRules`) reach their hard object
+/// two links down the input (`Courier` three), each link null unless set; `LoanDesk` and
+/// `Thermostat` then need a value correlated or bounded, for which 1,500 evaluations are too few
+/// with templates too.
+const CONSTRUCTION: &[(&str, &str, &[&str], &[&str])] = &[
     (
         "ocg.AwardChecker",
+        EVALUATIONS,
         &["branch p9 taken (ocg/AwardChecker:18)", "branch p9 not-taken (ocg/AwardChecker:18)"],
+        &[],
     ),
-    ("ocg.BasicRules", &["branch p23 not-taken (ocg/BasicRules:27)"]),
-    ("ocg.Courier", &["branch p16 taken (ocg/Courier:22)"]),
+    ("ocg.BasicRules", EVALUATIONS, &["branch p23 not-taken (ocg/BasicRules:27)"], &[]),
+    // The gap: the chain built with fewer than 2048 bays. Templates set the bays from the
+    // class's constant, and no descendant moved it below within 1,500 (or 3,000) evaluations.
+    (
+        "ocg.Courier",
+        EVALUATIONS,
+        &["branch p16 taken (ocg/Courier:22)"],
+        &["branch p16 not-taken (ocg/Courier:22)"],
+    ),
+    (
+        "ocg.Checkout",
+        EVALUATIONS,
+        &[
+            "branch p10 taken (ocg/Checkout:24)",
+            "branch p16 taken (ocg/Checkout:27)",
+            "branch p16 not-taken (ocg/Checkout:27)",
+        ],
+        &[],
+    ),
+    ("ocg.Inspector", EVALUATIONS, &["branch p18 not-taken (ocg/Inspector:29)"], &[]),
+    (
+        "ocg.LoanDesk",
+        "3000",
+        &[
+            "branch p23 taken (ocg/LoanDesk:32)",
+            "branch p29 taken (ocg/LoanDesk:35)",
+            "branch p29 not-taken (ocg/LoanDesk:35)",
+        ],
+        &[],
+    ),
+    ("ocg.Thermostat", "3000", &["branch p22 not-taken (ocg/Thermostat:30)"], &[]),
 ];
 
 #[test]
@@ -36,15 +78,13 @@ fn templates_cover_branches_that_need_an_object_graph() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let fixtures = test_support::workspace_root().join("fixtures/classes/ocg");
     let cp = format!("{}:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar", fixtures.display());
-    for (class, hard) in CONSTRUCTION {
-        let on = generate(&tmp.path().join(format!("{class}-on")), class, "on");
-        let off = generate(&tmp.path().join(format!("{class}-off")), class, "off");
+    for (class, evaluations, hard, gaps) in CONSTRUCTION {
+        let on = generate_at(&tmp.path().join(format!("{class}-on")), class, "on", evaluations);
+        let off = generate_at(&tmp.path().join(format!("{class}-off")), class, "off", evaluations);
         let (left_on, left_off) = (common::uncovered_branches(&on), common::uncovered_branches(&off));
+        // Every branch with templates but the known gaps (these classes have no infeasible one).
+        assert_eq!(left_on, *gaps, "{class}: uncovered with templates");
         for goal in *hard {
-            assert!(
-                !left_on.iter().any(|u| u == goal),
-                "{class}: {goal} uncovered with templates: {left_on:?}"
-            );
             assert!(left_off.iter().any(|u| u == goal), "{class}: {goal} covered without templates");
         }
         let c = &on["classes"][0];
@@ -74,22 +114,17 @@ fn templates_cover_branches_that_need_an_object_graph() {
 }
 
 /// The other classes, whose hard branches our plain search also reaches at this budget: with
-/// templates every feasible branch is covered too. `Vault`'s one uncovered side needs a field no
-/// accessible method writes (the paper's limitation 3): infeasible without reflection.
+/// templates every feasible branch is covered too. `Dispatcher` is the digest's E3 as the digest
+/// gives it (the plain search finds its slot and free space from the class's constants);
+/// `Turnstile` and `Throttle` with their inputs two links down, and `Chain` four nodes deep, were
+/// tried and stayed as easy for the plain search on seed 1 as with templates (`Chain`'s `Node ->
+/// Node` links are one graph node: graphs are acyclic, docs/ocg.md). `Vault`'s one uncovered side
+/// needs a field no accessible method writes (the paper's limitation 3): infeasible without
+/// reflection.
 #[test]
 fn templates_cover_every_feasible_branch_of_the_other_fixtures() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let classes = [
-        "ocg.Dispatcher",
-        "ocg.Thermostat",
-        "ocg.Inspector",
-        "ocg.LoanDesk",
-        "ocg.Turnstile",
-        "ocg.Checkout",
-        "ocg.Throttle",
-        "ocg.Chain",
-        "ocg.Vault",
-    ];
+    let classes = ["ocg.Dispatcher", "ocg.Turnstile", "ocg.Throttle", "ocg.Chain", "ocg.Vault"];
     for class in classes {
         let on = generate(&tmp.path().join(class), class, "on");
         let infeasible: &[&str] =

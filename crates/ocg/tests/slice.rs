@@ -139,8 +139,10 @@ fn e3_dispatcher_shelves() {
 /// The other classes of the area: the leaves are the slots and unread objects their hard
 /// branch's comment says the search must set. A guard of the hard branch (the easy branch before
 /// it) is in the slice too (§A2.2 item 3), so its fields are leaves as well: `Chain`'s first
-/// `Node.value` (`head.getValue() < 0`), `Courier`'s `Parcel.weight`, `LoanDesk`'s `Applicant.age`,
-/// `Turnstile`'s `Barrier.locked`. `Checkout`'s `Basket.count` is read twice by `peek()`: in its
+/// `Node.value` (`head.getValue() < 0`), `Courier`'s `Parcel.weight`, `Inspector`'s `Plant.name`,
+/// `LoanDesk`'s `Applicant.age` and `Branch.code`, `Turnstile`'s `Barrier.locked`. The links on the
+/// way (`Customer.cart`, `Hall.boiler`, ...) are not leaves: the chains are dereferenced, not
+/// compared. `Checkout`'s `Basket.count` is read twice by `peek()`: in its
 /// guard (`count == 0`) and in the index `count - 1`. `Thermostat`'s leaf element is `levels[ch]`
 /// with the channel the `Reading` holds as its index. `Vault.code` is a leaf although nothing can
 /// write it (the negative control: the template, not the graph, finds no setter).
@@ -151,8 +153,8 @@ fn other_fixture_leaves() {
         ("Chain", &["Node.value", "Node.value"]),
         ("Checkout", &["Basket.count", "Basket.count", "Item.price"]),
         ("Courier", &["Hub.bays", "Parcel.weight"]),
-        ("Inspector", &["Boiler.pressure"]),
-        ("LoanDesk", &["Account.balance", "Applicant.age"]),
+        ("Inspector", &["Boiler.pressure", "Plant.name"]),
+        ("LoanDesk", &["Account.balance", "Applicant.age", "Branch.code"]),
         ("Thermostat", &["Reading.channel", "[]:I"]),
         ("Throttle", &["Throttle.limit"]),
         ("Turnstile", &["Badge.key", "Barrier.locked", "Barrier.slot"]),
