@@ -140,7 +140,7 @@ fn e3_dispatcher_shelves() {
 /// branch's comment says the search must set. A guard of the hard branch (the easy branch before
 /// it) is in the slice too (§A2.2 item 3), so its fields are leaves as well: `Chain`'s first
 /// `Node.value` (`head.getValue() < 0`), `Courier`'s `Parcel.weight`, `Inspector`'s `Plant.name`,
-/// `LoanDesk`'s `Applicant.age` and `Branch.code`, `Turnstile`'s `Barrier.locked`. The links on the
+/// `LoanDesk`'s `Applicant.age` and `Branch.code`, `Turnstile`'s `Barrier.locked` and `Gate.closed`. The links on the
 /// way (`Customer.cart`, `Hall.boiler`, ...) are not leaves: the chains are dereferenced, not
 /// compared. `Checkout`'s `Basket.count` is read twice by `peek()`: in its
 /// guard (`count == 0`) and in the index `count - 1`. `Thermostat`'s leaf element is `levels[ch]`
@@ -156,8 +156,8 @@ fn other_fixture_leaves() {
         ("Inspector", &["Boiler.pressure", "Plant.name"]),
         ("LoanDesk", &["Account.balance", "Applicant.age", "Branch.code"]),
         ("Thermostat", &["Reading.channel", "[]:I"]),
-        ("Throttle", &["Throttle.limit"]),
-        ("Turnstile", &["Badge.key", "Barrier.locked", "Barrier.slot"]),
+        ("Throttle", &["Rule.limit"]),
+        ("Turnstile", &["Badge.key", "Barrier.locked", "Barrier.slot", "Gate.closed"]),
         ("Vault", &["Vault.code"]),
     ];
     for (class, want) in expected {
