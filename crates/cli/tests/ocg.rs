@@ -5,7 +5,8 @@
 //! `BasicRules`: array elements of one input selected by another input's fields; `Courier`: a
 //! four-level chain; `Checkout`, `Inspector`, `LoanDesk`, `Thermostat`, `Turnstile`, `Throttle`:
 //! a container, an indirect setter, a guarded setter, an array element selected by another input,
-//! two correlated fields and a field of the receiver, each two or three links down the input). On the other classes every feasible branch is covered with templates too.
+//! two correlated fields and a field of the receiver, each two or three links down the input;
+//! `Itinerary`: a chain through a container to a field that needs two calls). On the other classes every feasible branch is covered with templates too.
 //! MOSA and whole suite take templates as DynaMOSA does. The written tests pass 5
 //! fresh runs, report.json counts what the hook did, and the files are the same bytes with one
 //! worker and two.
@@ -83,6 +84,12 @@ const CONSTRUCTION: &[(&str, &str, &[&str], &[&str])] = &[
         &[],
     ),
     ("ocg.Throttle", "3000", &["branch p24 not-taken (ocg/Throttle:34)"], &[]),
+    (
+        "ocg.Itinerary",
+        EVALUATIONS,
+        &["branch p16 taken (ocg/Itinerary:28)", "branch p16 not-taken (ocg/Itinerary:28)"],
+        &[],
+    ),
 ];
 
 #[test]

@@ -154,6 +154,7 @@ fn other_fixture_leaves() {
         ("Checkout", &["Basket.count", "Basket.count", "Item.price"]),
         ("Courier", &["Hub.bays", "Parcel.weight"]),
         ("Inspector", &["Boiler.pressure", "Plant.name"]),
+        ("Itinerary", &["City.population", "Journey.count"]),
         ("LoanDesk", &["Account.balance", "Applicant.age", "Branch.code"]),
         ("Thermostat", &["Reading.channel", "[]:I"]),
         ("Throttle", &["Rule.limit"]),
