@@ -350,7 +350,10 @@ fn run_written(sb: &Sandbox, written: &Written, problems: &mut Vec<String>) {
             .args(&names)
             .current_dir(&cwd)
             .envs(sb.env());
-        let ran = run_limited(cmd, b"", &cwd);
+        // The JVM's output goes beside the working directory, which must hold only the project file.
+        let out = sb.path(&format!("run-{run}-out"));
+        std::fs::create_dir(&out).expect("run output dir");
+        let ran = run_limited(cmd, b"", &out);
         let passed = ran.status.is_some_and(|s| s.success()) && ran.stdout.contains("\nOK (");
         if !passed {
             // JUnitCore lists each failure as "N) name(class)" followed by the exception.
@@ -380,8 +383,7 @@ fn run_written(sb: &Sandbox, written: &Written, problems: &mut Vec<String>) {
         let added: Vec<String> = std::fs::read_dir(&cwd)
             .expect("run dir")
             .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
-            // The project file, and the two files `run_limited` keeps the JVM's output in.
-            .filter(|n| ![PROJECT_FILE, "stdout.txt", "stderr.txt"].contains(&n.as_str()))
+            .filter(|n| n != PROJECT_FILE)
             .collect();
         if !added.is_empty() {
             problems

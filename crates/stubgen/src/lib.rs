@@ -5,7 +5,8 @@
 //! A stub carries its answers in one field, [`ANSWERS_FIELD`], filled by every constructor from an
 //! extra last `Object[]` parameter. The method at position `k` of [`StubSpec::methods`] passes
 //! `answers[k]` and its own arguments (boxed, in an `Object[]`) to the runtime's
-//! [`STUBS_CLASS`]`.`[`STUB_ANSWER_METHOD`], and returns what that returns, cast or unboxed to its
+//! `suitesmith.rt.Stubs.answer` ([`rt_abi::STUB_ANSWER_METHOD`], part of the runtime's ABI, checked
+//! against the built runtime jar), and returns what that returns, cast or unboxed to its
 //! return type. What an answer means (a constant, a sequence, a thrown exception) is therefore the
 //! runtime's business, and the generated code stays one fixed shape that needs no stack-map frames.
 //!
@@ -45,7 +46,3 @@ pub struct StubSpec<'a> {
 /// position of a method in [`StubSpec::methods`]. Its prefix, with a `$` that hand-written
 /// Java rarely uses, keeps it clear of the names of the subject's own fields.
 pub const ANSWERS_FIELD: &str = "suitesmith$answers";
-
-/// The runtime class and method every stub method calls: part of the runtime's ABI, defined (and
-/// checked against the built runtime jar) in `rt-abi`.
-pub use rt_abi::{STUB_ANSWER_METHOD, STUBS_CLASS};

@@ -7,9 +7,10 @@ use std::collections::BTreeSet;
 
 use classfile::descriptor::{FieldType, MethodDescriptor};
 use classfile::{Attribute, ClassFile, Code, ConstantPool, Member, access};
+use rt_abi::{STUB_ANSWER_METHOD, STUBS_CLASS};
 
 use crate::code::{CodeBuilder, Invoke};
-use crate::{ANSWERS_FIELD, STUB_ANSWER_METHOD, STUBS_CLASS, StubError, StubSpec};
+use crate::{ANSWERS_FIELD, StubError, StubSpec};
 
 /// Class-file version 52.0 (Java 8), the oldest JDK `java/runtime` supports. From version 50 on
 /// methods are verified by type checking against stack-map frames, but code without branches or

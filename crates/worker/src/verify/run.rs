@@ -71,15 +71,9 @@ pub fn run_tests(
             scratch.path()
         }
     };
-    let contained_cwd;
-    let cwd: &Path = if options.contained {
-        let (args, work) = containment(dir)?;
-        jvm.extend(args);
-        contained_cwd = work;
-        &contained_cwd
-    } else {
-        dir
-    };
+    let (contained, cwd) =
+        if options.contained { containment(dir)? } else { (Vec::new(), dir.to_path_buf()) };
+    jvm.extend(contained);
     let argdir = crate::cleanup::scratch_dir("suitesmith-junit-")
         .map_err(|e| VerifyError::io("cannot create a temporary directory", e))?;
     let mut rest = vec!["-cp".to_string(), process::classpath(&cp)?, "suitesmith.tools.RunTests".into()];
@@ -93,7 +87,7 @@ pub fn run_tests(
         jvm.extend(rest);
     }
 
-    let done = process::run(&java.path, &jvm, cwd, options.timeout)?;
+    let done = process::run(&java.path, &jvm, &cwd, options.timeout)?;
     let end_if_unfinished = match done.status {
         None => JvmEnd::TimedOut,
         Some(s) => JvmEnd::Exited { code: s.code() },

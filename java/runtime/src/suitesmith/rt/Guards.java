@@ -452,7 +452,7 @@ public final class Guards {
                 String d = System.getProperty(property);
                 if (d == null || d.isEmpty()) continue;
                 String c = new File(d).getCanonicalPath();
-                if (c.startsWith(root + File.separator)) dirs.add(c);
+                if (!c.equals(root) && below(c, root)) dirs.add(c);
             } catch (IOException | RuntimeException e) {
                 // Unreadable or unresolvable: no stand-in to protect.
             }
