@@ -4,9 +4,11 @@
 //! runs one class end to end: cluster, value pool, problem, search, and a final execution of the
 //! suite to report coverage per criterion (issue 4).
 
+mod batches;
 mod convert;
 mod dse_target;
 mod feed;
+mod flag_figures;
 mod ocg_target;
 mod pipeline;
 mod problem;
@@ -25,13 +27,14 @@ use testcase::{ClusterConfig, TestCase, TestCluster, ValuePool, rng_from_seed};
 pub use convert::to_protocol;
 pub use dse::{DseConfig, DseCost, DseStats, QueryTimes};
 pub use dse_target::explain_dse;
+pub use flag_figures::FlagFigures;
 pub use goals::Criterion;
 pub use ocg::{OcgConfig, OcgStats};
 pub use pipeline::{
     ClassTests, CompileError, JacocoFigures, Phase, PhaseTimes, SearchFigures, Stage, TestFailure,
     Verification, Verifier, WriteConfig, generate_tests, test_class_name,
 };
-pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, Extras, FlagFigures, GoalRuns, JvmProblem};
+pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, Extras, GoalRuns, JvmProblem};
 pub use replay_check::{ReplayCheck, replay_check, stop_kind};
 pub use smart::{GoalSelection, SelectionCounts};
 pub use sushi::{SushiConfig, SushiStats};

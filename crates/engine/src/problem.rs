@@ -7,20 +7,20 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, mpsc};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use exec::{Cached, ExecError, ExecResult, JvmExecutor, Plan, Scored};
-use fitness::{
-    ClassLoading, FlagContexts, FlagFitness, GoalFitness, GoalModel, GoalSpace, Scorer, SearchGoal,
-};
+use fitness::{ClassLoading, FlagFitness, GoalModel, GoalSpace, SearchGoal};
 use goals::Criterion;
 use protocol::{Outcome, Trace};
 use search::{Evaluation, GoalIdx, Problem, ProblemError};
 use testcase::{DynamicPool, TestCase};
 use worker::{Java, Pool, WorkerConfig};
 
+use crate::batches::{BatchRun, InFlight, Runner, ScoredRuns, lock};
 use crate::feed::feed_pool;
+use crate::flag_figures::{FlagFigures, flag_figures, flag_tracing};
 use crate::{EngineError, to_protocol};
 
 pub use fitness::{CriterionCoverage, GoalRuns};
@@ -85,112 +85,12 @@ pub struct Extras<'a> {
     pub sushi: Option<&'a sushi::SushiConfig>,
 }
 
-/// What interprocedural flag fitness found and what a suite covers of it (report.json `flags`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FlagFigures {
-    /// Flag methods traced (in the classes under test).
-    pub methods: usize,
-    /// Flag branch outcomes (branch goals) scored by the flag fitness, and how many are covered.
-    pub branches: usize,
-    pub covered: usize,
-    /// The flag branch outcomes left uncovered, as text.
-    pub uncovered: Vec<String>,
-}
-
-/// A search batch's runs, each with its goal fitness and selected values when it was scored on
-/// arrival (`JvmProblem::evaluate_then`).
-type ScoredRuns = Scored<ExecResult, (GoalFitness, Vec<f64>)>;
-
-/// A batch whose misses run on the runner's thread while the search works on the batch before.
-#[derive(Debug)]
-struct InFlight {
-    tests: usize,
-    plan: Plan,
-    started: Instant,
-}
-
-/// The thread that runs started batches, one at a time, for the problem's whole life: a thread
-/// per batch would start its allocator's heap afresh each time (fresh pages, page faults), which
-/// was a tenth of the engine's time on classes with fast tests.
-///
-/// Dropping it ends the thread and waits for it: the thread holds a handle on the pool, and the
-/// pool must go (its JVMs killed, their scratch directories removed) when the problem goes, not
-/// whenever a detached thread gets round to it; `main` returning first left every worker's
-/// scratch directory behind.
-#[derive(Debug)]
-struct Runner {
-    /// `None` only while dropping: closing it ends the thread's loop.
-    jobs: Option<mpsc::Sender<Job>>,
-    done: mpsc::Receiver<Result<ScoredRuns, ExecError>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Drop for Runner {
-    fn drop(&mut self) {
-        // The thread finishes the batch it is running (if any) and sees no more jobs.
-        self.jobs = None;
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-/// A batch for the runner: its misses, and the width to reserve in each value vector.
-type Job = (Arc<Vec<Vec<protocol::Statement>>>, usize);
-
-impl Runner {
-    /// Starts the thread; it runs each batch it is sent with `run` and ends when the problem goes.
-    fn spawn(run: BatchRun) -> std::io::Result<Runner> {
-        let (jobs, inbox) = mpsc::channel::<Job>();
-        let (outbox, done) = mpsc::channel();
-        let thread = std::thread::Builder::new().name("suitesmith-batches".into()).spawn(move || {
-            for (misses, width) in inbox {
-                let r = BatchRun { width, ..run.clone() }.run(&misses);
-                if outbox.send(r).is_err() {
-                    break;
-                }
-            }
-        })?;
-        Ok(Runner { jobs: Some(jobs), done, thread: Some(thread) })
-    }
-}
-
-/// What runs a batch's misses and scores them away from the problem: the pool (locked for the
-/// batch), the goal space's scorer, and the width to reserve in each value vector.
-#[derive(Clone)]
-struct BatchRun {
-    executor: Arc<Mutex<JvmExecutor>>,
-    scorer: Scorer,
-    width: usize,
-}
-
-impl BatchRun {
-    /// Runs `misses`; each test's model-goal fitness (`goal_fitness`, a pure function of its
-    /// trace) and its selected goals' values are computed as its result arrives, on the thread that
-    /// waits for its worker, while the workers run the rest of the batch (DESIGN.md §3.8: whatever
-    /// runs where, the values are the same and are consumed in batch order).
-    fn run(&self, misses: &[Vec<protocol::Statement>]) -> Result<ScoredRuns, ExecError> {
-        if misses.is_empty() {
-            return Ok(Scored { results: Vec::new(), scores: Vec::new(), workers_done: None });
-        }
-        let (scorer, width) = (&self.scorer, self.width);
-        let score = |t: &Trace| scorer.score(t, width);
-        lock(&self.executor).execute_scored(misses, &score)
-    }
-}
-
 /// The classes a run instruments for `internal` (the CUT's internal name): the CUT, then every
 /// class of the classpath nested in it, sorted. The workers and the verification runs guard the same.
 pub(crate) fn classes_under_test(cp: &classfile::ClassPath, internal: &str) -> Vec<String> {
     let prefix = format!("{internal}$");
     let nested: BTreeSet<&str> = cp.class_names().filter(|n| n.starts_with(&prefix)).collect();
     std::iter::once(internal.to_string()).chain(nested.into_iter().map(str::to_owned)).collect()
-}
-
-/// The pool, whether or not a batch thread panicked holding it (the pool replaces a worker that
-/// is in doubt before its next batch).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl JvmProblem {
@@ -425,22 +325,9 @@ impl JvmProblem {
         self.space.coverage(traces)
     }
 
-    /// What flag fitness found and what `results` cover of it; `None` when it is off or found
-    /// nothing to trace.
+    /// What flag fitness found and what `results` cover of it (`flag_figures`).
     pub fn flag_figures(&self, results: &[ExecResult]) -> Option<FlagFigures> {
-        let flags = self.flags.as_ref()?;
-        let all: Vec<GoalFitness> =
-            results.iter().map(|r| fitness::goal_fitness(self.space.model(), &r.trace)).collect();
-        let (mut branches, mut covered, mut uncovered) = (0, 0, Vec::new());
-        for g in flags.goals() {
-            branches += 1;
-            if all.iter().any(|f| f.is_covered(g)) {
-                covered += 1;
-            } else {
-                uncovered.push(self.space.model_goal_text(g));
-            }
-        }
-        Some(FlagFigures { methods: flags.n_traced(), branches, covered, uncovered })
+        flag_figures(self.flags.as_deref(), &self.space, results)
     }
 
     /// The goals no trace covers, as text, in goal order (`GoalSpace::uncovered`).
@@ -552,17 +439,4 @@ impl Problem for JvmProblem {
         }
         Ok(out)
     }
-}
-
-/// Interprocedural flag fitness (paper 001, docs/flags.md): the flag branches of `classes` and
-/// the flag methods among them to trace, with the tracing family added to `options`' plan;
-/// `None` (and `options` unchanged) when there is nothing to trace.
-fn flag_tracing(
-    db: &programdb::ProgramDb,
-    classes: &[String],
-    options: &mut instrument::Options,
-) -> Option<&'static FlagContexts> {
-    let (family, extensions) = FlagContexts::build(db, classes)?.leak();
-    options.plan.extensions = extensions;
-    Some(family)
 }
