@@ -16,54 +16,15 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cache="$root/bench/cache"
-m2="$cache/m2"
-work=""
-trap 'if [ -n "$work" ]; then rm -rf "$work"; fi' EXIT
+# shellcheck source=lib/maven-copy.sh
+source "$root/scripts/lib/maven-copy.sh"
 
-fail() { echo "fetch-subjects.sh: $*" >&2; exit 2; }
-
-# fetch NAME GROUP:ARTIFACT:VERSION...: copies the artifacts and their transitive runtime dependencies into
+# fetch NAME GROUP:ARTIFACT:VERSION...: the artifacts and their transitive runtime dependencies into
 # bench/cache/NAME unless bench/cache/NAME/COMPLETE exists.
 fetch() {
-  local name=$1; shift
-  local dest="$cache/$name" log="$cache/${name//\//-}.log"
-  [ -f "$dest/COMPLETE" ] && return 0
-  command -v mvn >/dev/null || fail "mvn not found: apt-get install maven"
-  mkdir -p "$cache"
-  work=$(mktemp -d "$cache/fetch.XXXXXX")
-  {
-    cat <<'HEAD'
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>suitesmith</groupId>
-  <artifactId>subjects</artifactId>
-  <version>0</version>
-  <packaging>pom</packaging>
-  <dependencies>
-HEAD
-    local coord g a v
-    for coord in "$@"; do
-      IFS=: read -r g a v <<<"$coord"
-      printf '    <dependency><groupId>%s</groupId><artifactId>%s</artifactId><version>%s</version></dependency>\n' \
-        "$g" "$a" "$v"
-    done
-    printf '  </dependencies>\n</project>\n'
-  } >"$work/pom.xml"
-  echo "fetch-subjects.sh: fetching $* into bench/cache/$name"
-  if ! mvn -B -Dstyle.color=never -f "$work/pom.xml" -Dmaven.repo.local="$m2" \
-      dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$work/jars" >"$log" 2>&1; then
-    fail "fetching $name failed (mvn exit status non-zero; Maven's output is in ${log#"$root"/})"
-  fi
-  for coord in "$@"; do
-    IFS=: read -r g a v <<<"$coord"
-    [ -f "$work/jars/$a-$v.jar" ] || fail "fetching $name: $a-$v.jar missing after mvn"
-  done
-  touch "$work/jars/COMPLETE"
-  rm -rf "$dest" "$log"
-  mkdir -p "$(dirname "$dest")"
-  mv "$work/jars" "$dest"
-  rm -rf "$work"
-  work=""
+  local name=$1
+  shift
+  maven_copy fetch-subjects.sh "$cache/$name" "$cache/m2" "$cache/${name//\//-}.log" "$@"
 }
 
 # SBFT 2024 (12th edition): the three libraries of JUnitContest/JUGE, branch sbft2024,

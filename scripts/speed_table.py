@@ -9,7 +9,7 @@ the geometric mean of those ratios with a bootstrap 95 % interval (resampling cl
 seeds stay together), and writes overhead.csv (search and worker seconds from each run's report.json).
 
 Usage: speed_table.py BENCH_OUT_DIR [OLD NEW]   (configuration names; default old new)"""
-import csv, math, os, random, statistics, sys
+import csv, json, math, os, random, statistics, sys
 
 out = sys.argv[1]
 old, new = (sys.argv[2], sys.argv[3]) if len(sys.argv) > 3 else ("old", "new")
@@ -25,7 +25,6 @@ def num(r, k):
 
 def report_times(r):
     """Search and worker seconds and executions of one run, from its report.json."""
-    import json
     path = os.path.join(out, "runs", r["config"], r["class"], f"seed-{r['seed']}", "tests", "report.json")
     try:
         c = json.load(open(path))["classes"][0]

@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use worker::Java;
 use worker::verify::{
-    JUnitJars, JUnitVersion, JacocoJars, RunOptions, compile, jacoco_coverage, nested_classes, run_tests,
-    summarize,
+    JUnitJars, JUnitVersion, JacocoJars, RunOptions, compile_with, jacoco_coverage, javac_module_options,
+    nested_classes, run_tests, summarize,
 };
 
 use crate::BenchError;
@@ -86,8 +86,11 @@ impl Checker {
         let mut cp: Vec<PathBuf> = classpath.to_vec();
         cp.extend(jars.compile.iter().cloned());
         let mut remaining = sources;
+        // Tests of classes built against a module's internal packages compile with the module
+        // options of the runs' flags (Error Prone's `--add-exports`).
+        let javac_options = javac_module_options(&self.jvm_args);
         loop {
-            let c = compile(&self.java, &remaining, &cp, &classes_dir).map_err(err)?;
+            let c = compile_with(&self.java, &remaining, &cp, &classes_dir, &javac_options).map_err(err)?;
             if c.success {
                 break;
             }

@@ -92,6 +92,18 @@ pub struct Args {
     /// then `suitesmith merge` their output directories (docs/scale.md).
     #[arg(long)]
     shard: Option<String>,
+    /// A flag for every JVM that runs the code under test (repeatable): the workers', the
+    /// verification's, and, for module options, javac's. Give options with a value as
+    /// `--option=value`, e.g. `--jvm-arg=--add-exports=jdk.compiler/com.sun.tools.javac.code=ALL-UNNAMED`
+    /// for classes built against a JDK module's internal packages. The written tests name them in
+    /// their header: they need them to run.
+    #[arg(long = "jvm-arg", allow_hyphen_values = true)]
+    jvm_args: Vec<String>,
+    /// The static value pool also holds the numbers the class's methods push (`bipush 58`,
+    /// `sipush 5000`, `iconst_3`, ...), not only its constant pool's, as EvoSuite's does. Off until
+    /// a benchmark ablation decides (docs/benchmarks.md).
+    #[arg(long, value_enum, default_value = "off")]
+    code_constants: crate::dse_args::Switch,
     #[command(flatten)]
     dse: crate::dse_args::DseArgs,
     #[command(flatten)]
@@ -149,7 +161,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         progress.start(i, class);
         let mut verifier =
             JvmVerifier::new(plan.java.clone(), plan.jars.clone(), plan.version, &plan.classpath, class)
-                .map_err(|e| Failure::Internal(e.into()))?;
+                .map_err(|e| Failure::Internal(e.into()))?
+                .with_jvm_args(&plan.config.jvm_args);
         let budget = plan.config.budget.time;
         let res =
             engine::generate_tests(&config, &plan.write, &mut verifier, &mut |s| progress.stage(s, budget));
@@ -283,6 +296,8 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         files: args.files == crate::dse_args::Switch::On,
         ocg: args.ocg.config()?,
         sushi: args.sushi.config()?,
+        jvm_args: jvm_args(&args.jvm_args)?,
+        code_constants: args.code_constants == crate::dse_args::Switch::On,
     };
     let style = match version {
         JUnitVersion::Four => junit::Style::JUnit4,
@@ -388,6 +403,36 @@ fn shard_modules(
 }
 
 /// `line,branch,...` in EvoSuite's names (case-insensitive), without repeats.
+/// The user's `--jvm-arg` flags, checked: each is one flag (`-...`, options with a value in their
+/// `--option=value` form), and none replaces what we put on the command line ourselves: the
+/// classpath, the main class, and the directories the guards keep the tests in (a worker's
+/// `java.io.tmpdir` set by the user would come after ours and win).
+fn jvm_args(args: &[String]) -> Result<Vec<String>, Failure> {
+    const OURS: &[&str] = &[
+        "-cp",
+        "-classpath",
+        "--class-path",
+        "-jar",
+        "-m",
+        "--module",
+        "-Djava.io.tmpdir",
+        "-Duser.dir",
+        "-Duser.home",
+    ];
+    for a in args {
+        let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
+        if !a.starts_with('-') || a.contains(char::is_whitespace) {
+            return Err(Failure::BadInput(format!(
+                "--jvm-arg {a:?} is not one JVM flag (give an option's value as --option=value)"
+            )));
+        }
+        if OURS.contains(&name) {
+            return Err(Failure::BadInput(format!("--jvm-arg {a:?} would replace suitesmith's own {name}")));
+        }
+    }
+    Ok(args.to_vec())
+}
+
 fn parse_criteria(s: &str) -> Result<Vec<Criterion>, Failure> {
     let mut out = Vec::new();
     for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {

@@ -95,6 +95,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         files: args.files == crate::dse_args::Switch::On,
         ocg: args.ocg.config()?,
         sushi: args.sushi.config()?,
+        jvm_args: Vec::new(),
+        code_constants: false,
     };
     let generation = engine::generate(&config).map_err(|e| Failure::Internal(e.into()))?;
     print!("{}", generation.suite_text);

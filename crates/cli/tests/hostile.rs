@@ -542,6 +542,8 @@ fn quitter_exits_no_jvm_and_keeps_its_tests() {
         files: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        jvm_args: Vec::new(),
+        code_constants: false,
     };
     // Runs in this process, so its workers' scratch directories go to this process's temporary
     // directory, which is not checked here (`generate`'s is, above).

@@ -185,6 +185,8 @@ fn run_config(s: &Subject, alg: Algorithm, budget_s: f64, seed: u64) -> Generate
         files: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        jvm_args: Vec::new(),
+        code_constants: false,
     }
 }
 

@@ -123,6 +123,15 @@ pub struct GenerateConfig {
     /// SUSHI: path conditions over heap inputs as goals (paper 003, docs/sushi.md); with
     /// `enabled: false` the run is exactly the one without it.
     pub sushi: SushiConfig,
+    /// The static pool also holds the numbers the CUT's methods push (`bipush`, `sipush`, ...),
+    /// as EvoSuite's does (`ClusterConfig::code_constants`); with `false` the run is exactly the
+    /// one without them.
+    pub code_constants: bool,
+    /// The user's flags for every JVM that runs the code under test: the workers, and the
+    /// verification's runs (`JvmVerifier::with_jvm_args`, whose javac gets their module options),
+    /// e.g. `--add-exports` for classes compiled against a JDK module's internal packages. Empty
+    /// for most runs.
+    pub jvm_args: Vec<String>,
 }
 
 /// The result of `generate`.
@@ -259,8 +268,12 @@ fn search_class_in(
     config: &GenerateConfig,
     on_event: &mut dyn FnMut(&search::Event),
 ) -> Result<Searched, EngineError> {
-    let mut cluster_config =
-        ClusterConfig { stubs: config.stubs, files: config.files, ..ClusterConfig::evosuite() };
+    let mut cluster_config = ClusterConfig {
+        stubs: config.stubs,
+        files: config.files,
+        code_constants: config.code_constants,
+        ..ClusterConfig::evosuite()
+    };
     if config.ocg.enabled {
         // Templates build objects as deep as the slice follows calls (t_dep), deeper than
         // EvoSuite's dependency depth: their classes must be in the cluster (docs/ocg.md).
@@ -277,7 +290,7 @@ fn search_class_in(
         &config.criteria,
         config.workers,
         config.timeout_ms,
-        Extras { flags: config.flags, sushi: Some(&config.sushi) },
+        Extras { flags: config.flags, sushi: Some(&config.sushi), jvm_args: &config.jvm_args },
     )?;
     if let Some(filter) = &config.stop_when_covered {
         search_config.stop_goals = Some(stop_goals(&problem, filter)?);

@@ -401,6 +401,7 @@ pub fn generate_tests(
     let static_nested = static_nested(&db, &minimised.suite);
     let render_config = |name: String| {
         let mut rc = RenderConfig::new(write.style, config.seed);
+        rc.jvm_args.clone_from(&config.jvm_args);
         rc.class_name = Some(name);
         rc.timeout_ms = write.test_timeout_ms;
         rc.package_classes = package_classes.clone();

@@ -83,6 +83,8 @@ pub struct Extras<'a> {
     pub flags: bool,
     /// SUSHI (paper 003): the class is explored and the path conditions go in the set-up.
     pub sushi: Option<&'a sushi::SushiConfig>,
+    /// The user's JVM flags for the workers (`GenerateConfig::jvm_args`), after the workers' own.
+    pub jvm_args: &'a [String],
 }
 
 /// The classes a run instruments for `internal` (the CUT's internal name): the CUT, then every
@@ -150,7 +152,8 @@ impl JvmProblem {
         let model = GoalModel::build_in(db, &subject.plan)?;
 
         let java = Java::discover()?;
-        let config = WorkerConfig::new(java, worker::runtime_jar()?, subject.setup);
+        let mut config = WorkerConfig::new(java, worker::runtime_jar()?, subject.setup);
+        config.extra_jvm_args = extras.jvm_args.to_vec();
         let pool = Pool::new(config, workers.max(1))?;
         let space = GoalSpace::new(model, criteria, loading, pool.init_trace());
         let flags = flag_family.map(|f| Arc::new(FlagFitness::new(f, &subject.plan)));

@@ -95,6 +95,9 @@ pub struct JvmVerifier {
     deadline: Option<Instant>,
     /// Fresh-JVM runs the last `run` made ([`Verifier::runs_done`]).
     runs_done: usize,
+    /// The user's JVM flags (`GenerateConfig::jvm_args`): after ours in each run, before the
+    /// containment's; their module options go to javac.
+    jvm_args: Vec<String>,
 }
 
 /// One test's outcome in one run, with how the JVM that gave it ended.
@@ -130,7 +133,15 @@ impl JvmVerifier {
             guarded: None,
             deadline: None,
             runs_done: 0,
+            jvm_args: Vec::new(),
         })
+    }
+
+    /// The verifier with the user's JVM flags (`GenerateConfig::jvm_args`) for its runs and, as
+    /// far as javac shares them, its compilations.
+    pub fn with_jvm_args(mut self, jvm_args: &[String]) -> JvmVerifier {
+        self.jvm_args = jvm_args.to_vec();
+        self
     }
 
     fn classes_dir(&self) -> PathBuf {
@@ -308,7 +319,8 @@ impl Verifier for JvmVerifier {
         std::fs::create_dir_all(&out).map_err(EngineError::Scratch)?;
         let mut cp = self.classpath.clone();
         cp.extend(self.jars.compile.iter().cloned());
-        let compilation = verify::compile(&self.java, &sources, &cp, &out)?;
+        let options = verify::javac_module_options(&self.jvm_args);
+        let compilation = verify::compile_with(&self.java, &sources, &cp, &out, &options)?;
         let mut errors: Vec<CompileError> = compilation
             .diagnostics
             .iter()
@@ -359,6 +371,7 @@ impl Verifier for JvmVerifier {
             options
                 .jvm_args
                 .extend(HASH_AND_SCHEDULE[run % HASH_AND_SCHEDULE.len()].iter().map(|a| a.to_string()));
+            options.jvm_args.extend(self.jvm_args.iter().cloned());
             if run == JACOCO_RUN {
                 // Without Debian's JaCoCo the run goes without the agent (nothing to imitate).
                 let exec = self.scratch.path().join("verify-jacoco.exec");

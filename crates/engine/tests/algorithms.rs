@@ -68,6 +68,8 @@ fn config(class: &str, algorithm: Algorithm, evaluations: u64, seed: u64, worker
         files: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        jvm_args: Vec::new(),
+        code_constants: false,
     }
 }
 

@@ -36,6 +36,8 @@ fn config(evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
         files: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        jvm_args: Vec::new(),
+        code_constants: false,
     }
 }
 

@@ -63,6 +63,8 @@ fn run(class: &str, algorithm: Algorithm, dse: DseConfig) -> Generation {
         files: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        jvm_args: Vec::new(),
+        code_constants: false,
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: generate failed: {e}"))
 }

@@ -164,6 +164,8 @@ fn check(listing: &Listing) -> Vec<String> {
         files: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        jvm_args: Vec::new(),
+        code_constants: false,
     };
     let g = match generate(&config) {
         Ok(g) => g,

@@ -24,7 +24,7 @@ fn problem(class: &str, flags: bool) -> JvmProblem {
         &[Criterion::Branch],
         1,
         3000,
-        engine::Extras { flags, sushi: None },
+        engine::Extras { flags, sushi: None, jvm_args: &[] },
     )
     .expect("problem")
 }
@@ -136,6 +136,8 @@ fn search(class: &str, algorithm: search::Algorithm, evaluations: u64, flags: bo
         files: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        jvm_args: Vec::new(),
+        code_constants: false,
     };
     let g = engine::generate(&config).unwrap_or_else(|e| panic!("{class}: {e}"));
     println!(

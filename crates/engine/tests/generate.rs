@@ -26,6 +26,8 @@ fn config(class: &str, evaluations: u64, seed: u64, workers: usize) -> GenerateC
         files: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        jvm_args: Vec::new(),
+        code_constants: false,
     }
 }
 

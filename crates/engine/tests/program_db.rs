@@ -24,6 +24,8 @@ fn each_class_parsed_once_and_each_method_decoded_at_most_once() {
         files: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        jvm_args: Vec::new(),
+        code_constants: false,
     };
     let db = open_program(&config).expect("classpath opens");
     let generation = generate_in(&db, &config).expect("generates");

@@ -34,6 +34,8 @@ fn run(class: &str, evaluations: u64, workers: usize, sushi: SushiConfig) -> Gen
         files: false,
         ocg: engine::OcgConfig::off(),
         sushi,
+        jvm_args: Vec::new(),
+        code_constants: false,
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: generate failed: {e}"))
 }

@@ -70,6 +70,8 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
         files: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        jvm_args: Vec::new(),
+        code_constants: false,
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: {e}")).suite
 }

@@ -31,6 +31,28 @@ fn fixture_clusters() {
     }
 }
 
+/// The static pool with `code_constants` (`--code-constants on`): `constants.Thresholds` compares with
+/// numbers it pushes (`sipush 5000`, `bipush 58`, `iconst_3`, `lconst_1`, `fconst_2`, `dconst_1`)
+/// and one from its constant pool (`ldc 100000`); its `<clinit>` table (11, 22, 33, 4444) stays out.
+/// Without the switch the pool holds the constant pool's numbers alone. Snapshot:
+/// `test_data/cluster/Thresholds.txt`.
+#[test]
+fn the_static_pool_holds_the_numbers_the_methods_push() {
+    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("constants")])
+        .expect("fixture classpath opens");
+    let constants = |code_constants: bool| {
+        let config = ClusterConfig { code_constants, ..ClusterConfig::evosuite() };
+        let cluster = TestCluster::build(&cp, "constants.Thresholds", &config).expect("cluster builds");
+        cluster.dump().lines().find(|l| l.starts_with("constants:")).unwrap_or_default().to_string()
+    };
+    let on = constants(true);
+    expect_file!["../test_data/cluster/Thresholds.txt"].assert_eq(&format!("{on}\n"));
+    assert_eq!(
+        constants(false),
+        "constants: ints {-1, 0, 1, 100000} longs {-1, 0, 1} floats [0.0, 1.0, -1.0] doubles [0.0, 1.0, -1.0] strings [\"\"]"
+    );
+}
+
 #[test]
 fn missing_class_is_an_error() {
     let cp = fixture_classpath();

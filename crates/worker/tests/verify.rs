@@ -273,6 +273,23 @@ fn compile_errors_name_the_file_and_line() {
     assert!(out.path().join("verify/PassingTest.class").is_file());
 }
 
+/// A test of a class that uses a package its module does not export compiles when the run's JVM
+/// flags open or export it (`javac_module_options`: `--add-opens` becomes javac's `--add-exports`),
+/// and not without them.
+#[test]
+fn module_flags_of_the_run_reach_javac() {
+    let out = tempfile::tempdir().unwrap();
+    let sources = vec![data("InternalsTest.java")];
+    let c = verify::compile(&java(), &sources, &[], out.path()).unwrap();
+    assert!(!c.success, "{}", c.output);
+    assert!(c.output.contains("jdk.internal.misc"), "{}", c.output);
+    let options =
+        verify::javac_module_options(&["--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED".to_string()]);
+    let c = verify::compile_with(&java(), &sources, &[], out.path(), &options).unwrap();
+    assert!(c.success, "{}", c.output);
+    assert!(out.path().join("verify/InternalsTest.class").is_file());
+}
+
 #[test]
 fn jacoco_counts_lines_and_branches_of_the_class_under_test() {
     let dir = tempfile::tempdir().unwrap();

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use bytecode::{Insn, MethodBody, Opcode};
 use classfile::{ClassFile, ClassPath, Constant, ConstantPool, Member, access};
 use programdb::ProgramDb;
 
@@ -202,6 +203,32 @@ pub(crate) fn pool_constants(cf: &ClassFile) -> PoolConstants {
     res
 }
 
+/// Adds the numbers `body` pushes with instructions rather than from the constant pool
+/// (`iconst_<i>`, `bipush`, `sipush`, `lconst_<l>`, `fconst_<f>`, `dconst_<d>`; JVMS §6.5): a
+/// comparison with `5_000` or `':'` is a `sipush` or `bipush`, never a `CONSTANT_Integer`.
+/// EvoSuite's static pool (`PrimitivePoolMethodAdapter`) collects them as well; without them a
+/// branch like `v >= 5_000` had to be reached by small mutation steps alone.
+pub(crate) fn code_constants(body: &MethodBody, res: &mut PoolConstants) {
+    for insn in &body.insns {
+        match *insn {
+            Insn::Push { value, .. } => res.ints.push(i32::from(value)),
+            Insn::Simple(op) if (Opcode::ICONST_M1.0..=Opcode::ICONST_0.0 + 5).contains(&op.0) => {
+                res.ints.push(i32::from(op.0) - i32::from(Opcode::ICONST_0.0))
+            }
+            Insn::Simple(op) if (Opcode::LCONST_0.0..=Opcode::LCONST_0.0 + 1).contains(&op.0) => {
+                res.longs.push(i64::from(op.0 - Opcode::LCONST_0.0))
+            }
+            Insn::Simple(op) if (Opcode::FCONST_0.0..=Opcode::FCONST_0.0 + 2).contains(&op.0) => {
+                res.floats.push(f32::from(op.0 - Opcode::FCONST_0.0).to_bits())
+            }
+            Insn::Simple(op) if (Opcode::DCONST_0.0..=Opcode::DCONST_0.0 + 1).contains(&op.0) => {
+                res.doubles.push(f64::from(op.0 - Opcode::DCONST_0.0).to_bits())
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Loads and caches class summaries from a classpath. A class that is missing or fails to parse
 /// is remembered as absent, with its error text kept for the cluster's report.
 pub(crate) struct ClassTable<'a> {
@@ -244,6 +271,39 @@ impl<'a> ClassTable<'a> {
             .map_err(|e| ClusterError::ClassFile(e.in_class(internal.clone())))?
             .ok_or_else(|| ClusterError::ClassNotFound(name.to_string()))?;
         ClassFile::parse(&bytes).map(Cow::Owned).map_err(|e| ClusterError::ClassFile(e.in_class(internal)))
+    }
+
+    /// The static pool's values of class `cf` (binary name `name`): its constant pool and the
+    /// numbers its methods push (`code_constants`), except `<clinit>`'s, whose tables of values
+    /// (lookup arrays, enum ordinals) would crowd out the values the methods compare against. The
+    /// bodies come from the database, decoded once per run; a bare classpath decodes them here.
+    pub fn pool_constants(&self, name: &str, cf: &ClassFile) -> PoolConstants {
+        let mut res = pool_constants(cf);
+        let initializer =
+            |index: usize| cf.methods[index].name(&cf.constant_pool).as_deref() == Some("<clinit>");
+        match self.source {
+            Source::Db(db) => {
+                let Some(class) = db.class_id(&name.replace('.', "/")) else { return res };
+                for m in db.methods(class) {
+                    if !initializer(usize::from(m.index()))
+                        && let Some(Ok(body)) = db.body(m)
+                    {
+                        code_constants(body, &mut res);
+                    }
+                }
+            }
+            Source::ClassPath(_) => {
+                for (index, method) in cf.methods.iter().enumerate() {
+                    if !initializer(index)
+                        && let Some(Ok(code)) = method.code(&cf.constant_pool)
+                        && let Ok(body) = bytecode::decode(&code, &cf.constant_pool)
+                    {
+                        code_constants(&body, &mut res);
+                    }
+                }
+            }
+        }
+        res
     }
 
     pub fn get(&mut self, name: &str) -> Option<Arc<ClassInfo>> {

@@ -71,12 +71,24 @@ pub struct ClusterConfig {
     /// Whether a wanted `java.io.File` or `java.nio.file.Path` can be a file, directory or
     /// missing name in the test's temporary folder (issue 20 item 2, `--files`).
     pub files: bool,
+    /// Whether the static pool also holds the numbers the CUT's methods push with instructions
+    /// (`bipush`, `sipush`, `iconst`, ...: `load::code_constants`), as EvoSuite's does, besides
+    /// its constant pool's (`--code-constants`). Off until its ablation decides: it moves every
+    /// search, and with it the fixed-budget fixtures of the techniques.
+    pub code_constants: bool,
 }
 
 impl ClusterConfig {
-    /// EvoSuite's defaults: `max_generic_depth=3`, and a dependency depth of 3.
+    /// EvoSuite's defaults: `max_generic_depth=3`, and a dependency depth of 3 (the static pool
+    /// without pushed numbers, `code_constants`, until its ablation).
     pub fn evosuite() -> ClusterConfig {
-        ClusterConfig { cluster_depth: 3, max_generic_depth: 3, stubs: false, files: false }
+        ClusterConfig {
+            cluster_depth: 3,
+            max_generic_depth: 3,
+            stubs: false,
+            files: false,
+            code_constants: false,
+        }
     }
 }
 
@@ -1084,7 +1096,9 @@ impl<'a> Builder<'a> {
         config: &ClusterConfig,
     ) -> Result<Builder<'a>, ClusterError> {
         let cf = table.parse(cut)?;
-        let constants = ConstantValues::from_pool(&load::pool_constants(&cf));
+        let pool =
+            if config.code_constants { table.pool_constants(cut, &cf) } else { load::pool_constants(&cf) };
+        let constants = ConstantValues::from_pool(&pool);
         let info = table.get(cut).ok_or_else(|| ClusterError::ClassNotFound(cut.to_string()))?;
         if info.is_local || info.access & access::PRIVATE != 0 {
             return Err(ClusterError::NotTestable(cut.to_string()));

@@ -76,6 +76,45 @@ pub fn compile(
     classpath: &[PathBuf],
     out_dir: &Path,
 ) -> Result<Compilation, VerifyError> {
+    compile_with(java, sources, classpath, out_dir, &[])
+}
+
+/// The options of the JVM flags `jvm_args` that javac needs to compile what those JVMs run
+/// (javac and java share the module options, JEP 261): `--add-exports`, `--add-reads` and
+/// `--add-modules` as given, and `--add-opens M/P=T` as `--add-exports M/P=T`, since javac has no
+/// `--add-opens` and a test that compiles against an opened package only needs it exported.
+/// Both the `--opt=value` and the `--opt value` forms are read; other flags (`-D..`, `-X..`) are
+/// the JVM's alone. Error Prone's classes, for one, use `com.sun.tools.javac` packages that
+/// `jdk.compiler` does not export.
+pub fn javac_module_options(jvm_args: &[String]) -> Vec<String> {
+    const SHARED: &[&str] = &["--add-exports", "--add-reads", "--add-modules"];
+    let mut res = Vec::new();
+    let mut args = jvm_args.iter();
+    while let Some(arg) = args.next() {
+        let (name, value) = match arg.split_once('=') {
+            Some((name, value)) if name.starts_with("--") => (name, Some(value.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let javac_name = match name {
+            "--add-opens" => "--add-exports",
+            n if SHARED.contains(&n) => n,
+            _ => continue,
+        };
+        let Some(value) = value.or_else(|| args.next().cloned()) else { continue };
+        res.push(format!("{javac_name}={value}"));
+    }
+    res
+}
+
+/// [`compile`] with extra javac options (`javac_module_options` of the run's JVM flags), placed
+/// before the sources.
+pub fn compile_with(
+    java: &Java,
+    sources: &[PathBuf],
+    classpath: &[PathBuf],
+    out_dir: &Path,
+    options: &[String],
+) -> Result<Compilation, VerifyError> {
     let javac = javac_for(java)?;
     std::fs::create_dir_all(out_dir)
         .map_err(|e| VerifyError::io(format!("cannot create {}", out_dir.display()), e))?;
@@ -88,6 +127,7 @@ pub fn compile(
         args.push("-cp".into());
         args.push(process::classpath(classpath)?);
     }
+    args.extend(options.iter().cloned());
     // Sources stay as given (made absolute for the child's directory) so diagnostics name them so.
     let mut by_abs = BTreeMap::new();
     for s in sources {
@@ -214,6 +254,30 @@ fn is_summary(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn module_options_of_jvm_flags() {
+        let flags: Vec<String> = [
+            "-Duser.timezone=UTC",
+            "--add-exports=jdk.compiler/com.sun.tools.javac.code=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/java.lang=ALL-UNNAMED",
+            "-Xmx1g",
+            "--add-modules=jdk.compiler",
+            "--add-reads",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            javac_module_options(&flags),
+            [
+                "--add-exports=jdk.compiler/com.sun.tools.javac.code=ALL-UNNAMED",
+                "--add-exports=java.base/java.lang=ALL-UNNAMED",
+                "--add-modules=jdk.compiler",
+            ]
+        );
+        assert!(javac_module_options(&["-ea".to_string()]).is_empty());
+    }
 
     #[test]
     fn diagnostics_with_details_and_summaries() {

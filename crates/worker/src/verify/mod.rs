@@ -23,7 +23,7 @@ use std::time::Duration;
 
 pub use jacoco::{ClassCoverage, jacoco_coverage, nested_classes};
 pub use jars::{CoverageAgent, JUnitJars, JUnitVersion, JacocoJars};
-pub use javac::{Compilation, Diagnostic, DiagnosticKind, compile};
+pub use javac::{Compilation, Diagnostic, DiagnosticKind, compile, compile_with, javac_module_options};
 pub use run::{run_repeatedly, run_tests, summarize};
 
 use crate::WorkerError;
