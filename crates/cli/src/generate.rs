@@ -100,8 +100,8 @@ pub struct Args {
     #[arg(long = "jvm-arg", allow_hyphen_values = true)]
     jvm_args: Vec<String>,
     /// The static value pool also holds the numbers the class's methods push (`bipush 58`,
-    /// `sipush 5000`, `iconst_3`, ...), not only its constant pool's, as EvoSuite's does. Off until
-    /// a benchmark ablation decides (docs/benchmarks.md).
+    /// `sipush 5000`, `iconst_3`, ...), not only its constant pool's, as EvoSuite's does. Off: its
+    /// ablation lost branch coverage on the public set (docs/benchmarks.md).
     #[arg(long, value_enum, default_value = "off")]
     code_constants: crate::dse_args::Switch,
     #[command(flatten)]
