@@ -1,28 +1,112 @@
 #!/usr/bin/env python3
-"""Issue 15 ablation table: per class JaCoCo branch/line with DSE off and on, ratio of means and wins/losses, from a bench results.csv (usage: ablation_table.py results.csv)."""
-import csv,sys,collections
-rows=list(csv.DictReader(open(sys.argv[1])))
-by=collections.defaultdict(dict)
-for r in rows: by[r['class']][r['config']]=r
-def f(x):
-    try: return float(x)
-    except: return None
-groups={'dse':[], 'public':[]}
-print("| class | branch off | branch on | line off | line on |")
-print("|---|---|---|---|---|")
-wins=collections.Counter()
-for c,d in by.items():
-    if 'off' not in d or 'on' not in d: continue
-    g='dse' if c.startswith('dse.') else 'public'
-    bo,bn=f(d['off']['jacoco_branch']),f(d['on']['jacoco_branch'])
-    lo,ln=f(d['off']['jacoco_line']),f(d['on']['jacoco_line'])
-    groups[g].append((bo,bn,lo,ln))
-    k=(g,'win' if (bn or 0)>(bo or 0)+1e-9 else 'loss' if (bn or 0)<(bo or 0)-1e-9 else 'tie')
-    wins[k]+=1
-    fmt=lambda x: '–' if x is None else f"{100*x:.1f}"
-    print(f"| {c} | {fmt(bo)} | {fmt(bn)} | {fmt(lo)} | {fmt(ln)} |")
-for g,v in groups.items():
-    vb=[x for x in v if x[0] is not None and x[1] is not None]
-    if not vb: continue
-    mo=sum(x[0] for x in vb)/len(vb); mn=sum(x[1] for x in vb)/len(vb)
-    print(f"{g}: {len(vb)} classes with branches, mean JaCoCo branch off {100*mo:.1f} on {100*mn:.1f} ratio {mn/mo:.3f}; wins/ties/losses {wins[(g,'win')]}/{wins[(g,'tie')]}/{wins[(g,'loss')]}")
+"""Ablation tables from one bench invocation: configurations compared in pairs (BASE:NEW), per class and
+per group of classes (each fixture area of fixtures/java/, and the rest as "public"), over any columns of
+results.csv: the mean of each, the ratio NEW/BASE of the means, and wins / losses / ties per class
+(a win: NEW's value is higher; for `tests` that means a larger suite).
+
+Usage: ablation_table.py OUT [--pair BASE:NEW]... [--metrics COL,COL,...] [--classes]
+  OUT      a bench output directory or its results.csv
+  --pair   default off:on (the techniques' `--config off:... --config on:...` runs)
+  --metrics default jacoco_branch,jacoco_line
+  --classes also print the per-class table of the first metric for each pair
+
+Used for issues 15 (DSE, `off:on`) and 19 (goal selection: `dyn-all:dyn-smart`, `ws-all:ws-smart`);
+scripts/flags_table.py adds issue 18's executions-per-second split on top of the same loading."""
+import csv
+import os
+import statistics
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURE_AREAS = sorted(
+    d for d in os.listdir(os.path.join(ROOT, "fixtures", "java")) if os.path.isdir(os.path.join(ROOT, "fixtures", "java", d))
+)
+PERCENT = lambda col: col.startswith(("jacoco_", "ours_", "pit_score"))
+
+
+def load(out):
+    """results.csv as {class: {config: row}} (the first seed's row when there are several)."""
+    path = out if out.endswith(".csv") else os.path.join(out, "results.csv")
+    by = {}
+    for r in csv.DictReader(open(path)):
+        by.setdefault(r["class"], {}).setdefault(r["config"], r)
+    return by
+
+
+def num(r, k):
+    try:
+        return float(r[k])
+    except (TypeError, ValueError, KeyError):
+        return None
+
+
+def group_of(cls):
+    """The fixture area a class belongs to (its first package component), else "public"."""
+    head = cls.split(".", 1)[0]
+    return head if "." in cls and head in FIXTURE_AREAS else "public"
+
+
+def fmt(col, x):
+    if x is None:
+        return "–"
+    return f"{100 * x:.1f}" if PERCENT(col) else f"{x:,.1f}"
+
+
+def compare(by, base, new, col):
+    """Per group: [(class, base value, new value)] over the classes with both values."""
+    groups = {}
+    for c in sorted(by):
+        d = by[c]
+        if base in d and new in d:
+            b, n = num(d[base], col), num(d[new], col)
+            if b is not None and n is not None:
+                groups.setdefault(group_of(c), []).append((c, b, n))
+    return groups
+
+
+def summary_rows(by, base, new, metrics):
+    rows = []
+    for col in metrics:
+        for g, xs in sorted(compare(by, base, new, col).items(), key=lambda kv: (kv[0] == "public", kv[0])):
+            mb = statistics.mean(b for _, b, _ in xs)
+            mn = statistics.mean(n for _, _, n in xs)
+            wins = sum(n > b + 1e-9 for _, b, n in xs)
+            losses = sum(n < b - 1e-9 for _, b, n in xs)
+            ratio = f"{mn / mb:.3f}" if mb else "–"
+            rows.append(f"| {col} | {g} | {len(xs)} | {fmt(col, mb)} | {fmt(col, mn)} | {ratio} | {wins} / {losses} / {len(xs) - wins - losses} |")
+    return rows
+
+
+def main(argv):
+    if not argv or argv[0].startswith("-"):
+        sys.exit(__doc__)
+    out, pairs, metrics, classes = argv[0], [], ["jacoco_branch", "jacoco_line"], False
+    it = iter(argv[1:])
+    for a in it:
+        if a == "--pair":
+            pairs.append(tuple(next(it).split(":", 1)))
+        elif a == "--metrics":
+            metrics = next(it).split(",")
+        elif a == "--classes":
+            classes = True
+        else:
+            sys.exit(f"unknown argument {a!r}\n{__doc__}")
+    by = load(out)
+    for base, new in pairs or [("off", "on")]:
+        print(f"### {base} → {new}\n")
+        print(f"| column | group | classes | {base} (mean) | {new} (mean) | ratio | wins / losses / ties |")
+        print("|---|---|---:|---:|---:|---:|---|")
+        print("\n".join(summary_rows(by, base, new, metrics)))
+        print()
+        if classes:
+            col = metrics[0]
+            print(f"| class | {col} {base} | {col} {new} |")
+            print("|---|---:|---:|")
+            for g, xs in sorted(compare(by, base, new, col).items()):
+                for c, b, n in xs:
+                    print(f"| {c} | {fmt(col, b)} | {fmt(col, n)} |")
+            print()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

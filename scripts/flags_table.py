@@ -6,21 +6,17 @@ fixtures, `flags.*`, and the public set) the ratio of mean branch coverage, wins
 executions-per-second cost: the geometric mean of on/off over the classes where flag fitness traced
 nothing (the issue's "< 5 % on classes without flags") and over those where it traced something.
 
+The loading and the wins/losses of the coverage columns are scripts/ablation_table.py's
+(`ablation_table.py OUT` gives the same branch and line ratios); this script adds the flag-specific columns.
+
 Usage: flags_table.py BENCH_OUT_DIR"""
-import csv, json, math, os, statistics, sys
+import json, math, os, statistics, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ablation_table import load, num  # noqa: E402
 
 out = sys.argv[1]
-rows = list(csv.DictReader(open(os.path.join(out, "results.csv"))))
-by = {}
-for r in rows:
-    by.setdefault(r["class"], {})[r["config"]] = r
-
-
-def num(r, k):
-    try:
-        return float(r[k])
-    except (TypeError, ValueError, KeyError):
-        return None
+by = load(out)
 
 
 def flags_of(r):

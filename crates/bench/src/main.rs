@@ -55,6 +55,10 @@ struct Args {
     /// judges each mutant; this only stops a PIT that runs away).
     #[arg(long, default_value_t = 3600)]
     pit_timeout: u64,
+    /// With --pit: PIT's worker threads per class (the score does not depend on it; PIT runs
+    /// after the class's generation and check, so it never competes with a timed search).
+    #[arg(long, default_value_t = 1)]
+    pit_threads: usize,
     /// The tools cache holding PIT's jars (default: $SUITESMITH_TOOLS, else
     /// ~/.cache/suitesmith/tools, as scripts/fetch-tools.sh fills it).
     #[arg(long)]
@@ -126,7 +130,7 @@ fn main_inner(args: Args) -> Result<(), BenchError> {
     if args.pit {
         let cache = args.tools.unwrap_or_else(PitJars::default_cache);
         let timeout = Duration::from_secs(args.pit_timeout);
-        checker.pit = Some(Pit { jars: PitJars::in_cache(&cache)?, timeout });
+        checker.pit = Some(Pit { jars: PitJars::in_cache(&cache)?, timeout, threads: args.pit_threads });
     }
     let plan = Plan {
         subjects_name,

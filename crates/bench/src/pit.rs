@@ -1,7 +1,8 @@
 //! An independent mutation score for the written tests (issue 19 item 4, docs/mutation.md): PIT
 //! (`org.pitest:pitest-command-line` [`PIT_VERSION`], with `pitest-junit5-plugin`
 //! [`JUNIT5_PLUGIN_VERSION`] for JUnit 5 suites) run on the class under test and its nested classes
-//! with the compiled written tests, PIT's default mutators, one thread and PIT's own timeout factor,
+//! with the compiled written tests, PIT's default mutators, [`Pit::threads`] minion threads (one
+//! unless the bench's `--pit-threads` says otherwise) and PIT's own timeout factor,
 //! everything in the run's work directory; its `mutations.xml` parsed into one [`Mutant`] per mutant
 //! and summed up as a [`MutationScore`].
 //!
@@ -88,6 +89,10 @@ impl PitJars {
 pub struct Pit {
     pub jars: PitJars,
     pub timeout: Duration,
+    /// PIT's `--threads`: how many mutants it analyses at once. The score does not depend on it
+    /// (each mutant's verdict comes from its own minion run); only PIT's wall time does, and a
+    /// mutant near PIT's timeout may turn into a timeout on a busier machine.
+    pub threads: usize,
 }
 
 /// What one PIT run measures.
@@ -290,7 +295,7 @@ impl Pit {
             ("--jvmArgs", jvm_args.join(",")),
             ("--jvmPath", java.path.display().to_string()),
             ("--outputFormats", "XML,CSV".into()),
-            ("--threads", "1".into()),
+            ("--threads", self.threads.max(1).to_string()),
         ] {
             args.extend([k.to_string(), v]);
         }

@@ -94,7 +94,7 @@ fn measure(suite: &str, junit: JUnitVersion) -> Vec<Mutant> {
     std::fs::copy(data(&file), tests_dir.join("pit").join(&file)).expect("copy");
     let mut checker = Checker::discover(1).expect("JDK, JUnit and JaCoCo");
     let jars = PitJars::in_cache(&PitJars::default_cache()).unwrap_or_else(|e| panic!("{e}"));
-    checker.pit = Some(Pit { jars, timeout: Duration::from_secs(600) });
+    checker.pit = Some(Pit { jars, timeout: Duration::from_secs(600), threads: 1 });
     let classpath = [fixture_classes()];
     let work = tmp.path().join("check");
     let checked = checker.check(&tests_dir, "pit.Calc", &classpath, junit, &work).expect("check");

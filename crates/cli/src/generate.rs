@@ -405,8 +405,9 @@ fn shard_modules(
 /// `line,branch,...` in EvoSuite's names (case-insensitive), without repeats.
 /// The user's `--jvm-arg` flags, checked: each is one flag (`-...`, options with a value in their
 /// `--option=value` form), and none replaces what we put on the command line ourselves: the
-/// classpath, the main class, and the directories the guards keep the tests in (a worker's
-/// `java.io.tmpdir` set by the user would come after ours and win).
+/// classpath, the main class, and the directories the guards keep the tests in. (The workers and
+/// the verification put their own `java.io.tmpdir` after the user's flags, so it would win anyway;
+/// the refusal tells the user instead of ignoring the flag.)
 fn jvm_args(args: &[String]) -> Result<Vec<String>, Failure> {
     const OURS: &[&str] = &[
         "-cp",

@@ -308,6 +308,8 @@ pub(crate) fn rewrite(
     };
     let mut insertions: Vec<(InsnIdx, Vec<Insn>)> = Vec::new();
     let mut extra: u16 = 0;
+    let enter =
+        probes.iter().find(|(_, p)| p.kind == ProbeKind::MethodEnter).map_or(-1, |(id, p)| p.arg(*id));
     // Probes at instruction 0 that must run once per call, not again when a loop jumps back to 0.
     let mut prelude_len = 0usize;
     // Fall-through probes: (instruction, code length); the plan puts each first at its instruction.
@@ -316,7 +318,7 @@ pub(crate) fn rewrite(
         if p.insn.index() >= n {
             return Err(format!("the plan's probe {id} is at {}, past the {n} instructions", p.insn));
         }
-        let (code, need) = probes::probe_code(p.kind, p.arg(*id), scratch, refs, cp)?;
+        let (code, need) = probes::probe_code(p.kind, p.arg(*id), enter, scratch, refs, cp)?;
         if p.insn.index() == 0 && matches!(p.kind, ProbeKind::ClassInit | ProbeKind::MethodEnter) {
             prelude_len += code.len();
         }

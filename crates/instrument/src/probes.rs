@@ -49,10 +49,14 @@ pub(crate) fn needs_scratch(kind: ProbeKind) -> bool {
 }
 
 /// The probe's code and how many operand-stack slots it needs above the depth at its instruction.
-/// `scratch` is the first of four free local slots (required when `needs_scratch(kind)`).
+/// `scratch` is the first of four free local slots (required when `needs_scratch(kind)`);
+/// `enter` is the argument of the method's `MethodEnter` probe (-1 when it has none), which a
+/// `MethodExit` passes too: the tracer pops its call-context stack to the frame that probe
+/// pushed, so the exit must name the entry, not itself.
 pub(crate) fn probe_code(
     kind: ProbeKind,
     arg: i32,
+    enter: i32,
     scratch: Option<u16>,
     refs: &mut TracerRefs,
     cp: &mut ConstantPool,
@@ -73,11 +77,10 @@ pub(crate) fn probe_code(
                 (copy_two_wide(vk, s, push, call), 5)
             }
         },
-        ProbeKind::Line
-        | ProbeKind::MethodEnter
-        | ProbeKind::MethodExit
-        | ProbeKind::CallSite
-        | ProbeKind::ClassInit => (vec![push, call], 1),
+        ProbeKind::MethodExit => (vec![push, push_int(enter, cp).map_err(|e| e.to_string())?, call], 2),
+        ProbeKind::Line | ProbeKind::MethodEnter | ProbeKind::CallSite | ProbeKind::ClassInit => {
+            (vec![push, call], 1)
+        }
         // One category-1 value on top: `dup`, site, call.
         ProbeKind::BranchZero
         | ProbeKind::BranchNull

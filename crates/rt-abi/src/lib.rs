@@ -243,7 +243,7 @@ impl ProbeKind {
         match self {
             ProbeKind::Line => ("line", "(I)V"),
             ProbeKind::MethodEnter => ("enter", "(I)V"),
-            ProbeKind::MethodExit => ("exit", "(I)V"),
+            ProbeKind::MethodExit => ("exit", "(II)V"),
             ProbeKind::CallSite => ("callSite", "(I)V"),
             ProbeKind::BranchZero => ("branchZero", "(II)V"),
             ProbeKind::BranchInt => ("branchInt", "(III)V"),

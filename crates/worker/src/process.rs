@@ -60,8 +60,8 @@ impl WorkerConfig {
         }
     }
 
-    /// The JVM command line (without the executable).
-    pub fn jvm_args(&self) -> Vec<String> {
+    /// The JVM command line (without the executable), with `tmp` as `java.io.tmpdir`.
+    pub fn jvm_args(&self, tmp: &Path) -> Vec<String> {
         let mut args = vec![
             format!("-Xmx{}m", self.max_heap_mb),
             format!("-Xss{}k", self.stack_kb),
@@ -85,6 +85,9 @@ impl WorkerConfig {
             "-XX:hashCode=2".to_string(),
         ];
         args.extend(self.extra_jvm_args.iter().cloned());
+        // After the user's flags: of two `-D` settings of one property the JVM keeps the last, so
+        // the scratch directory's wins even over a flag the CLI did not refuse.
+        args.push(format!("-Djava.io.tmpdir={}", tmp.display()));
         args.push("-cp".to_string());
         args.push(self.runtime_jar.display().to_string());
         args.push("suitesmith.rt.WorkerMain".to_string());
@@ -171,8 +174,7 @@ impl Worker {
         std::fs::create_dir_all(&cwd).map_err(WorkerError::Scratch)?;
         let mut command = Command::new(&config.java.path);
         command
-            .arg(format!("-Djava.io.tmpdir={}", tmp.display()))
-            .args(config.jvm_args())
+            .args(config.jvm_args(&tmp))
             .current_dir(&cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

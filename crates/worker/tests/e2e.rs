@@ -120,6 +120,26 @@ fn handshake_and_scratch_dir() {
     assert!(!scratch.exists(), "the scratch directory goes with the worker");
 }
 
+/// A user's JVM flags come before the worker's own `java.io.tmpdir`, so the scratch directory wins
+/// even if the CLI's refusal of such a flag were bypassed (the JVM keeps the last `-D` of a name).
+#[test]
+fn the_workers_tmpdir_wins_over_a_users_flag() {
+    let mut c = config(3000);
+    c.extra_jvm_args = vec!["-Djava.io.tmpdir=/somewhere-else".into()];
+    let mut w = spawn(&c);
+    let scratch = w.scratch_dir().to_path_buf();
+    let t = vec![
+        Statement::string("java.io.tmpdir"),
+        call_static("java.lang.System", "getProperty", "(Ljava/lang/String;)Ljava/lang/String;", &[0]),
+    ];
+    let runs = w.run_batch(&[TestRef { id: 0, statements: &t }]);
+    assert_eq!(
+        last_outcome(&runs[0]),
+        &Outcome::Value(Value::String(scratch.join("tmp").display().to_string()))
+    );
+    w.shutdown();
+}
+
 /// Every statement kind the tests above do not use (the index of each in a comment).
 fn every_other_statement_kind() -> Vec<Statement> {
     vec![

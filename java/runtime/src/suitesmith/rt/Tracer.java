@@ -522,8 +522,13 @@ public final class Tracer {
         }
     }
 
-    /** MethodExit: `(I)V`; pops to the innermost frame of this method (frames left by exceptions go too). */
-    public static void exit(int id) {
+    /**
+     * MethodExit: `(II)V`, the exit probe and the method's MethodEnter probe; pops to the innermost
+     * frame that probe pushed (frames left by exceptions go too). Matching the exit's own id against
+     * the pushed entry ids, as before 2026-11-29, never matched: nothing was popped, so records and
+     * context branches after a call returned were charged to the callee's frame.
+     */
+    public static void exit(int id, int enter) {
         hit(id);
         pendingSite = NO_SITE;
         if (callDepth > 0) callDepth--;
@@ -532,7 +537,7 @@ public final class Tracer {
             return;
         }
         int d = Math.min(depth, MAX_STACK) - 1;
-        while (d >= 0 && stackMethod[d] != id) d--;
+        while (d >= 0 && stackMethod[d] != enter) d--;
         if (d < 0) return; // entered before tracing started or from another thread
         depth = d;
         if (outerSite != NO_SITE && outerDepth >= d) outerSite = NO_SITE;
