@@ -63,7 +63,7 @@ public final class Tracer {
 
     public static void line(int id) { log("line " + id); }
     public static void enter(int id) { log("enter " + id); }
-    public static void exit(int id) { log("exit " + id); }
+    public static void exit(int id, int enter) { log("exit " + id + " of enter " + enter); }
     public static void callSite(int id) { log("callSite " + id); }
     public static void branchZero(int v, int site) { log("branchZero " + site(site) + " " + v); }
     public static void branchInt(int a, int b, int site) { log("branchInt " + site(site) + " " + a + " " + b); }
