@@ -21,28 +21,39 @@ public class Calc {
         total = start;
     }
 
-    /** Method probe 0; branch probe 1: `if (x < 10)` jumps when x < 10 (cond LT). */
+    /**
+     * Method probe 0 (exits: probe 15, naming the entry 0, as instrumented code does); branch probe
+     * 1: `if (x < 10)` jumps when x < 10 (cond LT).
+     */
     public static int classify(int x) {
         Tracer.enter(0);
         Tracer.branchInt(x, 10, 1 << 4 | LT);
         if (x < 10) {
             Tracer.line(2);
             Tracer.returnInt(-1, 3);
-            Tracer.exit(0);
+            Tracer.exit(15, 0);
             return -1;
         }
         Tracer.line(4);
         Tracer.returnInt(1, 3);
-        Tracer.exit(0);
+        Tracer.exit(15, 0);
         return 1;
     }
 
-    /** Calls classify through call site 5 (a context branch). */
+    /**
+     * Calls classify through call site 5 (a context branch), then branches (probe 17, `r < 0`, line
+     * 18) after classify returned: that branch's context is the test's again, since classify's exit
+     * popped its frame. Method probe 6, exit probe 16.
+     */
     public static int outer(int x) {
         Tracer.enter(6);
         Tracer.callSite(5);
         int r = classify(x);
-        Tracer.exit(6);
+        Tracer.branchInt(r, 0, 17 << 4 | LT);
+        if (r < 0) {
+            Tracer.line(18);
+        }
+        Tracer.exit(16, 6);
         return r;
     }
 

@@ -175,22 +175,25 @@ public final class RuntimeTest {
         Result r = w.execute(b).get(0);
         expect(r.status, 0, "tracing status");
         expect(r.trace, Arrays.asList(
-            "hit 0 x4", "hit 1 x2", "hit 2 x1", "hit 3 x2", "hit 4 x1", "hit 5 x1", "hit 6 x2", "hit 7 x2", "hit 8 x2",
-            "hit 9 x2", "hit 10 x2", "hit 11 x2", "hit 12 x2", "hit 13 x1", "hit 14 x1",
+            "hit 0 x2", "hit 1 x2", "hit 2 x1", "hit 3 x2", "hit 4 x1", "hit 5 x1", "hit 6 x1", "hit 7 x2", "hit 8 x2",
+            "hit 9 x2", "hit 10 x2", "hit 11 x2", "hit 12 x2", "hit 13 x1", "hit 14 x1", "hit 15 x2", "hit 16 x1",
+            "hit 17 x1", "hit 18 x1",
             // x=25: x<10 misses by 16 (25-10+1) and falls through; x=3 jumps, 7 (10-3) from falling through.
             "branch 1 t=0.0 f=0.0",
             // d >= 1.5: d=1.0 misses by 0.5; NaN with dcmpl (-1): jump not taken, distance 1.
             "branch 9 t=0.5 f=0.0",
             "branch 10 t=0.0 f=0.0", // s == null: "" is not null, null is
             "branch 11 t=0.0 f=0.0", // l != 100: 100 equal, 90 differs
+            "branch 17 t=0.0 f=1.0", // outer: classify(3) returned -1 < 0
             "switch 7 [4]",
             "operands 8 [(4,0), (4,4)]",
             "returns 3 101", // -1 and 1: negative|positive
             "returns 12 100110000", // "": empty (bit8) and non-null (bit5); null (bit4)
             "exception 13 java.lang.IllegalStateException", "exception 14 java.lang.IllegalStateException",
-            // Per context: classify(25) from the test, classify(3) through call site 5.
+            // Per context: classify(25) from the test, classify(3) through call site 5; outer's own
+            // branch after classify returned is the test's context again (classify's exit popped).
             "context 5 1 t=0.0 f=7.0", "context -1 1 t=16.0 f=0.0", "context -1 9 t=0.5 f=0.0",
-            "context -1 10 t=0.0 f=0.0", "context -1 11 t=0.0 f=0.0"), "trace");
+            "context -1 10 t=0.0 f=0.0", "context -1 11 t=0.0 f=0.0", "context -1 17 t=0.0 f=1.0"), "trace");
         // The trace is reset between tests: the same test again gives the same trace.
         Result again = w.execute(b).get(0);
         expect(again.trace, r.trace, "trace after reset");
