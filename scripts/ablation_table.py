@@ -2,7 +2,9 @@
 """Ablation tables from one bench invocation: configurations compared in pairs (BASE:NEW), per class and
 per group of classes (each fixture area of fixtures/java/, and the rest as "public"), over any columns of
 results.csv: the mean of each, the ratio NEW/BASE of the means, and wins / losses / ties per class
-(a win: NEW's value is higher; for `tests` that means a larger suite).
+(a win: NEW's value is higher; for `tests` that means a larger suite). With several seeds
+(`--repetitions`), a class's value is its mean over the seeds that have a value in both
+configurations.
 
 Usage: ablation_table.py OUT [--pair BASE:NEW]... [--metrics COL,COL,...] [--classes]
   OUT      a bench output directory or its results.csv
@@ -24,13 +26,18 @@ FIXTURE_AREAS = sorted(
 PERCENT = lambda col: col.startswith(("jacoco_", "ours_", "pit_score"))
 
 
-def load(out):
-    """results.csv as {class: {config: row}} (the first seed's row when there are several)."""
+def load_all(out):
+    """results.csv as {class: {config: [row per seed, in file order]}}."""
     path = out if out.endswith(".csv") else os.path.join(out, "results.csv")
     by = {}
     for r in csv.DictReader(open(path)):
-        by.setdefault(r["class"], {}).setdefault(r["config"], r)
+        by.setdefault(r["class"], {}).setdefault(r["config"], []).append(r)
     return by
+
+
+def load(out):
+    """results.csv as {class: {config: row}} (the first seed's row when there are several)."""
+    return {c: {k: rows[0] for k, rows in d.items()} for c, d in load_all(out).items()}
 
 
 def num(r, k):
@@ -53,13 +60,18 @@ def fmt(col, x):
 
 
 def compare(by, base, new, col):
-    """Per group: [(class, base value, new value)] over the classes with both values."""
+    """Per group: [(class, base value, new value)] over the classes with both values (means over
+    the seeds that have both)."""
     groups = {}
     for c in sorted(by):
         d = by[c]
         if base in d and new in d:
-            b, n = num(d[base], col), num(d[new], col)
-            if b is not None and n is not None:
+            nb = {r["seed"]: num(r, col) for r in d[base]}
+            nn = {r["seed"]: num(r, col) for r in d[new]}
+            seeds = [s for s in nb if nb[s] is not None and nn.get(s) is not None]
+            if seeds:
+                b = statistics.mean(nb[s] for s in seeds)
+                n = statistics.mean(nn[s] for s in seeds)
                 groups.setdefault(group_of(c), []).append((c, b, n))
     return groups
 
@@ -91,7 +103,7 @@ def main(argv):
             classes = True
         else:
             sys.exit(f"unknown argument {a!r}\n{__doc__}")
-    by = load(out)
+    by = load_all(out)
     for base, new in pairs or [("off", "on")]:
         print(f"### {base} → {new}\n")
         print(f"| column | group | classes | {base} (mean) | {new} (mean) | ratio | wins / losses / ties |")
