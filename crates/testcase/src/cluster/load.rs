@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use bytecode::{Insn, MethodBody, Opcode};
+use bytecode::{Insn, MethodBody};
 use classfile::{ClassFile, ClassPath, Constant, ConstantPool, Member, access};
 use programdb::ProgramDb;
 
@@ -208,23 +208,16 @@ pub(crate) fn pool_constants(cf: &ClassFile) -> PoolConstants {
 /// comparison with `5_000` or `':'` is a `sipush` or `bipush`, never a `CONSTANT_Integer`.
 /// EvoSuite's static pool (`PrimitivePoolMethodAdapter`) collects them as well; without them a
 /// branch like `v >= 5_000` had to be reached by small mutation steps alone.
-pub(crate) fn code_constants(body: &MethodBody, res: &mut PoolConstants) {
-    for insn in &body.insns {
-        match *insn {
-            Insn::Push { value, .. } => res.ints.push(i32::from(value)),
-            Insn::Simple(op) if (Opcode::ICONST_M1.0..=Opcode::ICONST_0.0 + 5).contains(&op.0) => {
-                res.ints.push(i32::from(op.0) - i32::from(Opcode::ICONST_0.0))
-            }
-            Insn::Simple(op) if (Opcode::LCONST_0.0..=Opcode::LCONST_0.0 + 1).contains(&op.0) => {
-                res.longs.push(i64::from(op.0 - Opcode::LCONST_0.0))
-            }
-            Insn::Simple(op) if (Opcode::FCONST_0.0..=Opcode::FCONST_0.0 + 2).contains(&op.0) => {
-                res.floats.push(f32::from(op.0 - Opcode::FCONST_0.0).to_bits())
-            }
-            Insn::Simple(op) if (Opcode::DCONST_0.0..=Opcode::DCONST_0.0 + 1).contains(&op.0) => {
-                res.doubles.push(f64::from(op.0 - Opcode::DCONST_0.0).to_bits())
-            }
-            _ => {}
+pub(crate) fn code_constants(body: &MethodBody, cp: &ConstantPool, res: &mut PoolConstants) {
+    use goals::Constant as C;
+    // `ldc` values are the constant pool's, which `pool_constants` already holds.
+    for insn in body.insns.iter().filter(|i| !matches!(i, Insn::Ldc { .. })) {
+        match goals::constant_of(insn, cp) {
+            Some(C::Int(v)) => res.ints.push(v),
+            Some(C::Long(v)) => res.longs.push(v),
+            Some(C::Float(b)) => res.floats.push(b),
+            Some(C::Double(b)) => res.doubles.push(b),
+            None => {}
         }
     }
 }
@@ -288,7 +281,7 @@ impl<'a> ClassTable<'a> {
                     if !initializer(usize::from(m.index()))
                         && let Some(Ok(body)) = db.body(m)
                     {
-                        code_constants(body, &mut res);
+                        code_constants(body, &cf.constant_pool, &mut res);
                     }
                 }
             }
@@ -298,7 +291,7 @@ impl<'a> ClassTable<'a> {
                         && let Some(Ok(code)) = method.code(&cf.constant_pool)
                         && let Ok(body) = bytecode::decode(&code, &cf.constant_pool)
                     {
-                        code_constants(&body, &mut res);
+                        code_constants(&body, &cf.constant_pool, &mut res);
                     }
                 }
             }
