@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 /// One named way of running `suitesmith generate`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Configuration {
     /// Used in file names, the CSV and the summary: letters, digits, `-`, `_`, `.`.
     pub name: String,

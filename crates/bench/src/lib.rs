@@ -11,6 +11,7 @@
 
 pub mod check;
 pub mod config;
+mod journal;
 pub mod measure;
 pub mod pit;
 pub mod report;

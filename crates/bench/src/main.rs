@@ -66,6 +66,11 @@ struct Args {
     /// The suitesmith binary (default: the one next to this binary, i.e. `cargo build --release -p cli`).
     #[arg(long)]
     suitesmith: Option<PathBuf>,
+    /// Go on with an earlier invocation into the same --out that stopped part-way: the runs it
+    /// finished (its rows.jsonl) are kept, not run again, if their configuration's options and
+    /// budget are the same; results.csv and the summary cover every run of this plan.
+    #[arg(long)]
+    resume: bool,
 }
 
 fn main() -> ExitCode {
@@ -140,6 +145,7 @@ fn main_inner(args: Args) -> Result<(), BenchError> {
         budget,
         seeds: (0..args.repetitions.max(1)).map(|i| args.seed + i).collect(),
         out,
+        resume: args.resume,
     };
     let outcome =
         bench::run(&plan, &Suitesmith { path: suitesmith }, &checker, &mut |line| eprintln!("{line}"))?;

@@ -159,7 +159,7 @@ pub struct Mutant {
 }
 
 /// The counts of one class's mutants.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MutationScore {
     pub mutants: u32,
     pub killed: u32,

@@ -18,7 +18,7 @@ pub const CRITERIA: &[&str] =
     &["line", "branch", "exception", "weakmutation", "output", "method", "methodnoexception", "cbranch"];
 
 /// One class × configuration × repetition.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Row {
     pub class: String,
     pub config: String,

@@ -1,9 +1,10 @@
 //! The benchmark loop: for each class, seed and configuration (configurations innermost, so a partial
 //! run still compares them on the same classes), generate into a fresh directory, read report.json,
 //! check the written tests, and append the row to the CSV at once (a long run that is stopped keeps
-//! what it measured). At the end the Markdown summary and the SVG are written.
+//! what it measured). At the end the Markdown summary and the SVG are written. Each finished run
+//! also goes to `rows.jsonl` (`journal`), from which `--resume` continues a stopped invocation.
 //!
-//! Layout of the output directory: `results.csv`, `summary.md`, `coverage.svg`, and per run
+//! Layout of the output directory: `results.csv`, `rows.jsonl`, `summary.md`, `coverage.svg`, and per run
 //! `runs/<config>/<class>/seed-<n>/` with `tests/` (what `generate` wrote), `engine.stdout`,
 //! `engine.stderr` and `check/` (the compiled tests, the JaCoCo exec file, the tests' working
 //! directory), with `check/pit/` when PIT runs (its report in `report/`, its logs, the working,
@@ -22,6 +23,7 @@ use worker::verify::JUnitVersion;
 use crate::BenchError;
 use crate::check::Checker;
 use crate::config::{Budget, Configuration};
+use crate::journal::Journal;
 use crate::measure::{Measured, run_measured};
 use crate::pit::MutationScore;
 use crate::report::{self, CRITERIA, Row, SummaryContext};
@@ -41,6 +43,8 @@ pub struct Plan {
     /// One repetition per seed.
     pub seeds: Vec<u64>,
     pub out: PathBuf,
+    /// Reuse the runs an earlier invocation into `out` finished (`journal`), run only the others.
+    pub resume: bool,
 }
 
 /// One generation to run.
@@ -162,6 +166,16 @@ pub fn run(
     }
     let io = |what: String| move |e: std::io::Error| BenchError::Io { what, source: e };
     std::fs::create_dir_all(&plan.out).map_err(io(format!("cannot create {}", plan.out.display())))?;
+    // The journal first: a resumed run that does not fit this plan stops here, before results.csv
+    // of the earlier invocation is rewritten.
+    let mut journal = Journal::open(&plan.out, plan.resume)?;
+    for subject in &plan.subjects {
+        for &seed in &plan.seeds {
+            for config in &plan.configs {
+                journal.finished(&subject.class, config, seed, budget_s(plan, config))?;
+            }
+        }
+    }
     let csv_path = plan.out.join("results.csv");
     let mut csv =
         std::fs::File::create(&csv_path).map_err(io(format!("cannot create {}", csv_path.display())))?;
@@ -172,37 +186,50 @@ pub fn run(
     for subject in &plan.subjects {
         for &seed in &plan.seeds {
             for config in &plan.configs {
-                let dir = plan
-                    .out
-                    .join("runs")
-                    .join(&config.name)
-                    .join(&subject.class)
-                    .join(format!("seed-{seed}"));
-                if dir.exists() {
-                    std::fs::remove_dir_all(&dir).map_err(io(format!("cannot clear {}", dir.display())))?;
-                }
-                std::fs::create_dir_all(&dir).map_err(io(format!("cannot create {}", dir.display())))?;
-                let row = run_one(plan, subject, config, seed, &dir, generator, checker)?;
+                let resumed = journal.finished(&subject.class, config, seed, budget_s(plan, config))?;
+                let (row, what) = match resumed {
+                    Some(row) => (row, "finished by an earlier invocation (--resume)".to_string()),
+                    None => {
+                        let dir = plan
+                            .out
+                            .join("runs")
+                            .join(&config.name)
+                            .join(&subject.class)
+                            .join(format!("seed-{seed}"));
+                        if dir.exists() {
+                            std::fs::remove_dir_all(&dir)
+                                .map_err(io(format!("cannot clear {}", dir.display())))?;
+                        }
+                        std::fs::create_dir_all(&dir)
+                            .map_err(io(format!("cannot create {}", dir.display())))?;
+                        let row = run_one(plan, subject, config, seed, &dir, generator, checker)?;
+                        journal.append(config, &row)?;
+                        let what = format!(
+                            "exit {}, {:.1} s, JaCoCo line {} branch {}, ours branch {}{}{}",
+                            row.exit_code.map(|c| c.to_string()).unwrap_or_else(|| "killed".into()),
+                            row.wall_seconds,
+                            pct(row.jacoco_line()),
+                            pct(row.jacoco_branch()),
+                            pct(row.ours_branch()),
+                            if checker.pit.is_some() {
+                                format!(", PIT {}", pct(row.pit_score()))
+                            } else {
+                                String::new()
+                            },
+                            if row.error.is_empty() { String::new() } else { format!(" ({})", row.error) },
+                        );
+                        (row, what)
+                    }
+                };
                 writeln!(csv, "{}", report::csv_line(&row))
                     .and_then(|()| csv.flush())
                     .map_err(io(format!("cannot write {}", csv_path.display())))?;
                 progress(&format!(
-                    "[{}/{total}] {} {} seed {}: exit {}, {:.1} s, JaCoCo line {} branch {}, ours branch {}{}{}",
+                    "[{}/{total}] {} {} seed {}: {what}",
                     rows.len() + 1,
                     subject.class,
                     config.name,
-                    seed,
-                    row.exit_code.map(|c| c.to_string()).unwrap_or_else(|| "killed".into()),
-                    row.wall_seconds,
-                    pct(row.jacoco_line()),
-                    pct(row.jacoco_branch()),
-                    pct(row.ours_branch()),
-                    if checker.pit.is_some() {
-                        format!(", PIT {}", pct(row.pit_score()))
-                    } else {
-                        String::new()
-                    },
-                    if row.error.is_empty() { String::new() } else { format!(" ({})", row.error) },
+                    seed
                 ));
                 rows.push(row);
             }
@@ -232,6 +259,16 @@ fn pct(v: Option<f64>) -> String {
     v.map(|v| format!("{:.1} %", v * 100.0)).unwrap_or_else(|| "–".into())
 }
 
+/// The search budget of `config`'s runs, seconds: its own `budget=`, else the plan's.
+fn budget_s(plan: &Plan, config: &Configuration) -> f64 {
+    config
+        .get("budget")
+        .and_then(|b| Budget::parse(b).ok())
+        .unwrap_or_else(|| plan.budget.clone())
+        .duration
+        .as_secs_f64()
+}
+
 /// One class × configuration × seed.
 fn run_one(
     plan: &Plan,
@@ -251,12 +288,7 @@ fn run_one(
         class: subject.class.clone(),
         config: config.name.clone(),
         seed,
-        budget_s: config
-            .get("budget")
-            .and_then(|b| Budget::parse(b).ok())
-            .unwrap_or_else(|| plan.budget.clone())
-            .duration
-            .as_secs_f64(),
+        budget_s: budget_s(plan, config),
         exit_code: measured.exit_code,
         timed_out: measured.timed_out,
         wall_seconds: measured.wall.as_secs_f64(),

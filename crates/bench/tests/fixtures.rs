@@ -4,6 +4,8 @@
 //! feeds the runner hand-written "generated" tests (one file that does not compile, a flaky test, a
 //! failing test) through a fake generator and checks the counts, without the engine.
 //! `pit_columns_are_filled` runs `bench --pit` on example.Triangle and checks PIT's columns.
+//! `resume_runs_only_what_an_earlier_invocation_did_not_finish` stops an invocation after its first
+//! run (through its journal) and goes on with `resume`, with the fake generator.
 //!
 //! Finding `suitesmith`: a test of crate bench cannot name another package's binary
 //! (CARGO_BIN_EXE_ covers the own package, artifact dependencies are unstable, and `cli` has no
@@ -233,21 +235,30 @@ impl Generator for Canned {
     }
 }
 
-#[test]
-fn independent_check_counts_what_the_engine_hides() {
-    let tmp = tempfile::tempdir().expect("tempdir");
+/// example.Stack alone from the fixture list, seed 0, 1 s, the first configuration the baseline,
+/// into `tmp/out`.
+fn stack_plan(tmp: &Path, configs: &[&str]) -> Plan {
     let list = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/subjects/fixtures.tsv");
     let mut subjects = read_subjects(&list).expect("fixtures.tsv");
     subjects.retain(|s| s.class == "example.Stack");
-    let plan = Plan {
+    let configs: Vec<Configuration> =
+        configs.iter().map(|c| Configuration::parse(c).expect("config")).collect();
+    Plan {
         subjects_name: "canned".into(),
         subjects,
-        configs: vec![Configuration::parse("canned").expect("config")],
-        baseline: "canned".into(),
+        baseline: configs[0].name.clone(),
+        configs,
         budget: Budget::parse("1s").expect("budget"),
         seeds: vec![0],
-        out: tmp.path().join("out"),
-    };
+        out: tmp.join("out"),
+        resume: false,
+    }
+}
+
+#[test]
+fn independent_check_counts_what_the_engine_hides() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let plan = stack_plan(tmp.path(), &["canned"]);
     let checker = Checker::discover(3).expect("JDK, JUnit and JaCoCo");
     let mut progress = Vec::new();
     let outcome = bench::run(&plan, &Canned, &checker, &mut |l| progress.push(l.to_string())).expect("run");
@@ -265,4 +276,67 @@ fn independent_check_counts_what_the_engine_hides() {
     assert!(
         outcome.summary.contains("Ratio to baseline `canned` (mean JaCoCo branch coverage): canned 1.00")
     );
+}
+
+/// `Canned`, counting the generations it was asked for.
+struct Counting(std::cell::Cell<usize>);
+
+impl Generator for Counting {
+    fn generate(&self, request: &GenerateRequest<'_>) -> Result<Measured, bench::BenchError> {
+        self.0.set(self.0.get() + 1);
+        Canned.generate(request)
+    }
+}
+
+/// `--resume`: an invocation stopped after its first run (its journal has one line) goes on in a
+/// second invocation that runs only the second; the second's results.csv and summary cover both
+/// runs, the reused row as the first invocation measured it. The same name with other options is
+/// refused (exit 2's `BadInput`), and without `--resume` everything runs again.
+#[test]
+fn resume_runs_only_what_an_earlier_invocation_did_not_finish() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut plan = stack_plan(tmp.path(), &["a:algorithm=random", "b:algorithm=mosa"]);
+    let checker = Checker::discover(1).expect("JDK, JUnit and JaCoCo");
+    let first = Counting(std::cell::Cell::new(0));
+    let full = bench::run(&plan, &first, &checker, &mut |_| {}).expect("run");
+    assert_eq!(first.0.get(), 2);
+
+    // Stop after the first run: keep the journal's first line only.
+    let journal = plan.out.join("rows.jsonl");
+    let text = std::fs::read_to_string(&journal).expect("rows.jsonl");
+    assert_eq!(text.lines().count(), 2, "{text}");
+    std::fs::write(&journal, format!("{}\n", text.lines().next().expect("line"))).expect("write");
+
+    plan.resume = true;
+    let second = Counting(std::cell::Cell::new(0));
+    let mut progress = Vec::new();
+    let resumed =
+        bench::run(&plan, &second, &checker, &mut |l| progress.push(l.to_string())).expect("resume");
+    assert_eq!(second.0.get(), 1, "only configuration b ran again");
+    assert!(progress[0].ends_with("a seed 0: finished by an earlier invocation (--resume)"), "{progress:?}");
+    assert_eq!(resumed.rows.len(), 2);
+    assert_eq!(resumed.rows[0], full.rows[0], "the reused row is the one measured first");
+    assert_eq!(resumed.rows[1].config, "b");
+    let csv = std::fs::read_to_string(&resumed.csv).expect("results.csv");
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert!(
+        resumed.summary.contains("| a | 1 |") && resumed.summary.contains("| b | 1 |"),
+        "{}",
+        resumed.summary
+    );
+    assert_eq!(std::fs::read_to_string(&journal).expect("rows.jsonl").lines().count(), 2);
+
+    // A configuration of the same name with other options does not reuse the run.
+    plan.configs[0] = Configuration::parse("a:algorithm=dynamosa").expect("config");
+    let err =
+        bench::run(&plan, &Counting(std::cell::Cell::new(0)), &checker, &mut |_| {}).expect_err("mixed");
+    assert!(matches!(err, bench::BenchError::BadInput(_)), "{err}");
+    assert!(err.to_string().contains("made with other options"), "{err}");
+    assert_eq!(std::fs::read_to_string(&resumed.csv).expect("results.csv"), csv, "left as it was");
+
+    // Without --resume the journal starts again and every run is made.
+    plan.resume = false;
+    let again = Counting(std::cell::Cell::new(0));
+    bench::run(&plan, &again, &checker, &mut |_| {}).expect("run");
+    assert_eq!(again.0.get(), 2);
 }
