@@ -17,13 +17,10 @@ import os
 import statistics
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ablation_table import ROOT, num  # noqa: E402
+
 COUNTS = ["pit_mutants", "pit_killed", "pit_survived", "pit_no_coverage", "pit_timed_out", "pit_other"]
-
-
-def num(row, col):
-    v = row.get(col, "")
-    return float(v) if v not in ("", None) else None
 
 
 def published(path):

@@ -169,13 +169,15 @@ pub fn run(
     // The journal first: a resumed run that does not fit this plan stops here, before results.csv
     // of the earlier invocation is rewritten.
     let mut journal = Journal::open(&plan.out, plan.resume)?;
+    let mut earlier = Vec::new();
     for subject in &plan.subjects {
         for &seed in &plan.seeds {
             for config in &plan.configs {
-                journal.finished(&subject.class, config, seed, budget_s(plan, config))?;
+                earlier.push(journal.finished(&subject.class, config, seed, budget_s(plan, config))?);
             }
         }
     }
+    let mut earlier = earlier.into_iter();
     let csv_path = plan.out.join("results.csv");
     let mut csv =
         std::fs::File::create(&csv_path).map_err(io(format!("cannot create {}", csv_path.display())))?;
@@ -186,8 +188,7 @@ pub fn run(
     for subject in &plan.subjects {
         for &seed in &plan.seeds {
             for config in &plan.configs {
-                let resumed = journal.finished(&subject.class, config, seed, budget_s(plan, config))?;
-                let (row, what) = match resumed {
+                let (row, what) = match earlier.next().flatten() {
                     Some(row) => (row, "finished by an earlier invocation (--resume)".to_string()),
                     None => {
                         let dir = plan
