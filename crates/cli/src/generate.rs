@@ -124,6 +124,12 @@ pub struct Args {
     /// written tests make them in JUnit 4's `TemporaryFolder` / JUnit 5's `@TempDir`.
     #[arg(long, value_enum, default_value = "off")]
     files: crate::dse_args::Switch,
+    /// Generators from the package (issue 20, docs/generators.md): a type the test cannot make
+    /// otherwise (no accessible constructor, no implementation with one) is made by the methods
+    /// of other classes of the class's package or of the type's own package that return it
+    /// (a public factory of a package-private implementation, `newDirectExecutorService()`).
+    #[arg(long, value_enum, default_value = "off")]
+    package_generators: crate::dse_args::Switch,
     /// Source roots (`:`-separated) where report.html looks for each class's `.java` file to show
     /// its lines coloured by coverage; without it, the bytecode's line numbers (docs/report.md).
     #[arg(long)]
@@ -294,6 +300,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         flags: args.flags == crate::dse_args::Switch::On,
         stubs: args.stubs == crate::dse_args::Switch::On,
         files: args.files == crate::dse_args::Switch::On,
+        package_generators: args.package_generators == crate::dse_args::Switch::On,
         ocg: args.ocg.config()?,
         sushi: args.sushi.config()?,
         jvm_args: jvm_args(&args.jvm_args)?,

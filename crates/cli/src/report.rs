@@ -105,6 +105,7 @@ pub fn report_json(
             "jvm_args": config.jvm_args,
             "stubs": config.stubs,
             "files": config.files,
+            "package_generators": config.package_generators,
             "ocg": ocg_config_json(&config.ocg),
             "sushi": sushi_config_json(&config.sushi),
             "shard": shard,

@@ -42,6 +42,9 @@ pub struct Args {
     /// Files and paths in the test's temporary folder (as `generate --files`).
     #[arg(long, value_enum, default_value = "off")]
     files: crate::dse_args::Switch,
+    /// Generators from the package (as `generate --package-generators`).
+    #[arg(long, value_enum, default_value = "off")]
+    package_generators: crate::dse_args::Switch,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +96,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         flags: false,
         stubs: args.stubs == crate::dse_args::Switch::On,
         files: args.files == crate::dse_args::Switch::On,
+        package_generators: args.package_generators == crate::dse_args::Switch::On,
         ocg: args.ocg.config()?,
         sushi: args.sushi.config()?,
         jvm_args: Vec::new(),

@@ -540,6 +540,7 @@ fn quitter_exits_no_jvm_and_keeps_its_tests() {
         flags: false,
         stubs: false,
         files: false,
+        package_generators: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

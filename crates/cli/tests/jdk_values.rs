@@ -1,7 +1,7 @@
 //! JDK values a user makes with factories (issue 20, item 4) and types as values (item 3): on
 //! `fixtures/java/jdkvalues`, whose branches take `Duration`, `Period`, `LocalDate`, `Instant`,
-//! `ZoneOffset`, `Clock`, `Charset`, `Pattern`, `Optional`, `InetAddress`, `URI`, `UUID` and
-//! `Class` values, `generate` covers every branch within a fixed number of evaluations by calling
+//! `ZoneOffset`, `Clock`, `Charset`, `Pattern`, `Optional`, `InetAddress`, `URI`, `UUID`, `EnumSet`
+//! and `Class` values (an enum's for `Class<E extends Enum<E>>`), `generate` covers every branch within a fixed number of evaluations by calling
 //! the public static factories (`testcase`'s `jdk_factories`; before them only `null` reached most
 //! of these parameters: 6 of 28, 4 of 16 and 8 of 12 branch goals) and writing class literals
 //! (before them: `null` only), and the written tests compile with JUnit alone and pass 5 of 5
@@ -21,6 +21,9 @@ const CLASSES: &[(&str, &[&str])] = &[
     ("jdkvalues.Addresses", &["InetAddress.getByAddress(", "UUID."]),
     // Types as values (issue 20, item 3): class literals for `Class` parameters.
     ("jdkvalues.Types", &["Types.class", "int.class", "[].class", "String.class"]),
+    // An `E extends Enum<E>` bound to an enum (before: raw `Enum.class`, 0 of 8 branch goals with
+    // `size`'s `EnumSet` only null), and `EnumSet`'s factories.
+    ("jdkvalues.EnumSets", &["TimeUnit.class", "EnumSet.noneOf(", "EnumSet.of("]),
 ];
 
 #[test]

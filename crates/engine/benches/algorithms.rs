@@ -183,6 +183,7 @@ fn run_config(s: &Subject, alg: Algorithm, budget_s: f64, seed: u64) -> Generate
         flags: false,
         stubs: false,
         files: false,
+        package_generators: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

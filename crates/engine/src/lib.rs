@@ -117,6 +117,10 @@ pub struct GenerateConfig {
     /// Files and paths in the test's temporary folder as test values (issue 20 item 2,
     /// docs/files.md); with `false` the run is exactly the one without them.
     pub files: bool,
+    /// Generators from the CUT's package and the needed types' packages (issue 20 item 3,
+    /// docs/generators.md): a type nothing in the cluster makes is made by other classes'
+    /// methods returning it; with `false` the run is exactly the one without them.
+    pub package_generators: bool,
     /// Object construction templates between generations (paper 000, docs/ocg.md); with
     /// `enabled: false` the run is exactly the one without them.
     pub ocg: OcgConfig,
@@ -272,6 +276,7 @@ fn search_class_in(
         stubs: config.stubs,
         files: config.files,
         code_constants: config.code_constants,
+        package_generators: config.package_generators,
         ..ClusterConfig::evosuite()
     };
     if config.ocg.enabled {

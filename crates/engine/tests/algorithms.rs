@@ -66,6 +66,7 @@ fn config(class: &str, algorithm: Algorithm, evaluations: u64, seed: u64, worker
         flags: false,
         stubs: false,
         files: false,
+        package_generators: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

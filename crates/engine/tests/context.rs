@@ -34,6 +34,7 @@ fn config(evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
         flags: false,
         stubs: false,
         files: false,
+        package_generators: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

@@ -61,6 +61,7 @@ fn run(class: &str, algorithm: Algorithm, dse: DseConfig) -> Generation {
         flags: false,
         stubs: false,
         files: false,
+        package_generators: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

@@ -162,6 +162,7 @@ fn check(listing: &Listing) -> Vec<String> {
         flags: false,
         stubs: false,
         files: false,
+        package_generators: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

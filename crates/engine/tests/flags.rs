@@ -234,6 +234,7 @@ fn search_seeded(
         flags,
         stubs: false,
         files: false,
+        package_generators: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

@@ -24,6 +24,7 @@ fn config(class: &str, evaluations: u64, seed: u64, workers: usize) -> GenerateC
         flags: false,
         stubs: false,
         files: false,
+        package_generators: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

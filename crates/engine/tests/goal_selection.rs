@@ -22,6 +22,7 @@ fn config(algorithm: Algorithm, goal_selection: GoalSelection, seed: u64) -> Gen
         flags: false,
         stubs: false,
         files: false,
+        package_generators: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

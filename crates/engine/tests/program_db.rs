@@ -22,6 +22,7 @@ fn each_class_parsed_once_and_each_method_decoded_at_most_once() {
         flags: false,
         stubs: false,
         files: false,
+        package_generators: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

@@ -32,6 +32,7 @@ fn run(class: &str, evaluations: u64, workers: usize, sushi: SushiConfig) -> Gen
         flags: false,
         stubs: false,
         files: false,
+        package_generators: false,
         ocg: engine::OcgConfig::off(),
         sushi,
         jvm_args: Vec::new(),

@@ -68,6 +68,7 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
         flags: false,
         stubs: false,
         files: false,
+        package_generators: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

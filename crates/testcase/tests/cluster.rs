@@ -285,3 +285,27 @@ fn files_and_paths_can_be_scratch_files() {
         assert!(plain.creations(t).iter().all(|c| !matches!(c, Creation::ScratchFile { .. })));
     }
 }
+
+/// Generators from the package (issue 20 item 3): with `package_generators: true`, the types of
+/// `generators.Router`'s parameters that nothing in the cluster makes get the methods of their own
+/// package returning them: `Channels.loopback(int)` and `Channels.closed()` for `Channel` (its
+/// implementation is package-private in another package), the instance method `Registry.issue`
+/// for `Ticket` (its constructor is package-private), `Pools`' factories for `Pool`. Without it,
+/// none of the three can be made. Snapshot: `test_data/cluster/generators-Router.txt`.
+#[test]
+fn package_generators_make_what_only_other_classes_of_a_package_make() {
+    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("generators")])
+        .expect("classpath opens");
+    let wants: Vec<JType> =
+        ["Channel", "Ticket", "Pool"].iter().map(|n| JType::class(&format!("generators.net.{n}"))).collect();
+    let config = ClusterConfig { package_generators: true, ..ClusterConfig::evosuite() };
+    let cluster = TestCluster::build(&cp, "generators.Router", &config).expect("cluster builds");
+    let text: String = wants.iter().map(|w| creations_text(&cluster, w)).collect();
+    expect_file!["../test_data/cluster/generators-Router.txt"].assert_eq(&text);
+
+    let plain =
+        TestCluster::build(&cp, "generators.Router", &ClusterConfig::evosuite()).expect("cluster builds");
+    for w in &wants {
+        assert!(plain.creations(w).is_empty(), "{w}: {:?}", plain.creations(w));
+    }
+}

@@ -25,6 +25,8 @@ pub(crate) fn implementations(abstract_type: &str) -> &'static [&'static str] {
         "java.io.Reader" => &["java.io.StringReader"],
         "java.io.Writer" => &["java.io.StringWriter"],
         "java.util.Random" => &["java.util.Random"],
+        // Types as values (issue 20 item 3): a class literal is a `Type`.
+        "java.lang.reflect.Type" => &["java.lang.Class"],
         // Their public factories (`jdk_factories`) make these; the subclass stands for the type.
         "java.time.ZoneId" => &["java.time.ZoneOffset"],
         "java.util.TimeZone" => &["java.util.SimpleTimeZone"],
@@ -94,6 +96,8 @@ pub(crate) fn jdk_factories(class: &str) -> &'static [&'static str] {
         "java.util.TimeZone" => &["getTimeZone"],
         "java.util.Currency" => &["getInstance"],
         "java.util.Optional" => &["of", "ofNullable", "empty"],
+        // An abstract class: these are its only makers (`E` an enum of the cluster, or TimeUnit).
+        "java.util.EnumSet" => &["noneOf", "allOf", "of", "range", "copyOf", "complementOf"],
         "java.util.OptionalInt" | "java.util.OptionalLong" | "java.util.OptionalDouble" => &["of", "empty"],
         "java.nio.charset.Charset" => &["forName"],
         "java.util.regex.Pattern" => &["compile"],

@@ -10,6 +10,7 @@
 
 mod jdk;
 mod load;
+mod package;
 mod stubs;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -76,6 +77,10 @@ pub struct ClusterConfig {
     /// its constant pool's (`--code-constants`). Off by default: its ablation lost on the public
     /// set (docs/benchmarks.md), and it moves the fixed-budget fixtures of the techniques.
     pub code_constants: bool,
+    /// Whether a type the cluster cannot make is made by the methods of other classes of the
+    /// CUT's package or of its own package that return it or a subtype (issue 20 item 3,
+    /// `package::package_generators`, `--package-generators`).
+    pub package_generators: bool,
 }
 
 impl ClusterConfig {
@@ -88,6 +93,7 @@ impl ClusterConfig {
             stubs: false,
             files: false,
             code_constants: false,
+            package_generators: false,
         }
     }
 }
@@ -414,6 +420,17 @@ enum Raw {
 /// classes (`CastClassManager`), which the factory can create as constants.
 const CAST_CLASSES: [&str; 2] = ["java.lang.String", "java.lang.Integer"];
 
+/// The enum a variable bounded by `Enum` (`E extends Enum<E>`: `EnumSet.noneOf(Class<E>)`,
+/// `EnumUtils.getEnum(Class<E>, String)`) is bound to when the cluster has no enum of its own: a
+/// JDK enum, always loadable. `Enum` itself is not within such a bound, and as a class literal it
+/// only makes the call throw ("not an enum type").
+const FALLBACK_ENUM: &str = "java.util.concurrent.TimeUnit";
+
+/// Whether type variable `p` is bounded by `Enum`.
+fn enum_bounded(p: &TypeParam) -> bool {
+    p.erased_bound().class_name() == Some("java.lang.Enum")
+}
+
 fn erase_vars(t: &JType) -> JType {
     match t {
         JType::Var(_) => JType::object(),
@@ -627,8 +644,7 @@ impl TestCluster {
                 continue;
             }
             let erased = p.erased_bound();
-            let mut cands = vec![erased.clone()];
-            cands.extend(CAST_CLASSES.iter().map(|c| JType::class(c)).filter(|c| *c != erased));
+            let cands = self.binding_candidates(p);
             let fits = |c: &JType| {
                 let mut m = map.clone();
                 m.insert(p.name.clone(), c.clone());
@@ -637,6 +653,23 @@ impl TestCluster {
             let chosen = cands.iter().find(|c| fits(c)).cloned().unwrap_or(erased);
             map.insert(p.name.clone(), chosen);
         }
+    }
+
+    /// The classes a free variable `p` may be bound to, in preference order: its erased bound,
+    /// then the cast classes; for an `Enum` bound, first the cluster's enums and `FALLBACK_ENUM`
+    /// (raw `Enum` passes a method variable's bound by unchecked conversion, but no value of it
+    /// is an enum constant).
+    fn binding_candidates(&self, p: &TypeParam) -> Vec<JType> {
+        let mut cands = Vec::new();
+        if enum_bounded(p) {
+            cands.extend(self.enums.keys().map(|c| JType::class(c)));
+            cands.push(JType::class(FALLBACK_ENUM));
+        }
+        cands.push(p.erased_bound());
+        cands.extend(CAST_CLASSES.iter().map(|c| JType::class(c)));
+        let mut seen = BTreeSet::new();
+        cands.retain(|c| seen.insert(c.clone()));
+        cands
     }
 
     /// Whether the binding of `p` in `map` is within `p`'s bounds, each bound read with `map`
@@ -746,15 +779,7 @@ impl TestCluster {
         }
         // Up to three candidates per variable; classes with many variables try the erased bounds
         // only beyond 27 combinations.
-        let per_var: Vec<Vec<JType>> = params
-            .iter()
-            .map(|p| {
-                let erased = p.erased_bound();
-                let mut cands = vec![erased.clone()];
-                cands.extend(CAST_CLASSES.iter().map(|c| JType::class(c)).filter(|c| *c != erased));
-                cands
-            })
-            .collect();
+        let per_var: Vec<Vec<JType>> = params.iter().map(|p| self.binding_candidates(p)).collect();
         let combos: usize = per_var.iter().map(Vec::len).product();
         let mut best: Option<(usize, JType)> = None;
         for k in 0..combos.min(27) {
@@ -843,6 +868,11 @@ impl TestCluster {
                         && let Some(cs) = self.enums.get(c)
                     {
                         res.push(Creation::Enum { class: c.clone(), constants: cs.clone() });
+                        continue;
+                    }
+                    if c != name && c == CLASS {
+                        // A class literal as a `java.lang.reflect.Type` (types as values).
+                        res.extend(self.class_literals(&[]).into_iter().map(Creation::ClassLiteral));
                         continue;
                     }
                     for g in self.generators.get(c).into_iter().flatten() {
@@ -1319,6 +1349,11 @@ impl<'a> Builder<'a> {
         for t in tys {
             self.enqueue_type(&t, depth);
         }
+        // A variable bounded by `Enum` may be bound to `FALLBACK_ENUM`, whose constants are then
+        // needed (`binding_candidates`).
+        if g.type_params.iter().chain(&g.class_params).any(enum_bounded) {
+            self.enqueue_type(&JType::class(FALLBACK_ENUM), depth);
+        }
     }
 
     fn add_generator(&mut self, g: Arc<GenericCallable>) {
@@ -1406,7 +1441,14 @@ impl<'a> Builder<'a> {
                 self.queue.push_back((i.clone(), depth));
             }
             if !impls.is_empty() {
-                self.implementations.insert(name.clone(), impls);
+                // Extended, not replaced: a class walked again at a smaller depth keeps the
+                // implementations `package_generators` gave it.
+                let known = self.implementations.entry(name.clone()).or_default();
+                for i in impls {
+                    if !known.contains(&i) {
+                        known.push(i);
+                    }
+                }
             }
         }
         // A JDK type with implementations in the table (`InputStream`, `CharSequence`, `List`)
@@ -1505,6 +1547,27 @@ impl<'a> Builder<'a> {
         stubs::stub_info(info, &ancestry, &cut_package, is_jdk, sealed, &mut accessible)
     }
 
+    /// Processes the queue, then adds the methods of cluster classes returning a class as
+    /// generators of it ("other cluster classes' methods returning the type", EvoSuite's
+    /// `TestCluster.generators`).
+    fn walk(&mut self) {
+        while let Some((n, d)) = self.queue.pop_front() {
+            self.process(n, d);
+        }
+        let mut returning: Vec<Arc<GenericCallable>> = self.targets.clone();
+        for ms in self.modifiers.values() {
+            returning.extend(ms.iter().cloned());
+        }
+        returning.extend(self.statics.iter().cloned());
+        for g in returning {
+            let Some(r) = g.ret.as_ref().and_then(|r| r.class_name()) else { continue };
+            if JType::class(r).is_primitive_like() || !self.done.contains_key(r) || r == OBJECT {
+                continue;
+            }
+            self.add_generator(g);
+        }
+    }
+
     fn run(mut self) -> Result<TestCluster, ClusterError> {
         let cut = self.cut.name.clone();
         self.queue.push_back((cut.clone(), 0));
@@ -1527,22 +1590,14 @@ impl<'a> Builder<'a> {
                 self.queue.push_back((n, 0));
             }
         }
-        while let Some((n, d)) = self.queue.pop_front() {
-            self.process(n, d);
-        }
-        // Methods of cluster classes returning a class are generators of it ("other cluster
-        // classes' methods returning the type", EvoSuite's `TestCluster.generators`).
-        let mut returning: Vec<Arc<GenericCallable>> = self.targets.clone();
-        for ms in self.modifiers.values() {
-            returning.extend(ms.iter().cloned());
-        }
-        returning.extend(self.statics.iter().cloned());
-        for g in returning {
-            let Some(r) = g.ret.as_ref().and_then(|r| r.class_name()) else { continue };
-            if JType::class(r).is_primitive_like() || !self.done.contains_key(r) || r == OBJECT {
-                continue;
+        self.walk();
+        if self.config.package_generators {
+            for _ in 0..package::ROUNDS {
+                if self.package_generators() == 0 {
+                    break;
+                }
+                self.walk();
             }
-            self.add_generator(g);
         }
         // The hierarchy of every loaded class plus the supertypes of every mentioned class, so
         // that assignability sees them.
