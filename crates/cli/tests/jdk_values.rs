@@ -24,6 +24,9 @@ const CLASSES: &[(&str, &[&str])] = &[
     // An `E extends Enum<E>` bound to an enum (before: raw `Enum.class`, 0 of 8 branch goals with
     // `size`'s `EnumSet` only null), and `EnumSet`'s factories.
     ("jdkvalues.EnumSets", &["TimeUnit.class", "EnumSet.noneOf(", "EnumSet.of("]),
+    // Exceptions of each kind, the literal of another exception class for `Class<X extends
+    // Throwable>`, primitive classes for a free `Class<T>` (before: 9 of 16 branch goals).
+    ("jdkvalues.Failures", &["new Error(", "new IOException(", "long.class", "boolean.class"]),
 ];
 
 #[test]

@@ -25,6 +25,19 @@ pub(crate) fn implementations(abstract_type: &str) -> &'static [&'static str] {
         "java.io.Reader" => &["java.io.StringReader"],
         "java.io.Writer" => &["java.io.StringWriter"],
         "java.util.Random" => &["java.util.Random"],
+        // Exceptions as values (Guava's `Throwables.throwIfUnchecked`, commons-lang3's
+        // `ExceptionUtils`): the kinds code tells apart, checked, unchecked and errors; the class
+        // itself first where it is concrete.
+        "java.lang.Throwable" => &[
+            "java.lang.Throwable",
+            "java.lang.Exception",
+            "java.lang.RuntimeException",
+            "java.lang.Error",
+            "java.io.IOException",
+        ],
+        "java.lang.Exception" => {
+            &["java.lang.Exception", "java.lang.RuntimeException", "java.io.IOException"]
+        }
         // Types as values (issue 20 item 3): a class literal is a `Type`.
         "java.lang.reflect.Type" => &["java.lang.Class"],
         // Their public factories (`jdk_factories`) make these; the subclass stands for the type.

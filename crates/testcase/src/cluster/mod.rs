@@ -426,6 +426,40 @@ const CAST_CLASSES: [&str; 2] = ["java.lang.String", "java.lang.Integer"];
 /// only makes the call throw ("not an enum type").
 const FALLBACK_ENUM: &str = "java.util.concurrent.TimeUnit";
 
+/// The method type variable `X` if parameter `p` of `g` is `Class<X>` and `X` occurs nowhere else
+/// in the parameters, and in the result not at all or as the whole result, and is bounded by a
+/// closed type other than `Enum` (Guava's `<X extends Throwable> throwIfInstanceOf(Throwable,
+/// Class<X>)`, `<T> Defaults.defaultValue(Class<T>)`). Such a parameter can take the literal of
+/// any class within the bound, not only of the one the variable is bound to: `substitute` makes
+/// it `Class<? extends binding>`.
+fn class_only_var<'g>(g: &'g GenericCallable, p: &JType) -> Option<&'g str> {
+    let JType::Class { name, args } = p else { return None };
+    let [TypeArg::Exact(JType::Var(x))] = args.as_slice() else { return None };
+    let tp = g.type_params.iter().find(|t| &t.name == x)?;
+    if name != CLASS || enum_bounded(tp) || tp.bounds.iter().any(JType::has_vars) {
+        return None;
+    }
+    let occurrences: usize = g.params.iter().map(|q| var_occurrences(q, x)).sum();
+    let ret_ok = g.ret.as_ref().is_none_or(|r| *r == JType::Var(x.clone()) || var_occurrences(r, x) == 0);
+    (occurrences == 1 && ret_ok).then_some(tp.name.as_str())
+}
+
+/// How often type variable `x` occurs in `t`.
+fn var_occurrences(t: &JType, x: &str) -> usize {
+    match t {
+        JType::Prim(_) => 0,
+        JType::Var(v) => usize::from(v == x),
+        JType::Array(c) => var_occurrences(c, x),
+        JType::Class { args, .. } => args
+            .iter()
+            .map(|a| match a {
+                TypeArg::Any => 0,
+                TypeArg::Exact(t) | TypeArg::Extends(t) | TypeArg::Super(t) => var_occurrences(t, x),
+            })
+            .sum(),
+    }
+}
+
 /// Whether type variable `p` is bounded by `Enum`.
 fn enum_bounded(p: &TypeParam) -> bool {
     p.erased_bound().class_name() == Some("java.lang.Enum")
@@ -618,10 +652,23 @@ impl TestCluster {
     fn substitute(&self, g: &Arc<GenericCallable>, map: &BTreeMap<String, JType>) -> Instantiated {
         let d = self.config.max_generic_depth;
         let sub = |t: &JType| close(&t.subst(map), d);
+        let params = g
+            .params
+            .iter()
+            .map(|p| match class_only_var(g, p) {
+                // javac infers the variable from the literal; the result, `X` or none, is still
+                // assignable to the binding.
+                Some(x) => JType::Class {
+                    name: CLASS.to_string(),
+                    args: vec![TypeArg::Extends(sub(&JType::Var(x.to_string())))],
+                },
+                None => sub(p),
+            })
+            .collect();
         Instantiated {
             callable: g.clone(),
             owner: if g.needs_receiver() { sub(&g.receiver) } else { sub(&g.owner) },
-            params: g.params.iter().map(sub).collect(),
+            params,
             ret: g.ret.as_ref().map(sub),
         }
     }
@@ -960,13 +1007,14 @@ impl TestCluster {
     /// The class literals a `Class<args>` may be (types as values, issue 20 item 3; EvoSuite's
     /// `ClassPrimitiveStatement`): the argument itself when it is exact, a bound and its concrete
     /// implementations for `? extends B`, a bound and `Object` for `? super B`; for `Class<?>`, a
-    /// raw `Class` or an unresolved variable, the CUT and a few JDK classes of every kind (a
-    /// final value class, a boxed primitive, a primitive, an interface, an array).
+    /// raw `Class`, an unresolved variable or `? extends Object`, the CUT and a few JDK classes of
+    /// every kind (a final value class, a boxed primitive, an interface, an array) and the eight
+    /// primitive classes.
     fn class_literals(&self, args: &[TypeArg]) -> Vec<JType> {
         let named = |t: &JType| matches!(t, JType::Class { .. } | JType::Array(_) | JType::Prim(_));
         let mut res: Vec<JType> = match args.first() {
             Some(TypeArg::Exact(t)) if named(t) => vec![t.erasure()],
-            Some(TypeArg::Extends(t)) if named(t) => {
+            Some(TypeArg::Extends(t)) if named(t) && *t != JType::object() => {
                 let mut v = vec![t.erasure()];
                 if let Some(n) = t.class_name() {
                     v.extend(self.implementations(n).iter().map(|i| JType::class(i)));
@@ -974,15 +1022,21 @@ impl TestCluster {
                 v
             }
             Some(TypeArg::Super(t)) if named(t) => vec![t.erasure(), JType::object()],
-            _ => vec![
-                JType::class(&self.cut),
-                JType::object(),
-                JType::string(),
-                JType::class("java.lang.Integer"),
-                JType::Prim(crate::types::PrimType::Int),
-                JType::class("java.lang.Comparable"),
-                JType::array_of(JType::Prim(crate::types::PrimType::Int)),
-            ],
+            _ => {
+                let mut v = vec![
+                    JType::class(&self.cut),
+                    JType::object(),
+                    JType::string(),
+                    JType::class("java.lang.Integer"),
+                    JType::Prim(crate::types::PrimType::Int),
+                    JType::class("java.lang.Comparable"),
+                    JType::array_of(JType::Prim(crate::types::PrimType::Int)),
+                ];
+                // The other primitive classes, which code taking any class tells apart
+                // (Guava's `Defaults.defaultValue`, `Primitives.wrap`, lang3's `ClassUtils`).
+                v.extend(crate::types::PrimType::ALL.iter().map(|p| JType::Prim(*p)));
+                v
+            }
         };
         let mut seen = BTreeSet::new();
         res.retain(|t| seen.insert(t.clone()));
@@ -1430,7 +1484,8 @@ impl<'a> Builder<'a> {
             self.enums.insert(name.clone(), info.enum_constants());
         }
         // Concrete implementations for abstract types (and Object).
-        if info.is_abstract() || name == OBJECT {
+        // A concrete JDK class with an entry in the table (`Throwable`) gets its subclasses too.
+        if info.is_abstract() || name == OBJECT || (is_jdk && !jdk::implementations(&name).is_empty()) {
             let impls: Vec<String> = if is_jdk {
                 jdk::implementations(&name).iter().map(|s| s.to_string()).collect()
             } else {
