@@ -38,6 +38,11 @@ pub(crate) fn implementations(abstract_type: &str) -> &'static [&'static str] {
         "java.lang.Exception" => {
             &["java.lang.Exception", "java.lang.RuntimeException", "java.io.IOException"]
         }
+        // The options of `java.nio.file.Files` (Guava's `MoreFiles.asByteSource(Path,
+        // OpenOption...)`): the JDK's enums; a stub of these marker interfaces only makes
+        // `Files` throw.
+        "java.nio.file.OpenOption" => &["java.nio.file.StandardOpenOption", "java.nio.file.LinkOption"],
+        "java.nio.file.CopyOption" => &["java.nio.file.StandardCopyOption", "java.nio.file.LinkOption"],
         // Types as values (issue 20 item 3): a class literal is a `Type`.
         "java.lang.reflect.Type" => &["java.lang.Class"],
         // Their public factories (`jdk_factories`) make these; the subclass stands for the type.
