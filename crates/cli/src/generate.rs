@@ -130,6 +130,11 @@ pub struct Args {
     /// (a public factory of a package-private implementation, `newDirectExecutorService()`).
     #[arg(long, value_enum, default_value = "off")]
     package_generators: crate::dse_args::Switch,
+    /// Format strings (issue 20, docs/generators.md): the static pool also holds dotted quads,
+    /// ISO dates and times, URLs, e-mail addresses, ... when the class compares characters with
+    /// their separators (`charAt(i) == '-'`), so that its parsers get well-formed input.
+    #[arg(long, value_enum, default_value = "off")]
+    format_strings: crate::dse_args::Switch,
     /// Source roots (`:`-separated) where report.html looks for each class's `.java` file to show
     /// its lines coloured by coverage; without it, the bytecode's line numbers (docs/report.md).
     #[arg(long)]
@@ -301,6 +306,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         stubs: args.stubs == crate::dse_args::Switch::On,
         files: args.files == crate::dse_args::Switch::On,
         package_generators: args.package_generators == crate::dse_args::Switch::On,
+        format_strings: args.format_strings == crate::dse_args::Switch::On,
         ocg: args.ocg.config()?,
         sushi: args.sushi.config()?,
         jvm_args: jvm_args(&args.jvm_args)?,

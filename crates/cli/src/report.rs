@@ -106,6 +106,7 @@ pub fn report_json(
             "stubs": config.stubs,
             "files": config.files,
             "package_generators": config.package_generators,
+            "format_strings": config.format_strings,
             "ocg": ocg_config_json(&config.ocg),
             "sushi": sushi_config_json(&config.sushi),
             "shard": shard,

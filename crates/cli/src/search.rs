@@ -45,6 +45,9 @@ pub struct Args {
     /// Generators from the package (as `generate --package-generators`).
     #[arg(long, value_enum, default_value = "off")]
     package_generators: crate::dse_args::Switch,
+    /// Strings in the formats the class checks (as `generate --format-strings`).
+    #[arg(long, value_enum, default_value = "off")]
+    format_strings: crate::dse_args::Switch,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +100,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         stubs: args.stubs == crate::dse_args::Switch::On,
         files: args.files == crate::dse_args::Switch::On,
         package_generators: args.package_generators == crate::dse_args::Switch::On,
+        format_strings: args.format_strings == crate::dse_args::Switch::On,
         ocg: args.ocg.config()?,
         sushi: args.sushi.config()?,
         jvm_args: Vec::new(),

@@ -541,6 +541,7 @@ fn quitter_exits_no_jvm_and_keeps_its_tests() {
         stubs: false,
         files: false,
         package_generators: false,
+        format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

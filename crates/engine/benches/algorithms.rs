@@ -184,6 +184,7 @@ fn run_config(s: &Subject, alg: Algorithm, budget_s: f64, seed: u64) -> Generate
         stubs: false,
         files: false,
         package_generators: false,
+        format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

@@ -121,6 +121,9 @@ pub struct GenerateConfig {
     /// docs/generators.md): a type nothing in the cluster makes is made by other classes'
     /// methods returning it; with `false` the run is exactly the one without them.
     pub package_generators: bool,
+    /// Strings in the formats whose separators the class compares with, in the static pool
+    /// (issue 20 item 4, docs/generators.md); with `false` the run is exactly the one without them.
+    pub format_strings: bool,
     /// Object construction templates between generations (paper 000, docs/ocg.md); with
     /// `enabled: false` the run is exactly the one without them.
     pub ocg: OcgConfig,
@@ -277,6 +280,7 @@ fn search_class_in(
         files: config.files,
         code_constants: config.code_constants,
         package_generators: config.package_generators,
+        format_strings: config.format_strings,
         ..ClusterConfig::evosuite()
     };
     if config.ocg.enabled {

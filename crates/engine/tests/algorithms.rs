@@ -67,6 +67,7 @@ fn config(class: &str, algorithm: Algorithm, evaluations: u64, seed: u64, worker
         stubs: false,
         files: false,
         package_generators: false,
+        format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

@@ -35,6 +35,7 @@ fn config(evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
         stubs: false,
         files: false,
         package_generators: false,
+        format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

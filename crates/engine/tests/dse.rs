@@ -62,6 +62,7 @@ fn run(class: &str, algorithm: Algorithm, dse: DseConfig) -> Generation {
         stubs: false,
         files: false,
         package_generators: false,
+        format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

@@ -163,6 +163,7 @@ fn check(listing: &Listing) -> Vec<String> {
         stubs: false,
         files: false,
         package_generators: false,
+        format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

@@ -25,6 +25,7 @@ fn config(class: &str, evaluations: u64, seed: u64, workers: usize) -> GenerateC
         stubs: false,
         files: false,
         package_generators: false,
+        format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

@@ -23,6 +23,7 @@ fn config(algorithm: Algorithm, goal_selection: GoalSelection, seed: u64) -> Gen
         stubs: false,
         files: false,
         package_generators: false,
+        format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

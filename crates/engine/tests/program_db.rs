@@ -23,6 +23,7 @@ fn each_class_parsed_once_and_each_method_decoded_at_most_once() {
         stubs: false,
         files: false,
         package_generators: false,
+        format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

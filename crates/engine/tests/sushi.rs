@@ -33,6 +33,7 @@ fn run(class: &str, evaluations: u64, workers: usize, sushi: SushiConfig) -> Gen
         stubs: false,
         files: false,
         package_generators: false,
+        format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi,
         jvm_args: Vec::new(),

@@ -69,6 +69,7 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
         stubs: false,
         files: false,
         package_generators: false,
+        format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
         jvm_args: Vec::new(),

@@ -11,6 +11,7 @@
 mod jdk;
 mod load;
 mod package;
+mod shapes;
 mod stubs;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -81,6 +82,10 @@ pub struct ClusterConfig {
     /// CUT's package or of its own package that return it or a subtype (issue 20 item 3,
     /// `package::package_generators`, `--package-generators`).
     pub package_generators: bool,
+    /// Whether the static pool also holds strings in the formats whose separators the CUT
+    /// compares with (dotted quads, ISO dates, URLs, ...: `shapes::format_shapes`, issue 20 item
+    /// 4, `--format-strings`).
+    pub format_strings: bool,
 }
 
 impl ClusterConfig {
@@ -94,6 +99,7 @@ impl ClusterConfig {
             files: false,
             code_constants: false,
             package_generators: false,
+            format_strings: false,
         }
     }
 }
@@ -1180,8 +1186,13 @@ impl<'a> Builder<'a> {
         config: &ClusterConfig,
     ) -> Result<Builder<'a>, ClusterError> {
         let cf = table.parse(cut)?;
-        let pool =
+        let mut pool =
             if config.code_constants { table.pool_constants(cut, &cf) } else { load::pool_constants(&cf) };
+        if config.format_strings {
+            // The separators the class compares with are pushed numbers, whatever `code_constants`.
+            let signal = table.pool_constants(cut, &cf);
+            pool.strings.extend(shapes::format_shapes(&signal.ints, &signal.strings));
+        }
         let constants = ConstantValues::from_pool(&pool);
         let info = table.get(cut).ok_or_else(|| ClusterError::ClassNotFound(cut.to_string()))?;
         if info.is_local || info.access & access::PRIVATE != 0 {
