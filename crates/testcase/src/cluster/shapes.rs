@@ -1,6 +1,6 @@
 //! Strings in the formats the code under test checks (issue 20 item 4, `--format-strings`):
-//! dotted quads, CIDR blocks, ISO dates and times, host-port pairs, e-mail addresses, URLs,
-//! percent escapes and colours, added to the static pool when the class under test compares
+//! dotted quads, CIDR blocks, ISO dates and times, host-port pairs, e-mail addresses, paths,
+//! URLs, percent escapes and colours, added to the static pool when the class under test compares
 //! characters with the separators of that format.
 //!
 //! A parser of such a format (gson's `ISO8601Utils.parse` checks `'-'`, `'T'` and `':'` one
@@ -40,6 +40,9 @@ const SHAPES: &[(&[char], &[&str])] = &[
     (&['-'], &["2024-02-29", "2024-2-3", "-1"]),
     (&[':'], &["12:30", "12:30:45", "example.com:8080", "::1", "2001:db8::1", "[::1]:80"]),
     (&['@'], &["user@example.com", "a@b", "@x"]),
+    // Paths to normalise (Guava's `Files.simplifyPath` splits on '/' and switches on "." and
+    // ".."); as text only: the guards refuse writes outside the scratch directory.
+    (&['/', '.'], &["a/./b/../c", "/../x", "//a//b/", "../a", "./a/", "/a/b.c"]),
     (&['/', ':'], &["http://example.com:8080/a/b?c=d#e", "https://example.com/", "mailto:a@b.c"]),
     (&['%'], &["a%20b", "%2F", "%zz", "%"]),
     (&['#'], &["#ff00ff", "#fff", "#"]),
@@ -105,5 +108,6 @@ mod tests {
         );
         let cidr = format_shapes(&[], &["/".to_string(), ".".to_string()]);
         assert!(cidr.contains(&"10.0.0.0/8".to_string()));
+        assert!(cidr.contains(&"a/./b/../c".to_string()));
     }
 }
