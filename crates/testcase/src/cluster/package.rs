@@ -66,7 +66,7 @@ impl Builder<'_> {
     /// The classes the cluster's callables take (in their parameters, type arguments included)
     /// and the receivers of the instance targets, that the cluster cannot make, with the depth
     /// at which each was walked.
-    fn unmakeable(&self) -> BTreeMap<String, u32> {
+    fn unmakeable(&mut self) -> BTreeMap<String, u32> {
         let mut wanted = Vec::new();
         let callables = self
             .targets
@@ -81,11 +81,19 @@ impl Builder<'_> {
         for g in self.targets.iter().filter(|g| g.needs_receiver()) {
             g.receiver.mentioned_classes(&mut wanted);
         }
-        wanted
+        let candidates: Vec<(String, u32)> = wanted
             .into_iter()
             .filter(|n| n != OBJECT && !self.makeable(n))
             .filter_map(|n| self.done.get(&n).map(|&d| (n, d)))
-            .collect()
+            .collect();
+        // A class the test cannot name is walked (`done`) but needs no value: no callable the
+        // test can write takes it.
+        candidates.into_iter().filter(|(n, _)| self.nameable(n)).collect()
+    }
+
+    /// Whether a test in the CUT's package can name class `name`.
+    fn nameable(&mut self, name: &str) -> bool {
+        self.table.get(name).is_some_and(|c| self.class_and_outers_accessible(&c))
     }
 
     /// Every proper and improper supertype of class `name` that the table can read.
@@ -145,7 +153,9 @@ impl Builder<'_> {
                     continue;
                 }
                 let Some(r) = m.sig.ret.as_ref().and_then(|r| r.class_name()) else { continue };
-                if r == OBJECT || JType::class(r).is_primitive_like() {
+                // The test declares the value with the method's return type: a package-private
+                // `Loopback` of another package would not compile.
+                if r == OBJECT || JType::class(r).is_primitive_like() || !self.nameable(r) {
                     continue;
                 }
                 let supers = self.supertypes(r, &mut memo);
