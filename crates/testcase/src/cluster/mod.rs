@@ -1186,13 +1186,18 @@ impl<'a> Builder<'a> {
         config: &ClusterConfig,
     ) -> Result<Builder<'a>, ClusterError> {
         let cf = table.parse(cut)?;
-        let mut pool =
-            if config.code_constants { table.pool_constants(cut, &cf) } else { load::pool_constants(&cf) };
-        if config.format_strings {
-            // The separators the class compares with are pushed numbers, whatever `code_constants`.
-            let signal = table.pool_constants(cut, &cf);
-            pool.strings.extend(shapes::format_shapes(&signal.ints, &signal.strings));
-        }
+        // The constant pool's values and, when either option wants them, the pushed numbers: the
+        // separators a class compares with are pushed (`bipush 45`), whatever `code_constants`.
+        let full = (config.code_constants || config.format_strings).then(|| table.pool_constants(cut, &cf));
+        let formats = match &full {
+            Some(f) if config.format_strings => shapes::format_shapes(&f.ints, &f.strings),
+            _ => Vec::new(),
+        };
+        let mut pool = match full {
+            Some(f) if config.code_constants => f,
+            _ => load::pool_constants(&cf),
+        };
+        pool.strings.extend(formats);
         let constants = ConstantValues::from_pool(&pool);
         let info = table.get(cut).ok_or_else(|| ClusterError::ClassNotFound(cut.to_string()))?;
         if info.is_local || info.access & access::PRIVATE != 0 {
