@@ -584,7 +584,9 @@ final class Executor {
                 o = Outcome.threw(t.getClass().getName(), "", true, "");
             }
             if (o.tag == Protocol.O_THREW && "java.lang.OutOfMemoryError".equals(o.s1)) oom = true;
+            String left = litter();
             String g = Guards.fired();
+            if (g == null) g = left;
             if (g != null) {
                 o = Outcome.guard(g);
                 status = Protocol.STATUS_GUARD;
@@ -893,6 +895,44 @@ final class Executor {
 
     /** The folder below the scratch directory for a test's files (testcase's `SCRATCH_FOLDER`). */
     static final String SCRATCH_FOLDER = "suitesmith-files";
+
+    /** `java.io.tmpdir` when it lies in the scratch directory (the workers' does), else null. */
+    private java.io.File tmpDir;
+
+    /** Whether {@link #tmpDir} has been read (at the first statement: the guards know the scratch directory by then). */
+    private boolean tmpDirRead;
+
+    /**
+     * Removes what the statement just run left in {@code java.io.tmpdir}, and says so: a guard
+     * refusal, so that the test is cut before the statement (issue 20). A worker's temporary
+     * directory is its own, but for the user it is the machine's /tmp: a written test whose code
+     * under test keeps a temporary file (Guava's {@code Files.createTempDir()}) would leave it there,
+     * and verification drops any test that leaves a file behind. Seen here, at the statement that
+     * made it, the search learns to get its files elsewhere (the test's own folder), and a test
+     * loses only that statement and what follows, not everything. It also keeps tests from seeing
+     * what earlier tests left, so that same-seed runs with 1 and 2 workers agree. A file a statement
+     * makes and deletes itself is no litter; one kept for a later statement to delete is (checking
+     * after every statement is what shows which statement made it).
+     */
+    private String litter() {
+        if (!tmpDirRead) {
+            tmpDirRead = true;
+            java.io.File t = new java.io.File(System.getProperty("java.io.tmpdir", ""));
+            if (t.isAbsolute() && t.isDirectory() && Guards.inScratch(t)) tmpDir = t;
+        }
+        if (tmpDir == null) return null;
+        String[] names = tmpDir.list();
+        if (names == null || names.length == 0) return null;
+        for (String n : names) {
+            try {
+                deleteTree(new java.io.File(tmpDir, n).toPath());
+            } catch (IOException | RuntimeException e) {
+                // Seen again (and refused again) after the next statement.
+            }
+        }
+        // No name in the text: a JDK-made temporary name is random, and the refusal is data.
+        return "a file left in java.io.tmpdir";
+    }
 
     /** Whether this test's scratch folder has been emptied (at its first scratch file). */
     private boolean scratchFolderReady;
