@@ -1,7 +1,7 @@
 //! JDK values a user makes with factories (issue 20, item 4) and types as values (item 3): on
 //! `fixtures/java/jdkvalues`, whose branches take `Duration`, `Period`, `LocalDate`, `Instant`,
-//! `ZoneOffset`, `Clock`, `Charset`, `Pattern`, `Optional`, `InetAddress`, `URI`, `UUID`, `EnumSet`
-//! and `Class` values (an enum's for `Class<E extends Enum<E>>`), `generate` covers every branch within a fixed number of evaluations by calling
+//! `ZoneOffset`, `Clock`, `Charset`, `Pattern`, `Optional`, `InetAddress`, `URI`, `UUID`, `EnumSet`,
+//! `Path` and `Class` values (an enum's for `Class<E extends Enum<E>>`), `generate` covers every branch within a fixed number of evaluations by calling
 //! the public static factories (`testcase`'s `jdk_factories`; before them only `null` reached most
 //! of these parameters: 6 of 28, 4 of 16 and 8 of 12 branch goals) and writing class literals
 //! (before them: `null` only), and the written tests compile with JUnit alone and pass 5 of 5
@@ -27,6 +27,8 @@ const CLASSES: &[(&str, &[&str])] = &[
     // Exceptions of each kind, the literal of another exception class for `Class<X extends
     // Throwable>`, primitive classes for a free `Class<T>` (before: 9 of 16 branch goals).
     ("jdkvalues.Failures", &["new Error(", "new IOException(", "long.class", "boolean.class"]),
+    // A root, absolute and relative `Path` from `Path.of` (before: null only, 0 of 6 branch goals).
+    ("jdkvalues.PathNames", &["Path.of("]),
 ];
 
 #[test]

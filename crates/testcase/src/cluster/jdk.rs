@@ -118,6 +118,9 @@ pub(crate) fn jdk_factories(class: &str) -> &'static [&'static str] {
         "java.util.EnumSet" => &["noneOf", "allOf", "of", "range", "copyOf", "complementOf"],
         "java.util.OptionalInt" | "java.util.OptionalLong" | "java.util.OptionalDouble" => &["of", "empty"],
         "java.nio.charset.Charset" => &["forName"],
+        // A root (`/`), a relative or an empty path: what a scratch file never is (the guards
+        // refuse writes to them all).
+        "java.nio.file.Path" => &["of"],
         "java.util.regex.Pattern" => &["compile"],
         // With the address given, no name service is asked.
         "java.net.InetAddress" => &["getByAddress"],
