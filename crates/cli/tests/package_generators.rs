@@ -2,9 +2,10 @@
 //! whose `Router` takes a `Channel` (an interface whose only implementation is package-private
 //! behind the public factories `Channels.loopback(int)` and `Channels.closed()`), a `Ticket` (its
 //! constructor package-private; `Registry.issue(String)`, an instance method, makes it) and a
-//! `Pool` (made by `Pools.direct()` and `Pools.bounded(int)`, an executor service in small), all in
-//! another package, `generate --package-generators on` covers every branch within a fixed number
-//! of evaluations, while without it only `null` reaches those parameters (3 of 24 branch goals:
+//! `Pool` (made by `Pools.direct()` and `Pools.bounded(int)`, an executor service in small) and a
+//! `Mode` (a private constructor: its instances are its constants `Mode.READ` and `Mode.WRITE`), all
+//! in another package, `generate --package-generators on` covers every branch within a fixed number
+//! of evaluations, while without it only `null` reaches those parameters (4 of 28 branch goals:
 //! the null checks). The written tests call the factories, compile with JUnit alone and pass 5 of 5
 //! fresh plain JVM runs; 1 and 2 workers write the same bytes.
 
@@ -23,12 +24,20 @@ fn package_generators_reach_every_branch_and_their_tests_pass() {
     let report = common::generate_fixture("generators", class, &out, &["--package-generators", "on"]);
     assert_eq!(common::uncovered_branches(&report), Vec::<String>::new());
     let c = &report["classes"][0];
-    assert_eq!(c["criteria"]["branch"]["goals"], 24);
+    assert_eq!(c["criteria"]["branch"]["goals"], 28);
     assert_eq!(c["verification"]["verified"], true, "{}", c["verification"]);
     let files = common::java_files(&out);
     assert_eq!(files.len(), 1);
     let (name, text) = &files[0];
-    for call in ["Channels.loopback(", "Channels.closed()", ".issue(", "new Registry()", "Pools."] {
+    for call in [
+        "Channels.loopback(",
+        "Channels.closed()",
+        ".issue(",
+        "new Registry()",
+        "Pools.",
+        "Mode.READ",
+        "Mode.WRITE",
+    ] {
         assert!(text.contains(call), "no {call} in\n{text}");
     }
     common::compile_and_run_junit4(&out, name, &cp, tmp.path(), 5, class);
@@ -36,7 +45,7 @@ fn package_generators_reach_every_branch_and_their_tests_pass() {
     // Without them, the same budget reaches only the null checks' taken sides.
     let off = common::generate_fixture("generators", class, &tmp.path().join("off"), &[]);
     let branch = &off["classes"][0]["criteria"]["branch"];
-    assert_eq!(branch["covered"], 3, "without package generators: {branch}");
+    assert_eq!(branch["covered"], 4, "without package generators: {branch}");
 }
 
 /// The same seed and evaluation budget write byte-identical tests with one worker and with two.

@@ -290,16 +290,19 @@ fn files_and_paths_can_be_scratch_files() {
 /// `generators.Router`'s parameters that nothing in the cluster makes get the methods of their own
 /// package returning them: `Channels.loopback(int)` and `Channels.closed()` for `Channel` (its
 /// implementation is package-private in another package), the instance method `Registry.issue`
-/// for `Ticket` (its constructor is package-private), `Pools`' factories for `Pool`; not
+/// for `Ticket` (its constructor is package-private), `Pools`' factories for `Pool`, the constants
+/// `Mode.READ` and `Mode.WRITE` for `Mode` (its constructor is private); not
 /// `Channels.raw(int)`, whose result type is package-private there, so that a test in `generators`
-/// cannot declare it. Without the switch, none of the three can be made. Snapshot:
+/// cannot declare it. Without the switch, none of the four can be made. Snapshot:
 /// `test_data/cluster/generators-Router.txt`.
 #[test]
 fn package_generators_make_what_only_other_classes_of_a_package_make() {
     let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("generators")])
         .expect("classpath opens");
-    let wants: Vec<JType> =
-        ["Channel", "Ticket", "Pool"].iter().map(|n| JType::class(&format!("generators.net.{n}"))).collect();
+    let wants: Vec<JType> = ["Channel", "Ticket", "Pool", "Mode"]
+        .iter()
+        .map(|n| JType::class(&format!("generators.net.{n}")))
+        .collect();
     let config = ClusterConfig { package_generators: true, ..ClusterConfig::evosuite() };
     let cluster = TestCluster::build(&cp, "generators.Router", &config).expect("cluster builds");
     let text: String = wants.iter().map(|w| creations_text(&cluster, w)).collect();

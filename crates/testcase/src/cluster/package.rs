@@ -4,7 +4,8 @@
 //! package, that return it or a subtype of it: a public factory in another class
 //! (`Channels.loopback(int) -> Channel` behind a package-private implementation,
 //! `MoreExecutors.newDirectExecutorService() -> ListeningExecutorService` for an
-//! `ExecutorService`), or an instance method of a class that can be made (`Registry.issue`).
+//! `ExecutorService`), or an instance method of a class that can be made (`Registry.issue`). The
+//! type's own public constants are read too (`FileChannel.MapMode.READ_ONLY`).
 //!
 //! EvoSuite finds such generators by scanning the whole classpath for methods returning each
 //! needed type (`TestClusterGenerator`'s "generators from the inheritance tree"); scanning only
@@ -178,6 +179,31 @@ impl Builder<'_> {
                 }
             }
         }
+        // The type's own constants: a class whose instances are its public static final fields
+        // (`FileChannel.MapMode.READ_ONLY`: a private constructor, as an enum has) is made by
+        // reading one. The classes above are only those of the two packages, and a JDK type's
+        // package is not read: its own fields are looked at here.
+        for t in needed.keys() {
+            let Some(info) = self.table.get(t) else { continue };
+            for f in &info.fields {
+                let constant = access::STATIC | access::FINAL;
+                if f.access & constant != constant
+                    || !self.member_accessible(f.access, &info)
+                    || f.ty.class_name() != Some(t.as_str())
+                {
+                    continue;
+                }
+                found.insert(Candidate {
+                    needed: t.clone(),
+                    unmade: 0,
+                    params: 0,
+                    instance: false,
+                    class: t.clone(),
+                    name: f.name.clone(),
+                    descriptor: f.descriptor.clone(),
+                });
+            }
+        }
         let mut per_type: BTreeMap<String, usize> = BTreeMap::new();
         let mut added = 0;
         for Candidate { needed: t, class, name, descriptor, .. } in found {
@@ -207,8 +233,8 @@ impl Builder<'_> {
         added
     }
 
-    /// Method `name` `descriptor` of `class` as a callable (`members` makes it, with the class's
-    /// and the method's type variables).
+    /// Method (or static field) `name` `descriptor` of `class` as a callable (`members` makes it,
+    /// with the class's and the method's type variables).
     fn package_generator(
         &mut self,
         class: &str,
@@ -218,7 +244,11 @@ impl Builder<'_> {
         let info: Arc<ClassInfo> = self.table.get(class)?;
         self.members(&info, false, false)
             .into_iter()
-            .find(|g| g.kind == CallableKind::Method && g.name == name && g.descriptor == descriptor)
+            .find(|g| {
+                matches!(g.kind, CallableKind::Method | CallableKind::FieldGet)
+                    && g.name == name
+                    && g.descriptor == descriptor
+            })
             .map(Arc::new)
     }
 }
