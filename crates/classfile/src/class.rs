@@ -178,6 +178,21 @@ impl Member {
     pub fn code(&self, cp: &ConstantPool) -> Option<Result<Code, Error>> {
         self.attribute(cp, "Code").map(|a| Code::parse(&a.info))
     }
+
+    /// The internal names of the classes in a method's `throws` clause (its `Exceptions`
+    /// attribute, JVMS §4.7.5), in order; empty without one. A malformed attribute lists the
+    /// entries it holds whole.
+    pub fn exceptions<'a>(&self, cp: &'a ConstantPool) -> Vec<Cow<'a, str>> {
+        let Some(attr) = self.attribute(cp, "Exceptions") else { return Vec::new() };
+        let info = &attr.info;
+        let n = info.get(..2).map_or(0, |b| u16::from_be_bytes([b[0], b[1]]) as usize);
+        (0..n)
+            .filter_map(|i| {
+                let b = info.get(2 + 2 * i..4 + 2 * i)?;
+                cp.class_name(u16::from_be_bytes([b[0], b[1]]))
+            })
+            .collect()
+    }
 }
 
 fn find_attribute<'a>(attrs: &'a [Attribute], cp: &ConstantPool, name: &str) -> Option<&'a Attribute> {

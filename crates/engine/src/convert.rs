@@ -101,16 +101,18 @@ fn statement(test: &TestCase, i: usize) -> Wire {
         }
         Statement::Copy { from, .. } => Wire::Copy { from: var(*from) },
         Statement::ClassLiteral { ty } => Wire::ClassLiteral { descriptor: ty.erasure().descriptor() },
-        Statement::Stub { stub, args, answers } => {
+        Statement::Stub { stub, args, answers, throws } => {
             let st = &stub.stub;
             let methods = st
                 .methods
                 .iter()
                 .zip(answers)
-                .map(|(m, a)| protocol::StubAnswers {
+                .enumerate()
+                .map(|(k, (m, a))| protocol::StubAnswers {
                     descriptor: m.descriptor.clone(),
                     runs_arguments: m.runs_arguments,
                     answers: vars(a),
+                    throws: throws.get(k).copied().flatten().and_then(var),
                 })
                 .collect();
             Wire::Stub {

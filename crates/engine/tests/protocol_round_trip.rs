@@ -137,6 +137,7 @@ fn every_kind() -> TestCase {
             params: vec![],
             ret: Some(JType::object()),
             runs_arguments: false,
+            throw_bound: "java.lang.RuntimeException".into(),
         }],
     };
     let stub = Arc::new(StubRef {
@@ -145,7 +146,7 @@ fn every_kind() -> TestCase {
         ctor: 0,
         answer_types: vec![Some(JType::string())],
     });
-    let sup = t.push(Statement::Stub { stub, args: vec![], answers: vec![vec![text]] }); // v27
+    let sup = t.push(Statement::Stub { stub, args: vec![], answers: vec![vec![text]], throws: vec![None] }); // v27
     let get = || Statement::Method {
         method: method(
             "java.util.function.Supplier",

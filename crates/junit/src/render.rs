@@ -694,7 +694,9 @@ impl Ctx<'_> {
             Statement::Copy { from, ty } => self.arg(case, names, *from, ty),
             // `ty` is erased already: `List.class`, `int[].class`, `int.class`.
             Statement::ClassLiteral { ty } => format!("{}.class", self.names.ty(&ty.erasure())),
-            Statement::Stub { stub, args, answers } => self.stub(case, names, stub, args, answers),
+            Statement::Stub { stub, args, answers, throws } => {
+                self.stub(case, names, stub, args, answers, throws)
+            }
             Statement::ScratchFile(sf) => self.scratch_file(case, i, sf),
         };
         Line { decl, expr, call }
@@ -741,8 +743,9 @@ impl Ctx<'_> {
     /// item 1; `suitesmith.rt.Stubs` has the semantics): the raw type, so that every method is
     /// overridden with its erased signature (JLS §4.8); each method returns its answers in turn,
     /// through a counter field, then the default value (a loop on `hasNext()` ends); a void method
-    /// taking a `Runnable` runs it. The names it declares (`callsA`, `argA`, `answers`)
-    /// never end in a digit, so they never shadow a test variable.
+    /// taking a `Runnable` runs it; a method that throws does so once, at the call after its
+    /// answers (`if (callsA == answers.length) { callsA++; throw e; }`). The names it declares
+    /// (`callsA`, `argA`, `answers`) never end in a digit, so they never shadow a test variable.
     fn stub(
         &mut self,
         case: &TestCase,
@@ -750,6 +753,7 @@ impl Ctx<'_> {
         stub: &StubRef,
         args: &[VarId],
         answers: &[Vec<VarId>],
+        throws: &[Option<VarId>],
     ) -> String {
         // A capturing stub is written with its type arguments, for code reading them back
         // (`StubRef::capture_signature`); it has no methods to override.
@@ -764,12 +768,26 @@ impl Ctx<'_> {
         let (in3, in4) = (INDENT.repeat(3), INDENT.repeat(4));
         let letter = |k: usize| char::from(b'A' + (k % 26) as u8);
         let mut out = format!("new {class}({a}) {{\n");
+        let thrown = |k: usize| throws.get(k).copied().flatten();
         for (k, a) in answers.iter().enumerate() {
-            if !a.is_empty() {
+            if !a.is_empty() || thrown(k).is_some() {
                 writeln!(out, "{in3}int calls{};", letter(k)).ok();
             }
         }
         for (k, (m, a)) in stub.stub.methods.iter().zip(answers).enumerate() {
+            // What the method throws, and the `throws` clause a checked exception needs (the
+            // overridden method declares it: `throw_bound` comes from its own clause).
+            let throw = thrown(k).map(|v| {
+                let bound = JType::class(&m.throw_bound);
+                let e = self.arg(case, names, v, &bound);
+                (e, self.names.class(&m.throw_bound))
+            });
+            let clause = match &throw {
+                Some((_, b)) if m.throw_bound != testcase::cluster::RUNTIME_EXCEPTION => {
+                    format!(" throws {b}")
+                }
+                _ => String::new(),
+            };
             let params: Vec<String> = m
                 .params
                 .iter()
@@ -778,13 +796,22 @@ impl Ctx<'_> {
                 .collect();
             let ret = m.ret.as_ref().map_or_else(|| "void".to_string(), |r| self.names.ty(r));
             writeln!(out, "{in3}@Override").ok();
-            writeln!(out, "{in3}public {ret} {}({}) {{", ascii_ident(&m.name), params.join(", ")).ok();
+            writeln!(out, "{in3}public {ret} {}({}){clause} {{", ascii_ident(&m.name), params.join(", "))
+                .ok();
             if m.runs_arguments {
                 for (i, p) in m.params.iter().enumerate() {
                     if p.class_name() == Some("java.lang.Runnable") {
                         writeln!(out, "{in4}arg{}.run();", letter(i)).ok();
                     }
                 }
+            }
+            let c = letter(k);
+            if a.is_empty()
+                && let Some((e, _)) = &throw
+            {
+                writeln!(out, "{in4}if (calls{c}++ == 0) {{").ok();
+                writeln!(out, "{in4}{INDENT}throw {e};").ok();
+                writeln!(out, "{in4}}}").ok();
             }
             if let Some(r) = &m.ret {
                 // Answers are written as the type the search chose them for (no cast).
@@ -794,8 +821,14 @@ impl Ctx<'_> {
                 } else {
                     let values: Vec<String> = a.iter().map(|v| self.answer(case, names, *v, &want)).collect();
                     let elem = self.names.ty(&r.erasure());
-                    let (c, d) = (letter(k), default_value(r));
+                    let d = default_value(r);
                     writeln!(out, "{in4}{elem}[] answers = {{{}}};", values.join(", ")).ok();
+                    if let Some((e, _)) = &throw {
+                        writeln!(out, "{in4}if (calls{c} == answers.length) {{").ok();
+                        writeln!(out, "{in4}{INDENT}calls{c}++;").ok();
+                        writeln!(out, "{in4}{INDENT}throw {e};").ok();
+                        writeln!(out, "{in4}}}").ok();
+                    }
                     writeln!(out, "{in4}return calls{c} < answers.length ? answers[calls{c}++] : {d};").ok();
                 }
             }
@@ -1036,9 +1069,10 @@ fn inlinable(t: &JUnitTest, static_nested: &[String]) -> Vec<bool> {
             Statement::ArrayLoad { array, .. } => (Vec::new(), vec![*array]),
             Statement::Copy { from, .. } => (vec![*from], Vec::new()),
             // Arguments and answers alike are written where a value of their type is expected.
-            Statement::Stub { args, answers, .. } => {
-                (args.iter().chain(answers.iter().flatten()).copied().collect(), Vec::new())
-            }
+            Statement::Stub { args, answers, throws, .. } => (
+                args.iter().chain(answers.iter().flatten()).chain(throws.iter().flatten()).copied().collect(),
+                Vec::new(),
+            ),
             _ => (Vec::new(), Vec::new()),
         };
         for v in inlinable_slots {

@@ -357,6 +357,7 @@ fn put_statement<'a>(out: &mut Vec<u8>, table: &mut StringTable<'a>, st: &'a Sta
                 table.sref(out, &m.descriptor);
                 put_bool(out, m.runs_arguments);
                 put_vars(out, &m.answers);
+                put_var(out, m.throws);
             }
         }
         Statement::ScratchFile { kind, path, name, contents } => {
@@ -946,6 +947,7 @@ fn read_statements(r: &mut Reader<'_>, strings: &[String]) -> Result<Vec<Stateme
                         descriptor: sref(r)?,
                         runs_arguments: r.bool()?,
                         answers: read_vars(r)?,
+                        throws: r.var()?,
                     });
                 }
                 Statement::Stub { class, bytes, ctor, args, methods }

@@ -28,7 +28,7 @@ pub use path::{
 pub use trace::{Branch, ContextBranch, Record, Trace};
 
 /// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
-pub const VERSION: u16 = 9;
+pub const VERSION: u16 = 10;
 
 /// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`); the
 /// same type as `goals::ProbeId`, defined in `rt-abi`.
@@ -182,11 +182,14 @@ pub enum Statement {
 /// What one method of a stub (JVM `descriptor`) returns: `answers` in turn, then the default
 /// value of its return type; with `runs_arguments`, it first runs
 /// each argument whose parameter type is `Runnable` (a null one throws `NullPointerException`).
+/// With `throws` (since version 10), the call after the answers throws that value, once (a null
+/// one throws `NullPointerException`, as `throw null` does).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StubAnswers {
     pub descriptor: String,
     pub runs_arguments: bool,
     pub answers: Vec<Var>,
+    pub throws: Option<Var>,
 }
 
 impl Statement {

@@ -84,11 +84,20 @@ fn all_statements() -> Vec<Statement> {
             bytes: vec![0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52],
             ctor: "()V".into(),
             args: vec![],
-            methods: vec![StubAnswers {
-                descriptor: "()Ljava/lang/Object;".into(),
-                runs_arguments: false,
-                answers: vec![Var(8), Var(2)],
-            }],
+            methods: vec![
+                StubAnswers {
+                    descriptor: "()Ljava/lang/Object;".into(),
+                    runs_arguments: false,
+                    answers: vec![Var(8), Var(2)],
+                    throws: None,
+                },
+                StubAnswers {
+                    descriptor: "()V".into(),
+                    runs_arguments: false,
+                    answers: vec![],
+                    throws: Some(Var(3)),
+                },
+            ],
         },
         Statement::ScratchFile { kind: 0, path: false, name: "file0".into(), contents: "a\nb \u{e9}".into() },
         Statement::ScratchFile { kind: 2, path: true, name: "file1".into(), contents: String::new() },

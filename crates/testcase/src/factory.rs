@@ -19,6 +19,10 @@ use crate::validity::candidates;
 /// that" (an iterator's `hasNext`: true, then false), short enough to read.
 pub const MAX_ANSWERS: usize = 3;
 
+/// How often a new stub's method throws after its answers (`Statement::Stub::throws`): rarely,
+/// since most code wants answers, and mutation adds or removes a throw as often as an answer.
+pub const P_STUB_THROW: f64 = 0.125;
+
 /// Test-creation and mutation parameters. No `Default`: `FactoryConfig::evosuite()` gives
 /// EvoSuite's (anchors.md §1.4, digest 002 §2.2).
 #[derive(Debug, Clone, PartialEq)]
@@ -459,7 +463,48 @@ impl<'a> TestFactory<'a> {
             }
             answers.push(a);
         }
-        Ok(self.insert_at(test, pos, Statement::Stub { stub: s, args, answers }))
+        // A method throws now and then (`P_STUB_THROW`), after its answers: the code under test
+        // that catches what it throws needs such a stub.
+        let mut throws = Vec::with_capacity(s.stub.methods.len());
+        for m in &s.stub.methods {
+            let mut t = None;
+            if rng.random_bool(P_STUB_THROW) {
+                let backup = (test.clone(), *pos);
+                match self.satisfy(test, pos, &JType::class(&m.throw_bound), depth + 1, true, rng) {
+                    Ok(v) => t = Some(v),
+                    Err(Failed) => (*test, *pos) = backup,
+                }
+            }
+            throws.push(t);
+        }
+        Ok(self.insert_at(test, pos, Statement::Stub { stub: s, args, answers, throws }))
+    }
+
+    /// Makes method `k` of the stub at `i` throw a new value of its `throw_bound` after its
+    /// answers, or stop throwing if it did; false when nothing changed.
+    pub(crate) fn toggle_throw(&self, test: &mut TestCase, i: usize, k: usize, rng: &mut TestRng) -> bool {
+        let Statement::Stub { stub, throws, .. } = &mut test.statements[i] else { return false };
+        let Some(m) = stub.stub.methods.get(k) else { return false };
+        let bound = JType::class(&m.throw_bound);
+        match throws.get_mut(k) {
+            None => return false,
+            Some(t @ Some(_)) => {
+                *t = None;
+                return true;
+            }
+            Some(None) => {}
+        }
+        let mut pos = i;
+        let Ok(v) = self.satisfy(test, &mut pos, &bound, 1, true, rng) else { return false };
+        // `pos` is where the stub now is, after what `satisfy` inserted.
+        let Statement::Stub { throws, .. } = &mut test.statements[pos] else { return false };
+        match throws.get_mut(k) {
+            Some(t) => {
+                *t = Some(v);
+                true
+            }
+            None => false,
+        }
     }
 
     /// A new answer of method `k` of the stub at `i`, satisfied before it; false when there is

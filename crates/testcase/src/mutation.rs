@@ -175,12 +175,17 @@ impl TestFactory<'_> {
         }
     }
 
-    /// Changes a stub: one more answer for a method, one answer fewer, or another value for an
-    /// argument or answer (`change_use`), a third each.
+    /// Changes a stub: one more answer for a method, one answer fewer, a throw after the answers
+    /// added or removed, or another value for an argument, answer or thrown value (`change_use`),
+    /// a quarter each.
     fn change_stub(&self, test: &mut TestCase, i: usize, rng: &mut TestRng) -> bool {
         let Statement::Stub { answers, .. } = &test.statements[i] else { return false };
         let n = answers.len();
-        match rng.random_range(0..3) {
+        match rng.random_range(0..4) {
+            2 if n > 0 => {
+                let k = rng.random_range(0..n);
+                self.toggle_throw(test, i, k, rng)
+            }
             0 if n > 0 => {
                 let k = rng.random_range(0..n);
                 self.add_answer(test, i, k, rng)

@@ -191,6 +191,10 @@ pub struct StubMethod {
     /// Whether the stub runs its `Runnable` arguments before answering (a void method taking
     /// one is an executor: `execute(r)` runs `r` on the calling thread, issue 20 item 5).
     pub runs_arguments: bool,
+    /// The class of what the method may throw (binary name): the first class of its `throws`
+    /// clause a test can name (`IOException` for `Closeable.close`, `Exception` for
+    /// `Callable.call`), else `java.lang.RuntimeException`, which any method may throw.
+    pub throw_bound: String,
 }
 
 /// A stub as a test creates it: the type, with type arguments, the constructor chosen and the
@@ -280,8 +284,10 @@ pub enum Statement {
     /// An instance of an anonymous implementation of an abstract class or interface (tag 13;
     /// issue 20 item 1): `args` go to the superclass constructor, and method k returns
     /// `answers[k]` in turn, then its return type's default value (so that a loop on a stub's
-    /// `hasNext()` ends).
-    Stub { stub: Arc<StubRef>, args: Vec<VarId>, answers: Vec<Vec<VarId>> },
+    /// `hasNext()` ends). With `throws[k]`, the call after the answers throws that value (of the
+    /// method's `throw_bound`; a null throws `NullPointerException`, as `throw null` does), once:
+    /// Mockito's `thenThrow`, for the code that catches what such a method throws.
+    Stub { stub: Arc<StubRef>, args: Vec<VarId>, answers: Vec<Vec<VarId>>, throws: Vec<Option<VarId>> },
     /// A file or directory in the test's own temporary folder (tag 14; issue 20 item 2): a
     /// `java.io.File`, or a `java.nio.file.Path` when `path`. A file holds `contents` (UTF-8); a
     /// directory holds `contents` in one file `data.txt` when they are not empty; a missing file
@@ -421,9 +427,10 @@ impl Statement {
             }
             Statement::ArrayLoad { array, .. } => res.push(*array),
             Statement::Copy { from, .. } => res.push(*from),
-            Statement::Stub { args, answers, .. } => {
+            Statement::Stub { args, answers, throws, .. } => {
                 res.extend(args);
                 res.extend(answers.iter().flatten());
+                res.extend(throws.iter().flatten());
             }
         }
         res
@@ -456,9 +463,10 @@ impl Statement {
             }
             Statement::ArrayLoad { array, .. } => res.push(array),
             Statement::Copy { from, .. } => res.push(from),
-            Statement::Stub { args, answers, .. } => {
+            Statement::Stub { args, answers, throws, .. } => {
                 res.extend(args.iter_mut());
                 res.extend(answers.iter_mut().flatten());
+                res.extend(throws.iter_mut().flatten());
             }
         }
         res
@@ -496,11 +504,16 @@ impl Statement {
             Statement::ArrayStore { .. } => vec![None, None],
             Statement::ArrayLoad { .. } => vec![None],
             Statement::Copy { ty, .. } => vec![Some(ty.clone())],
-            Statement::Stub { stub, answers, .. } => {
+            Statement::Stub { stub, answers, throws, .. } => {
                 let mut res: Vec<Option<JType>> = stub.ctor_params().iter().cloned().map(Some).collect();
                 for (k, a) in answers.iter().enumerate() {
                     let t = stub.answer_types.get(k).cloned().flatten();
                     res.extend(a.iter().map(|_| t.clone()));
+                }
+                for (k, t) in throws.iter().enumerate() {
+                    if t.is_some() {
+                        res.push(stub.stub.methods.get(k).map(|m| JType::class(&m.throw_bound)));
+                    }
                 }
                 res
             }
@@ -750,7 +763,7 @@ fn encode_statement(st: &Statement, out: &mut Vec<u8>) {
             put_type(out, ty);
         }
         Statement::ClassLiteral { ty } => put_type(out, ty),
-        Statement::Stub { stub, args, answers } => {
+        Statement::Stub { stub, args, answers, throws } => {
             put_str(out, &stub.stub.stub_class);
             put_type(out, &stub.ty);
             put_u32(out, stub.ctor as u32);
@@ -758,6 +771,12 @@ fn encode_statement(st: &Statement, out: &mut Vec<u8>) {
             put_u32(out, answers.len() as u32);
             for a in answers {
                 put_vars(out, a);
+            }
+            // Only stubs that throw add bytes, so the keys of the others stay as they were.
+            if throws.iter().any(Option::is_some) {
+                for t in throws {
+                    put_var(out, *t);
+                }
             }
         }
         Statement::ScratchFile(sf) => {
@@ -860,11 +879,11 @@ impl fmt::Display for TestCase {
                 Statement::ArrayLoad { array, index, .. } => write!(f, "{array}[{index}]")?,
                 Statement::Copy { from, .. } => write!(f, "{from}")?,
                 Statement::ClassLiteral { ty } => write!(f, "{}.class", ty.erasure())?,
-                Statement::Stub { stub, args, answers } => {
+                Statement::Stub { stub, args, answers, throws } => {
                     write!(f, "new {}(", stub.ty)?;
                     write_args(f, args)?;
                     f.write_str(") {")?;
-                    for (m, a) in stub.stub.methods.iter().zip(answers) {
+                    for (k, (m, a)) in stub.stub.methods.iter().zip(answers).enumerate() {
                         write!(f, " {}: ", m.name)?;
                         if m.runs_arguments {
                             f.write_str("run ")?;
@@ -872,6 +891,9 @@ impl fmt::Display for TestCase {
                         f.write_str("[")?;
                         write_args(f, a)?;
                         f.write_str("]")?;
+                        if let Some(Some(t)) = throws.get(k) {
+                            write!(f, " throw {t}")?;
+                        }
                     }
                     f.write_str(" }")?;
                 }

@@ -76,12 +76,13 @@ pub fn check_statement(test: &TestCase, i: usize, oracle: &dyn SubtypeOracle) ->
             {
                 return Err(InvalidTest::Shape { stmt: i, what: "receiver of a static field" });
             }
-            Statement::Stub { stub, args, answers } => {
+            Statement::Stub { stub, args, answers, throws } => {
                 if stub.ctor_params().len() != args.len() || stub.ctor >= stub.stub.constructors.len() {
                     return Err(InvalidTest::Shape { stmt: i, what: "argument count" });
                 }
                 let methods = &stub.stub.methods;
                 if answers.len() != methods.len()
+                    || throws.len() != methods.len()
                     || stub.answer_types.len() != methods.len()
                     || methods.iter().zip(answers).any(|(m, a)| m.ret.is_none() && !a.is_empty())
                 {

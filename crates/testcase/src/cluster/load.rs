@@ -24,6 +24,8 @@ pub(crate) struct MethodInfo {
     pub descriptor: String,
     pub access: u16,
     pub sig: MethodSig,
+    /// The classes of its `throws` clause (binary names).
+    pub exceptions: Vec<String>,
 }
 
 /// A field of a class.
@@ -154,6 +156,7 @@ pub(crate) fn summarize(cf: &ClassFile) -> ClassInfo {
             descriptor: desc.into_owned(),
             access: m.access_flags,
             sig,
+            exceptions: m.exceptions(cp).iter().map(|e| dotted(e)).collect(),
         });
     }
     let mut fields = Vec::new();

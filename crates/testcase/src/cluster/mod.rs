@@ -28,7 +28,7 @@ use crate::types::{JType, OBJECT, SubtypeOracle, TypeArg, TypeParam};
 pub(crate) use load::PoolConstants;
 use load::{ClassInfo, ClassTable};
 use stubs::{Ancestry, StubInfo};
-pub use stubs::{JDK_STUB_PACKAGE, STUB_SUFFIX, stub_class_name};
+pub use stubs::{JDK_STUB_PACKAGE, RUNTIME_EXCEPTION, STUB_SUFFIX, stub_class_name};
 
 /// Whether `binary` (`a.B$C`) is a nested class declared `static` (its own `InnerClasses` entry has
 /// `ACC_STATIC`, JVMS §4.7.6): its constructor's first parameter is then an ordinary argument, not
@@ -1115,7 +1115,17 @@ impl TestCluster {
                     .methods
                     .iter()
                     .map(|m| {
-                        format!("{}{}{}", m.name, m.descriptor, if m.runs_arguments { " runs" } else { "" })
+                        let throws = if m.throw_bound == RUNTIME_EXCEPTION {
+                            String::new()
+                        } else {
+                            format!(" throws {}", m.throw_bound)
+                        };
+                        format!(
+                            "{}{}{}{throws}",
+                            m.name,
+                            m.descriptor,
+                            if m.runs_arguments { " runs" } else { "" }
+                        )
                     })
                     .collect();
                 let _ = writeln!(
@@ -1537,6 +1547,7 @@ impl<'a> Builder<'a> {
                 .iter()
                 .flat_map(|(_, ps)| ps.iter().cloned())
                 .chain(s.generic_returns.iter().flatten().map(|(_, r)| r.clone()))
+                .chain(s.stub.methods.iter().map(|m| JType::class(&m.throw_bound)))
                 .collect();
             for t in types {
                 self.enqueue_type(&t, depth + 1);
@@ -1601,6 +1612,7 @@ impl<'a> Builder<'a> {
                         t.mentioned_classes(&mut named);
                     }
                 }
+                named.extend(m.exceptions.iter().cloned());
             }
         }
         let mut visible = BTreeMap::new();

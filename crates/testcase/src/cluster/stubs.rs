@@ -18,6 +18,9 @@ use crate::types::{JType, parse_method_sig};
 /// user would read.
 pub(crate) const MAX_STUB_METHODS: usize = 8;
 
+/// What a stub method without a `throws` clause may throw.
+pub const RUNTIME_EXCEPTION: &str = "java.lang.RuntimeException";
+
 /// The suffix of a user type's stub class, defined in the type's own package (so that it may
 /// implement package-private methods) by the worker's class loader.
 pub const STUB_SUFFIX: &str = "$SuitesmithStub";
@@ -121,12 +124,20 @@ pub(crate) fn stub_info(
             let runs_arguments = erased.ret.is_none()
                 && erased.params.iter().any(|p| p.class_name() == Some("java.lang.Runnable"));
             generic_returns.push(m.sig.ret.clone().map(|r| (c.name.clone(), r)));
+            // A checked exception the test cannot name cannot be thrown from its override.
+            let throw_bound = m
+                .exceptions
+                .iter()
+                .find(|e| accessible(e))
+                .cloned()
+                .unwrap_or_else(|| RUNTIME_EXCEPTION.to_string());
             methods.push(StubMethod {
                 name: m.name.clone(),
                 descriptor: m.descriptor.clone(),
                 params: erased.params,
                 ret: erased.ret,
                 runs_arguments,
+                throw_bound,
             });
         }
     }

@@ -58,6 +58,8 @@ final class Executor {
         String[] stubDescs;
         boolean[] stubRuns;
         int[][] stubAnswers;
+        /** Per stub method, the variable it throws after its answers, or {@code NO_VAR}. */
+        int[] stubThrows;
         /** A scratch file's kind (0 file, 1 directory, 2 missing), whether it is a Path, its contents. */
         int fileKind;
         boolean asPath;
@@ -166,10 +168,12 @@ final class Executor {
                 s.stubDescs = new String[n];
                 s.stubRuns = new boolean[n];
                 s.stubAnswers = new int[n][];
+                s.stubThrows = new int[n];
                 for (int i = 0; i < n; i++) {
                     s.stubDescs[i] = sref(in, strings);
                     s.stubRuns[i] = in.readUnsignedByte() != 0;
                     s.stubAnswers[i] = vars(in, index);
+                    s.stubThrows[i] = var(in, index, true);
                 }
                 break;
             }
@@ -584,7 +588,9 @@ final class Executor {
                 o = Outcome.threw(t.getClass().getName(), "", true, "");
             }
             if (o.tag == Protocol.O_THREW && "java.lang.OutOfMemoryError".equals(o.s1)) oom = true;
-            String left = litter();
+            // A statement that runs no code cannot leave a file (a thread an earlier one started
+            // is caught at the next statement that does, or after the last).
+            String left = runsCode(stmts[i].tag) || i == stmts.length - 1 ? litter() : null;
             String g = Guards.fired();
             if (g == null) g = left;
             if (g != null) {
@@ -883,6 +889,8 @@ final class Executor {
                 Object[] values = new Object[vs.length];
                 for (int i = 0; i < vs.length; i++) values[i] = vars[vs[i]];
                 answers[m] = new Stubs.Answers(s.stubDescs[m], s.stubRuns[m], values);
+                int t = s.stubThrows[m];
+                if (t != Protocol.NO_VAR) ((Stubs.Answers) answers[m]).willThrow(vars[t]);
             }
             Object[] given = args(s, vars);
             args = java.util.Arrays.copyOf(given, given.length + 1);
@@ -901,6 +909,23 @@ final class Executor {
 
     /** Whether {@link #tmpDir} has been read (at the first statement: the guards know the scratch directory by then). */
     private boolean tmpDirRead;
+
+    /** Whether a statement of this tag may run code of the SUT or the JDK (and so make a file). */
+    private static boolean runsCode(int tag) {
+        switch (tag) {
+            case Protocol.S_PRIMITIVE:
+            case Protocol.S_STRING:
+            case Protocol.S_NULL:
+            case Protocol.S_NEW_ARRAY:
+            case Protocol.S_ARRAY_STORE:
+            case Protocol.S_ARRAY_LOAD:
+            case Protocol.S_COPY:
+            case Protocol.S_CLASS_LITERAL:
+                return false;
+            default:
+                return true;
+        }
+    }
 
     /**
      * Removes what the statement just run left in {@code java.io.tmpdir}, and says so: a guard

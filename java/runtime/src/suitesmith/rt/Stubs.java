@@ -5,7 +5,8 @@
  * arguments. The semantics are those of the anonymous class the JUnit renderer writes: the answers
  * in turn, then the return type's default value (so that a loop on a stub's {@code hasNext()}
  * ends); a method that runs its {@code Runnable} arguments runs them first, in order (a direct
- * executor).
+ * executor); a method with a value to throw throws it once, at the call after its answers (the
+ * written test's {@code if (callsA == answers.length) { callsA++; throw e; }}).
  */
 package suitesmith.rt;
 
@@ -18,6 +19,10 @@ public final class Stubs {
         final boolean[] runnable;
         final Object[] values;
         int calls;
+        /** Whether the method throws after its answers, what, and whether it has. */
+        boolean throwing;
+        Throwable thrown;
+        boolean threw;
 
         Answers(String descriptor, boolean runs, Object[] values) {
             int close = descriptor.indexOf(')');
@@ -36,6 +41,12 @@ public final class Stubs {
             this.runnable = new boolean[marks.size()];
             for (int k = 0; k < runnable.length; k++) runnable[k] = marks.get(k);
         }
+
+        /** Makes the method throw {@code t} after its answers; a null throws as {@code throw null} does. */
+        void willThrow(Object t) {
+            throwing = true;
+            thrown = t instanceof Throwable ? (Throwable) t : null;
+        }
     }
 
     /** The answer of a stub method: called by generated stub classes only. */
@@ -44,7 +55,10 @@ public final class Stubs {
         for (int i = 0; i < args.length && i < a.runnable.length; i++) {
             if (a.runnable[i]) ((Runnable) args[i]).run();
         }
-        if (a.ret == 'V') return null;
+        if (a.ret == 'V') {
+            throwDue(a);
+            return null;
+        }
         // The written test builds its array of answers on every call: a null among them for a
         // primitive type throws there, whichever answer is due.
         if (a.ret != 'L' && a.ret != '[') {
@@ -52,8 +66,28 @@ public final class Stubs {
                 if (v == null) throw new NullPointerException("a null answer for a primitive return type");
             }
         }
-        if (a.calls >= a.values.length) return defaultValue(a.ret);
+        if (a.calls >= a.values.length) {
+            throwDue(a);
+            return defaultValue(a.ret);
+        }
         return coerce(a.ret, a.values[a.calls++]);
+    }
+
+    /** Throws the method's value if it has one and has not thrown it yet (the answers are used up). */
+    private static void throwDue(Answers a) {
+        if (!a.throwing || a.threw) return;
+        a.threw = true;
+        if (a.thrown == null) throw new NullPointerException();
+        Stubs.<RuntimeException>sneaky(a.thrown);
+    }
+
+    /**
+     * Throws a checked exception where the stub's method declares it but {@link #answer} does not
+     * (the generated class calls it from the overriding method: the JVM checks no throws clause).
+     */
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void sneaky(Throwable t) throws T {
+        throw (T) t;
     }
 
     private static Object defaultValue(char ret) {
