@@ -26,7 +26,9 @@ fn check_cluster(cp: &ClassPath, simple: &str) {
 #[test]
 fn fixture_clusters() {
     let cp = fixture_classpath();
-    for simple in ["Overloads", "Generics", "Geometry", "Zoo", "Palette", "Pizza", "Money", "ArrayOps"] {
+    for simple in
+        ["Overloads", "Generics", "Geometry", "Zoo", "Palette", "Pizza", "Money", "ArrayOps", "Cleaner"]
+    {
         check_cluster(&cp, simple);
     }
 }

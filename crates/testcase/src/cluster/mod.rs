@@ -1256,6 +1256,43 @@ impl<'a> Builder<'a> {
         true
     }
 
+    /// Whether a test in the CUT's package can write every class `t` mentions. A class not on
+    /// the classpath counts as nameable: what cannot be read is not judged here.
+    fn type_nameable(&mut self, t: &JType) -> bool {
+        let mut names = Vec::new();
+        t.mentioned_classes(&mut names);
+        names.iter().all(|n| self.class_nameable(n))
+    }
+
+    fn class_nameable(&mut self, name: &str) -> bool {
+        JType::class(name).is_primitive_like()
+            || self.table.get(name).is_none_or(|c| self.class_and_outers_accessible(&c))
+    }
+
+    /// `t` as a test can declare a variable of it: a class it cannot name becomes its nearest
+    /// superclass it can (jsoup's `Parser.getTreeBuilder()` returns a package-private
+    /// `TreeBuilder`: the test's variable is an `Object`), and type arguments it cannot name
+    /// make the type raw.
+    fn nameable_type(&mut self, t: JType) -> JType {
+        match t {
+            JType::Array(c) => JType::Array(Box::new(self.nameable_type(*c))),
+            JType::Class { ref name, .. } if !self.class_nameable(name) => {
+                let mut sup = self.table.get(name).and_then(|c| c.super_name.clone());
+                // Bounded: a malformed classpath may make the chain a cycle.
+                for _ in 0..64 {
+                    let Some(s) = sup else { break };
+                    if self.class_nameable(&s) {
+                        return JType::class(&s);
+                    }
+                    sup = self.table.get(&s).and_then(|c| c.super_name.clone());
+                }
+                JType::object()
+            }
+            JType::Class { ref name, .. } if !self.type_nameable(&t) => JType::class(name),
+            other => other,
+        }
+    }
+
     fn class_accessible(&self, c: &ClassInfo) -> bool {
         !c.is_local
             && c.access & access::PRIVATE == 0
@@ -1371,7 +1408,17 @@ impl<'a> Builder<'a> {
                 }
                 g.type_params = m.sig.type_params.clone();
                 g.params = m.sig.params.clone();
-                g.ret = if is_ctor { Some(decl.generic_self()) } else { m.sig.ret.clone() };
+                // A parameter of a class the test cannot name (jsoup's `new Parser(TreeBuilder)`,
+                // `TreeBuilder` package-private) only ever gets `(TreeBuilder) null`: such a class
+                // has no generators, and the cast does not compile.
+                if !g.params.iter().all(|p| self.type_nameable(p)) {
+                    continue;
+                }
+                g.ret = if is_ctor {
+                    Some(decl.generic_self())
+                } else {
+                    m.sig.ret.clone().map(|r| self.nameable_type(r))
+                };
                 res.push(g);
             }
             if jdk_only_modifiers {
@@ -1390,8 +1437,8 @@ impl<'a> Builder<'a> {
                 if is_static {
                     g.class_params.clear();
                 }
-                g.ret = Some(f.ty.clone());
-                if f.access & access::FINAL == 0 {
+                g.ret = Some(self.nameable_type(f.ty.clone()));
+                if f.access & access::FINAL == 0 && self.type_nameable(&f.ty) {
                     let mut s = g.clone();
                     s.kind = CallableKind::FieldSet;
                     s.params = vec![f.ty.clone()];
