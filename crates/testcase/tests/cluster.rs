@@ -266,6 +266,15 @@ fn abstract_types_get_stubs_with_their_abstract_methods() {
     let plain = TestCluster::build(&cp, "stubs.Elapsed", &ClusterConfig::evosuite()).expect("cluster builds");
     assert!(!plain.dump().contains("stubs:"));
     assert!(plain.creations(&source).iter().all(|c| !matches!(c, Creation::Stub(_))));
+
+    // `Enum` and `Record` are abstract, and `Enum` is generic without abstract methods, as a
+    // capture (`TypeToken`) is; but no class may extend them directly (JLS §8.1.4).
+    let names = TestCluster::build(&cp, "stubs.Names", &config).expect("cluster builds");
+    for t in ["Ljava/lang/Enum<*>;", "Ljava/lang/Record;"] {
+        let ty = parse_field_type(t).expect("type");
+        assert!(names.creations(&ty).iter().all(|c| !matches!(c, Creation::Stub(_))), "a stub of {t}");
+    }
+    assert!(!names.dump().contains("java.lang.Enum as"), "{}", names.dump());
 }
 
 /// Files (issue 20 item 2): with `files: true` a wanted `File` or `Path` can be a scratch file

@@ -18,6 +18,9 @@ use crate::types::{JType, parse_method_sig};
 /// user would read.
 pub(crate) const MAX_STUB_METHODS: usize = 8;
 
+/// Abstract classes no class may extend directly (JLS §8.1.4, §8.10).
+const NOT_EXTENSIBLE: [&str; 2] = ["java.lang.Enum", "java.lang.Record"];
+
 /// What a stub method without a `throws` clause may throw.
 pub const RUNTIME_EXCEPTION: &str = "java.lang.RuntimeException";
 
@@ -70,7 +73,13 @@ pub(crate) fn stub_info(
     sealed: bool,
     accessible: &mut dyn FnMut(&str) -> bool,
 ) -> Option<StubInfo> {
-    if sealed || info.access & access::ANNOTATION != 0 || info.is_enum() {
+    // No class may extend `Enum` or `Record` directly (JLS §8.1.4): `new Enum<..>() {}` does not
+    // compile, though `Enum` looks like a `TypeToken` (abstract, generic, no abstract method).
+    if sealed
+        || info.access & access::ANNOTATION != 0
+        || info.is_enum()
+        || NOT_EXTENSIBLE.contains(&info.name.as_str())
+    {
         return None;
     }
     let is_interface = info.access & access::INTERFACE != 0;
