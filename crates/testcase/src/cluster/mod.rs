@@ -1182,6 +1182,11 @@ struct Builder<'a> {
     constants: ConstantValues,
     /// The CUT's accessible member classes, whose members are targets too.
     nested: BTreeSet<String>,
+    /// The JDK interfaces the CUT's named nested classes that a test cannot name implement
+    /// (`ClusterConfig::package_generators`, issue 20 item 3): their methods are the only way in
+    /// to those classes' code, so they are offered whole, not only the container-filling ones of
+    /// other JDK types.
+    nested_jdk_supertypes: BTreeSet<String>,
     stubs: BTreeMap<String, StubInfo>,
 }
 
@@ -1228,6 +1233,7 @@ impl<'a> Builder<'a> {
             statics: Vec::new(),
             constants,
             nested: BTreeSet::new(),
+            nested_jdk_supertypes: BTreeSet::new(),
             stubs: BTreeMap::new(),
         })
     }
@@ -1605,7 +1611,12 @@ impl<'a> Builder<'a> {
         // The CUT's accessible member classes are tested with it (EvoSuite's target classes
         // include them; their goals are the CUT's goals too, since they are instrumented with it).
         let is_target = is_cut || self.nested.contains(&name);
-        let members = self.members(&info, is_cut, is_jdk && !is_target);
+        // A JDK type a nested class of the CUT implements (ThreeTen-Extra's `PackedFields`
+        // exposes private enums only as `TemporalField`s) is the way in to that class's code.
+        let jdk_only = is_jdk
+            && !is_target
+            && !(self.config.package_generators && self.nested_jdk_supertypes.contains(&name));
+        let members = self.members(&info, is_cut, jdk_only);
         for g in members {
             let g = Arc::new(g);
             if is_target {
@@ -1698,6 +1709,23 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Adds the JDK interfaces `info` implements, with their superinterfaces, to
+    /// `nested_jdk_supertypes`.
+    fn add_jdk_interfaces(&mut self, info: &ClassInfo) {
+        let mut work: Vec<String> = info.interfaces.clone();
+        let mut seen = BTreeSet::new();
+        while let Some(n) = work.pop() {
+            if !seen.insert(n.clone()) {
+                continue;
+            }
+            let Some(c) = self.table.get(&n) else { continue };
+            if jdk::is_jdk(&n) {
+                self.nested_jdk_supertypes.insert(n.clone());
+            }
+            work.extend(c.interfaces.iter().cloned());
+        }
+    }
+
     fn run(mut self) -> Result<TestCluster, ClusterError> {
         let cut = self.cut.name.clone();
         self.queue.push_back((cut.clone(), 0));
@@ -1718,6 +1746,8 @@ impl<'a> Builder<'a> {
             if self.class_and_outers_accessible(&info) && !info.is_local {
                 self.nested.insert(n.clone());
                 self.queue.push_back((n, 0));
+            } else if !info.is_local {
+                self.add_jdk_interfaces(&info);
             }
         }
         self.walk();
