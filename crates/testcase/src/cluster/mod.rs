@@ -1262,17 +1262,19 @@ impl<'a> Builder<'a> {
         true
     }
 
+    /// Whether a test in the CUT's package can name class `name`: a primitive, wrapper or
+    /// `String`, or a class the table reads that is accessible with its enclosing classes.
+    fn nameable(&mut self, name: &str) -> bool {
+        JType::class(name).is_primitive_like()
+            || self.table.get(name).is_some_and(|c| self.class_and_outers_accessible(&c))
+    }
+
     /// Whether a test in the CUT's package can write every class `t` mentions. A class not on
     /// the classpath counts as nameable: what cannot be read is not judged here.
     fn type_nameable(&mut self, t: &JType) -> bool {
         let mut names = Vec::new();
         t.mentioned_classes(&mut names);
-        names.iter().all(|n| self.class_nameable(n))
-    }
-
-    fn class_nameable(&mut self, name: &str) -> bool {
-        JType::class(name).is_primitive_like()
-            || self.table.get(name).is_none_or(|c| self.class_and_outers_accessible(&c))
+        names.iter().all(|n| self.table.get(n).is_none() || self.nameable(n))
     }
 
     /// `t` as a test can declare a variable of it: a class it cannot name becomes its nearest
@@ -1282,21 +1284,39 @@ impl<'a> Builder<'a> {
     fn nameable_type(&mut self, t: JType) -> JType {
         match t {
             JType::Array(c) => JType::Array(Box::new(self.nameable_type(*c))),
-            JType::Class { ref name, .. } if !self.class_nameable(name) => {
-                let mut sup = self.table.get(name).and_then(|c| c.super_name.clone());
-                // Bounded: a malformed classpath may make the chain a cycle.
-                for _ in 0..64 {
-                    let Some(s) = sup else { break };
-                    if self.class_nameable(&s) {
-                        return JType::class(&s);
+            JType::Class { ref name, .. } if !self.type_nameable(&JType::class(name)) => {
+                let Some(info) = self.table.get(name) else { return JType::object() };
+                for c in self.superclass_chain(&info).iter().skip(1) {
+                    if self.nameable(&c.name) {
+                        return JType::class(&c.name);
                     }
-                    sup = self.table.get(&s).and_then(|c| c.super_name.clone());
                 }
                 JType::object()
             }
             JType::Class { ref name, .. } if !self.type_nameable(&t) => JType::class(name),
             other => other,
         }
+    }
+
+    /// The interfaces named by `roots` with all their superinterfaces, each once, in work-list
+    /// order, and whether the table read every one.
+    fn interface_closure(&mut self, roots: Vec<String>) -> (Vec<Arc<ClassInfo>>, bool) {
+        let mut res = Vec::new();
+        let mut complete = true;
+        let mut seen = BTreeSet::new();
+        let mut work = roots;
+        while let Some(i) = work.pop() {
+            if !seen.insert(i.clone()) {
+                continue;
+            }
+            let Some(ii) = self.table.get(&i) else {
+                complete = false;
+                continue;
+            };
+            work.extend(ii.interfaces.iter().cloned());
+            res.push(ii);
+        }
+        (res, complete)
     }
 
     fn class_accessible(&self, c: &ClassInfo) -> bool {
@@ -1648,16 +1668,10 @@ impl<'a> Builder<'a> {
     /// superclasses and interfaces.
     fn stub_of(&mut self, info: &Arc<ClassInfo>, is_jdk: bool) -> Option<StubInfo> {
         let chain = self.superclass_chain(info);
-        let mut interfaces: Vec<Arc<ClassInfo>> = Vec::new();
-        let mut seen = BTreeSet::new();
-        let mut work: Vec<String> = chain.iter().rev().flat_map(|c| c.interfaces.iter().cloned()).collect();
-        while let Some(i) = work.pop() {
-            if !seen.insert(i.clone()) {
-                continue;
-            }
-            let ii = self.table.get(&i)?;
-            work.extend(ii.interfaces.iter().cloned());
-            interfaces.push(ii);
+        let roots = chain.iter().rev().flat_map(|c| c.interfaces.iter().cloned()).collect();
+        let (interfaces, complete) = self.interface_closure(roots);
+        if !complete {
+            return None;
         }
         let sealed =
             self.table.parse(&info.name).is_ok_and(|cf| cf.attribute("PermittedSubclasses").is_some());
@@ -1677,8 +1691,7 @@ impl<'a> Builder<'a> {
         for n in named {
             if let std::collections::btree_map::Entry::Vacant(e) = visible.entry(n) {
                 let n = e.key().clone();
-                let ok = JType::class(&n).is_primitive_like()
-                    || self.table.get(&n).is_some_and(|c| self.class_and_outers_accessible(&c));
+                let ok = self.nameable(&n);
                 e.insert(ok);
             }
         }
@@ -1712,17 +1725,11 @@ impl<'a> Builder<'a> {
     /// Adds the JDK interfaces `info` implements, with their superinterfaces, to
     /// `nested_jdk_supertypes`.
     fn add_jdk_interfaces(&mut self, info: &ClassInfo) {
-        let mut work: Vec<String> = info.interfaces.clone();
-        let mut seen = BTreeSet::new();
-        while let Some(n) = work.pop() {
-            if !seen.insert(n.clone()) {
-                continue;
+        let (interfaces, _) = self.interface_closure(info.interfaces.clone());
+        for c in interfaces {
+            if jdk::is_jdk(&c.name) {
+                self.nested_jdk_supertypes.insert(c.name.clone());
             }
-            let Some(c) = self.table.get(&n) else { continue };
-            if jdk::is_jdk(&n) {
-                self.nested_jdk_supertypes.insert(n.clone());
-            }
-            work.extend(c.interfaces.iter().cloned());
         }
     }
 

@@ -92,11 +92,6 @@ impl Builder<'_> {
         candidates.into_iter().filter(|(n, _)| self.nameable(n)).collect()
     }
 
-    /// Whether a test in the CUT's package can name class `name`.
-    fn nameable(&mut self, name: &str) -> bool {
-        self.table.get(name).is_some_and(|c| self.class_and_outers_accessible(&c))
-    }
-
     /// Every proper and improper supertype of class `name` that the table can read.
     fn supertypes(
         &mut self,

@@ -888,9 +888,9 @@ final class Executor {
                 int[] vs = s.stubAnswers[m];
                 Object[] values = new Object[vs.length];
                 for (int i = 0; i < vs.length; i++) values[i] = vars[vs[i]];
-                answers[m] = new Stubs.Answers(s.stubDescs[m], s.stubRuns[m], values);
-                int t = s.stubThrows[m];
-                if (t != Protocol.NO_VAR) ((Stubs.Answers) answers[m]).willThrow(vars[t]);
+                Stubs.Answers a = new Stubs.Answers(s.stubDescs[m], s.stubRuns[m], values);
+                if (s.stubThrows[m] != Protocol.NO_VAR) a.willThrow(vars[s.stubThrows[m]]);
+                answers[m] = a;
             }
             Object[] given = args(s, vars);
             args = java.util.Arrays.copyOf(given, given.length + 1);

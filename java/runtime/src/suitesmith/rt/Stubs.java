@@ -19,10 +19,9 @@ public final class Stubs {
         final boolean[] runnable;
         final Object[] values;
         int calls;
-        /** Whether the method throws after its answers, what, and whether it has. */
-        boolean throwing;
+        /** Whether the method is yet to throw {@link #thrown} after its answers (null: {@code throw null}). */
+        boolean throwPending;
         Throwable thrown;
-        boolean threw;
 
         Answers(String descriptor, boolean runs, Object[] values) {
             int close = descriptor.indexOf(')');
@@ -44,7 +43,7 @@ public final class Stubs {
 
         /** Makes the method throw {@code t} after its answers; a null throws as {@code throw null} does. */
         void willThrow(Object t) {
-            throwing = true;
+            throwPending = true;
             thrown = t instanceof Throwable ? (Throwable) t : null;
         }
     }
@@ -75,8 +74,8 @@ public final class Stubs {
 
     /** Throws the method's value if it has one and has not thrown it yet (the answers are used up). */
     private static void throwDue(Answers a) {
-        if (!a.throwing || a.threw) return;
-        a.threw = true;
+        if (!a.throwPending) return;
+        a.throwPending = false;
         if (a.thrown == null) throw new NullPointerException();
         Stubs.<RuntimeException>sneaky(a.thrown);
     }
