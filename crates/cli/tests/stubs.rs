@@ -1,14 +1,16 @@
 //! Stubs of abstract classes and interfaces (issue 20 items 1 and 5, docs/stubs.md): on
 //! `fixtures/java/stubs`, whose methods take an abstract class with constructor arguments
 //! (`Meter`), a generic interface (`Source<String>`), functional interfaces (`Callable`,
-//! `Supplier`, `Comparator`) and an `Executor`, and whose `Shape` is an abstract class under test
-//! with no subclass anywhere, and whose `Captures` takes a `TypeRef<?>` (a capture of a type
-//! argument, as Guava's `TypeToken`), and whose `Closing` catches what a `Closeable`, a `Callable`
-//! and two `Runnable`s throw, `generate --stubs on` covers every feasible branch within a fixed
-//! number of evaluations, while without stubs only `null` reaches those parameters (0 of 28, 0 of
-//! 8, 0 of 4 and 6 of 16 branches; `Closing`'s 5 branches in catch blocks need a stub that
-//! throws). The written tests implement the types as anonymous classes, compile with JUnit alone
-//! and pass 5 of 5 fresh plain JVM runs.
+//! `Supplier`, `Comparator`) and an `Executor`; whose `Shape` is an abstract class under test with
+//! no subclass anywhere; whose `Captures` takes a `TypeRef<?>` (a capture of a type argument, as
+//! Guava's `TypeToken`) and `Amount` a bounded one; whose `Closing` catches what a `Closeable`, a
+//! `Callable` and two `Runnable`s throw; and whose `Builders` takes an interface inheriting its
+//! methods from a superinterface it parameterizes, and a `java.time.Clock`: `generate --stubs on`
+//! covers every feasible branch within a fixed number of evaluations, while without stubs only
+//! `null` reaches those parameters (0 of 28, 0 of 8, 0 of 4, 1 of 4, 6 of 16 and 4 of 10
+//! branches; `Closing`'s 5 branches in catch blocks need a stub that throws). The written tests
+//! implement the types as anonymous classes, none is dropped as uncompilable, and they compile
+//! with JUnit alone and pass 5 of 5 fresh plain JVM runs.
 
 mod common;
 
@@ -37,6 +39,9 @@ const CLASSES: &[(&str, &[&str], &[&str], u64)] = &[
     ("stubs.Shape", &[], &["new Shape() {"], 0),
     // A capture of a type argument (`TypeToken`-like): one stub class per captured signature.
     ("stubs.Captures", &[], &["new TypeRef<List<String>>() {}", "new TypeRef<Integer[]>() {}"], 0),
+    // A capture of a bounded variable takes only arguments within the bound (`Amount<String>`
+    // does not compile for `T extends Number`).
+    ("stubs.Amount", &[], &["new Amount<Number>() {}", "new Amount<Integer>() {}"], 1),
     // Stubs that throw after their answers (Mockito's `thenThrow`): a checked exception the
     // override declares, and the unchecked one any method may throw. Without stubs, only the
     // `null` checks are covered.
@@ -49,6 +54,15 @@ const CLASSES: &[(&str, &[&str], &[&str], u64)] = &[
             "public void run() {",
         ],
         6,
+    ),
+    // Overrides declare their types as members of the stubbed class: `Line point(..)` for
+    // `Line extends Points<Line>` (Spatial4j's `LineStringBuilder`), and `Clock.withZone`, which
+    // `InstantSource`'s default does not implement. Without stubs, only `null` and JDK clocks.
+    (
+        "stubs.Builders",
+        &[],
+        &["public Builders.Line point(double argA, double argB) {", "public Clock withZone(ZoneId argA) {"],
+        4,
     ),
 ];
 
@@ -67,6 +81,7 @@ fn stubs_reach_every_feasible_branch_and_their_tests_pass() {
         assert_eq!(common::uncovered_branches(&report), left.to_vec(), "{class}");
         let c = &report["classes"][0];
         assert_eq!(c["verification"]["verified"], true, "{class}: {}", c["verification"]);
+        assert_eq!(c["verification"]["uncompilable_tests_dropped"], 0, "{class}: {}", c["log"]);
 
         let files = common::java_files(&out);
         assert_eq!(files.len(), 1, "{class}");

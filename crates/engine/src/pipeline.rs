@@ -701,11 +701,14 @@ fn uncompilable(
     for e in errors {
         let (file, indices) = &files[e.file];
         let hit = e.line.and_then(|l| file.tests.iter().position(|t| t.first_line <= l && l <= t.last_line));
+        // The offending line itself: the dropped test is written nowhere else.
+        let code = e.line.and_then(|l| file.source.lines().nth(l.saturating_sub(1) as usize)).map(str::trim);
         log.push(format!(
-            "{cut}: renderer bug: {}:{}: {}",
+            "{cut}: renderer bug: {}:{}: {}{}",
             file.relative_path(),
             e.line.map_or("?".to_string(), |l| l.to_string()),
-            e.message
+            e.message,
+            code.map_or(String::new(), |c| format!(" [in `{c}`]"))
         ));
         match hit {
             Some(t) => drop.insert(indices[t]),

@@ -136,6 +136,8 @@ fn every_kind() -> TestCase {
             descriptor: "()Ljava/lang/Object;".into(),
             params: vec![],
             ret: Some(JType::object()),
+            java_params: vec![],
+            java_ret: Some(JType::object()),
             runs_arguments: false,
             throw_bound: "java.lang.RuntimeException".into(),
         }],

@@ -339,7 +339,7 @@ fn collect_mentioned(t: &JUnitTest, out: &mut BTreeSet<String>) {
                 v.push(stub.stub.class.clone());
                 stub.ctor_params().iter().for_each(|p| ty(p, &mut v));
                 for m in &stub.stub.methods {
-                    m.params.iter().chain(&m.ret).for_each(|p| ty(p, &mut v));
+                    m.java_params.iter().chain(&m.java_ret).for_each(|p| ty(p, &mut v));
                 }
             }
             _ => {}
@@ -789,12 +789,12 @@ impl Ctx<'_> {
                 _ => String::new(),
             };
             let params: Vec<String> = m
-                .params
+                .java_params
                 .iter()
                 .enumerate()
                 .map(|(i, p)| format!("{} arg{}", self.names.ty(p), letter(i)))
                 .collect();
-            let ret = m.ret.as_ref().map_or_else(|| "void".to_string(), |r| self.names.ty(r));
+            let ret = m.java_ret.as_ref().map_or_else(|| "void".to_string(), |r| self.names.ty(r));
             writeln!(out, "{in3}@Override").ok();
             writeln!(out, "{in3}public {ret} {}({}){clause} {{", ascii_ident(&m.name), params.join(", "))
                 .ok();
@@ -813,7 +813,7 @@ impl Ctx<'_> {
                 writeln!(out, "{in4}{INDENT}throw {e};").ok();
                 writeln!(out, "{in4}}}").ok();
             }
-            if let Some(r) = &m.ret {
+            if let Some(r) = &m.java_ret {
                 // Answers are written as the type the search chose them for (no cast).
                 let want = stub.answer_types.get(k).cloned().flatten().unwrap_or_else(|| r.clone());
                 if a.is_empty() {

@@ -188,6 +188,13 @@ pub struct StubMethod {
     /// Erased parameter and return types (from the descriptor); `None` is `void`.
     pub params: Vec<JType>,
     pub ret: Option<JType>,
+    /// The types the written override declares: the method's as a member of the stubbed class,
+    /// erased (`Line point(double, double)` where `Line extends Points<Line>` inherits `T
+    /// point(double, double)`; an override returning `Object` does not compile, JLS §8.4.8.3).
+    /// The same as `params` and `ret` when the stubbed class is generic (it is written raw, and
+    /// the members of a raw type are erased, JLS §4.8) or the method has type variables of its own.
+    pub java_params: Vec<JType>,
+    pub java_ret: Option<JType>,
     /// Whether the stub runs its `Runnable` arguments before answering (a void method taking
     /// one is an executor: `execute(r)` runs `r` on the calling thread, issue 20 item 5).
     pub runs_arguments: bool,

@@ -955,11 +955,21 @@ impl TestCluster {
         if s.stub.is_interface || !s.stub.methods.is_empty() || n_params == 0 {
             return vec![want.clone()];
         }
-        let candidates = [
+        let mut candidates = vec![
             JType::string(),
             JType::Class { name: "java.util.List".into(), args: vec![TypeArg::Exact(JType::string())] },
             JType::array_of(JType::class("java.lang.Integer")),
         ];
+        // A bounded variable (`T extends Number`) gets its bound and `Integer`, where the others
+        // do not fit: two captures the code can tell apart.
+        for p in self.hierarchy.get(name).map_or(&[][..], |h| &h.type_params[..]) {
+            let b = p.erased_bound();
+            for c in [b, JType::class("java.lang.Integer")] {
+                if p.erased_bound() != JType::object() && !candidates.contains(&c) {
+                    candidates.push(c);
+                }
+            }
+        }
         let closed = |t: &JType| !t.has_vars() && !t.is_primitive();
         let open = |a: Option<&TypeArg>| match a {
             Some(TypeArg::Exact(t)) if closed(t) => None,
@@ -969,8 +979,19 @@ impl TestCluster {
         if (0..n_params).all(|i| open(args.get(i)).is_none()) && args.len() == n_params {
             return vec![want.clone()];
         }
+        // `within_bound` accepts a class whose hierarchy it never loaded (`List`, here): against a
+        // bound other than Object, only a candidate it can judge is taken.
+        let bounded = self
+            .hierarchy
+            .get(name)
+            .is_some_and(|h| h.type_params.iter().any(|p| p.erased_bound() != JType::object()));
+        let judged = |c: &JType| match c {
+            JType::Class { name, .. } => !bounded || self.hierarchy.contains_key(name),
+            _ => true,
+        };
         candidates
             .iter()
+            .filter(|c| judged(c))
             .map(|c| JType::Class {
                 name: name.clone(),
                 args: (0..n_params)
@@ -981,6 +1002,8 @@ impl TestCluster {
                     })
                     .collect(),
             })
+            // The written `new C<String>() {}` must be within C's bounds (JLS §4.5) to compile.
+            .filter(|t| self.well_formed(t))
             .collect::<BTreeSet<JType>>()
             .into_iter()
             .collect()

@@ -11,7 +11,7 @@ use classfile::access;
 
 use super::load::{ClassInfo, MethodInfo, package_of};
 use crate::statement::{StubMethod, StubType};
-use crate::types::{JType, parse_method_sig};
+use crate::types::{JType, TypeArg, parse_method_sig};
 
 /// More abstract methods than this and a stub is not worth writing: such a type (`List`, `Map`)
 /// has implementations on the classpath, and an anonymous class of twenty methods is no test a
@@ -94,23 +94,15 @@ pub(crate) fn stub_info(
         m.access & access::PRIVATE == 0
             && (m.access & (access::PUBLIC | access::PROTECTED) != 0 || (!is_jdk && same_package(decl)))
     };
-    // Concrete instance methods along the superclass chain, default methods of interfaces.
-    let mut concrete: BTreeSet<(String, String)> =
-        OBJECT_METHODS.iter().map(|(n, d)| (n.to_string(), d.to_string())).collect();
-    for c in ancestry.chain.iter().chain(&ancestry.interfaces) {
-        for m in &c.methods {
-            if m.access & (access::ABSTRACT | access::STATIC) == 0
-                && m.name != "<init>"
-                && m.name != "<clinit>"
-            {
-                concrete.insert((m.name.clone(), m.descriptor.clone()));
-            }
-        }
-    }
+    let (by_classes, with_defaults) = implemented(ancestry);
+    let views =
+        if info.sig.type_params.is_empty() { supertype_views(info, ancestry) } else { BTreeMap::new() };
     let mut seen = BTreeSet::new();
     let mut methods = Vec::new();
     let mut generic_returns = Vec::new();
-    for c in ancestry.chain.iter().chain(&ancestry.interfaces) {
+    let n_classes = ancestry.chain.len();
+    for (i, c) in ancestry.chain.iter().chain(&ancestry.interfaces).enumerate() {
+        let concrete = if i < n_classes { &by_classes } else { &with_defaults };
         for m in &c.methods {
             if m.access & access::ABSTRACT == 0 || m.access & access::STATIC != 0 {
                 continue;
@@ -140,11 +132,19 @@ pub(crate) fn stub_info(
                 .find(|e| accessible(e))
                 .cloned()
                 .unwrap_or_else(|| RUNTIME_EXCEPTION.to_string());
+            let (java_params, java_ret) = match member_types(m, views.get(&c.name), c) {
+                Some((ps, r)) if ps.len() == erased.params.len() && r.is_some() == erased.ret.is_some() => {
+                    (ps, r)
+                }
+                _ => (erased.params.clone(), erased.ret.clone()),
+            };
             methods.push(StubMethod {
                 name: m.name.clone(),
                 descriptor: m.descriptor.clone(),
                 params: erased.params,
                 ret: erased.ret,
+                java_params,
+                java_ret,
                 runs_arguments,
                 throw_bound,
             });
@@ -185,6 +185,93 @@ pub(crate) fn stub_info(
     Some(StubInfo { stub: Arc::new(stub), generic_returns })
 }
 
+/// The methods (name, descriptor) implemented along the superclass chain, and those plus the
+/// default methods of interfaces. An abstract method of a class is implemented only by a class
+/// (JLS §8.4.8: an interface's default never overrides it; Java 17's `Clock.withZone` is abstract
+/// though `InstantSource` has a default of the same signature).
+fn implemented(ancestry: &Ancestry) -> (BTreeSet<(String, String)>, BTreeSet<(String, String)>) {
+    let concrete_in = |classes: &[Arc<ClassInfo>], out: &mut BTreeSet<(String, String)>| {
+        for c in classes {
+            for m in &c.methods {
+                if m.access & (access::ABSTRACT | access::STATIC) == 0
+                    && m.name != "<init>"
+                    && m.name != "<clinit>"
+                {
+                    out.insert((m.name.clone(), m.descriptor.clone()));
+                }
+            }
+        }
+    };
+    let mut by_classes: BTreeSet<(String, String)> =
+        OBJECT_METHODS.iter().map(|(n, d)| (n.to_string(), d.to_string())).collect();
+    concrete_in(&ancestry.chain, &mut by_classes);
+    let mut with_defaults = by_classes.clone();
+    concrete_in(&ancestry.interfaces, &mut with_defaults);
+    (by_classes, with_defaults)
+}
+
+/// Each supertype of the non-generic `info` as `info` sees it (`Points<Line>` for `Line extends
+/// Points<Line>`), by binary name; a raw supertype's own supertypes are erased (JLS §4.8).
+fn supertype_views(info: &ClassInfo, ancestry: &Ancestry) -> BTreeMap<String, JType> {
+    let classes: BTreeMap<&str, &ClassInfo> =
+        ancestry.chain.iter().chain(&ancestry.interfaces).map(|c| (c.name.as_str(), &**c)).collect();
+    let mut views = BTreeMap::new();
+    let mut work = vec![info.generic_self()];
+    while let Some(t) = work.pop() {
+        let JType::Class { name, args } = &t else { continue };
+        if views.contains_key(name) {
+            continue;
+        }
+        views.insert(name.clone(), t.clone());
+        let Some(c) = classes.get(name.as_str()) else { continue };
+        let raw = args.len() != c.sig.type_params.len();
+        let map = type_arg_map(c, args);
+        let supers = c.super_name.iter().map(|_| &c.sig.superclass).chain(&c.sig.interfaces);
+        for s in supers {
+            work.push(if raw { s.erasure() } else { s.subst(&map) });
+        }
+    }
+    views
+}
+
+/// `c`'s type variables bound to `args` (wildcards to their bound: a supertype has none).
+fn type_arg_map(c: &ClassInfo, args: &[TypeArg]) -> BTreeMap<String, JType> {
+    let mut map = BTreeMap::new();
+    if args.len() == c.sig.type_params.len() {
+        for (p, a) in c.sig.type_params.iter().zip(args) {
+            if let TypeArg::Exact(t) | TypeArg::Extends(t) | TypeArg::Super(t) = a {
+                map.insert(p.name.clone(), t.clone());
+            }
+        }
+    }
+    map
+}
+
+/// The erased parameter and return types of `m`, declared in `decl`, as a member of the class
+/// that sees `decl` as `view`; `None` when a type variable is left (the method's own, or a raw
+/// view), where the descriptor's erasure is what an override declares.
+fn member_types(
+    m: &MethodInfo,
+    view: Option<&JType>,
+    decl: &ClassInfo,
+) -> Option<(Vec<JType>, Option<JType>)> {
+    let JType::Class { args, .. } = view? else { return None };
+    if !m.sig.type_params.is_empty() {
+        return None;
+    }
+    let map = type_arg_map(decl, args);
+    let sub = |t: &JType| {
+        let t = t.subst(&map);
+        (!t.has_vars()).then(|| t.erasure())
+    };
+    let params = m.sig.params.iter().map(sub).collect::<Option<Vec<_>>>()?;
+    let ret = match &m.sig.ret {
+        Some(r) => Some(sub(r)?),
+        None => None,
+    };
+    Some((params, ret))
+}
+
 /// The answer types of a stub of `ty`: each method's generic return type with the type
 /// arguments `ty` gives its declaring class (`as_super`), erased where they are unknown.
 pub(crate) fn answer_types(
@@ -207,10 +294,7 @@ pub(crate) fn answer_types(
                 let params = type_params_of(decl);
                 if params.len() == args.len() {
                     for (p, a) in params.into_iter().zip(args) {
-                        if let crate::types::TypeArg::Exact(t)
-                        | crate::types::TypeArg::Extends(t)
-                        | crate::types::TypeArg::Super(t) = a
-                        {
+                        if let TypeArg::Exact(t) | TypeArg::Extends(t) | TypeArg::Super(t) = a {
                             map.insert(p, t);
                         }
                     }
