@@ -1,11 +1,12 @@
 //! JDK values a user makes with factories (issue 20, item 4) and types as values (item 3): on
 //! `fixtures/java/jdkvalues`, whose branches take `Duration`, `Period`, `LocalDate`, `Instant`,
-//! `ZoneOffset`, `Clock`, `Charset`, `Pattern`, `Optional`, `InetAddress`, `URI`, `UUID`, `EnumSet`,
-//! `Path` and `Class` values (an enum's for `Class<E extends Enum<E>>`), `generate` covers every branch within a fixed number of evaluations by calling
-//! the public static factories (`testcase`'s `jdk_factories`; before them only `null` reached most
-//! of these parameters: 6 of 28, 4 of 16 and 8 of 12 branch goals) and writing class literals
-//! (before them: `null` only), and the written tests compile with JUnit alone and pass 5 of 5
-//! fresh plain JVM runs.
+//! `ZoneOffset`, `ZonedDateTime`, `OffsetDateTime`, `Clock`, `Charset`, `Pattern`, `Optional`,
+//! `InetAddress`, `URI`, `UUID`, `EnumSet`, `Path` and `Class` values (an enum's for `Class<E
+//! extends Enum<E>>`), `generate` covers every branch within a fixed number of evaluations by
+//! calling the public static factories (`testcase`'s `jdk_factories`; before them only `null`
+//! reached most of these parameters: 6 of 28, 4 of 16 and 8 of 12 branch goals) and writing class
+//! literals (before them: `null` only), and the written tests compile with JUnit alone and pass 5
+//! of 5 fresh plain JVM runs.
 
 mod common;
 
@@ -29,6 +30,9 @@ const CLASSES: &[(&str, &[&str])] = &[
     ("jdkvalues.Failures", &["new Error(", "new IOException(", "long.class", "boolean.class"]),
     // A root, absolute and relative `Path` from `Path.of` (before: null only, 0 of 6 branch goals).
     ("jdkvalues.PathNames", &["Path.of("]),
+    // Bars whose end times must increase, as ta4j's `BaseBarSeries` (before `ZonedDateTime`'s and
+    // `OffsetDateTime`'s factories: 3 of 16 branch goals; ta4j's `AroonUpIndicator` 0 of 6).
+    ("jdkvalues.Series", &["ZonedDateTime.of", "OffsetDateTime.of"]),
 ];
 
 #[test]

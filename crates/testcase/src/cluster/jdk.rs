@@ -104,6 +104,9 @@ pub(crate) fn jdk_factories(class: &str) -> &'static [&'static str] {
         "java.time.LocalTime" => &["of", "ofSecondOfDay"],
         "java.time.LocalDateTime" => &["of", "ofEpochSecond"],
         "java.time.Instant" => &["ofEpochSecond", "ofEpochMilli"],
+        // With the zone given (a `ZoneOffset`), never the default one. `ofInstant` is valid for
+        // any instant and offset: ta4j's bar series need end times that differ.
+        "java.time.ZonedDateTime" | "java.time.OffsetDateTime" => &["of", "ofInstant"],
         "java.time.ZoneOffset" => &["ofHours", "ofHoursMinutes", "ofTotalSeconds"],
         "java.time.Year" | "java.time.YearMonth" | "java.time.MonthDay" => &["of"],
         "java.time.Clock" => &["fixed", "offset"],
