@@ -131,6 +131,23 @@ fn creations_text(cluster: &TestCluster, want: &JType) -> String {
     s
 }
 
+/// A method variable bounded by a class variable (`<E extends T> E longer(E, E)` of
+/// `Ranking<T extends Piece>`, as Guava's `Ordering.max`) is bound to the class variable's
+/// binding when none of the usual candidates fits; its erased bound, Object, made javac reject
+/// `longer((Object) a, (Object) b)` (Guava's `Range`, a dropped test in the 2021 run).
+#[test]
+fn method_variables_bounded_by_class_variables() {
+    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("bounds")])
+        .expect("fixture classpath opens");
+    let cluster =
+        TestCluster::build(&cp, "bounds.Ranking", &ClusterConfig::evosuite()).expect("cluster builds");
+    let longer = cluster.targets().iter().find(|g| g.name == "longer").expect("longer is a target").clone();
+    let inst = cluster.instantiate(&longer, None);
+    let piece = JType::class("bounds.Ranking$Piece");
+    assert_eq!(inst.params, [piece.clone(), piece.clone()], "{:?}", inst.owner);
+    assert_eq!(inst.ret, Some(piece));
+}
+
 /// Generators are instantiated only within the bounds of their type variables (JLS §4.5), F-bounds
 /// included: `SortedBag<Object>` has no `create()` (`E extends Comparable<E>`); raw `Comparable`
 /// is within a method variable's bound by unchecked conversion, as javac's inference allows, but

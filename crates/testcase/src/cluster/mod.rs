@@ -703,7 +703,15 @@ impl TestCluster {
                 m.insert(p.name.clone(), c.clone());
                 self.param_within_bounds(p, raw, &m)
             };
-            let chosen = cands.iter().find(|c| fits(c)).cloned().unwrap_or(erased);
+            // A bound naming a variable bound already (`<E extends T> E max(E, E)` of an
+            // `Ordering<Range<Comparable>>`) is what fits when none of the candidates does: the
+            // erased bound, Object, would make javac reject `max((Object) a, (Object) b)`.
+            let bound = p
+                .bounds
+                .first()
+                .map(|b| close(&b.subst(map), self.config.max_generic_depth))
+                .filter(|b| !b.has_vars() && fits(b));
+            let chosen = cands.iter().find(|c| fits(c)).cloned().or(bound).unwrap_or(erased);
             map.insert(p.name.clone(), chosen);
         }
     }
