@@ -13,7 +13,12 @@ use testcase::{
 };
 
 fn fixture_classpath() -> ClassPath {
-    ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("cluster")])
+    area_classpath("cluster")
+}
+
+/// java.base and one fixture area's classes.
+fn area_classpath(area: &str) -> ClassPath {
+    ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes(area)])
         .expect("fixture classpath opens")
 }
 
@@ -40,8 +45,7 @@ fn fixture_clusters() {
 /// `test_data/cluster/Thresholds.txt`.
 #[test]
 fn the_static_pool_holds_the_numbers_the_methods_push() {
-    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("constants")])
-        .expect("fixture classpath opens");
+    let cp = area_classpath("constants");
     let constants = |code_constants: bool| {
         let config = ClusterConfig { code_constants, ..ClusterConfig::evosuite() };
         let cluster = TestCluster::build(&cp, "constants.Thresholds", &config).expect("cluster builds");
@@ -137,8 +141,7 @@ fn creations_text(cluster: &TestCluster, want: &JType) -> String {
 /// `longer((Object) a, (Object) b)` (Guava's `Range`, a dropped test in the 2021 run).
 #[test]
 fn method_variables_bounded_by_class_variables() {
-    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("bounds")])
-        .expect("fixture classpath opens");
+    let cp = area_classpath("bounds");
     let cluster =
         TestCluster::build(&cp, "bounds.Ranking", &ClusterConfig::evosuite()).expect("cluster builds");
     let longer = cluster.targets().iter().find(|g| g.name == "longer").expect("longer is a target").clone();
@@ -156,8 +159,7 @@ fn method_variables_bounded_by_class_variables() {
 /// factories can produce (`SortedBag<String>`).
 #[test]
 fn generators_within_bounds() {
-    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("bounds")])
-        .expect("fixture classpath opens");
+    let cp = area_classpath("bounds");
     let parse = |s: &str| parse_field_type(s).expect("type parses");
     let mut out = String::new();
     for (cut, wants) in [
@@ -230,8 +232,7 @@ fn clock_reading_jdk_constructors_are_left_out() {
 /// `test_data/cluster/jdkvalues-Times.txt`.
 #[test]
 fn jdk_value_classes_come_from_their_deterministic_factories() {
-    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("jdkvalues")])
-        .expect("classpath opens");
+    let cp = area_classpath("jdkvalues");
     let cluster =
         TestCluster::build(&cp, "jdkvalues.Times", &ClusterConfig::evosuite()).expect("cluster builds");
     let dump = cluster.dump();
@@ -252,8 +253,7 @@ fn jdk_value_classes_come_from_their_deterministic_factories() {
 /// `stubs: false` there is none. Snapshot: `test_data/cluster/stubs-Elapsed.txt` (stub lines).
 #[test]
 fn abstract_types_get_stubs_with_their_abstract_methods() {
-    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("stubs")])
-        .expect("classpath opens");
+    let cp = area_classpath("stubs");
     let config = ClusterConfig { stubs: true, ..ClusterConfig::evosuite() };
     let cluster = TestCluster::build(&cp, "stubs.Elapsed", &config).expect("cluster builds");
     let dump = cluster.dump();
@@ -298,8 +298,7 @@ fn abstract_types_get_stubs_with_their_abstract_methods() {
 /// (offered first, beside `new File(String)` and the like); with `files: false` none is offered.
 #[test]
 fn files_and_paths_can_be_scratch_files() {
-    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("files")])
-        .expect("classpath opens");
+    let cp = area_classpath("files");
     let file = JType::class("java.io.File");
     let path = JType::class("java.nio.file.Path");
     let config = ClusterConfig { files: true, ..ClusterConfig::evosuite() };
@@ -325,8 +324,7 @@ fn files_and_paths_can_be_scratch_files() {
 /// `test_data/cluster/generators-Router.txt`.
 #[test]
 fn package_generators_make_what_only_other_classes_of_a_package_make() {
-    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("generators")])
-        .expect("classpath opens");
+    let cp = area_classpath("generators");
     let wants: Vec<JType> = ["Channel", "Ticket", "Pool", "Mode"]
         .iter()
         .map(|n| JType::class(&format!("generators.net.{n}")))

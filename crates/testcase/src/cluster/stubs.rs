@@ -185,12 +185,15 @@ pub(crate) fn stub_info(
     Some(StubInfo { stub: Arc::new(stub), generic_returns })
 }
 
+/// Methods by name and descriptor.
+type Signatures = BTreeSet<(String, String)>;
+
 /// The methods (name, descriptor) implemented along the superclass chain, and those plus the
 /// default methods of interfaces. An abstract method of a class is implemented only by a class
 /// (JLS §8.4.8: an interface's default never overrides it; Java 17's `Clock.withZone` is abstract
 /// though `InstantSource` has a default of the same signature).
-fn implemented(ancestry: &Ancestry) -> (BTreeSet<(String, String)>, BTreeSet<(String, String)>) {
-    let concrete_in = |classes: &[Arc<ClassInfo>], out: &mut BTreeSet<(String, String)>| {
+fn implemented(ancestry: &Ancestry) -> (Signatures, Signatures) {
+    let concrete_in = |classes: &[Arc<ClassInfo>], out: &mut Signatures| {
         for c in classes {
             for m in &c.methods {
                 if m.access & (access::ABSTRACT | access::STATIC) == 0
@@ -202,7 +205,7 @@ fn implemented(ancestry: &Ancestry) -> (BTreeSet<(String, String)>, BTreeSet<(St
             }
         }
     };
-    let mut by_classes: BTreeSet<(String, String)> =
+    let mut by_classes: Signatures =
         OBJECT_METHODS.iter().map(|(n, d)| (n.to_string(), d.to_string())).collect();
     concrete_in(&ancestry.chain, &mut by_classes);
     let mut with_defaults = by_classes.clone();
