@@ -706,12 +706,14 @@ impl TestCluster {
             // A bound naming a variable bound already (`<E extends T> E max(E, E)` of an
             // `Ordering<Range<Comparable>>`) is what fits when none of the candidates does: the
             // erased bound, Object, would make javac reject `max((Object) a, (Object) b)`.
-            let bound = p
-                .bounds
-                .first()
-                .map(|b| close(&b.subst(map), self.config.max_generic_depth))
-                .filter(|b| !b.has_vars() && fits(b));
-            let chosen = cands.iter().find(|c| fits(c)).cloned().or(bound).unwrap_or(erased);
+            // Computed only when no candidate fits: `instantiate` runs per inserted call.
+            let bound = || {
+                p.bounds
+                    .first()
+                    .map(|b| close(&b.subst(map), self.config.max_generic_depth))
+                    .filter(|b| !b.has_vars() && fits(b))
+            };
+            let chosen = cands.iter().find(|c| fits(c)).cloned().or_else(bound).unwrap_or(erased);
             map.insert(p.name.clone(), chosen);
         }
     }
@@ -972,8 +974,11 @@ impl TestCluster {
         // do not fit: two captures the code can tell apart.
         for p in self.hierarchy.get(name).map_or(&[][..], |h| &h.type_params[..]) {
             let b = p.erased_bound();
+            if b == JType::object() {
+                continue;
+            }
             for c in [b, JType::class("java.lang.Integer")] {
-                if p.erased_bound() != JType::object() && !candidates.contains(&c) {
+                if !candidates.contains(&c) {
                     candidates.push(c);
                 }
             }
