@@ -732,7 +732,12 @@ fn failing(
     let mut drop_tests = BTreeSet::new();
     let mut drop_assertions: BTreeSet<(usize, usize)> = BTreeSet::new();
     let mut why = Vec::new();
+    // A round runs the tests several times: a test failing in each run is one line of the log.
+    let mut logged: BTreeSet<(usize, &str, Option<u32>)> = BTreeSet::new();
     for f in failures {
+        if !logged.insert((f.file, f.method.as_str(), f.line)) {
+            continue;
+        }
         let (file, indices) = &files[f.file];
         let Some(t) = file.tests.iter().position(|t| t.method == f.method) else {
             // A class-level failure (the test class could not be set up): no test of the file

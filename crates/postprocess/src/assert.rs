@@ -211,12 +211,17 @@ fn unstable_string(s: &str) -> bool {
     if s.contains(testcase::statement::SCRATCH_FOLDER) || s.contains("suitesmith-worker-") {
         return true;
     }
+    // `Name@hash`: a real JVM's hash has several hex digits; the workers' is always 1
+    // (`-XX:hashCode=2`), so `java.io.BufferedWriter@1` is one too when nothing alphanumeric
+    // follows (a `Formatter`'s default `toString`).
     let b = s.as_bytes();
     b.iter().enumerate().any(|(i, &c)| {
+        let hex = b[i + 1..].iter().take_while(|x| x.is_ascii_hexdigit()).count();
+        let workers = b.get(i + 1) == Some(&b'1') && b.get(i + 2).is_none_or(|x| !x.is_ascii_alphanumeric());
         c == b'@'
             && i > 0
             && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'$' || b[i - 1] == b';')
-            && b[i + 1..].iter().take_while(|x| x.is_ascii_hexdigit()).count() >= 4
+            && (hex >= 4 || workers)
     })
 }
 
@@ -740,6 +745,9 @@ mod tests {
         assert!(unstable_string("example.Stack@1b6d3586"));
         assert!(unstable_string("[I@4554617c"));
         assert!(!unstable_string("a@b.com"));
+        assert!(unstable_string("java.io.BufferedWriter@1"));
+        assert!(unstable_string("[Lx.Y;@1, 2]"));
+        assert!(!unstable_string("a@1a.org"));
         assert!(!unstable_string("size=3"));
         assert!(unstable_string("at 1700000000123"));
         assert!(unstable_string("Ordering.from(suitesmith.stubs.java_util_Comparator@1)"));

@@ -225,6 +225,39 @@ fn clock_reading_jdk_constructors_are_left_out() {
     assert!(!dump.contains("new Date() -> Date"), "Date() is not:\n{dump}");
 }
 
+/// JDK constructors that open a file by name, `File` or `Path` are not in the cluster: the worker
+/// and the written test would create the file in the working directory, and verification drops
+/// such tests (`new PrintStream("1d")` for Commons Collections' `MapUtils.verbosePrint`). The
+/// in-memory ones stay. `fixtures/java/jdkvalues`' `Printing` takes a `PrintStream`, a
+/// `PrintWriter`, a `Formatter`, a `Writer` and a `Scanner`.
+#[test]
+fn file_opening_jdk_constructors_are_left_out() {
+    let cp = area_classpath("jdkvalues");
+    let cluster =
+        TestCluster::build(&cp, "jdkvalues.Printing", &ClusterConfig::evosuite()).expect("cluster builds");
+    let dump = cluster.dump();
+    for want in [
+        "new PrintStream(OutputStream",
+        "new PrintWriter(Writer",
+        "new Formatter(Appendable",
+        "new Scanner(String)",
+    ] {
+        assert!(dump.contains(want), "{want} is in the cluster:\n{dump}");
+    }
+    for unwanted in [
+        "(String) -> PrintStream",
+        "(File) -> PrintStream",
+        "(String) -> PrintWriter",
+        "(String) -> Formatter",
+        "(File) -> Scanner",
+        "(Path) -> Scanner",
+        "new FileWriter(",
+        "new FileOutputStream(",
+    ] {
+        assert!(!dump.contains(unwanted), "{unwanted} is not:\n{dump}");
+    }
+}
+
 /// JDK value classes are made by their public static factories (issue 20, item 4): the cluster of
 /// `fixtures/java/jdkvalues`' `Times` offers `Duration.ofSeconds`, `LocalDate.ofEpochDay`,
 /// `Clock.fixed` (with `ZoneOffset` standing for the abstract `ZoneId`), and none of the factories

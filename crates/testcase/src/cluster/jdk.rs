@@ -83,6 +83,37 @@ pub(crate) fn is_nondeterministic_constructor(class: &str, descriptor: &str) -> 
     }
 }
 
+/// Constructors of JDK classes that open a file by name, `File` or `Path` (`new PrintStream("1d")`,
+/// `new FileWriter(file)`, `new Scanner(path)`), or a file descriptor. The worker runs a test's
+/// statements outside the guards, so such a constructor creates its file in the worker's working
+/// directory, and the written test creates it in the user's: verification then drops the test
+/// ("the test left 1 file(s) behind"), and the coverage the search counted for it is lost
+/// (Commons Collections' `MapUtils.verbosePrint(PrintStream, ..)` lost 9 of its tests at 120 s).
+/// Reading a named file is no better: what it reads depends on the machine. The in-memory
+/// constructors stay (`new PrintStream(OutputStream)`, `new Scanner(String)`), and files the code
+/// under test should read or write come from `--files` (docs/files.md). `class` is a binary name,
+/// `descriptor` the constructor's JVM descriptor.
+pub(crate) fn is_file_constructor(class: &str, descriptor: &str) -> bool {
+    const NAMES: [&str; 3] = ["(Ljava/lang/String;", "(Ljava/io/File;", "(Ljava/nio/file/Path;"];
+    let names_a_file = || NAMES.iter().any(|p| descriptor.starts_with(p));
+    match class {
+        // Every constructor of these opens a file (or a descriptor: `FileDescriptor.out`).
+        "java.io.FileInputStream"
+        | "java.io.FileOutputStream"
+        | "java.io.FileReader"
+        | "java.io.FileWriter"
+        | "java.io.RandomAccessFile"
+        | "java.util.logging.FileHandler"
+        | "java.util.zip.ZipFile"
+        | "java.util.jar.JarFile" => true,
+        // A first `String` is a file name for these.
+        "java.io.PrintStream" | "java.io.PrintWriter" | "java.util.Formatter" => names_a_file(),
+        // `Scanner(String)` reads the string itself.
+        "java.util.Scanner" => descriptor.starts_with(NAMES[1]) || descriptor.starts_with(NAMES[2]),
+        _ => false,
+    }
+}
+
 /// Instance methods of JDK classes used as modifiers: the ones that fill containers. EvoSuite adds
 /// every public method of a dependency; for the JDK that would flood the cluster with `String`'s
 /// hundred methods, so only these are kept.

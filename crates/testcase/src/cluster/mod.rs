@@ -1440,7 +1440,11 @@ impl<'a> Builder<'a> {
                 if is_ctor && (decl.name != c.name || !concrete) {
                     continue;
                 }
-                if is_ctor && !user_class && jdk::is_nondeterministic_constructor(&decl.name, &m.descriptor) {
+                if is_ctor
+                    && !user_class
+                    && (jdk::is_nondeterministic_constructor(&decl.name, &m.descriptor)
+                        || jdk::is_file_constructor(&decl.name, &m.descriptor))
+                {
                     continue;
                 }
                 if is_object && !(object_methods && m.name == "equals") {
