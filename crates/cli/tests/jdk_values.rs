@@ -2,12 +2,13 @@
 //! `fixtures/java/jdkvalues`, whose branches take `Duration`, `Period`, `LocalDate`, `Instant`,
 //! `ZoneOffset`, `ZonedDateTime`, `OffsetDateTime`, `Clock`, `Charset`, `Pattern`, `Optional`,
 //! `InetAddress`, `URI`, `UUID`, `EnumSet`, `Path` and `Class` values (an enum's for `Class<E
-//! extends Enum<E>>`), `generate` covers every branch within a fixed number of evaluations by
-//! calling the public static factories (`testcase`'s `jdk_factories`; before them only `null`
-//! reached most of these parameters: 6 of 28, 4 of 16 and 8 of 12 branch goals) and writing class
-//! literals (before them: `null` only), and the written tests compile with JUnit alone and pass 5
-//! of 5 fresh plain JVM runs. JDK constructors that open a named file are not offered, so no
-//! written test is dropped for leaving a file behind.
+//! extends Enum<E>>`) and the interfaces of `java.time.temporal`, `generate` covers every branch
+//! within a fixed number of evaluations by calling the public static factories (`testcase`'s
+//! `jdk_factories`; before them only `null` reached most of these parameters: 6 of 28, 4 of 16
+//! and 8 of 12 branch goals) and writing class literals (before them: `null` only), and the
+//! written tests compile with JUnit alone and pass 5 of 5 fresh plain JVM runs. JDK constructors
+//! that open a named file are not offered, so no written test is dropped for leaving a file
+//! behind.
 
 mod common;
 
@@ -38,6 +39,11 @@ const CLASSES: &[(&str, &[&str])] = &[
     // PrintStream("..")` and `new Formatter("..")` made files in the working directory,
     // verification dropped 3 tests, and 26 of 30 branch goals stayed covered).
     ("jdkvalues.Printing", &["new PrintStream((OutputStream)", "new Scanner(\""]),
+    // The interfaces of `java.time.temporal` and `java.time.chrono` (ThreeTen-Extra's
+    // `DayOfMonth`, `Minutes`, chronologies): fields and units from the JDK's enums, queries and
+    // adjusters from `TemporalQueries` and `TemporalAdjusters` (before: null only, 10 of 38
+    // branch goals).
+    ("jdkvalues.Temporals", &["ChronoField.", "ChronoUnit.", "TemporalQueries.", "TemporalAdjusters."]),
 ];
 
 #[test]

@@ -48,6 +48,53 @@ pub(crate) fn implementations(abstract_type: &str) -> &'static [&'static str] {
         // Their public factories (`jdk_factories`) make these; the subclass stands for the type.
         "java.time.ZoneId" => &["java.time.ZoneOffset"],
         "java.util.TimeZone" => &["java.util.SimpleTimeZone"],
+        // The interfaces of `java.time.temporal` and `java.time.chrono`, which date-time
+        // libraries take (ThreeTen-Extra's `DayOfMonth.isSupported(TemporalField)`,
+        // `Minutes.from(TemporalAmount)`, a chronology's `date(TemporalAccessor)`): the JDK's
+        // enums of fields and units, and its date-time classes, made by their factories.
+        "java.time.temporal.TemporalField" => &["java.time.temporal.ChronoField"],
+        "java.time.temporal.TemporalUnit" => &["java.time.temporal.ChronoUnit"],
+        "java.time.temporal.TemporalAccessor" | "java.time.temporal.Temporal" => &[
+            "java.time.LocalDate",
+            "java.time.LocalDateTime",
+            "java.time.ZonedDateTime",
+            "java.time.Instant",
+            "java.time.LocalTime",
+        ],
+        "java.time.temporal.TemporalAdjuster" => {
+            &["java.time.LocalDate", "java.time.LocalTime", "java.time.DayOfWeek"]
+        }
+        "java.time.temporal.TemporalAmount" => &["java.time.Duration", "java.time.Period"],
+        "java.time.chrono.ChronoLocalDate" => &["java.time.LocalDate"],
+        "java.time.chrono.ChronoLocalDateTime" => &["java.time.LocalDateTime"],
+        "java.time.chrono.ChronoZonedDateTime" => &["java.time.ZonedDateTime"],
+        "java.time.chrono.ChronoPeriod" => &["java.time.Period"],
+        "java.time.chrono.Era" => &["java.time.chrono.IsoEra"],
+        _ => &[],
+    }
+}
+
+/// Abstract JDK types that get a stub beside the implementations of `implementations` (with
+/// `--stubs on`). The others do not: a stub of `InputStream` answers `read()` forever. A stub of
+/// `TemporalAccessor` answers fields no JDK class has (`DayOfMonth.from`'s failure paths), a stub
+/// of `TemporalField` is a field that is not a `ChronoField` (`field.isSupportedBy(this)`).
+pub(crate) fn stub_beside_implementations(abstract_type: &str) -> bool {
+    matches!(
+        abstract_type,
+        "java.time.temporal.TemporalAccessor"
+            | "java.time.temporal.Temporal"
+            | "java.time.temporal.TemporalField"
+            | "java.time.temporal.TemporalUnit"
+    )
+}
+
+/// JDK classes whose static methods (named in `jdk_factories`) make values of an interface
+/// they do not implement: `TemporalQueries.precision()` is a `TemporalQuery`,
+/// `TemporalAdjusters.firstDayOfMonth()` a `TemporalAdjuster`.
+pub(crate) fn factory_classes(interface: &str) -> &'static [&'static str] {
+    match interface {
+        "java.time.temporal.TemporalQuery" => &["java.time.temporal.TemporalQueries"],
+        "java.time.temporal.TemporalAdjuster" => &["java.time.temporal.TemporalAdjusters"],
         _ => &[],
     }
 }
@@ -160,6 +207,19 @@ pub(crate) fn jdk_factories(class: &str) -> &'static [&'static str] {
         "java.net.InetAddress" => &["getByAddress"],
         // Not `allocate`: a random capacity is a random amount of the worker's heap.
         "java.nio.ByteBuffer" | "java.nio.CharBuffer" => &["wrap"],
+        // `factory_classes`: each query and adjuster without a zone or clock of its own.
+        "java.time.temporal.TemporalQueries" => {
+            &["chronology", "precision", "zone", "zoneId", "offset", "localDate", "localTime"]
+        }
+        "java.time.temporal.TemporalAdjusters" => &[
+            "firstDayOfMonth",
+            "lastDayOfMonth",
+            "firstDayOfNextMonth",
+            "firstDayOfYear",
+            "lastDayOfYear",
+            "next",
+            "previousOrSame",
+        ],
         _ => &[],
     }
 }

@@ -1631,8 +1631,8 @@ impl<'a> Builder<'a> {
                 self.user_implementations(&name)
             };
             let impls: Vec<String> = impls.into_iter().filter(|i| i != &name || name == OBJECT).collect();
-            for i in &impls {
-                self.queue.push_back((i.clone(), depth));
+            for i in impls.iter().map(String::as_str).chain(jdk::factory_classes(&name).iter().copied()) {
+                self.queue.push_back((i.to_string(), depth));
             }
             if !impls.is_empty() {
                 // Extended, not replaced: a class walked again at a smaller depth keeps the
@@ -1650,7 +1650,7 @@ impl<'a> Builder<'a> {
         // an endless stream (`read()` never -1), which each test then runs until its timeout.
         if self.config.stubs
             && info.is_abstract()
-            && (!is_jdk || jdk::implementations(&name).is_empty())
+            && (!is_jdk || jdk::implementations(&name).is_empty() || jdk::stub_beside_implementations(&name))
             && let Some(s) = self.stub_of(&info, is_jdk)
         {
             // The stub's constructor arguments and answers need generators too.
@@ -1696,9 +1696,12 @@ impl<'a> Builder<'a> {
                 self.enqueue_callable(&g, depth + 1);
             } else if is_target {
                 self.enqueue_callable(&g, depth + 1);
-            } else if g.is_static && g.kind == CallableKind::Method && !is_jdk {
-                // A static factory of another type (`Shapes.circle(double) -> Shape`): a
-                // generator of its result if that type is needed.
+            } else if g.is_static
+                && g.kind == CallableKind::Method
+                && (!is_jdk || jdk::jdk_factories(&name).contains(&g.name.as_str()))
+            {
+                // A static factory of another type (`Shapes.circle(double) -> Shape`,
+                // `TemporalQueries.precision()`): a generator of its result if that type is needed.
                 self.statics.push(g);
             }
         }
