@@ -21,6 +21,60 @@ impl JUnitTest {
     pub fn plain(case: TestCase) -> JUnitTest {
         JUnitTest { case, assertions: Vec::new(), expected_exception: None }
     }
+
+    /// The assertions (indices, ascending) that observe a value depending on what the assertions
+    /// `unstable` observe, these included. An assertion that failed when the written test ran,
+    /// though it held in the workers, observed a value that differs between runs (the real clock
+    /// through the code under test's `now()`, an identity hash): every value computed from it,
+    /// and every object a call with it may have changed, differs as well. A variable is unstable
+    /// from its definition when an unstable assertion observes it, and from statement `i` on when
+    /// statement `i` uses an unstable variable (its result, its receiver and its arguments).
+    pub fn dependent_assertions(&self, unstable: &[usize]) -> Vec<usize> {
+        // For each variable, the first statement from which its value is unstable.
+        let mut from: Vec<Option<usize>> = vec![None; self.case.statements.len()];
+        for &a in unstable {
+            for v in self.assertions.get(a).map(|a| a.check.vars()).unwrap_or_default() {
+                if let Some(f) = from.get_mut(v.index()) {
+                    *f = Some(v.index());
+                }
+            }
+        }
+        for (i, st) in self.case.statements.iter().enumerate() {
+            let uses = st.uses();
+            if !uses.iter().any(|u| from.get(u.index()).copied().flatten().is_some_and(|f| f <= i)) {
+                continue;
+            }
+            for v in uses.into_iter().map(VarId::index).chain([i]) {
+                if let Some(f) = from.get_mut(v) {
+                    *f = Some(f.map_or(i, |f| f.min(i)));
+                }
+            }
+        }
+        let unstable_at =
+            |v: VarId, after: usize| from.get(v.index()).copied().flatten().is_some_and(|f| f <= after);
+        self.assertions
+            .iter()
+            .enumerate()
+            .filter(|(a, x)| {
+                unstable.contains(a) || x.check.vars().into_iter().any(|v| unstable_at(v, x.after))
+            })
+            .map(|(a, _)| a)
+            .collect()
+    }
+}
+
+impl Check {
+    /// The variables the check observes.
+    pub fn vars(&self) -> Vec<VarId> {
+        match self {
+            Check::Equals { subject: Subject::Var(v) | Subject::Call { var: v, .. }, .. }
+            | Check::Null(v)
+            | Check::NotNull(v)
+            | Check::ArrayLength { var: v, .. }
+            | Check::ArrayEquals { var: v, .. } => vec![*v],
+            Check::Same(a, b) | Check::NotSame(a, b) | Check::ObjectsEqual { a, b, .. } => vec![*a, *b],
+        }
+    }
 }
 
 /// An assertion written after statement `after` (an index into the test's statements).
@@ -67,4 +121,42 @@ pub enum Check {
     NotSame(VarId, VarId),
     /// `assertTrue(a.equals((Object) b))`, or `assertFalse` when `equal` is false.
     ObjectsEqual { a: VarId, b: VarId, equal: bool },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{PrimType, Statement};
+
+    fn int_equals(v: VarId, x: i32) -> Check {
+        Check::Equals { subject: Subject::Var(v), value: Expected::Prim(PrimValue::Int(x)) }
+    }
+
+    /// `int v0 = 7; int v1 = 3; int[] v2 = new int[2]; v2[0] = v0; int v4 = v2[1]; int v5 = v1;`
+    /// with an assertion after each: when the one on `v0` fails, the array's length after the store
+    /// and the load from it depend on `v0`; `v1`, `v5` and the array's length before the store do
+    /// not.
+    #[test]
+    fn values_computed_from_an_unstable_one_are_unstable_from_where_they_use_it() {
+        let mut case = TestCase::new();
+        let v0 = case.push(Statement::Primitive(PrimValue::Int(7)));
+        let v1 = case.push(Statement::Primitive(PrimValue::Int(3)));
+        let ints = JType::array_of(JType::Prim(PrimType::Int));
+        let v2 = case.push(Statement::NewArray { ty: ints, length: 2 });
+        case.push(Statement::ArrayStore { array: v2, index: 0, value: v0 });
+        let v4 = case.push(Statement::ArrayLoad { array: v2, index: 1, ty: JType::Prim(PrimType::Int) });
+        let v5 = case.push(Statement::Copy { from: v1, ty: JType::Prim(PrimType::Int) });
+        let assertions = vec![
+            Assertion { after: 0, check: int_equals(v0, 7) },
+            Assertion { after: 1, check: int_equals(v1, 3) },
+            Assertion { after: 2, check: Check::ArrayLength { var: v2, length: 2 } },
+            Assertion { after: 3, check: Check::ArrayLength { var: v2, length: 2 } },
+            Assertion { after: 4, check: int_equals(v4, 0) },
+            Assertion { after: 5, check: int_equals(v5, 3) },
+        ];
+        let test = JUnitTest { case, assertions, expected_exception: None };
+        assert_eq!(test.dependent_assertions(&[0]), [0, 3, 4]);
+        assert_eq!(test.dependent_assertions(&[1]), [1, 5]);
+        assert_eq!(test.dependent_assertions(&[]), Vec::<usize>::new());
+    }
 }

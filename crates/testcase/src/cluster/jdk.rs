@@ -75,17 +75,13 @@ pub(crate) fn implementations(abstract_type: &str) -> &'static [&'static str] {
 }
 
 /// Abstract JDK types that get a stub beside the implementations of `implementations` (with
-/// `--stubs on`). The others do not: a stub of `InputStream` answers `read()` forever. A stub of
-/// `TemporalAccessor` answers fields no JDK class has (`DayOfMonth.from`'s failure paths), a stub
-/// of `TemporalField` is a field that is not a `ChronoField` (`field.isSupportedBy(this)`).
+/// `--stubs on`): the interfaces of `java.time`. The others do not: a stub of `InputStream`
+/// answers `read()` forever. A stub of `TemporalAccessor` answers fields no JDK class has
+/// (`DayOfMonth.from`'s failure paths), a stub of `TemporalField` is a field that is not a
+/// `ChronoField` (`field.isSupportedBy(this)`), and a stub of `TemporalAmount` lists units of its
+/// own: `PeriodDuration.from` sums them in a loop that a `Duration` or `Period` skips.
 pub(crate) fn stub_beside_implementations(abstract_type: &str) -> bool {
-    matches!(
-        abstract_type,
-        "java.time.temporal.TemporalAccessor"
-            | "java.time.temporal.Temporal"
-            | "java.time.temporal.TemporalField"
-            | "java.time.temporal.TemporalUnit"
-    )
+    abstract_type.starts_with("java.time.")
 }
 
 /// JDK classes whose static methods (named in `jdk_factories`) make values of an interface
