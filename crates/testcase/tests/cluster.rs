@@ -258,6 +258,41 @@ fn file_opening_jdk_constructors_are_left_out() {
     }
 }
 
+/// Overloads javac cannot tell apart are not in the cluster: Commons Collections' `DefaultedMap`
+/// has `defaultedMap(Map<K, V>, V)` beside `defaultedMap(Map<K, V>, Transformer<..>)` and
+/// `defaultedMap(Map<K, V>, Factory<..>)`, and a written call of either of the latter is ambiguous
+/// (`MapUtils` lost 44 tests at 30 s to it). The first, and `MapUtils`' own overloads, stay.
+#[test]
+fn overloads_a_call_cannot_select_are_left_out() {
+    let cp = ClassPath::open(&[
+        test_support::java_base_jmod(),
+        PathBuf::from("/usr/share/java/commons-collections4.jar"),
+    ])
+    .expect("classpath opens");
+    let cluster = TestCluster::build(
+        &cp,
+        "org.apache.commons.collections4.map.DefaultedMap",
+        &ClusterConfig::evosuite(),
+    )
+    .expect("cluster builds");
+    let dump = cluster.dump();
+    assert!(dump.contains("DefaultedMap.defaultedMap(Map<K, V>, V)"), "the plain overload stays:\n{dump}");
+    for unwanted in ["defaultedMap(Map<K, V>, Transformer", "defaultedMap(Map<K, V>, Factory"] {
+        assert!(!dump.contains(unwanted), "{unwanted} is not in the cluster:\n{dump}");
+    }
+    let cluster =
+        TestCluster::build(&cp, "org.apache.commons.collections4.MapUtils", &ClusterConfig::evosuite())
+            .expect("cluster builds");
+    let dump = cluster.dump();
+    for wanted in [
+        "MapUtils.lazyMap(Map<K, V>, Factory",
+        "MapUtils.lazyMap(Map<K, V>, Transformer",
+        "MapUtils.getObject(",
+    ] {
+        assert!(dump.contains(wanted), "{wanted} is in the cluster:\n{dump}");
+    }
+}
+
 /// JDK value classes are made by their public static factories (issue 20, item 4): the cluster of
 /// `fixtures/java/jdkvalues`' `Times` offers `Duration.ofSeconds`, `LocalDate.ofEpochDay`,
 /// `Clock.fixed` (with `ZoneOffset` standing for the abstract `ZoneId`), and none of the factories

@@ -10,6 +10,7 @@
 
 mod jdk;
 mod load;
+mod overloads;
 mod package;
 mod shapes;
 mod stubs;
@@ -1514,7 +1515,8 @@ impl<'a> Builder<'a> {
                 res.push(g);
             }
         }
-        res
+        let ambiguous = overloads::ambiguous(&res);
+        res.into_iter().enumerate().filter(|(i, _)| !ambiguous.contains(i)).map(|(_, g)| g).collect()
     }
 
     fn enqueue_type(&mut self, t: &JType, depth: u32) {
