@@ -1650,6 +1650,7 @@ impl<'a> Builder<'a> {
         // A JDK type with implementations in the table (`InputStream`, `CharSequence`, `List`)
         // gets none: those are what code expects of it, while a stub's repeated last answer makes
         // an endless stream (`read()` never -1), which each test then runs until its timeout.
+        // The interfaces of `java.time` get both (`jdk::stub_beside_implementations`).
         if self.config.stubs
             && info.is_abstract()
             && (!is_jdk || jdk::implementations(&name).is_empty() || jdk::stub_beside_implementations(&name))
