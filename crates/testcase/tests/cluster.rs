@@ -293,6 +293,23 @@ fn overloads_a_call_cannot_select_are_left_out() {
     }
 }
 
+/// A method a subclass overrides where the test cannot call it is not offered on that subclass,
+/// though the superclass's is: `fixtures/java/access`' `SpecialFactory` overrides `Factory`'s
+/// protected `init` in another package, so the test in `access` may write `factory.init(1)` on a
+/// `Factory` but not on a `SpecialFactory` (JLS §8.4.8: the superclass's is not inherited there);
+/// Spatial4j's `SpatialContextFactory` lost 10 tests to it.
+#[test]
+fn overrides_the_test_cannot_call_hide_the_superclass_method() {
+    let cp = area_classpath("access");
+    let cluster =
+        TestCluster::build(&cp, "access.Factory", &ClusterConfig::evosuite()).expect("cluster builds");
+    let dump = cluster.dump();
+    // `describe` names the declaring class: once as the CUT's target, never as a modifier of
+    // `SpecialFactory`.
+    assert_eq!(dump.matches("Factory.init(int)").count(), 1, "init only on a Factory:\n{dump}");
+    assert!(dump.contains("access.other.SpecialFactory:\n    Factory.level()"), "{dump}");
+}
+
 /// JDK value classes are made by their public static factories (issue 20, item 4): the cluster of
 /// `fixtures/java/jdkvalues`' `Times` offers `Duration.ofSeconds`, `LocalDate.ofEpochDay`,
 /// `Clock.fixed` (with `ZoneOffset` standing for the abstract `ZoneId`), and none of the factories

@@ -1434,7 +1434,22 @@ impl<'a> Builder<'a> {
                 continue;
             }
             for m in &decl.methods {
-                if m.name == "<clinit>" || !self.member_accessible(m.access, &decl) {
+                if m.name == "<clinit>" {
+                    continue;
+                }
+                if !self.member_accessible(m.access, &decl) {
+                    // An instance method the test cannot call still hides the superclass's of the
+                    // same signature (JLS §8.4.8: it is not inherited): Spatial4j's
+                    // `JtsSpatialContextFactory` overrides the protected `init` of
+                    // `SpatialContextFactory` from another package, so a test in the latter's
+                    // package cannot call `init` on it, though it can call the superclass's.
+                    if m.name != "<init>"
+                        && m.access & access::STATIC == 0
+                        && !is_bridge_or_synthetic(m.access)
+                    {
+                        let params = m.descriptor.rsplit_once(')').map_or(m.descriptor.as_str(), |(p, _)| p);
+                        seen.insert((m.name.clone(), params.to_string()));
+                    }
                     continue;
                 }
                 let is_ctor = m.name == "<init>";
