@@ -1,4 +1,4 @@
-//! Values that depend on the real clock: `fixtures/java/sandbox`'s `Today.now()` reads the day of
+//! Values that depend on the real clock: `fixtures/java/clock`'s `Today.now()` reads the day of
 //! the month, which the workers' fixed clock makes the 14th. The assertions on it fail when the
 //! written tests run on another day, and so do those on every value computed from it (`isLate()`,
 //! `next()`, `compareTo`). Verification removes them all in the round where the first one fails
@@ -15,7 +15,7 @@ const JUNIT4: &str = "/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.j
 fn assertions_on_values_depending_on_the_clock_go_together_and_tests_stay() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let out = tmp.path().join("out");
-    let report = common::generate_fixture("sandbox", "sandbox.Today", &out, &[]);
+    let report = common::generate_fixture("clock", "clock.Today", &out, &[]);
     let c = &report["classes"][0];
     assert_eq!(c["verification"]["verified"], true, "{}", c["verification"]);
     assert_eq!(c["verification"]["failing_tests_dropped"], 0, "{}", c["log"]);
@@ -23,7 +23,7 @@ fn assertions_on_values_depending_on_the_clock_go_together_and_tests_stay() {
     assert_eq!(files.len(), 1);
     let (name, text) = &files[0];
     assert!(text.contains("Today.now()"), "no call of now() kept:\n{text}");
-    let fixtures = test_support::workspace_root().join("fixtures/classes/sandbox");
+    let fixtures = test_support::workspace_root().join("fixtures/classes/clock");
     let cp = format!("{}:{JUNIT4}", fixtures.display());
-    common::compile_and_run_junit4(&out, name, &cp, tmp.path(), 5, "sandbox.Today");
+    common::compile_and_run_junit4(&out, name, &cp, tmp.path(), 5, "clock.Today");
 }

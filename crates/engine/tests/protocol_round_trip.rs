@@ -287,3 +287,52 @@ fn every_statement_kind_runs_on_a_real_worker() {
     // The trace reaches the CUT's probes: the fitness of some goals is 0.
     assert!(problem.fitness(&r.trace).contains(&0.0));
 }
+
+/// `outer.new Inner(..)` with a null outer instance throws `NullPointerException` before the
+/// constructor runs, as javac's check does in the written test; reflection alone would pass the
+/// null on (the worker built Spatial4j's `WKTReader.State` on a null reader, and the written tests
+/// were dropped at verification). A static nested class taking its enclosing class as an ordinary
+/// argument runs its constructor with the null.
+#[test]
+fn a_null_outer_instance_fails_the_inner_constructor_call() {
+    let outer = JType::class("junit.Outer");
+    let inner =
+        ctor("junit.Outer$Inner", "(Ljunit/Outer;Ljava/lang/String;)V", vec![outer.clone(), JType::string()]);
+    let nested = ctor("junit.Outer$Nested", "(Ljunit/Outer;)V", vec![outer.clone()]);
+    let make = |with_outer: bool, k: &Arc<ConstructorRef>| {
+        let mut t = TestCase::new();
+        let o = if with_outer {
+            let name = t.push(Statement::String("a".into()));
+            t.push(Statement::Constructor {
+                ctor: ctor("junit.Outer", "(Ljava/lang/String;)V", vec![JType::string()]),
+                args: vec![name],
+            })
+        } else {
+            t.push(Statement::Null(outer.clone()))
+        };
+        let mut args = vec![o];
+        if k.params.len() == 2 {
+            args.push(t.push(Statement::String("x".into())));
+        }
+        t.push(Statement::Constructor { ctor: k.clone(), args });
+        t
+    };
+    let tests = [make(false, &inner), make(true, &inner), make(false, &nested)];
+    let classes = test_support::fixture_classes("junit");
+    let mut problem =
+        JvmProblem::new(&[classes], "junit.Outer", &DEFAULT_CRITERIA, 1, 3000).expect("problem");
+    let results = problem.execute(&tests).expect("execute");
+    let last = |i: usize| results[i].outcomes[tests[i].len() - 1].clone();
+    let npe = |from_sut: bool, thrown_in: &str| Outcome::Threw {
+        class: "java.lang.NullPointerException".into(),
+        message: String::new(),
+        from_sut,
+        thrown_in: thrown_in.into(),
+    };
+    assert_eq!(last(0), npe(false, ""), "a null outer instance: {:?}", results[0]);
+    assert_eq!(last(1), Outcome::Value(Value::Object { class: "junit.Outer$Inner".into() }));
+    match last(2) {
+        Outcome::Threw { class, from_sut: true, .. } => assert_eq!(class, "java.lang.NullPointerException"),
+        other => panic!("the static nested class's constructor runs and throws: {other:?}"),
+    }
+}

@@ -794,7 +794,23 @@ final class Executor {
         } catch (Throwable t) {
             return callFailed(t);
         }
+        if (args.length > 0 && args[0] == null && takesOuterInstance(k)) {
+            // `outer.new Inner(..)` with a null outer throws before the constructor runs (javac
+            // checks the outer instance, JLS 15.9.4); reflection would pass the null on, and the
+            // written test would fail where the worker's run did not. A null receiver, as for calls.
+            return callFailed(new NullPointerException());
+        }
         return instantiate(k, args, vars, index);
+    }
+
+    /** Whether `k` belongs to an inner (non-static member) class and takes its outer instance first. */
+    private static boolean takesOuterInstance(Constructor<?> k) {
+        Class<?> c = k.getDeclaringClass();
+        Class<?>[] params = k.getParameterTypes();
+        return c.isMemberClass()
+                && !java.lang.reflect.Modifier.isStatic(c.getModifiers())
+                && params.length > 0
+                && params[0] == c.getDeclaringClass();
     }
 
     /** `new` through a resolved constructor: what it throws is the SUT's, what it makes the value. */
