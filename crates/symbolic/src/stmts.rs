@@ -86,6 +86,17 @@ impl Machine<'_, '_> {
                 let class = internal(&ctor.class);
                 let (params, _) = split_descriptor(&ctor.descriptor);
                 let mut vals = self.args(test, vars, args, &params)?;
+                // `outer.new Inner(..)` with a null outer instance throws before the constructor
+                // runs: javac checks it in the written test, and the worker's `Executor.construct`
+                // does the same.
+                let enclosing =
+                    ctor.class.rsplit_once('$').map(|(outer, _)| format!("L{};", internal(outer)));
+                if vals.first().is_some_and(|v| v.as_ref().is_none())
+                    && enclosing.is_some_and(|e| params.first().is_some_and(|p| *p == e))
+                    && !testcase::cluster::is_static_nested_in(self.db, &ctor.class)
+                {
+                    return self.throw_new("java/lang/NullPointerException", "null outer instance");
+                }
                 let o = self.new_object(&class)?;
                 vals.insert(0, Slot::obj(o));
                 self.call(CallKind::Special, &class, "<init>", &ctor.descriptor, vals)?;
