@@ -41,6 +41,12 @@ pub fn is_static_nested(cp: &ClassPath, binary: &str) -> bool {
     load::inner_class_flags(&cf, &internal).is_some_and(|(flags, _)| flags & access::STATIC != 0)
 }
 
+/// The parameter part of a method descriptor (`(ILjava/lang/String;` of `(ILjava/lang/String;)V`):
+/// what an override or a hiding method shares with the method it replaces.
+fn param_part(descriptor: &str) -> &str {
+    descriptor.rsplit_once(')').map_or(descriptor, |(p, _)| p)
+}
+
 /// `is_static_nested` over the classes of the run's program database.
 pub fn is_static_nested_in(db: &ProgramDb, binary: &str) -> bool {
     let internal = binary.replace('.', "/");
@@ -1447,8 +1453,7 @@ impl<'a> Builder<'a> {
                         && m.access & access::STATIC == 0
                         && !is_bridge_or_synthetic(m.access)
                     {
-                        let params = m.descriptor.rsplit_once(')').map_or(m.descriptor.as_str(), |(p, _)| p);
-                        seen.insert((m.name.clone(), params.to_string()));
+                        seen.insert((m.name.clone(), param_part(&m.descriptor).to_string()));
                     }
                     continue;
                 }
@@ -1476,8 +1481,7 @@ impl<'a> Builder<'a> {
                 // (`StringBuilder.append` returns `StringBuilder` where the package-private
                 // `AbstractStringBuilder.append` it overrides returns `AbstractStringBuilder`, a
                 // type a test cannot name). The most derived declaration comes first and wins.
-                let params = m.descriptor.rsplit_once(')').map_or(m.descriptor.as_str(), |(p, _)| p);
-                if !seen.insert((m.name.clone(), params.to_string())) {
+                if !seen.insert((m.name.clone(), param_part(&m.descriptor).to_string())) {
                     continue;
                 }
                 let is_static = m.access & access::STATIC != 0;

@@ -53,7 +53,9 @@ fn makes_ambiguous(g: &GenericCallable, s: &GenericCallable) -> bool {
             })
             && (0..s.params.len()).all(|j| {
                 j == i
-                    || matches!(s.params[j], JType::Var(_))
+                    // A variable takes a primitive only by boxing, which the strict phase of
+                    // overload resolution (JLS §15.12.2.2) does not do.
+                    || matches!(s.params[j], JType::Var(_)) && !matches!(g.params[j], JType::Prim(_))
                     || s.params[j].erasure() == g.params[j].erasure()
                     || s.params[j].erasure() == JType::class(OBJECT) && !matches!(g.params[j], JType::Prim(_))
             })
