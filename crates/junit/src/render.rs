@@ -856,14 +856,8 @@ impl Ctx<'_> {
             JType::Class { .. } => "<>".to_string(),
             _ => String::new(),
         };
-        let enclosing = enclosing_class(&ctor.class);
-        let inner = match (&enclosing, ctor.params.first(), args.first()) {
-            (Some(enc), Some(p0), Some(_)) => {
-                p0.erasure() == JType::class(enc) && !self.static_nested.contains(&ctor.class)
-            }
-            _ => false,
-        };
-        if inner {
+        let inner = ctor.takes_outer_instance(self.static_nested.contains(&ctor.class));
+        if inner && !args.is_empty() && !ctor.params.is_empty() {
             // An inner class: `outer.new Inner(rest)` (JLS §15.9); the outer instance
             // is the constructor's first descriptor parameter.
             let outer = self.operand(case, names, args[0], &ctor.params[0]);
@@ -1052,11 +1046,7 @@ fn inlinable(t: &JUnitTest, static_nested: &[String]) -> Vec<bool> {
     for st in sts {
         let (inlinable_slots, other): (Vec<VarId>, Vec<VarId>) = match st {
             Statement::Constructor { ctor, args } => {
-                let inner = !static_nested.contains(&ctor.class)
-                    && enclosing_class(&ctor.class).is_some_and(|enc| {
-                        ctor.params.first().is_some_and(|p| p.erasure() == JType::class(&enc))
-                    });
-                if inner && !args.is_empty() {
+                if ctor.takes_outer_instance(static_nested.contains(&ctor.class)) && !args.is_empty() {
                     (args[1..].to_vec(), vec![args[0]])
                 } else {
                     (args.clone(), Vec::new())
@@ -1149,13 +1139,4 @@ fn is_parameterized(t: &JType) -> bool {
         JType::Array(c) => is_parameterized(c),
         JType::Prim(_) | JType::Var(_) => false,
     }
-}
-
-/// The binary name of the class enclosing a nested class (`a.Outer$Inner` -> `a.Outer`).
-fn enclosing_class(binary: &str) -> Option<String> {
-    let cn = ClassName::parse(binary);
-    if cn.nested.is_empty() {
-        return None;
-    }
-    binary.rfind('$').map(|i| binary[..i].to_string())
 }

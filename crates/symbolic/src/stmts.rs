@@ -89,11 +89,8 @@ impl Machine<'_, '_> {
                 // `outer.new Inner(..)` with a null outer instance throws before the constructor
                 // runs: javac checks it in the written test, and the worker's `Executor.construct`
                 // does the same.
-                let enclosing =
-                    ctor.class.rsplit_once('$').map(|(outer, _)| format!("L{};", internal(outer)));
                 if vals.first().is_some_and(|v| v.as_ref().is_none())
-                    && enclosing.is_some_and(|e| params.first().is_some_and(|p| *p == e))
-                    && !testcase::cluster::is_static_nested_in(self.db, &ctor.class)
+                    && ctor.takes_outer_instance(testcase::cluster::is_static_nested_in(self.db, &ctor.class))
                 {
                     return self.throw_new("java/lang/NullPointerException", "null outer instance");
                 }

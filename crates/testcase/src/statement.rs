@@ -137,6 +137,26 @@ pub struct ConstructorRef {
     pub params: Vec<JType>,
 }
 
+impl ConstructorRef {
+    /// Whether this is the constructor of an inner (non-static member) class, whose first
+    /// descriptor parameter is the outer instance: written `outer.new Inner(rest)` (JLS §15.9), and
+    /// a null outer instance throws `NullPointerException` before the constructor runs (JLS
+    /// §15.9.4). The renderer and the symbolic interpreter decide it here; the worker decides the
+    /// same from reflection (`Executor.takesOuterInstance`), and the symbolic differential test
+    /// holds the two together. `static_nested`: whether the class is declared `static`, which only
+    /// its `InnerClasses` attribute says (`cluster::is_static_nested_in`).
+    pub fn takes_outer_instance(&self, static_nested: bool) -> bool {
+        if static_nested {
+            return false;
+        }
+        let Some((outer, _)) = self.class.rsplit_once('$') else { return false };
+        let Some(first) = self.descriptor.strip_prefix("(L").and_then(|d| d.split_once(';')) else {
+            return false;
+        };
+        first.0 == outer.replace('.', "/")
+    }
+}
+
 /// A method as called by a test.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MethodRef {

@@ -228,3 +228,24 @@ fn removal_repairs_or_drops_dependents() {
     check(&t, o).expect("still valid");
     assert_eq!(t.to_text(), "int v0 = 1;\n");
 }
+
+#[test]
+fn inner_class_constructors_take_their_outer_instance_first() {
+    let c = |class: &str, descriptor: &str| ConstructorRef {
+        class: class.into(),
+        descriptor: descriptor.into(),
+        ty: JType::class(class),
+        params: Vec::new(),
+    };
+    // An inner class: the outer instance comes first in the descriptor.
+    assert!(c("a.b.Outer$Inner", "(La/b/Outer;I)V").takes_outer_instance(false));
+    // Declared static (the InnerClasses attribute says so): an ordinary first parameter.
+    assert!(!c("a.b.Outer$Inner", "(La/b/Outer;I)V").takes_outer_instance(true));
+    // Nested two deep: the outer instance is the directly enclosing class.
+    assert!(c("a.Outer$Mid$Inner", "(La/Outer$Mid;)V").takes_outer_instance(false));
+    assert!(!c("a.Outer$Mid$Inner", "(La/Outer;)V").takes_outer_instance(false));
+    // A top-level class, and a nested one whose first parameter is something else.
+    assert!(!c("a.Outer", "(La/Outer;)V").takes_outer_instance(false));
+    assert!(!c("a.Outer$Inner", "(I)V").takes_outer_instance(false));
+    assert!(!c("a.Outer$Inner", "()V").takes_outer_instance(false));
+}
