@@ -377,6 +377,10 @@ fn abstract_types_get_stubs_with_their_abstract_methods() {
         assert!(names.creations(&ty).iter().all(|c| !matches!(c, Creation::Stub(_))), "a stub of {t}");
     }
     assert!(!names.dump().contains("java.lang.Enum as"), "{}", names.dump());
+    // `KeyOrder.compare(Key, Key)`: the override would name a class of another package.
+    let order = parse_field_type("Lstubs/hidden/KeyOrder;").expect("type");
+    assert!(names.creations(&order).iter().all(|c| !matches!(c, Creation::Stub(_))), "{}", names.dump());
+    assert!(!names.creations(&order).is_empty(), "KeyOrder.natural() stays: {}", names.dump());
 }
 
 /// Files (issue 20 item 2): with `files: true` a wanted `File` or `Path` can be a scratch file

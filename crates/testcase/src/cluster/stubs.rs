@@ -54,6 +54,18 @@ pub fn stub_class_name(class: &str, is_jdk: bool) -> String {
     }
 }
 
+/// Whether every class `types` mention (type arguments included) can be named from the test.
+fn all_nameable<'t>(
+    types: impl IntoIterator<Item = &'t JType>,
+    accessible: &mut dyn FnMut(&str) -> bool,
+) -> bool {
+    let mut named = Vec::new();
+    for t in types {
+        t.mentioned_classes(&mut named);
+    }
+    named.iter().all(|n| accessible(n))
+}
+
 /// The hierarchy a stub must complete: the class and its superclasses, most derived first, and
 /// every interface they implement.
 pub(crate) struct Ancestry {
@@ -115,11 +127,7 @@ pub(crate) fn stub_info(
                 return None;
             }
             let erased = parse_method_sig(&m.descriptor).ok()?;
-            let mut named = Vec::new();
-            for t in erased.params.iter().chain(&erased.ret) {
-                t.mentioned_classes(&mut named);
-            }
-            if !named.iter().all(|n| accessible(n)) {
+            if !all_nameable(erased.params.iter().chain(&erased.ret), accessible) {
                 return None;
             }
             let runs_arguments = erased.ret.is_none()
@@ -138,6 +146,12 @@ pub(crate) fn stub_info(
                 }
                 _ => (erased.params.clone(), erased.ret.clone()),
             };
+            // The override is written with the types as members of the stubbed class
+            // (`compare(Key a, Key b)` for a `Comparator<Key>`): each must be nameable too, and no
+            // other type overrides it (a parameter of another erasure names another method).
+            if !all_nameable(java_params.iter().chain(&java_ret), accessible) {
+                return None;
+            }
             methods.push(StubMethod {
                 name: m.name.clone(),
                 descriptor: m.descriptor.clone(),
@@ -162,11 +176,7 @@ pub(crate) fn stub_info(
                 continue;
             }
             let Ok(erased) = parse_method_sig(&m.descriptor) else { continue };
-            let mut named = Vec::new();
-            for t in &erased.params {
-                t.mentioned_classes(&mut named);
-            }
-            if named.iter().all(|n| accessible(n)) {
+            if all_nameable(&erased.params, accessible) {
                 res.push((m.descriptor.clone(), erased.params));
             }
         }
