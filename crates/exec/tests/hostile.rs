@@ -243,3 +243,40 @@ fn throwing_class_initializer_is_an_outcome() {
     assert_eq!(threw(&rs[0]), "java.lang.NoClassDefFoundError");
     assert_eq!((&rs[0].outcomes, &rs[0].trace), (&rs[1].outcomes, &rs[1].trace));
 }
+
+/// A file a statement leaves in `java.io.tmpdir` is refused at that statement, not at the test's
+/// last one, though the worker lists the directory only after statements during which a guard let
+/// a file operation through (and after the last): the test is cut there, and the next test finds
+/// the directory empty.
+#[test]
+fn litter_is_refused_at_the_statement_that_left_it() {
+    let mut ex = executor(1);
+    let write_then_count = {
+        let mut t = call(
+            "Files",
+            "writeTemp",
+            "(Ljava/lang/String;Ljava/lang/String;)I",
+            vec![Statement::string("left.txt"), Statement::string("kept")],
+        );
+        t.extend(call("Recursion", "bounded", "(I)I", vec![int(10)]).into_iter().map(|s| match s {
+            Statement::Method { class, name, descriptor, is_static, receiver, .. } => {
+                Statement::Method { class, name, descriptor, is_static, receiver, args: vec![Var(3)] }
+            }
+            other => other,
+        }));
+        t
+    };
+    let tests = vec![write_then_count, call("Recursion", "bounded", "(I)I", vec![int(10)])];
+    let rs = ex.execute(&tests).expect("execute");
+    assert_eq!(rs[0].status, ExecStatus::Guard, "{rs:#?}");
+    assert!(
+        rs[0].outcomes[3..].iter().all(|o| *o == Outcome::NotExecuted),
+        "cut at the writing call: {rs:#?}"
+    );
+    assert!(
+        matches!(&rs[0].outcomes[2], Outcome::Guard { what } if what.starts_with("a file left in java.io.tmpdir")),
+        "{rs:#?}"
+    );
+    assert_eq!(rs[1].status, ExecStatus::Normal, "{rs:#?}");
+    assert_eq!(last(&rs[1]), &ok_int(10));
+}

@@ -423,10 +423,24 @@ public final class Guards {
             for (String user : userDirs) {
                 if (below(p, user)) return false;
             }
+            allowedWrite.set(true);
             return true;
         } catch (IOException | RuntimeException e) {
             return false;
         }
+    }
+
+    /**
+     * Set whenever a guard lets a file operation through (every write-side guard asks
+     * {@link #inScratch(File)} first): the executor then lists {@code java.io.tmpdir} after the
+     * statement, to find what it left there (issue 20).
+     */
+    private static final java.util.concurrent.atomic.AtomicBoolean allowedWrite =
+        new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** Whether a guard let a file operation through since the last call. */
+    static boolean takeAllowedWrite() {
+        return allowedWrite.getAndSet(false);
     }
 
     /** Whether canonical path {@code p} is {@code dir} or below it. */
