@@ -1740,15 +1740,20 @@ impl<'a> Builder<'a> {
         }
         let sealed =
             self.table.parse(&info.name).is_ok_and(|cf| cf.attribute("PermittedSubclasses").is_some());
-        // Whether each class a member signature names can be named from the test.
+        // Whether each class a member signature names can be named from the test: in the
+        // descriptors, and in the types the overrides are written with (generic signatures and
+        // the supertypes' type arguments they are substituted from).
         let mut named = Vec::new();
         for c in chain.iter().chain(&interfaces) {
+            c.sig.superclass.mentioned_classes(&mut named);
+            c.sig.interfaces.iter().for_each(|i| i.mentioned_classes(&mut named));
             for m in &c.methods {
                 if let Ok(sig) = crate::types::parse_method_sig(&m.descriptor) {
                     for t in sig.params.iter().chain(&sig.ret) {
                         t.mentioned_classes(&mut named);
                     }
                 }
+                m.sig.params.iter().chain(&m.sig.ret).for_each(|t| t.mentioned_classes(&mut named));
                 named.extend(m.exceptions.iter().cloned());
             }
         }
