@@ -54,6 +54,10 @@ pub(crate) struct DseArgs {
     /// and checks in evaluation equivalents; 0: no limit, as in paper 004).
     #[arg(long, default_value_t = 0.5)]
     dse_share: f64,
+    /// With a time budget only: the most wall time DSE may take, as a share of the search's own
+    /// (0.25: at most a fifth of the run; 0: no limit). Replaces --dse-share in such runs.
+    #[arg(long, default_value_t = 0.25)]
+    dse_time_share: f64,
 }
 
 impl DseArgs {
@@ -67,6 +71,12 @@ impl DseArgs {
         }
         if !(self.dse_share >= 0.0 && self.dse_share.is_finite()) {
             return Err(Failure::BadInput(format!("--dse-share {} is not a share ≥ 0", self.dse_share)));
+        }
+        if !(self.dse_time_share >= 0.0 && self.dse_time_share.is_finite()) {
+            return Err(Failure::BadInput(format!(
+                "--dse-time-share {} is not a share ≥ 0",
+                self.dse_time_share
+            )));
         }
         if !(self.dse_rate >= 1.0 && self.dse_rate.is_finite()) {
             return Err(Failure::BadInput(format!("--dse-rate {} is below 1", self.dse_rate)));
@@ -85,6 +95,7 @@ impl DseArgs {
         c.keep_all = self.dse_keep_all;
         c.stall = self.dse_stall.unwrap_or(c.stall);
         c.share = self.dse_share;
+        c.time_share = self.dse_time_share;
         Ok(c)
     }
 }

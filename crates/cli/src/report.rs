@@ -239,6 +239,7 @@ fn dse_config_json(c: &engine::DseConfig) -> Value {
         "keep_all": c.keep_all,
         "stall": c.stall,
         "share": c.share,
+        "time_share": c.time_share,
     })
 }
 

@@ -65,6 +65,7 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
             "not on the classpath",
         ),
         (dse_run(&["--dse-share=-1"]), "--dse-share -1"),
+        (dse_run(&["--dse-time-share=NaN"]), "--dse-time-share NaN"),
         (dse_run(&["--dse-rate", "0.5"]), "--dse-rate 0.5 is below 1"),
     ];
     for (args, expected) in cases {

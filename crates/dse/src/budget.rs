@@ -12,6 +12,8 @@
 //! few hundred nodes). They are estimates: a machine that is faster at one than the other shifts
 //! the real share, never the result of a seed.
 
+use std::time::Duration;
+
 use crate::DseStats;
 
 /// Interpreter instructions (symbolic and concrete) per evaluation equivalent.
@@ -39,9 +41,41 @@ pub fn within_share(work: u64, evaluations: u64, share: f64) -> bool {
     share <= 0.0 || (work as f64) <= share * evaluations as f64
 }
 
+/// How DSE's share of the search is measured (`Dse::timed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShareBy {
+    /// In evaluation equivalents against the search's evaluations (`DseConfig::share`): what a
+    /// run with an evaluation budget uses, so that a seed gives the same run on any machine.
+    Work,
+    /// In wall time against the search's own wall time (`DseConfig::time_share`): what a run with
+    /// a time budget only uses. Such a run stops on the clock anyway, so reading it here changes
+    /// nothing about its determinism; the work units cannot stand in for it, because a search
+    /// evaluation takes 40 µs on one class and 30 ms on another (the public set at 60 s,
+    /// docs/dse.md "Budgets"), and a Z3 query's fixed cost (a context, parsing) is in no count.
+    Time,
+}
+
+/// Whether DSE may go on, measured by time: its wall time `dse` so far is at most `share` times
+/// the search's own, that is the run's `elapsed` time without DSE's (0 is no limit). With 0.25 DSE
+/// takes at most a fifth of the run.
+pub fn within_time_share(dse: Duration, elapsed: Duration, share: f64) -> bool {
+    share <= 0.0 || dse.as_secs_f64() <= share * elapsed.saturating_sub(dse).as_secs_f64()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_time_share_compares_dse_with_the_rest_of_the_run() {
+        let s = Duration::from_secs;
+        // 10 s of DSE in 50 s: 10 <= 0.25 * 40.
+        assert!(within_time_share(s(10), s(50), 0.25));
+        // 11 s in 50 s: 11 > 0.25 * 39.
+        assert!(!within_time_share(s(11), s(50), 0.25));
+        assert!(!within_time_share(Duration::from_millis(1), Duration::ZERO, 0.25));
+        assert!(within_time_share(s(100), s(100), 0.0));
+    }
 
     #[test]
     fn work_adds_every_part_in_evaluation_equivalents() {

@@ -1,8 +1,9 @@
 //! What DSE costs in wall time (issue 15, acceptance "Speed"): the time of the applications, of
 //! the replays (with the instructions they ran), of the solver per query and of the JVM checks.
-//! Reporting only: the times come from the search's clock (`search::Clock`, given to
-//! `Dse::timed`), are written into report.json, and nothing DSE decides ever reads them (its
-//! budgets are deterministic units: docs/dse.md).
+//! The times come from the search's clock (`search::Clock`, given to `Dse::timed`) and are written
+//! into report.json. Nothing DSE decides reads them, except the application time in a search with
+//! a time budget only (`ShareBy::Time`), which holds DSE to its share of such a run; every other
+//! budget is in deterministic units (docs/dse.md).
 
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -21,7 +21,7 @@ use crate::control::{Controller, Trigger};
 use crate::cost::DseCost;
 use crate::expand::{expand, symbolic_statements};
 use crate::substitute::{no_lone_surrogates, substitute};
-use crate::{DseConfig, DseStats};
+use crate::{DseConfig, DseStats, ShareBy};
 
 /// Solved tests sent to the JVM together (one round trip); the next ones are solved after their
 /// check, so that a kept test's own candidates compete with the rest of the queue.
@@ -63,6 +63,10 @@ pub struct Dse<'a> {
     /// The search's evaluations when the current application began (`between`); `None` when
     /// `apply` is called outside a search, which has no share to keep to.
     evaluations: Option<u64>,
+    /// How the share is measured (`ShareBy::Time` only with a clock), and when on the clock the
+    /// application under way began.
+    share_by: ShareBy,
+    app_started: Option<std::time::Duration>,
 }
 
 impl std::fmt::Debug for Dse<'_> {
@@ -110,12 +114,21 @@ impl<'a> Dse<'a> {
             clock: None,
             cost: DseCost::default(),
             evaluations: None,
+            share_by: ShareBy::Work,
+            app_started: None,
         }
     }
 
-    /// A hook that also measures its wall time on `clock` (`DseCost`, reporting only).
-    pub fn timed(db: &'a ProgramDb, config: &DseConfig, seed: u64, clock: &'a dyn Clock) -> Dse<'a> {
-        Dse { clock: Some(clock), ..Dse::new(db, config, seed) }
+    /// A hook that also measures its wall time on `clock` (`DseCost`), for the report and, with
+    /// `ShareBy::Time` (a search with a time budget only), for its share of the search.
+    pub fn timed(
+        db: &'a ProgramDb,
+        config: &DseConfig,
+        seed: u64,
+        clock: &'a dyn Clock,
+        share_by: ShareBy,
+    ) -> Dse<'a> {
+        Dse { clock: Some(clock), share_by, ..Dse::new(db, config, seed) }
     }
 
     pub fn stats(&self) -> &DseStats {
@@ -131,9 +144,18 @@ impl<'a> Dse<'a> {
     /// reported work.
     fn affordable(&mut self) -> bool {
         self.stats.work = crate::budget::work(&self.stats, &[self.solver.stats(), self.explorer.stats()]);
-        match self.evaluations {
-            Some(n) => crate::budget::within_share(self.stats.work, n, self.config.share),
-            None => true,
+        let Some(n) = self.evaluations else { return true };
+        match (self.share_by, self.clock) {
+            (ShareBy::Time, Some(clock)) => {
+                let now = clock.elapsed();
+                let current = self.app_started.map_or(std::time::Duration::ZERO, |t| now.saturating_sub(t));
+                crate::budget::within_time_share(
+                    self.cost.application_time + current,
+                    now,
+                    self.config.time_share,
+                )
+            }
+            _ => crate::budget::within_share(self.stats.work, n, self.config.share),
         }
     }
 
@@ -408,7 +430,10 @@ impl<P: DseTarget> Hook<P> for Dse<'_> {
         self.stats.applications += 1;
         let archive = view.archive();
         let t0 = self.now();
-        let kept = self.apply(&|g| archive.is_covered(g), problem, &seeds)?;
+        self.app_started = self.clock.map(|_| t0);
+        let kept = self.apply(&|g| archive.is_covered(g), problem, &seeds);
+        self.app_started = None;
+        let kept = kept?;
         self.cost.applications += u64::from(self.clock.is_some());
         self.cost.application_time += self.now().saturating_sub(t0);
         self.stats.successes += u64::from(!kept.is_empty());

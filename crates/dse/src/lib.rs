@@ -10,7 +10,9 @@
 //! search through the hook (`search::Hook`), which injects them into its next batch.
 //!
 //! Every budget is in deterministic units (queries, tests, interpreter steps, Z3's `rlimit`, AVM
-//! evaluations), never time, so a seed gives the same run on any machine (docs/dse.md).
+//! evaluations), never time, so a seed gives the same run on any machine (docs/dse.md). The one
+//! exception is DSE's share of a run whose budget is time only (`ShareBy::Time`): such a run
+//! stops on the clock anyway.
 //!
 //! Not here: the interpreter (`symbolic`), the solvers (`solver`), the JVM (`engine` implements
 //! `DseTarget` over its problem).
@@ -25,7 +27,8 @@ mod hook;
 mod substitute;
 
 pub use budget::{
-    AVM_PER_EVALUATION, INSTRUCTIONS_PER_EVALUATION, RLIMIT_PER_EVALUATION, within_share, work,
+    AVM_PER_EVALUATION, INSTRUCTIONS_PER_EVALUATION, RLIMIT_PER_EVALUATION, ShareBy, within_share,
+    within_time_share, work,
 };
 pub use candidates::{Candidate, Queue, Worth};
 pub use control::{Controller, Trigger, values_only_change};
@@ -68,6 +71,10 @@ pub struct DseConfig {
     /// evaluations so far: with 0.5 DSE stays within about a third of the search. 0: no limit, as
     /// in 004 (ours: 004 bounds each application by time only).
     pub share: f64,
+    /// Under a time budget only (`ShareBy::Time`), the most wall time DSE may take, as a share of
+    /// the search's own wall time: with 0.25 DSE takes at most a fifth of the run. 0: no limit.
+    /// Used instead of `share`, which counts work at fixed rates that fit few classes (ours).
+    pub time_share: f64,
 }
 
 impl DseConfig {
@@ -93,6 +100,7 @@ impl DseConfig {
             keep_all: false,
             stall: 0,
             share: 0.0,
+            time_share: 0.0,
         }
     }
 

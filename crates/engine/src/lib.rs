@@ -313,8 +313,14 @@ fn search_class_in(
             search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
         return Ok((problem, result, HookFigures::default()));
     }
-    // The search's clock also times DSE's parts, for the report only.
-    let mut hook = config.dse.enabled.then(|| dse::Dse::timed(db, &config.dse, config.seed, &clock));
+    // The search's clock also times DSE's parts, for the report and, when the run stops on the
+    // clock only, for DSE's share of it (a run with an evaluation budget counts work instead).
+    let share_by = match (search_config.budget.time, search_config.budget.evaluations) {
+        (Some(_), None) => dse::ShareBy::Time,
+        _ => dse::ShareBy::Work,
+    };
+    let mut hook =
+        config.dse.enabled.then(|| dse::Dse::timed(db, &config.dse, config.seed, &clock, share_by));
     let mut ocg = config.ocg.enabled.then(|| ocg::OcgHook::new(db, &config.ocg, config.seed));
     let mut sushi = prepared.map(|p| sushi::SushiHook::new(&config.sushi, p));
     let hooks = hook
