@@ -393,6 +393,12 @@ pub fn generate_tests(
                 "post-processing budget: assertion generation stopped early (no inspector calls)".to_string(),
             );
         }
+        let not_run = a.iter().filter(|t| t.stats.not_run).count();
+        if not_run > 0 {
+            log.push(format!(
+                "post-processing budget: {not_run} tests not run for assertions (written without any)"
+            ));
+        }
         a
     };
     phases.assertions = t0.elapsed();

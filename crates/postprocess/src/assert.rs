@@ -47,6 +47,9 @@ pub struct AssertionConfig {
     pub max_per_test: usize,
     /// The package (dotted) the test class is written in: the CUT's.
     pub package: String,
+    /// Tests per batch of the plain runs; the runner's deadline is checked between batches, and
+    /// the tests of the batches past it are not run (no assertions, no expected exception).
+    pub plain_chunk: usize,
 }
 
 impl AssertionConfig {
@@ -55,6 +58,11 @@ impl AssertionConfig {
         AssertionConfig {
             max_per_test: 10,
             package: cut.rsplit_once('.').map_or(String::new(), |(p, _)| p.to_string()),
+            // Two workers' worth of work for a while (each test runs twice), and few enough that
+            // a suite of slow tests does not run far past the deadline: commons-math's
+            // ArithmeticUtils, 102 tests computing with large `BigInteger`s, spent 187 s in one
+            // batch of a 60 s run's assertions.
+            plain_chunk: 32,
         }
     }
 }
@@ -77,6 +85,9 @@ pub struct AssertionStats {
     /// The test's own outcome (where it stopped, what it threw) differed between runs, or it hit a
     /// guard or timed out: it has no assertions and no expected exception.
     pub flaky: bool,
+    /// The test was not run, because the post-processing budget ran out before its batch of the
+    /// plain runs: it has no assertions and no expected exception (verification judges it).
+    pub not_run: bool,
 }
 
 /// A test with its assertions, as `junit::render` takes it (`testcase::assertion`).
@@ -376,24 +387,36 @@ fn run(runner: &mut dyn Runner, tests: &[TestCase]) -> Result<Vec<ExecResult>, P
     run_batch(runner, tests, &mut round_trips, &mut executions)
 }
 
-/// Phase 1: two plain runs of each test, in one batch; a test whose runs disagree is flaky, and
-/// one that throws is cut after the throwing statement.
+/// Phase 1: two plain runs of each test, in batches of `config.plain_chunk` tests; a test whose
+/// runs disagree is flaky, and one that throws is cut after the throwing statement. The first
+/// batch always runs; a later one only while the runner has time (its tests are `not_run`).
 fn plain_runs(
     runner: &mut dyn Runner,
     suite: &[TestCase],
     inspectors: &mut Inspectors,
     config: &AssertionConfig,
 ) -> Result<Vec<Plain>, PostError> {
-    let mut batch: Vec<TestCase> = suite.to_vec();
-    batch.extend(suite.iter().map(distinct));
-    let results = run(runner, &batch)?;
-    let (first, second) = results.split_at(suite.len());
-    let plains = suite
-        .iter()
-        .zip(first)
-        .zip(second)
-        .map(|((t, r1), r2)| plain(t, r1, r2, inspectors, config))
-        .collect();
+    let mut plains = Vec::with_capacity(suite.len());
+    for (i, chunk) in suite.chunks(config.plain_chunk.max(1)).enumerate() {
+        if i > 0 && runner.out_of_time() {
+            plains.extend(chunk.iter().map(|t| Plain {
+                test: t.clone(),
+                run1: Vec::new(),
+                run2: Vec::new(),
+                normal: 0,
+                thrown: None,
+                stats: AssertionStats { not_run: true, ..AssertionStats::default() },
+            }));
+            continue;
+        }
+        let mut batch: Vec<TestCase> = chunk.to_vec();
+        batch.extend(chunk.iter().map(distinct));
+        let results = run(runner, &batch)?;
+        let (first, second) = results.split_at(chunk.len());
+        for ((t, r1), r2) in chunk.iter().zip(first).zip(second) {
+            plains.push(plain(t, r1, r2, inspectors, config));
+        }
+    }
     Ok(plains)
 }
 
@@ -544,7 +567,7 @@ fn choose(
     observed: Option<&(Vec<Outcome>, Vec<Outcome>)>,
     config: &AssertionConfig,
 ) -> Chosen {
-    if p.stats.flaky {
+    if p.stats.flaky || p.stats.not_run {
         return (Vec::new(), Vec::new());
     }
     let mut cands = direct_candidates(p);

@@ -20,15 +20,18 @@ use search::{Algorithm, Budget};
 use testcase::TestCase;
 
 /// The `Runner` the engine will provide: `JvmProblem` executes, goal fitness 0 is covered.
+/// With `trips_in_time`, its time is up after that many round trips (a deadline that does not
+/// depend on the machine's speed).
 struct JvmRunner {
     problem: JvmProblem,
     round_trips: usize,
+    trips_in_time: Option<usize>,
 }
 
 impl JvmRunner {
     fn new(classpath: &[PathBuf], class: &str) -> JvmRunner {
         let problem = JvmProblem::new(classpath, class, &DEFAULT_CRITERIA, 2, 3000).expect("problem starts");
-        JvmRunner { problem, round_trips: 0 }
+        JvmRunner { problem, round_trips: 0, trips_in_time: None }
     }
 }
 
@@ -41,6 +44,10 @@ impl Runner for JvmRunner {
     fn covered(&self, result: &ExecResult) -> Vec<u32> {
         let f = self.problem.fitness(&result.trace);
         f.iter().enumerate().filter(|(_, f)| **f == 0.0).map(|(i, _)| i as u32).collect()
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.trips_in_time.is_some_and(|n| self.round_trips >= n)
     }
 }
 
@@ -247,4 +254,44 @@ fn deterministic() {
     let (m2, a2) = once();
     assert_eq!(m1, m2);
     assert_eq!(a1, a2);
+}
+
+/// Out of time after the first batch of the plain runs: that batch's tests get their assertions
+/// as with time,
+/// the later ones are not run and get none (nor an expected exception), and nothing else runs.
+/// Those of them that do not throw compile and pass as written.
+#[test]
+fn plain_runs_stop_between_batches_when_time_is_up() {
+    let cp = examples();
+    let class = "example.Stack";
+    let suite = search(&cp, class);
+    let mut runner = JvmRunner::new(&cp, class);
+    let m = minimise(&mut runner, suite).expect("minimise");
+    assert!(m.suite.len() > 2, "{} tests", m.suite.len());
+    let config = AssertionConfig { plain_chunk: 2, ..AssertionConfig::evosuite(class) };
+    let full = assertions(&mut runner, &m.suite, &class_path(&cp), &config).expect("assertions");
+    runner.trips_in_time = Some(runner.round_trips + 1);
+    let before = runner.round_trips;
+    let cut = assertions(&mut runner, &m.suite, &class_path(&cp), &config).expect("assertions");
+    assert_eq!(runner.round_trips - before, 1, "one batch of plain runs, no inspector rounds, no check");
+    assert_eq!(cut.len(), m.suite.len());
+    for (k, (c, f)) in cut.iter().zip(&full).enumerate() {
+        assert_eq!(c.stats.not_run, k >= 2, "test {k}: {:?}", c.stats);
+        if k < 2 {
+            assert_eq!(c.test, f.test, "test {k}: the first batch is asserted as before");
+        } else {
+            assert_eq!(c.test.case, m.suite[k], "test {k}");
+            assert!(c.test.assertions.is_empty() && c.test.expected_exception.is_none(), "test {k}");
+        }
+    }
+    assert!(full.iter().skip(2).any(|t| !t.test.assertions.is_empty()), "the later tests had assertions");
+    let quiet: Vec<AssertedTest> = cut
+        .iter()
+        .zip(&full)
+        .skip(2)
+        .filter(|(_, f)| f.test.expected_exception.is_none())
+        .map(|(c, _)| c.clone())
+        .collect();
+    assert!(!quiet.is_empty());
+    compile_and_run(&cp, class, &quiet);
 }
