@@ -337,6 +337,33 @@ impl PostClock {
     }
 }
 
+/// Assertion generation on the minimised suite within its deadline; what the budget cut short is
+/// logged.
+fn assert_phase(
+    problem: &mut JvmProblem,
+    suite: &[TestCase],
+    db: &programdb::ProgramDb,
+    class: &str,
+    deadline: Option<Instant>,
+    log: &mut Vec<String>,
+) -> Result<Vec<postprocess::AssertedTest>, EngineError> {
+    let mut runner = ProblemRunner { problem, deadline };
+    let a = postprocess::assertions(&mut runner, suite, db, &AssertionConfig::evosuite(class))
+        .map_err(EngineError::Post)?;
+    if runner.out_of_time() {
+        log.push(
+            "post-processing budget: assertion generation stopped early (no inspector calls)".to_string(),
+        );
+    }
+    let not_run = a.iter().filter(|t| t.stats.not_run).count();
+    if not_run > 0 {
+        log.push(format!(
+            "post-processing budget: {not_run} tests not run for assertions (written without any)"
+        ));
+    }
+    Ok(a)
+}
+
 /// Generates, minimises, asserts, renders and verifies the tests of `config.class`. The files are
 /// returned, not written: the caller writes them when every class is done.
 ///
@@ -383,24 +410,8 @@ pub fn generate_tests(
 
     stage(Phase::Asserting);
     let t0 = Instant::now();
-    let asserted = {
-        let mut runner = ProblemRunner { problem: &mut problem, deadline: clock.by(ASSERT_SHARE) };
-        let assertion_config = AssertionConfig::evosuite(&config.class);
-        let a = postprocess::assertions(&mut runner, &minimised.suite, &db, &assertion_config)
-            .map_err(EngineError::Post)?;
-        if runner.out_of_time() {
-            log.push(
-                "post-processing budget: assertion generation stopped early (no inspector calls)".to_string(),
-            );
-        }
-        let not_run = a.iter().filter(|t| t.stats.not_run).count();
-        if not_run > 0 {
-            log.push(format!(
-                "post-processing budget: {not_run} tests not run for assertions (written without any)"
-            ));
-        }
-        a
-    };
+    let asserted =
+        assert_phase(&mut problem, &minimised.suite, &db, &config.class, clock.by(ASSERT_SHARE), &mut log)?;
     phases.assertions = t0.elapsed();
 
     let package_classes = package_classes(db.classpath(), &config.class);
