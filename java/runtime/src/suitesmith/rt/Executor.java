@@ -975,7 +975,7 @@ final class Executor {
      * what earlier tests left, so that same-seed runs with 1 and 2 workers agree. A file a statement
      * makes and deletes itself is no litter; one kept for a later statement to delete is (checking
      * after the statement is what shows which statement made it). Listing the directory after
-     * every call cost up to 45 % of the executions of classes with cheap methods: it is listed
+     * every call cost up to 46 % of the executions of classes with cheap methods: it is listed
      * after a statement during which a guard let a file operation through ({@code wrote}), and
      * after the last statement only when a {@code stat} does not prove it empty
      * ({@link #tmpDirStamp}).
