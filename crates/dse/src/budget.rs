@@ -47,19 +47,24 @@ pub enum ShareBy {
     /// In evaluation equivalents against the search's evaluations (`DseConfig::share`): what a
     /// run with an evaluation budget uses, so that a seed gives the same run on any machine.
     Work,
-    /// In wall time against the search's own wall time (`DseConfig::time_share`): what a run with
-    /// a time budget only uses. Such a run stops on the clock anyway, so reading it here changes
-    /// nothing about its determinism; the work units cannot stand in for it, because a search
-    /// evaluation takes 40 µs on one class and 30 ms on another (the public set at 60 s,
-    /// docs/dse.md "Budgets"), and a Z3 query's fixed cost (a context, parsing) is in no count.
-    Time,
+    /// In wall time against the search's own wall time, but never against less than `lead`
+    /// (`DseConfig::time_share`, `within_time_share`): what a run with a time budget only uses.
+    /// Such a run stops on the clock anyway, so reading it here changes nothing about its
+    /// determinism; the work units cannot stand in for it, because a search evaluation takes
+    /// 40 µs on one class and 30 ms on another (the public set at 60 s, docs/dse.md "Budgets"),
+    /// and a Z3 query's fixed cost (a context, parsing) is in no count.
+    Time { lead: Duration },
 }
 
 /// Whether DSE may go on, measured by time: its wall time `dse` so far is at most `share` times
-/// the search's own, that is the run's `elapsed` time without DSE's (0 is no limit). With 0.25 DSE
-/// takes at most a fifth of the run.
-pub fn within_time_share(dse: Duration, elapsed: Duration, share: f64) -> bool {
-    share <= 0.0 || dse.as_secs_f64() <= share * elapsed.saturating_sub(dse).as_secs_f64()
+/// the search's own, that is the run's `elapsed` time without DSE's, or times `lead` while the
+/// search's own is shorter (0 is no limit). With 0.25 DSE takes at most a fifth of a run longer
+/// than `lead`. The lead is what lets DSE work at the start: the triggers of exact-value goals fire
+/// when the goals get their first values, in the first generations, and against the fraction of a
+/// second the search has run by then every application is over the share (the first 60 s run
+/// without it: DateParse 25 % with DSE as without, three queries in all).
+pub fn within_time_share(dse: Duration, elapsed: Duration, lead: Duration, share: f64) -> bool {
+    share <= 0.0 || dse.as_secs_f64() <= share * elapsed.saturating_sub(dse).max(lead).as_secs_f64()
 }
 
 #[cfg(test)]
@@ -69,12 +74,16 @@ mod tests {
     #[test]
     fn the_time_share_compares_dse_with_the_rest_of_the_run() {
         let s = Duration::from_secs;
+        let lead = s(15);
         // 10 s of DSE in 50 s: 10 <= 0.25 * 40.
-        assert!(within_time_share(s(10), s(50), 0.25));
+        assert!(within_time_share(s(10), s(50), lead, 0.25));
         // 11 s in 50 s: 11 > 0.25 * 39.
-        assert!(!within_time_share(s(11), s(50), 0.25));
-        assert!(!within_time_share(Duration::from_millis(1), Duration::ZERO, 0.25));
-        assert!(within_time_share(s(100), s(100), 0.0));
+        assert!(!within_time_share(s(11), s(50), lead, 0.25));
+        // Early on, the lead: 3.75 s of DSE may come before the search has run 15 s of its own.
+        assert!(within_time_share(Duration::from_millis(3_750), s(4), lead, 0.25));
+        assert!(!within_time_share(Duration::from_millis(3_751), s(4), lead, 0.25));
+        assert!(!within_time_share(Duration::from_millis(1), Duration::ZERO, Duration::ZERO, 0.25));
+        assert!(within_time_share(s(100), s(100), lead, 0.0));
     }
 
     #[test]

@@ -160,8 +160,10 @@ pub struct DseStats {
     pub tests_kept: u64,
     pub goals_covered_first: u64,
     /// Triggers turned down because DSE had used its share of the search (`DseConfig::share`),
-    /// and its work so far in evaluation equivalents (`budget::work`).
+    /// applications made later for them, when DSE was within its share again, and its work so
+    /// far in evaluation equivalents (`budget::work`).
     pub over_share: u64,
+    pub deferred: u64,
     pub work: u64,
     /// P after the last application.
     pub probability: f64,
@@ -196,6 +198,7 @@ impl DseStats {
             ("tests_kept", self.tests_kept),
             ("goals_covered_first", self.goals_covered_first),
             ("over_share", self.over_share),
+            ("deferred", self.deferred),
             ("work", self.work),
         ]
     }

@@ -315,8 +315,10 @@ fn search_class_in(
     }
     // The search's clock also times DSE's parts, for the report and, when the run stops on the
     // clock only, for DSE's share of it (a run with an evaluation budget counts work instead).
+    // The lead (`dse::within_time_share`): a quarter of the budget, so that DSE may work at the
+    // start, when exact-value goals get their first values and fire its trigger.
     let share_by = match (search_config.budget.time, search_config.budget.evaluations) {
-        (Some(_), None) => dse::ShareBy::Time,
+        (Some(t), None) => dse::ShareBy::Time { lead: t / 4 },
         _ => dse::ShareBy::Work,
     };
     let mut hook =
