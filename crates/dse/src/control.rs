@@ -52,6 +52,12 @@ impl Trigger {
                 *slot = None;
                 continue;
             };
+            // A goal seen covered before cannot improve, so it cannot fire: skipped before its
+            // test is hashed. Hashing every covered goal's test at every call cost FilenameUtils
+            // 43 % of its generations at 60 s (DSE's own applications took 2 % of the search).
+            if fitness == 0.0 && slot.as_ref().is_some_and(|s| s.fitness == 0.0) {
+                continue;
+            }
             let hash = test.stable_hash();
             match slot {
                 Some(s) if s.hash == hash && s.test == *test => s.fitness = fitness,

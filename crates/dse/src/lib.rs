@@ -164,6 +164,8 @@ pub struct DseStats {
     /// far in evaluation equivalents (`budget::work`).
     pub over_share: u64,
     pub deferred: u64,
+    /// Triggers skipped after barren applications (whose replays queued no query; `hook`).
+    pub barren_skips: u64,
     pub work: u64,
     /// P after the last application.
     pub probability: f64,
@@ -199,6 +201,7 @@ impl DseStats {
             ("goals_covered_first", self.goals_covered_first),
             ("over_share", self.over_share),
             ("deferred", self.deferred),
+            ("barren_skips", self.barren_skips),
             ("work", self.work),
         ]
     }
