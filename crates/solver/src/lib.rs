@@ -25,7 +25,7 @@ pub use crate::arena::Arena;
 pub use crate::avm::Avm;
 pub use crate::op::{Op, SortError, apply};
 pub use crate::portfolio::{BackendStats, Portfolio, SolverStats};
-pub use crate::smt::{Z3Solver, to_smtlib};
+pub use crate::smt::{MAX_FLOAT_OPS, Z3Solver, to_smtlib};
 pub use crate::value::{Sort, Value};
 
 /// A solver variable (a symbolic input): index into `Arena`'s variable table.

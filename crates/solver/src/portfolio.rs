@@ -41,6 +41,9 @@ pub struct SolverStats {
     pub avm_evaluations: u64,
     /// Z3 Sat answers whose model failed the check by `Arena::eval` (counted in `z3.unknown`).
     pub z3_model_mismatches: u64,
+    /// Queries Z3 refused for their floating-point operations (`smt::MAX_FLOAT_OPS`; counted in
+    /// `z3.unknown`).
+    pub z3_float_refusals: u64,
 }
 
 impl SolverStats {
@@ -55,6 +58,7 @@ impl SolverStats {
         self.z3_rlimit += other.z3_rlimit;
         self.avm_evaluations += other.avm_evaluations;
         self.z3_model_mismatches += other.z3_model_mismatches;
+        self.z3_float_refusals += other.z3_float_refusals;
     }
 }
 
@@ -103,6 +107,7 @@ impl Portfolio {
         self.stats.z3.count(&res);
         self.stats.z3_rlimit = self.z3.rlimit_spent();
         self.stats.z3_model_mismatches = self.z3.model_mismatches();
+        self.stats.z3_float_refusals = self.z3.float_refusals();
         res
     }
 

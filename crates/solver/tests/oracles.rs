@@ -460,3 +460,34 @@ fn z3_answers_deep_shared_chains_without_expanding_them() {
     let (ok, res) = rx.recv_timeout(std::time::Duration::from_secs(100)).expect("Z3 answers within 100 s");
     assert!(ok, "{res}");
 }
+
+/// A chain of `n` double additions `x + 1.0 + 1.0 + ... == 3.0` (satisfiable: x = 3.0 - n, exact).
+fn float_chain(n: usize) -> (Arena, ExprId) {
+    let mut arena = Arena::new();
+    let (_, x) = arena.var(Sort::F64, "x");
+    let one = arena.konst(Value::f64(1.0));
+    let mut e = x;
+    for _ in 0..n {
+        e = arena.mk(Op::FAdd, &[e, one]);
+    }
+    let three = arena.konst(Value::f64(3.0));
+    let c = arena.mk(Op::FEq, &[e, three]);
+    (arena, c)
+}
+
+/// Z3's `rlimit` does not bound bit-blasting floating-point operations (a HypergeometricDistribution
+/// query grew past 9 GB): a query with more than `MAX_FLOAT_OPS` of them is refused at once
+/// (unknown, counted), one with fewer is solved.
+#[test]
+fn z3_refuses_queries_with_too_many_float_operations() {
+    let limits = SolverLimits { z3_rlimit: 50_000_000, ..SolverLimits::default() };
+    let mut z3 = Z3Solver::new(&limits);
+    let (arena, c) = float_chain(2);
+    assert!(matches!(z3.solve(&arena, &[c], &Assignment::default()), Outcome::Sat(_)));
+    assert_eq!(z3.float_refusals(), 0);
+    let (arena, c) = float_chain(solver::MAX_FLOAT_OPS + 1);
+    let spent = z3.rlimit_spent();
+    assert!(matches!(z3.solve(&arena, &[c], &Assignment::default()), Outcome::Unknown));
+    assert_eq!(z3.float_refusals(), 1);
+    assert_eq!(z3.rlimit_spent(), spent, "Z3 did not run");
+}
