@@ -1,6 +1,6 @@
 //! The `--dse` switch and its `--dse-*` parameters (paper 004, docs/dse.md), shared by `generate`
-//! and `search`: arguments -> `engine::DseConfig`. Off by default until a benchmark ablation shows
-//! a gain (DESIGN.md §3.11).
+//! and `search`: arguments -> `engine::DseConfig`. On by default since the 60 s ablation of the
+//! public set and the dse fixtures showed a gain (DESIGN.md §3.11, docs/benchmarks.md).
 
 use crate::Failure;
 
@@ -13,8 +13,8 @@ pub(crate) enum Switch {
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct DseArgs {
     /// Dynamic symbolic execution between generations (paper 004): solved tests for branches that
-    /// need exact values.
-    #[arg(long, value_enum, default_value = "off")]
+    /// need exact values. On by default (docs/benchmarks.md, "Ablation at 60 s with the time share").
+    #[arg(long, value_enum, default_value = "on")]
     dse: Switch,
     /// P: the probability of applying DSE when its trigger fires (in (0, 1]).
     #[arg(long, default_value_t = 1.0)]

@@ -1,7 +1,7 @@
 //! `generate --shard I/N` and `merge` (issue 22, docs/scale.md): the four classes of the bounds
 //! fixture area run once, and as two shards merged, with the same seed and `--evaluations`, give
 //! the same test files byte for byte, the same statistics.csv but for its time column, and the
-//! same report.json but for times, the shard and the list of merged shards. Merging refuses
+//! same report.json but for times (DSE's `cost` too), the shard and the list of merged shards. Merging refuses
 //! shards of different configurations and a non-empty output directory (exit 2, one line).
 
 mod common;
@@ -35,13 +35,14 @@ fn generate(target: &str, out: &Path, extra: &[&str]) {
     assert_eq!(res.status.code(), Some(0), "{args:?}: {res:?}");
 }
 
-/// report.json without what depends on the clock or on sharding.
+/// report.json without what depends on the clock or on sharding: times, and DSE's wall-time
+/// `cost` (query times, instructions per second, share of the search; DSE is on by default).
 fn comparable(v: &Value) -> Value {
     match v {
         Value::Object(m) => Value::Object(
             m.iter()
                 .filter(|(k, _)| {
-                    !(k.ends_with("seconds") || ["shard", "merged_shards"].contains(&k.as_str()))
+                    !(k.ends_with("seconds") || ["shard", "merged_shards", "cost"].contains(&k.as_str()))
                 })
                 .map(|(k, v)| (k.clone(), comparable(v)))
                 .collect(),
