@@ -109,6 +109,8 @@ pub struct Args {
     #[command(flatten)]
     ocg: crate::ocg_args::OcgArgs,
     #[command(flatten)]
+    local_search: crate::local_search_args::LocalSearchArgs,
+    #[command(flatten)]
     sushi: crate::sushi_args::SushiArgs,
     /// Interprocedural flag fitness (paper 001, docs/flags.md): branches on boolean methods score
     /// the distances inside those methods. Off until a benchmark ablation shows a gain.
@@ -308,6 +310,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         package_generators: args.package_generators == crate::dse_args::Switch::On,
         format_strings: args.format_strings == crate::dse_args::Switch::On,
         ocg: args.ocg.config()?,
+        local_search: args.local_search.config()?,
         sushi: args.sushi.config()?,
         jvm_args: jvm_args(&args.jvm_args)?,
         code_constants: args.code_constants == crate::dse_args::Switch::On,

@@ -8,6 +8,7 @@ mod dse_args;
 mod generate;
 mod html;
 mod instrument;
+mod local_search_args;
 mod merge;
 mod ocg_args;
 mod project;

@@ -108,6 +108,7 @@ pub fn report_json(
             "package_generators": config.package_generators,
             "format_strings": config.format_strings,
             "ocg": ocg_config_json(&config.ocg),
+            "local_search": local_search_config_json(&config.local_search),
             "sushi": sushi_config_json(&config.sushi),
             "shard": shard,
         },
@@ -187,6 +188,7 @@ fn class_json(t: &ClassTests) -> Value {
         "goal_selection": t.search.selection.as_ref().map(goal_selection_json),
         "flags": t.flags.as_ref().map(flags_json),
         "ocg": t.search.ocg.as_ref().map(ocg_json),
+        "local_search": t.search.local_search.as_ref().map(local_search_json),
         "sushi": t.search.sushi.as_ref().map(sushi_json),
         "uncovered": t.uncovered,
         "uninstrumented": t.unchanged,
@@ -254,6 +256,26 @@ fn ocg_config_json(c: &engine::OcgConfig) -> Value {
         "probability": c.probability,
         "depth": c.slice.depth,
         "max_length": c.template.max_length,
+    })
+}
+
+/// Local search's switch and parameters (docs/localsearch.md).
+fn local_search_config_json(c: &engine::LocalSearchConfig) -> Value {
+    if !c.enabled {
+        return json!(false);
+    }
+    json!({ "exponents": c.exponents, "share": c.share })
+}
+
+/// What local search did in the search (docs/localsearch.md): rounds, the tests they added, and
+/// the rounds after which their goal was better, covered, or had every number tried.
+fn local_search_json(l: &engine::LocalSearchStats) -> Value {
+    json!({
+        "rounds": l.rounds,
+        "tests": l.tests,
+        "improved": l.improved,
+        "covered": l.covered,
+        "exhausted": l.exhausted,
     })
 }
 

@@ -35,6 +35,8 @@ pub struct Args {
     #[command(flatten)]
     ocg: crate::ocg_args::OcgArgs,
     #[command(flatten)]
+    local_search: crate::local_search_args::LocalSearchArgs,
+    #[command(flatten)]
     sushi: crate::sushi_args::SushiArgs,
     /// Stubs of abstract classes and interfaces (as `generate --stubs`).
     #[arg(long, value_enum, default_value = "off")]
@@ -102,6 +104,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         package_generators: args.package_generators == crate::dse_args::Switch::On,
         format_strings: args.format_strings == crate::dse_args::Switch::On,
         ocg: args.ocg.config()?,
+        local_search: args.local_search.config()?,
         sushi: args.sushi.config()?,
         jvm_args: Vec::new(),
         code_constants: false,

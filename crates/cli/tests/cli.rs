@@ -67,6 +67,8 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
         (dse_run(&["--dse-share=-1"]), "--dse-share -1"),
         (dse_run(&["--dse-time-share=NaN"]), "--dse-time-share NaN"),
         (dse_run(&["--dse-rate", "0.5"]), "--dse-rate 0.5 is below 1"),
+        (dse_run(&["--local-search-share", "0"]), "--local-search-share must be in (0, 1], not 0"),
+        (dse_run(&["--local-search-exponents", "63"]), "--local-search-exponents must be in 1..=62, not 63"),
     ];
     for (args, expected) in cases {
         let res = suitesmith(&args, &[]);

@@ -556,6 +556,7 @@ fn quitter_exits_no_jvm_and_keeps_its_tests() {
         format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
         code_constants: false,
     };

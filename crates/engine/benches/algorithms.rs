@@ -187,6 +187,7 @@ fn run_config(s: &Subject, alg: Algorithm, budget_s: f64, seed: u64) -> Generate
         format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
         code_constants: false,
     }

@@ -29,6 +29,7 @@ pub use dse::{DseConfig, DseCost, DseStats, QueryTimes};
 pub use dse_target::explain_dse;
 pub use flag_figures::FlagFigures;
 pub use goals::Criterion;
+pub use localsearch::{LocalSearchConfig, LocalSearchStats};
 pub use ocg::{OcgConfig, OcgStats};
 pub use pipeline::{
     ClassTests, CompileError, JacocoFigures, Phase, PhaseTimes, SearchFigures, Stage, TestFailure,
@@ -130,6 +131,9 @@ pub struct GenerateConfig {
     /// SUSHI: path conditions over heap inputs as goals (paper 003, docs/sushi.md); with
     /// `enabled: false` the run is exactly the one without it.
     pub sushi: SushiConfig,
+    /// The AVM's exponential moves on the numbers of a goal's best test between generations
+    /// (docs/localsearch.md); with `enabled: false` the run is exactly the one without them.
+    pub local_search: LocalSearchConfig,
     /// The static pool also holds the numbers the CUT's methods push (`bipush`, `sipush`, ...),
     /// as EvoSuite's does (`ClusterConfig::code_constants`); with `false` the run is exactly the
     /// one without them.
@@ -172,6 +176,8 @@ pub struct Generation {
     pub ocg: Option<OcgStats>,
     /// What SUSHI did, when it was on.
     pub sushi: Option<SushiStats>,
+    /// What local search did, when it was on.
+    pub local_search: Option<LocalSearchStats>,
     /// What flag fitness found and what the suite covers of it, when it was on.
     pub flags: Option<FlagFigures>,
 }
@@ -239,6 +245,7 @@ pub fn generate_in(db: &ProgramDb, config: &GenerateConfig) -> Result<Generation
         dse: hooks.dse.map(|(stats, _)| stats),
         ocg: hooks.ocg,
         sushi: hooks.sushi,
+        local_search: hooks.local_search,
         flags: problem.flag_figures(&results),
     })
 }
@@ -254,6 +261,7 @@ pub(crate) struct HookFigures {
     pub dse: Option<(DseStats, DseCost)>,
     pub ocg: Option<OcgStats>,
     pub sushi: Option<SushiStats>,
+    pub local_search: Option<LocalSearchStats>,
 }
 
 /// The search part of a run ([`Searched`]) and the run's program database, whose classpath has
@@ -308,7 +316,8 @@ fn search_class_in(
     let clock = SystemClock::start();
     let policy = smart::policy(db, &problem, &config.goal_selection, &config.criteria, &search_config);
     let prepared = problem.take_sushi();
-    if !config.dse.enabled && !config.ocg.enabled && policy.is_none() && prepared.is_none() {
+    let hookless = !config.dse.enabled && !config.ocg.enabled && !config.local_search.enabled;
+    if hookless && policy.is_none() && prepared.is_none() {
         let result =
             search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
         return Ok((problem, result, HookFigures::default()));
@@ -325,11 +334,13 @@ fn search_class_in(
         config.dse.enabled.then(|| dse::Dse::timed(db, &config.dse, config.seed, &clock, share_by));
     let mut ocg = config.ocg.enabled.then(|| ocg::OcgHook::new(db, &config.ocg, config.seed));
     let mut sushi = prepared.map(|p| sushi::SushiHook::new(&config.sushi, p));
+    let mut local = config.local_search.enabled.then(|| localsearch::LocalSearch::new(&config.local_search));
     let hooks = hook
         .iter_mut()
         .map(|h| h as &mut dyn search::Hook<JvmProblem>)
         .chain(ocg.iter_mut().map(|h| h as &mut dyn search::Hook<JvmProblem>))
         .chain(sushi.iter_mut().map(|h| h as &mut dyn search::Hook<JvmProblem>))
+        .chain(local.iter_mut().map(|h| h as &mut dyn search::Hook<JvmProblem>))
         .collect();
     let seams = search::Seams { hooks, policy };
     let result = search::run_with(
@@ -352,6 +363,7 @@ fn search_class_in(
         dse: hook.map(|h| (h.stats().clone(), h.cost().clone())),
         ocg: ocg.map(|h| h.stats().clone()),
         sushi: sushi.map(|h| h.stats()),
+        local_search: local.map(|h| h.stats().clone()),
     };
     Ok((problem, result, figures))
 }

@@ -196,6 +196,8 @@ pub struct SearchFigures {
     pub ocg: Option<ocg::OcgStats>,
     /// What SUSHI did, when it was on (report.json `sushi`).
     pub sushi: Option<sushi::SushiStats>,
+    /// What local search did, when it was on (report.json `local_search`).
+    pub local_search: Option<localsearch::LocalSearchStats>,
     /// Smart selection's guiding and deferred static goals per criterion, when it was on
     /// (report.json `goal_selection`).
     pub selection: Option<crate::SelectionCounts>,
@@ -514,6 +516,7 @@ fn search_figures(
         dse_cost,
         ocg: hooks.ocg,
         sushi: hooks.sushi,
+        local_search: hooks.local_search,
         evaluations: result.stats.evaluations,
         generations: result.stats.iterations,
         elapsed: result.stats.elapsed,

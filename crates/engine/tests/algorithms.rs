@@ -70,6 +70,7 @@ fn config(class: &str, algorithm: Algorithm, evaluations: u64, seed: u64, worker
         format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
         code_constants: false,
     }

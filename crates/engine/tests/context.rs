@@ -38,6 +38,7 @@ fn config(evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
         format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
         code_constants: false,
     }

@@ -65,6 +65,7 @@ fn run(class: &str, algorithm: Algorithm, dse: DseConfig) -> Generation {
         format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
         code_constants: false,
     };

@@ -166,6 +166,7 @@ fn check(listing: &Listing) -> Vec<String> {
         format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
         code_constants: false,
     };

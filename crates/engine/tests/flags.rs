@@ -219,6 +219,17 @@ fn search_seeded(
     flags: bool,
     seed: u64,
 ) -> engine::Generation {
+    search_with(class, algorithm, evaluations, flags, seed, engine::LocalSearchConfig::off())
+}
+
+fn search_with(
+    class: &str,
+    algorithm: search::Algorithm,
+    evaluations: u64,
+    flags: bool,
+    seed: u64,
+    local_search: engine::LocalSearchConfig,
+) -> engine::Generation {
     let config = engine::GenerateConfig {
         classpath: classpath(),
         class: class.into(),
@@ -238,6 +249,7 @@ fn search_seeded(
         format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        local_search,
         jvm_args: Vec::new(),
         code_constants: false,
     };
@@ -312,6 +324,34 @@ fn listing5_fixtures_are_covered_with_flag_fitness_and_not_without() {
         let figures = on.flags.expect("flag figures");
         assert!(figures.methods >= 1 && figures.covered == figures.branches, "{class}: {figures:?}");
         let off = search_seeded(class, search::Algorithm::DynaMosa, 3_000, false, seed);
+        assert!(
+            off.uncovered.iter().any(|u| u.ends_with(hard_line)),
+            "{class} without flags covered the branch at {hard_line}: {:?}",
+            off.uncovered
+        );
+    }
+}
+
+/// The fixtures whose hard flag branch needs a value far from the random range (paper 001 §B5
+/// limitation 1, the same flag method at several call sites): `BandClassifier` (F2) needs `x` and
+/// `y − 3x` in [5 000, 5 010], `LocalFlags` `v·13 == 91 637`. The mutation's ±20 steps do not get
+/// there in 5,000 evaluations with or without flag fitness (3 of 10 and 8 of 14 branches, seed 1);
+/// local search's exponential moves do, along the gradient flag fitness gives the call site that
+/// the plain search sees as flat (docs/localsearch.md). DynaMOSA, branch criterion, 5,000
+/// evaluations, seed 1, local search on in both runs: with flag fitness every branch is covered,
+/// without it the hard flag branch is not (the flag method's own goals were covered from the easy
+/// call site, so nothing leads the plain search to the hard one).
+#[test]
+fn far_value_fixtures_are_covered_with_flag_fitness_and_local_search_and_not_without_flags() {
+    let local = engine::LocalSearchConfig { enabled: true, ..engine::LocalSearchConfig::off() };
+    let cases: [(&str, &str); 2] =
+        [("flags.BandClassifier", "(flags/BandClassifier:8)"), ("flags.LocalFlags", "(flags/LocalFlags:22)")];
+    for (class, hard_line) in cases {
+        let on = search_with(class, search::Algorithm::DynaMosa, 5_000, true, 1, local.clone());
+        assert!(on.uncovered.is_empty(), "{class} with flags: {:?}", on.uncovered);
+        let stats = on.local_search.as_ref().expect("local search figures");
+        assert!(stats.improved > 0 && stats.covered > 0, "{class}: {stats:?}");
+        let off = search_with(class, search::Algorithm::DynaMosa, 5_000, false, 1, local.clone());
         assert!(
             off.uncovered.iter().any(|u| u.ends_with(hard_line)),
             "{class} without flags covered the branch at {hard_line}: {:?}",

@@ -28,6 +28,7 @@ fn config(class: &str, evaluations: u64, seed: u64, workers: usize) -> GenerateC
         format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
         code_constants: false,
     }

@@ -26,6 +26,7 @@ fn config(algorithm: Algorithm, goal_selection: GoalSelection, seed: u64) -> Gen
         format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
         code_constants: false,
     }

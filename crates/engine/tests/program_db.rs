@@ -26,6 +26,7 @@ fn each_class_parsed_once_and_each_method_decoded_at_most_once() {
         format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
         code_constants: false,
     };

@@ -36,6 +36,7 @@ fn run(class: &str, evaluations: u64, workers: usize, sushi: SushiConfig) -> Gen
         format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi,
+        local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
         code_constants: false,
     };

@@ -79,6 +79,7 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
         format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi: engine::SushiConfig::off(),
+        local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
         code_constants: false,
     };

@@ -1,0 +1,339 @@
+//! localsearch: the alternating variable method (AVM; Korel 1990, as EvoSuite's primitive local
+//! search uses it) as a search hook, for goals whose best test has a gradient that the mutation's
+//! small steps (±20, EvoSuite's `MAX_DELTA`) climb too slowly: `v >= 5_000` from the random range
+//! takes hundreds of generations, a round of exponential moves takes one (docs/localsearch.md).
+//!
+//! How it deviates from the sequential AVM: a hook sees the search only between generations, and
+//! its tests run in a batch two batches later (`search::seam`). So one *round* moves one number of
+//! one goal's best test by `±2^k` for every `k < exponents` at once (the AVM's exponential phase,
+//! all of its steps in one batch), and the next round, once those results are in, starts from the
+//! goal's best test then: the best probe if one improved the goal (same number again), the old test
+//! if none did (the next number). Each round at least halves the distance to a threshold, so
+//! `2^k`-far values take about `k` rounds. A goal whose every number was tried at one fitness
+//! without a gain is left alone until its fitness changes. Probes count against the budget like
+//! the search's own tests, and local search adds at most `share` × the evaluations so far.
+//! It draws nothing from the search's RNG.
+
+use std::collections::BTreeMap;
+
+use search::{GoalIdx, Hook, ProblemError, View};
+use testcase::{PrimValue, Statement, TestCase, TestRng};
+
+/// `--local-search` and its parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocalSearchConfig {
+    pub enabled: bool,
+    /// A round moves a number by `±2^k` for `k` in `0..exponents` (a round: `2 × exponents` tests).
+    pub exponents: u32,
+    /// The most tests local search adds, as a share of the search's evaluations so far.
+    pub share: f64,
+}
+
+impl LocalSearchConfig {
+    /// The defaults, switched off: steps up to `2^15` (a number from the random range to ±65,535
+    /// in one round), at most a fifth of the evaluations.
+    pub fn off() -> LocalSearchConfig {
+        LocalSearchConfig { enabled: false, exponents: 16, share: 0.2 }
+    }
+}
+
+/// What local search did (report.json `local_search`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LocalSearchStats {
+    /// Rounds made (one number of one goal's best test, moved every way at once).
+    pub rounds: u64,
+    /// Tests those rounds added to the search.
+    pub tests: u64,
+    /// Rounds after which their goal's best fitness was lower.
+    pub improved: u64,
+    /// Rounds after which their goal was covered (by a probe or by the search's own tests of the
+    /// same batches).
+    pub covered: u64,
+    /// Times a goal had every number of its best test tried at one fitness without a gain.
+    pub exhausted: u64,
+}
+
+/// Where the search of one goal stands.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct GoalState {
+    /// Which number of the best test the next round moves (modulo their count).
+    cursor: usize,
+    /// Rounds in a row without a gain.
+    misses: usize,
+    /// The fitness at which every number was tried without a gain.
+    exhausted_at: Option<f64>,
+}
+
+impl GoalState {
+    /// A round's outcome: `before` the goal's fitness when it was made, `now` after its tests
+    /// ran, `numbers` how many the best test has.
+    fn settle(&mut self, before: f64, now: f64, numbers: usize) -> Outcome {
+        if now < before {
+            self.misses = 0;
+            return Outcome::Improved;
+        }
+        self.cursor += 1;
+        self.misses += 1;
+        if self.misses >= numbers.max(1) {
+            self.misses = 0;
+            self.exhausted_at = Some(now);
+            return Outcome::Exhausted;
+        }
+        Outcome::Missed
+    }
+
+    /// Whether a round may start at fitness `f`: not when every number was tried at it.
+    fn open_at(&mut self, f: f64) -> bool {
+        match self.exhausted_at {
+            Some(e) if e == f => false,
+            Some(_) => {
+                self.exhausted_at = None;
+                true
+            }
+            None => true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Improved,
+    Missed,
+    Exhausted,
+}
+
+/// A round whose tests are not all evaluated yet.
+#[derive(Debug, Clone)]
+struct Pending {
+    goal: GoalIdx,
+    /// `View::iteration` when it was made: its tests run in the batch after the next one.
+    made: u64,
+    before: f64,
+}
+
+/// The hook.
+pub struct LocalSearch {
+    config: LocalSearchConfig,
+    goals: BTreeMap<GoalIdx, GoalState>,
+    pending: Vec<Pending>,
+    stats: LocalSearchStats,
+}
+
+impl LocalSearch {
+    pub fn new(config: &LocalSearchConfig) -> LocalSearch {
+        LocalSearch {
+            config: config.clone(),
+            goals: BTreeMap::new(),
+            pending: Vec::new(),
+            stats: LocalSearchStats::default(),
+        }
+    }
+
+    pub fn stats(&self) -> &LocalSearchStats {
+        &self.stats
+    }
+
+    /// Reads the outcome of every round whose tests have all been evaluated: a round made after
+    /// batch k is in batch k+2 (`search::seam`), absorbed when the iteration reaches k+2.
+    fn settle(&mut self, view: &View<'_>) {
+        let now = view.iteration();
+        let (done, waiting): (Vec<Pending>, Vec<Pending>) =
+            std::mem::take(&mut self.pending).into_iter().partition(|p| now >= p.made + 2);
+        self.pending = waiting;
+        for p in done {
+            let Some((f, test)) = view.best(p.goal) else {
+                if view.archive().is_covered(p.goal) {
+                    self.stats.covered += 1;
+                }
+                self.goals.remove(&p.goal);
+                continue;
+            };
+            let numbers = numbers(test).len();
+            match self.goals.entry(p.goal).or_default().settle(p.before, f, numbers) {
+                Outcome::Improved => self.stats.improved += 1,
+                Outcome::Missed => {}
+                Outcome::Exhausted => self.stats.exhausted += 1,
+            }
+        }
+    }
+
+    /// The goal of the next round: among the uncovered targets with a best test that has a
+    /// number, none of whose rounds is pending and that is not exhausted at its fitness, the one
+    /// closest to being covered (then the lowest index).
+    fn choose<'v>(&mut self, view: &View<'v>) -> Option<(GoalIdx, f64, &'v TestCase)> {
+        let mut best: Option<(GoalIdx, f64, &'v TestCase)> = None;
+        for g in view.uncovered_targets() {
+            if self.pending.iter().any(|p| p.goal == g) {
+                continue;
+            }
+            let Some((f, test)) = view.best(g) else { continue };
+            if !(f > 0.0 && f.is_finite()) || numbers(test).is_empty() {
+                continue;
+            }
+            if best.is_some_and(|(_, bf, _)| bf <= f) {
+                continue;
+            }
+            if self.goals.entry(g).or_default().open_at(f) {
+                best = Some((g, f, test));
+            }
+        }
+        best
+    }
+}
+
+impl<P: ?Sized> Hook<P> for LocalSearch {
+    fn between(
+        &mut self,
+        view: &View<'_>,
+        _problem: &mut P,
+        _rng: &mut TestRng,
+    ) -> Result<Vec<TestCase>, ProblemError> {
+        self.settle(view);
+        let round = 2 * u64::from(self.config.exponents);
+        let allowed = (self.config.share * view.evaluations() as f64) as u64;
+        if round == 0 || self.stats.tests + round > allowed {
+            return Ok(Vec::new());
+        }
+        let Some((goal, before, test)) = self.choose(view) else { return Ok(Vec::new()) };
+        let at = numbers(test);
+        let cursor = self.goals.get(&goal).map_or(0, |s| s.cursor);
+        let stmt = at[cursor % at.len()];
+        let Some(Statement::Primitive(value)) = test.statements.get(stmt) else { return Ok(Vec::new()) };
+        let tests: Vec<TestCase> = moves(*value, self.config.exponents)
+            .into_iter()
+            .map(|v| {
+                let mut t = test.clone();
+                t.statements[stmt] = Statement::Primitive(v);
+                t
+            })
+            .collect();
+        self.stats.rounds += 1;
+        self.stats.tests += tests.len() as u64;
+        self.pending.push(Pending { goal, made: view.iteration(), before });
+        Ok(tests)
+    }
+}
+
+/// The positions of a test's numeric primitive statements (not booleans): what a round moves.
+pub fn numbers(test: &TestCase) -> Vec<usize> {
+    test.statements
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, Statement::Primitive(v) if !matches!(v, PrimValue::Boolean(_))))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// One round's values for `v`: `v + 2^k`, then `v − 2^k`, for `k` in `0..exponents`, each only when
+/// it stays in `v`'s type (no wrap-around: a jump from `i32::MAX` to `i32::MIN` is no local move).
+/// Floating-point numbers move by `2^(k−4)`, from 1/16 up, and not at all when not finite.
+pub fn moves(v: PrimValue, exponents: u32) -> Vec<PrimValue> {
+    let mut out = Vec::with_capacity(2 * exponents as usize);
+    for k in 0..exponents.min(63) {
+        let step = 1i128 << k;
+        let fstep = 2f64.powi(k as i32 - 4);
+        for sign in [1i128, -1] {
+            let moved = match v {
+                PrimValue::Boolean(_) => None,
+                PrimValue::Byte(x) => i8::try_from(i128::from(x) + sign * step).ok().map(PrimValue::Byte),
+                PrimValue::Short(x) => i16::try_from(i128::from(x) + sign * step).ok().map(PrimValue::Short),
+                PrimValue::Char(x) => u16::try_from(i128::from(x) + sign * step).ok().map(PrimValue::Char),
+                PrimValue::Int(x) => i32::try_from(i128::from(x) + sign * step).ok().map(PrimValue::Int),
+                PrimValue::Long(x) => i64::try_from(i128::from(x) + sign * step).ok().map(PrimValue::Long),
+                PrimValue::Float(bits) => {
+                    let x = f32::from_bits(bits);
+                    let y = x + (sign as f32) * fstep as f32;
+                    (x.is_finite() && y.is_finite() && y != x).then(|| PrimValue::float(y))
+                }
+                PrimValue::Double(bits) => {
+                    let x = f64::from_bits(bits);
+                    let y = x + (sign as f64) * fstep;
+                    (x.is_finite() && y.is_finite() && y != x).then(|| PrimValue::double(y))
+                }
+            };
+            out.extend(moved);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int_moves_are_exponential_both_ways_and_stay_in_range() {
+        let ints = |xs: &[i32]| xs.iter().map(|&x| PrimValue::Int(x)).collect::<Vec<_>>();
+        assert_eq!(moves(PrimValue::Int(10), 3), ints(&[11, 9, 12, 8, 14, 6]));
+        // At the top of the type only the downward moves remain.
+        assert_eq!(
+            moves(PrimValue::Byte(126), 2),
+            vec![PrimValue::Byte(127), PrimValue::Byte(125), PrimValue::Byte(124)]
+        );
+        assert_eq!(moves(PrimValue::Char(0), 2), vec![PrimValue::Char(1), PrimValue::Char(2)]);
+        assert_eq!(moves(PrimValue::Boolean(true), 4), Vec::new());
+        assert_eq!(moves(PrimValue::Int(0), 16).len(), 32);
+    }
+
+    #[test]
+    fn floating_moves_start_at_a_sixteenth_and_skip_non_finite_values() {
+        assert_eq!(
+            moves(PrimValue::double(1.0), 2),
+            vec![
+                PrimValue::double(1.0625),
+                PrimValue::double(0.9375),
+                PrimValue::double(1.125),
+                PrimValue::double(0.875)
+            ]
+        );
+        assert_eq!(moves(PrimValue::double(f64::NAN), 4), Vec::new());
+        assert_eq!(moves(PrimValue::float(f32::INFINITY), 4), Vec::new());
+    }
+
+    /// The worked example of the module's doc: from 0 to the band [5000, 5010] of `v >= 5_000 &&
+    /// v <= 5_010`, each round taking the best of its moves (distance to the band), needs about
+    /// four rounds (0 → 4,096 → 5,120 → 4,992 → 5,000), where ±20 steps need 250 mutations.
+    #[test]
+    fn rounds_reach_a_far_band_in_logarithmically_many_steps() {
+        let distance = |v: i64| {
+            if v < 5000 {
+                5000 - v
+            } else if v > 5010 {
+                v - 5010
+            } else {
+                0
+            }
+        };
+        let mut v = 0i64;
+        let mut rounds = 0;
+        while distance(v) > 0 {
+            let best = moves(PrimValue::Int(v as i32), 16)
+                .into_iter()
+                .map(|p| match p {
+                    PrimValue::Int(x) => i64::from(x),
+                    _ => unreachable!("int moves are ints"),
+                })
+                .min_by_key(|&x| (distance(x), x))
+                .expect("moves");
+            assert!(distance(best) < distance(v), "round {rounds} from {v} gained nothing");
+            v = best;
+            rounds += 1;
+        }
+        assert!((5000..=5010).contains(&v));
+        assert_eq!(rounds, 4, "rounds from 0 to the band");
+    }
+
+    #[test]
+    fn a_goal_is_exhausted_after_every_number_missed_and_reopens_when_its_fitness_changes() {
+        let mut s = GoalState::default();
+        assert!(s.open_at(0.5));
+        assert_eq!(s.settle(0.5, 0.4, 2), Outcome::Improved);
+        assert_eq!(s.cursor, 0, "a gain keeps moving the same number");
+        assert_eq!(s.settle(0.4, 0.4, 2), Outcome::Missed);
+        assert_eq!(s.cursor, 1);
+        assert_eq!(s.settle(0.4, 0.4, 2), Outcome::Exhausted);
+        assert!(!s.open_at(0.4));
+        assert!(s.open_at(0.3), "the search's own tests moved it");
+        assert_eq!(s.exhausted_at, None);
+    }
+}
