@@ -167,13 +167,12 @@ impl LocalSearch {
                 continue;
             }
             let Some((f, test)) = view.best(g) else { continue };
-            if !(f > 0.0 && f.is_finite()) || numbers(test).is_empty() {
+            if !(f > 0.0 && f.is_finite()) || best.is_some_and(|(_, bf, _)| bf <= f) {
                 continue;
             }
-            if best.is_some_and(|(_, bf, _)| bf <= f) {
-                continue;
-            }
-            if self.goals.entry(g).or_default().open_at(f) {
+            // Checked per uncovered target every generation: no list built, no state made for a
+            // goal that has none yet (an absent state is open).
+            if test.statements.iter().any(is_number) && self.goals.get_mut(&g).is_none_or(|s| s.open_at(f)) {
                 best = Some((g, f, test));
             }
         }
@@ -214,14 +213,14 @@ impl<P: ?Sized> Hook<P> for LocalSearch {
     }
 }
 
-/// The positions of a test's numeric primitive statements (not booleans): what a round moves.
+/// Whether a statement is a numeric primitive (not a boolean): what a round moves.
+fn is_number(s: &Statement) -> bool {
+    matches!(s, Statement::Primitive(v) if !matches!(v, PrimValue::Boolean(_)))
+}
+
+/// The positions of a test's numeric primitive statements.
 pub fn numbers(test: &TestCase) -> Vec<usize> {
-    test.statements
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| matches!(s, Statement::Primitive(v) if !matches!(v, PrimValue::Boolean(_))))
-        .map(|(i, _)| i)
-        .collect()
+    test.statements.iter().enumerate().filter(|(_, s)| is_number(s)).map(|(i, _)| i).collect()
 }
 
 /// One round's values for `v`: `v + 2^k`, then `v − 2^k`, for `k` in `0..exponents`, each only when
