@@ -486,8 +486,10 @@ fn scribbler_writes_renames_and_creates_nothing() {
 /// the temporary directories and the canaries are intact (the workers' `java.io.tmpdir` is in their
 /// scratch directory, the guards keep temporary files there, and verification drops a test that
 /// leaves a file behind). The workers already refuse `keep(3)`'s statement, which leaves its file
-/// in `java.io.tmpdir` (issue 20): the test is cut before it, and verification finds no test to
-/// drop (before, the search's tests with `keep` went whole at verification).
+/// in `java.io.tmpdir` (issue 20), so verification finds no test to drop (before, the search's tests
+/// with `keep` went whole at verification). Since 2026-11-30 a test a guard refused covers nothing
+/// in the search either (docs/architecture.md), so the search does not report `keep`'s `n > 2`
+/// side covered and no such test reaches the cut (before, the archive kept one and it was cut).
 #[test]
 fn litterer_leaves_no_temporary_file() {
     let (sb, ran) = proof("Litterer", &[]);
@@ -503,7 +505,9 @@ fn litterer_leaves_no_temporary_file() {
     assert_no_problems("Litterer", &problems);
     let report = &written.expect("Litterer: tests written").report;
     let refused = report["guards"]["refused"].to_string();
-    assert!(refused.contains("a file left in java.io.tmpdir"), "workers' refusals: {refused}");
+    assert_eq!(refused, "[]", "the search kept a test a guard refused");
+    let uncovered = report["uncovered"].to_string();
+    assert!(uncovered.contains("(hostile/corpus/Litterer:17)"), "keep's n > 2 reported covered: {uncovered}");
     assert_eq!(
         report["verification"]["failing_tests_dropped"].as_u64(),
         Some(0),

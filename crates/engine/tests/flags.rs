@@ -334,18 +334,30 @@ fn listing5_fixtures_are_covered_with_flag_fitness_and_not_without() {
 
 /// The fixtures whose hard flag branch needs a value far from the random range (paper 001 §B5
 /// limitation 1, the same flag method at several call sites): `BandClassifier` (F2) needs `x` and
-/// `y − 3x` in [5 000, 5 010], `LocalFlags` `v·13 == 91 637`. The mutation's ±20 steps do not get
-/// there in 5,000 evaluations with or without flag fitness (3 of 10 and 8 of 14 branches, seed 1);
-/// local search's exponential moves do, along the gradient flag fitness gives the call site that
-/// the plain search sees as flat (docs/localsearch.md). DynaMOSA, branch criterion, 5,000
-/// evaluations, seed 1, local search on in both runs: with flag fitness every branch is covered,
-/// without it the hard flag branch is not (the flag method's own goals were covered from the easy
-/// call site, so nothing leads the plain search to the hard one).
+/// `y − 3x` in [5 000, 5 010], `LocalFlags` `v·13 == 91 637`, `TwoSites.exampleFar` (Listing 5)
+/// `2x + 1 000 == 61 234`, `NegatedFlags` `v == 2 346`, `3 524` and `5 815` behind three negations,
+/// `LoopFlag.find` an element `3k + 40 001` with `k ≥ 1 000`, `Recursive.parityFar` `isEven(3n −
+/// 137 035)` through the mutual recursion, `Shapes`' `runFar` `Even.accepts(7v + 3)` through an
+/// abstract method (`v == 4 487`). The mutation's ±20 steps do not get
+/// there in 5,000 evaluations with or without flag fitness (e.g. 3 of 10 and 8 of 14 branches,
+/// seed 1); local search's exponential moves do, along the gradient flag fitness gives the call
+/// site that the plain search sees as flat (docs/localsearch.md). DynaMOSA, branch criterion,
+/// 5,000 evaluations, seed 1, local search on in both runs: with flag fitness every branch is
+/// covered, without it the hard flag branch is not (the flag method's own goals were covered from
+/// an easy call site, so nothing leads the plain search to the hard one). Seeds 1–3 give the same
+/// for the last five (docs/flags.md).
 #[test]
 fn far_value_fixtures_are_covered_with_flag_fitness_and_local_search_and_not_without_flags() {
     let local = engine::LocalSearchConfig { enabled: true, ..engine::LocalSearchConfig::off() };
-    let cases: [(&str, &str); 2] =
-        [("flags.BandClassifier", "(flags/BandClassifier:8)"), ("flags.LocalFlags", "(flags/LocalFlags:22)")];
+    let cases: [(&str, &str); 7] = [
+        ("flags.BandClassifier", "(flags/BandClassifier:8)"),
+        ("flags.LocalFlags", "(flags/LocalFlags:22)"),
+        ("flags.TwoSites", "(flags/TwoSites:25)"),
+        ("flags.NegatedFlags", "(flags/NegatedFlags:11)"),
+        ("flags.LoopFlag", "(flags/LoopFlag:21)"),
+        ("flags.Recursive", "(flags/Recursive:19)"),
+        ("flags.Shapes", "(flags/Shapes$Base:49)"),
+    ];
     for (class, hard_line) in cases {
         let on = search_with(class, search::Algorithm::DynaMosa, 5_000, true, 1, local.clone());
         assert!(on.uncovered.is_empty(), "{class} with flags: {:?}", on.uncovered);
@@ -357,5 +369,35 @@ fn far_value_fixtures_are_covered_with_flag_fitness_and_local_search_and_not_wit
             "{class} without flags covered the branch at {hard_line}: {:?}",
             off.uncovered
         );
+    }
+}
+
+/// A test that a guard stops is cut before the guarded statement when it is written (or dropped),
+/// so it covers nothing in the search either: `countPrimes(0, 2·10^9)` reaches every branch of the
+/// loop before the runaway guard stops it after a million probe hits, and scores them a hair above
+/// 0 (it still ranks first for them); `countPrimes(1_990, 30)` covers them. Found on `LoopFlag`
+/// with flags at seed 1: the search counted 17 of 18 branches covered by such a test, the written
+/// suite 9.
+#[test]
+fn a_test_the_runaway_guard_stops_covers_nothing_but_leads() {
+    use search::Problem;
+    let tests = vec![
+        call("flags.LoopFlag", "countPrimes", "(II)I", &[0, 2_000_000_000]),
+        call("flags.LoopFlag", "countPrimes", "(II)I", &[1_990, 30]),
+    ];
+    let mut p = problem("flags.LoopFlag", false);
+    let results = p.execute(&tests).expect("execute");
+    assert!(matches!(results[0].outcomes.last(), Some(protocol::Outcome::Guard { .. })), "{:?}", results[0]);
+    let reached: Vec<usize> = {
+        let f = p.fitness(&results[0].trace);
+        (0..f.len()).filter(|&i| f[i] == 0.0).collect()
+    };
+    assert!(reached.len() >= 8, "{reached:?}");
+    let mut dynamic = testcase::DynamicPool::new(50);
+    let evaluations = p.evaluate(&tests, &mut dynamic).expect("evaluate");
+    for &g in &reached {
+        let (guarded, normal) = (evaluations[0].fitness[g], evaluations[1].fitness[g]);
+        assert!(guarded > 0.0 && guarded < 1e-6, "goal {g}: {guarded}");
+        assert_eq!(normal, 0.0, "goal {g}");
     }
 }
