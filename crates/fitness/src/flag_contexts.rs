@@ -33,7 +33,7 @@ pub const FLAG_CONTEXTS: &str = "flag-contexts";
 
 /// Records the runtime keeps per probe and test (`Tracer.MAX_RECORDS`): a probe with this many
 /// may have missed later ones.
-const MAX_RECORDS: usize = 16;
+const MAX_RECORDS: usize = 64;
 
 /// How a traced jump's operands give its distances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

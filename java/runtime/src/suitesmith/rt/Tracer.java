@@ -42,7 +42,7 @@ public final class Tracer {
     private static final int MAX_EXCEPTION_CLASSES = 4;
     private static final int MAX_STACK = 1 << 12;
     /** Distinct (depth, frame, a, b) records kept per extension probe and test, first seen first. */
-    private static final int MAX_RECORDS = 16;
+    private static final int MAX_RECORDS = 64;
     /** Longs per extension record: depth, frame, parent frame, call site, a, b (v5). */
     private static final int RECORD_LONGS = 6;
 
