@@ -430,16 +430,11 @@ impl Problem for JvmProblem {
         let mut out = Vec::with_capacity(results.len());
         for (r, all) in results.iter().zip(scored.scores) {
             feed_pool(self.space.model().plan(), &r.trace, dynamic);
-            // Where the test stopped: the first statement that threw, or that a guard or the
-            // timeout cut short (the rest of the test did not run either way).
-            let exception_at = r
-                .outcomes
-                .iter()
-                .position(|o| matches!(o, Outcome::Threw { .. } | Outcome::Guard { .. } | Outcome::Timeout));
+            let exception_at = r.stopped_at();
             // Cache hits, repeats and tests that did not finish normally are scored here.
             let (all, values) = all.unwrap_or_else(|| self.space.score(&r.trace, self.space.n_goals()));
             let mut fitness = self.space.fitness_with(&all, values, &r.trace);
-            if unwritable(r) {
+            if !r.writable_whole() {
                 covers_nothing(&mut fitness);
             }
             out.push(Evaluation { fitness, exception_at });
@@ -453,16 +448,6 @@ impl Problem for JvmProblem {
 /// while the archive does not take it as the goal's covering test. Below any distance a real
 /// comparison gives (`norm(1) = 0.5`; doubles reach about `1e-300` only when almost equal).
 const UNWRITABLE: f64 = 1e-9;
-
-/// Whether the test cannot be written as it ran: a guard refused a statement (the written test is
-/// cut before it, postprocess::cut_at_guards), or the worker timed out or died on it (the written
-/// test would fail verification and go). Goals it reached inside or after that statement would be
-/// reported covered by the search and lost from the written suite: a `countPrimes(0, 2^30)` that
-/// the runaway guard stops after a million probe hits covers the loop's branches and is cut whole.
-fn unwritable(r: &ExecResult) -> bool {
-    !matches!(r.status, exec::ExecStatus::Normal)
-        || r.outcomes.iter().any(|o| matches!(o, Outcome::Guard { .. } | Outcome::Timeout))
-}
 
 /// Moves every covered goal of an unwritable test to [`UNWRITABLE`].
 fn covers_nothing(fitness: &mut [f64]) {

@@ -75,6 +75,33 @@ impl ExecResult {
         }
     }
 
+    /// Where the test stopped: the first statement that threw, or that a guard or the timeout cut
+    /// short (the rest of the test did not run either way).
+    pub fn stopped_at(&self) -> Option<usize> {
+        self.outcomes
+            .iter()
+            .position(|o| matches!(o, Outcome::Threw { .. } | Outcome::Guard { .. } | Outcome::Timeout))
+    }
+
+    /// The first statement a guard refused; `Some(0)` when the status says a guard fired but no
+    /// statement carries it (it fired outside any statement: nothing of the test can be trusted).
+    pub fn first_guard(&self) -> Option<usize> {
+        let at = self.outcomes.iter().position(|o| matches!(o, Outcome::Guard { .. }));
+        match (at, self.status) {
+            (Some(i), _) => Some(i),
+            (None, ExecStatus::Guard) => Some(0),
+            (None, _) => None,
+        }
+    }
+
+    /// Whether the test can be written as it ran: it ended normally and, if it stopped early, a
+    /// statement threw. A guarded statement is cut from the written test (postprocess), and a test
+    /// that timed out or crashed its worker fails verification, so what such a test reached is lost.
+    pub fn writable_whole(&self) -> bool {
+        self.status == ExecStatus::Normal
+            && self.stopped_at().is_none_or(|i| matches!(self.outcomes[i], Outcome::Threw { .. }))
+    }
+
     /// Whether running the same test again must give the same result, so that it may be cached:
     /// timeouts and crashes depend on the machine's load and are never cached.
     pub fn is_deterministic(&self) -> bool {

@@ -31,10 +31,6 @@ use crate::space::Refiner;
 /// The family's name in `Detail::Record`.
 pub const FLAG_CONTEXTS: &str = "flag-contexts";
 
-/// Records the runtime keeps per probe and test (`Tracer.MAX_RECORDS`): a probe with this many
-/// may have missed later ones.
-const MAX_RECORDS: usize = 64;
-
 /// How a traced jump's operands give its distances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Operands {
@@ -288,7 +284,7 @@ impl FlagFitness {
         let mut cutoff = u32::MAX;
         for (p, records) in self.probes.records(trace) {
             let Some(tag) = self.family.tags.get(p.tag as usize) else { continue };
-            if records.len() >= MAX_RECORDS {
+            if records.len() >= rt_abi::record::PER_PROBE {
                 cutoff = cutoff.min(records.iter().map(|r| r.frame).max().unwrap_or(0));
             }
             for r in records.iter().filter(|r| r.frame != 0) {

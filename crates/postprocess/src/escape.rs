@@ -9,7 +9,6 @@
 //! worker marks whatever statement was running then. So the cut tests are executed again and cut
 //! again, up to [`MAX_PASSES`] times; a test still guarded after that goes whole.
 
-use exec::{ExecResult, ExecStatus};
 use protocol::Outcome;
 use testcase::{Statement, TestCase};
 
@@ -53,17 +52,6 @@ pub fn has_call(test: &TestCase) -> bool {
     })
 }
 
-/// The index of the first statement a guard refused in `r`; `Some(0)` when the status says a guard
-/// fired but no statement carries it (it fired outside any statement: nothing can be trusted).
-fn first_guard(r: &ExecResult) -> Option<usize> {
-    let at = r.outcomes.iter().position(|o| matches!(o, Outcome::Guard { .. }));
-    match (at, r.status) {
-        (Some(i), _) => Some(i),
-        (None, ExecStatus::Guard) => Some(0),
-        (None, _) => None,
-    }
-}
-
 /// Cuts every test of `suite` before its first guarded statement (see the module documentation).
 /// The order of the kept tests is the suite's.
 pub fn cut_at_guards(
@@ -84,7 +72,7 @@ pub fn cut_at_guards(
         let results = run_batch(runner, &batch, &mut round_trips, &mut executions)?;
         let mut next = Vec::new();
         for (&i, r) in todo.iter().zip(&results) {
-            let Some(g) = first_guard(r) else { continue };
+            let Some(g) = r.first_guard() else { continue };
             for o in &r.outcomes {
                 if let Outcome::Guard { what } = o
                     && !cuts.refused.contains(what)
@@ -124,6 +112,7 @@ mod tests {
 
     use std::sync::Arc;
 
+    use exec::{ExecResult, ExecStatus};
     use protocol::{Trace, Value};
     use testcase::{JType, MethodRef, PrimType, PrimValue, VarId};
 

@@ -66,8 +66,8 @@ pub struct Trace {
     /// Strings the SUT compared (`String.equals`, `startsWith`, `compareTo`, ...: both operands),
     /// distinct, in first-seen order, at most 32 of at most 1024 chars (not sorted).
     pub strings: Vec<String>,
-    /// Extension records (v4): per extension probe, the distinct records seen, first 16, in
-    /// first-seen order.
+    /// Extension records (v4): per extension probe, the distinct records seen, the first
+    /// `rt_abi::record::PER_PROBE`, in first-seen order.
     pub records: Vec<(ProbeId, Vec<Record>)>,
     /// Figure 6 clause distances (v9), per path condition of `Setup` whose entry method the test
     /// called, sorted by path condition.

@@ -191,6 +191,11 @@ impl RecordShape {
 pub mod record {
     /// Set in a reference operand's record value when the reference is not null.
     pub const REF_NON_NULL: u64 = 1 << 32;
+
+    /// The distinct records the runtime keeps per probe and test (`Tracer.MAX_RECORDS`); later
+    /// ones are dropped, so a probe with this many may have missed some (the flag fitness then
+    /// drops the invocations after the first it may have missed).
+    pub const PER_PROBE: usize = 64;
 }
 
 impl ProbeKind {
@@ -982,6 +987,16 @@ mod tests {
         let equals = ("java/lang/String", "equals", "(Ljava/lang/Object;)Z");
         assert!(!is_redirect_target(GuardSet::Containment, equals.0, equals.1, equals.2));
         assert!(is_redirect_target(GuardSet::All, equals.0, equals.1, equals.2));
+    }
+
+    #[test]
+    fn the_record_cap_is_the_tracers() {
+        let tracer = include_str!("../../../java/runtime/src/suitesmith/rt/Tracer.java");
+        let line =
+            tracer.lines().find(|l| l.contains(" MAX_RECORDS = ")).expect("MAX_RECORDS in Tracer.java");
+        let java =
+            line.split(" = ").nth(1).and_then(|v| v.trim_end_matches(';').trim().parse::<usize>().ok());
+        assert_eq!(java, Some(record::PER_PROBE), "{line}");
     }
 
     #[test]

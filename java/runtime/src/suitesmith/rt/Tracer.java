@@ -41,7 +41,7 @@ public final class Tracer {
     private static final int MAX_SAMPLES = 8;
     private static final int MAX_EXCEPTION_CLASSES = 4;
     private static final int MAX_STACK = 1 << 12;
-    /** Distinct (depth, frame, a, b) records kept per extension probe and test, first seen first. */
+    /** Distinct (depth, frame, a, b) records kept per extension probe and test, first seen first (rt-abi `record::PER_PROBE`, checked by its tests). */
     private static final int MAX_RECORDS = 64;
     /** Longs per extension record: depth, frame, parent frame, call site, a, b (v5). */
     private static final int RECORD_LONGS = 6;
