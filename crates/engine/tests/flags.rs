@@ -337,24 +337,28 @@ fn listing5_fixtures_are_covered_with_flag_fitness_and_not_without() {
 /// `y − 3x` in [5 000, 5 010], `LocalFlags` `v·13 == 91 637`, `TwoSites.exampleFar` (Listing 5)
 /// `2x + 1 000 == 61 234`, `NegatedFlags` `v == 2 346`, `3 524` and `5 815` behind three negations,
 /// `LoopFlag.find` an element `3k + 40 001` with `k ≥ 1 000`, `Shapes`' `runFar`
-/// `Even.accepts(7v + 3)` through an abstract method (`v == 4 487`). The mutation's ±20 steps do not get
+/// `Even.accepts(7v + 3)` through an abstract method (`v == 4 487`), `Guards.kindFar` a switch
+/// case, `3c − 50 000 == 'a'` (the case distance, our extension), `Recursive.parityFar`
+/// `3n − 137 035` even in `[0, 100]` through the mutually recursive cascade. The mutation's ±20 steps do not get
 /// there in 5,000 evaluations with or without flag fitness (e.g. 3 of 10 and 8 of 14 branches,
 /// seed 1); local search's exponential moves do, along the gradient flag fitness gives the call
 /// site that the plain search sees as flat (docs/localsearch.md). DynaMOSA, branch criterion,
 /// 5,000 evaluations, seed 1, local search on in both runs: with flag fitness every branch is
 /// covered, without it the hard flag branch is not (the flag method's own goals were covered from
 /// an easy call site, so nothing leads the plain search to the hard one). Seeds 1–3 give the same
-/// for the last four (docs/flags.md).
+/// for the last six (docs/flags.md).
 #[test]
 fn far_value_fixtures_are_covered_with_flag_fitness_and_local_search_and_not_without_flags() {
     let local = engine::LocalSearchConfig { enabled: true, ..engine::LocalSearchConfig::off() };
-    let cases: [(&str, &str); 6] = [
+    let cases: [(&str, &str); 8] = [
         ("flags.BandClassifier", "(flags/BandClassifier:8)"),
         ("flags.LocalFlags", "(flags/LocalFlags:22)"),
         ("flags.TwoSites", "(flags/TwoSites:25)"),
         ("flags.NegatedFlags", "(flags/NegatedFlags:11)"),
         ("flags.LoopFlag", "(flags/LoopFlag:21)"),
         ("flags.Shapes", "(flags/Shapes$Base:49)"),
+        ("flags.Guards", "(flags/Guards:22)"),
+        ("flags.Recursive", "(flags/Recursive:19)"),
     ];
     for (class, hard_line) in cases {
         let on = search_with(class, search::Algorithm::DynaMosa, 5_000, true, 1, local.clone());

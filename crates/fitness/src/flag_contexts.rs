@@ -1,7 +1,8 @@
 //! Interprocedural flag fitness in a run (paper 001, Evoif; digest 000-001 §B2.3 and §B2.7;
 //! docs/flags.md): the probe family `flag-contexts` that traces, inside the flag methods that
 //! `flags::analyze` finds for the classes under test (and only those), each conditional jump's
-//! operands per invocation, with the invocation's caller and call site (protocol v5 records);
+//! operands and each switch's key per invocation, with the invocation's caller and call site
+//! (protocol v5 records);
 //! and the goal-space refiner that, for each flag branch of those classes reached with the wrong
 //! outcome, replaces the flat branch distance by the `flags` crate's aggregate (Algorithms 1–2,
 //! Eq. 3) over the call contexts rooted at the flag branch's own call site.
@@ -59,6 +60,8 @@ enum TagKind {
     Entry,
     /// The conditional jump at `insn`, taken under rt-abi condition `cond`.
     Jump { insn: InsnIdx, operands: Operands, cond: i32 },
+    /// The switch at `insn`: the record is the key switched on.
+    Switch { insn: InsnIdx },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -127,8 +130,8 @@ impl FlagContexts {
         Some(res)
     }
 
-    /// The tags and probes of flag method `f`: its entry and each conditional jump (at the
-    /// compare before it for `lcmp`/`fcmp*`/`dcmp*`).
+    /// The tags and probes of flag method `f`: its entry, each conditional jump (at the compare
+    /// before it for `lcmp`/`fcmp*`/`dcmp*`) and each switch.
     fn plan_method(&mut self, db: &ProgramDb, f: MethodId) {
         let Some(Ok(body)) = db.body(f) else { return };
         let mut probes = Vec::new();
@@ -138,6 +141,10 @@ impl FlagContexts {
         };
         push(&mut self.tags, 0, RecordShape::Event, TagKind::Entry);
         for (i, insn) in body.insns.iter().enumerate() {
+            if insn.is_switch() {
+                push(&mut self.tags, i, RecordShape::Int, TagKind::Switch { insn: InsnIdx::new(i) });
+                continue;
+            }
             let Some((kind, c)) = branch_cond(insn.op()) else { continue };
             let before = i.checked_sub(1).and_then(|p| cmp_kind(body.insns[p].op()));
             let (at, shape, operands) = match (kind, before) {
@@ -293,12 +300,17 @@ impl FlagFitness {
                     parent: r.parent,
                     site: r.site,
                     branches: BTreeMap::new(),
+                    keys: Vec::new(),
                 });
-                if let TagKind::Jump { insn, operands, cond } = tag.kind {
-                    let d = distances(operands, cond, r);
-                    let e = inv.branches.entry(insn).or_insert(d);
-                    e.taken = e.taken.min(d.taken);
-                    e.not_taken = e.not_taken.min(d.not_taken);
+                match tag.kind {
+                    TagKind::Jump { insn, operands, cond } => {
+                        let d = distances(operands, cond, r);
+                        let e = inv.branches.entry(insn).or_insert(d);
+                        e.taken = e.taken.min(d.taken);
+                        e.not_taken = e.not_taken.min(d.not_taken);
+                    }
+                    TagKind::Switch { insn } => inv.keys.push((insn, r.a as i64 as i32)),
+                    TagKind::Entry => {}
                 }
             }
         }
@@ -334,6 +346,7 @@ impl FlagFitness {
             out.push(Invocation {
                 context: context.clone(),
                 branches: inv.branches.iter().map(|(&i, &d)| (i, d)).collect(),
+                keys: inv.keys.clone(),
             });
             contexts.insert(frame, context);
         }
@@ -348,6 +361,8 @@ struct Traced {
     parent: u32,
     site: Option<ProbeId>,
     branches: BTreeMap<InsnIdx, Distances>,
+    /// The switches run and the keys they switched on, in record order.
+    keys: Vec<(InsnIdx, i32)>,
 }
 
 impl Refiner for FlagFitness {

@@ -77,6 +77,21 @@ pub enum Required {
     Branch { insn: InsnIdx, taken: bool },
     /// The nested flag call at `call`, whose result is returned, must return `needs`.
     Call { call: InsnIdx, needs: bool },
+    /// The switch at `insn` must go to case `key` (`None`: to its default). An extension of the
+    /// paper, whose fitness is defined on conditional jumps only (docs/flags.md, "Switches"): the
+    /// distance is EvoSuite's for a switch case, `|v - key|` for the key `v` switched on, and for
+    /// the default `K` when `v` is one of the cases.
+    Case { insn: InsnIdx, key: Option<i32> },
+}
+
+/// The raw distance of a switch on `v` to case `key` (`None`: the default) of a switch whose
+/// non-default keys are `cases` (sorted); 0 when it goes there.
+pub fn case_distance(v: i32, key: Option<i32>, cases: &[i32]) -> f64 {
+    match key {
+        Some(k) => (f64::from(v) - f64::from(k)).abs(),
+        None if cases.binary_search(&v).is_ok() => K,
+        None => 0.0,
+    }
 }
 
 /// A conditional jump of a flag method that tests a nested flag call.
@@ -97,6 +112,8 @@ pub struct MethodSpec {
     pub deps: BTreeMap<InsnIdx, Vec<Dep>>,
     /// The conditional jumps that test nested flag calls.
     pub flag_branches: BTreeMap<InsnIdx, FlagBranchSpec>,
+    /// Per switch, its keys that do not go to the default, sorted.
+    pub switches: BTreeMap<InsnIdx, Vec<i32>>,
 }
 
 /// The static facts about every flag method.
@@ -136,6 +153,8 @@ pub struct Invocation {
     pub context: Vec<Frame>,
     /// Per branch executed, its distances; a branch listed twice keeps the minimum per outcome.
     pub branches: Vec<(InsnIdx, Distances)>,
+    /// Per switch executed, a key it switched on (a switch run several times is listed with each).
+    pub keys: Vec<(InsnIdx, i32)>,
 }
 
 /// The invocations of one test, indexed by context.
@@ -143,6 +162,8 @@ pub struct Invocation {
 pub struct FlagTrace {
     contexts: Vec<Vec<Frame>>,
     branches: Vec<BTreeMap<InsnIdx, Distances>>,
+    /// Per invocation, per switch executed, the keys it switched on.
+    keys: Vec<BTreeMap<InsnIdx, Vec<i32>>>,
     /// (parent context, call site) -> invocations, by occurrence.
     children: BTreeMap<(Vec<Frame>, InsnIdx), Vec<usize>>,
 }
@@ -150,7 +171,12 @@ pub struct FlagTrace {
 impl FlagTrace {
     /// Indexes `invocations` (invocations with an empty context are dropped: they have no call site).
     pub fn new(invocations: Vec<Invocation>) -> FlagTrace {
-        let mut trace = FlagTrace { contexts: Vec::new(), branches: Vec::new(), children: BTreeMap::new() };
+        let mut trace = FlagTrace {
+            contexts: Vec::new(),
+            branches: Vec::new(),
+            keys: Vec::new(),
+            children: BTreeMap::new(),
+        };
         for inv in invocations {
             let Some((last, parent)) = inv.context.split_last() else { continue };
             let mut table: BTreeMap<InsnIdx, Distances> = BTreeMap::new();
@@ -159,10 +185,15 @@ impl FlagTrace {
                 e.taken = e.taken.min(d.taken);
                 e.not_taken = e.not_taken.min(d.not_taken);
             }
+            let mut keys: BTreeMap<InsnIdx, Vec<i32>> = BTreeMap::new();
+            for (insn, v) in inv.keys {
+                keys.entry(insn).or_default().push(v);
+            }
             let idx = trace.contexts.len();
             trace.children.entry((parent.to_vec(), last.call)).or_default().push(idx);
             trace.contexts.push(inv.context);
             trace.branches.push(table);
+            trace.keys.push(keys);
         }
         for list in trace.children.values_mut() {
             list.sort_by_key(|&i| trace.contexts[i].last().map(|f| f.occurrence));
@@ -260,7 +291,7 @@ impl<'a> Evaluator<'a> {
 
     /// Algorithm 2: the distance of required branch `r` in invocation `inv` (an index of the
     /// trace's invocations): `approach level + norm(branch distance)`, 0 when achieved; `K` for
-    /// `Required::Always`.
+    /// `Required::Always`; a switch case (our extension) like a jump, with the case distance.
     pub fn branch_fitness_r(&mut self, inv: usize, r: &Required) -> f64 {
         match *r {
             // Had that path run, the flag would have had the value; it ran and a later
@@ -269,6 +300,12 @@ impl<'a> Evaluator<'a> {
             Required::Always => K,
             Required::Branch { insn, taken } => self.reach(inv, insn, Goal::Outcome(taken)),
             Required::Call { call, needs } => self.reach(inv, call, Goal::Returns(needs)),
+            Required::Case { insn, key } => {
+                let Some(seen) = self.trace.keys[inv].get(&insn) else { return self.approach(inv, insn) };
+                let cases = self.spec(inv).and_then(|s| s.switches.get(&insn)).map_or(&[][..], Vec::as_slice);
+                let d = seen.iter().map(|&v| case_distance(v, key, cases)).fold(f64::INFINITY, f64::min);
+                if d <= 0.0 { 0.0 } else { normalize(d) }
+            }
         }
     }
 

@@ -3,14 +3,15 @@
 //! value, the control dependences of its jumps and calls (from `programdb`'s control dependence),
 //! and its own flag branches; and the objectives of the method under test's flag branches.
 //!
-//! Decisions reached through a switch or an exception handler, and values detection could not
-//! follow, have no required branch here: they give no gradient (the paper's fitness is defined on
-//! conditional branches only). A jump testing two flag calls keeps the first as its nested flag.
+//! A decision reached through a switch case is required like a jump's outcome (an extension of the
+//! paper, whose fitness is defined on conditional jumps only; `Required::Case`). Decisions reached
+//! through an exception handler, and values detection could not follow, have no required branch
+//! here: they give no gradient. A jump testing two flag calls keeps the first as its nested flag.
 
 use std::collections::BTreeMap;
 
 use analysis::{ControlDep, EdgeKind};
-use bytecode::InsnIdx;
+use bytecode::{Insn, InsnIdx};
 use programdb::{MethodId, ProgramDb};
 
 use crate::detect::{FlagAnalysis, FlagMethod, PathSource};
@@ -61,7 +62,8 @@ fn method_spec(db: &ProgramDb, f: &FlagMethod) -> MethodSpec {
                 PathSource::Constant { via, .. } => req.extend(via.iter().filter_map(|v| match *v {
                     Via::Entry => Some(Required::Always),
                     Via::Branch { insn, taken } => Some(Required::Branch { insn, taken }),
-                    Via::Switch { .. } | Via::Handler { .. } => None,
+                    Via::Switch { insn, case } => Some(Required::Case { insn, key: case }),
+                    Via::Handler { .. } => None,
                 })),
                 PathSource::Call { call, needs } => req.push(Required::Call { call: *call, needs: *needs }),
                 PathSource::Unknown => {}
@@ -77,10 +79,35 @@ fn method_spec(db: &ProgramDb, f: &FlagMethod) -> MethodSpec {
             .or_insert(FlagBranchSpec { call: b.call, taken_needs: b.taken_needs });
     }
     spec.deps = control_deps(db, f.method);
+    spec.switches = switches(db, f.method);
     spec
 }
 
-/// For every conditional jump and invoke of `m`: the jump outcomes its block depends on.
+/// Per switch of `m`, its keys that do not go to the default, sorted.
+fn switches(db: &ProgramDb, m: MethodId) -> BTreeMap<InsnIdx, Vec<i32>> {
+    let mut res = BTreeMap::new();
+    let Some(Ok(body)) = db.body(m) else { return res };
+    for (i, insn) in body.insns.iter().enumerate() {
+        let mut keys: Vec<i32> = match insn {
+            // Keys by offset from `low` (a range `low..` would overflow past `i32::MAX`).
+            Insn::TableSwitch { default, low, targets } => targets
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| *t != default)
+                .map(|(j, _)| low.wrapping_add(j as i32))
+                .collect(),
+            Insn::LookupSwitch { default, pairs } => {
+                pairs.iter().filter(|(_, t)| t != default).map(|(k, _)| *k).collect()
+            }
+            _ => continue,
+        };
+        keys.sort_unstable();
+        res.insert(InsnIdx::new(i), keys);
+    }
+    res
+}
+
+/// For every conditional jump, switch and invoke of `m`: the jump outcomes its block depends on.
 fn control_deps(db: &ProgramDb, m: MethodId) -> BTreeMap<InsnIdx, Vec<Dep>> {
     let mut res = BTreeMap::new();
     let (Some(Ok(body)), Some(a)) = (db.body(m), db.analysis(m)) else { return res };
@@ -88,7 +115,7 @@ fn control_deps(db: &ProgramDb, m: MethodId) -> BTreeMap<InsnIdx, Vec<Dep>> {
     for (i, insn) in body.insns.iter().enumerate() {
         let at = InsnIdx::new(i);
         let is_call = insn.op().0 >= 0xb6 && insn.op().0 <= 0xb9;
-        if !(insn.is_conditional() || is_call) {
+        if !(insn.is_conditional() || insn.is_switch() || is_call) {
             continue;
         }
         let mut deps: Vec<Dep> = a

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use bytecode::InsnIdx;
 use flags::fitness::{
     Dep, Distances, Evaluator, FitnessConfig, FlagBranchSpec, FlagObjective, FlagSpecs, FlagTrace, Frame,
-    Invocation, MethodKey, MethodSpec, Required, flag_fitness, harmonic_mean, normalize,
+    Invocation, MethodKey, MethodSpec, Required, case_distance, flag_fitness, harmonic_mean, normalize,
 };
 
 const CONFIG: FitnessConfig = FitnessConfig { max_depth: 5 };
@@ -43,6 +43,7 @@ fn spec(
             .map(|(n, ds)| (at(*n), ds.iter().map(|&(insn, taken)| Dep { insn: at(insn), taken }).collect()))
             .collect(),
         flag_branches: BTreeMap::new(),
+        switches: BTreeMap::new(),
     }
 }
 
@@ -81,11 +82,13 @@ fn table1_two_iterations_of_check_value() {
     let trace = FlagTrace::new(vec![
         // Iteration 1: keys[0] == 0 holds, node 30 runs with |0 - hash(0)| = 100.
         Invocation {
+            keys: Vec::new(),
             context: vec![frame(17, 0, 0)],
             branches: vec![(at(16), dist(0.0, 1.0)), (at(30), dist(100.0, 0.0))],
         },
         // Iteration 2: keys[1] == 0 fails by 1, value >= 2^1 + 100 fails by 101: node 30 not reached.
         Invocation {
+            keys: Vec::new(),
             context: vec![frame(17, 1, 0)],
             branches: vec![(at(16), dist(1.0, 0.0)), (at(21), dist(101.0, 0.0))],
         },
@@ -104,10 +107,12 @@ fn table1_two_iterations_of_check_value() {
     // Eq. 2 (the minimum) would have stayed at 0.99 whatever iteration 2 did; Eq. 3 moves with it.
     let closer = FlagTrace::new(vec![
         Invocation {
+            keys: Vec::new(),
             context: vec![frame(17, 0, 0)],
             branches: vec![(at(16), dist(0.0, 1.0)), (at(30), dist(100.0, 0.0))],
         },
         Invocation {
+            keys: Vec::new(),
             context: vec![frame(17, 1, 0)],
             branches: vec![(at(16), dist(1.0, 0.0)), (at(21), dist(0.0, 1.0)), (at(30), dist(3.0, 0.0))],
         },
@@ -128,6 +133,7 @@ fn eq1_approach_level_two_and_a_half() {
     );
     let specs = FlagSpecs { methods: BTreeMap::from([(MethodKey(3), s)]) };
     let trace = FlagTrace::new(vec![Invocation {
+        keys: Vec::new(),
         context: vec![frame(4, 0, 3)],
         branches: vec![(at(2), dist(0.0, 1.0))],
     }]);
@@ -147,6 +153,7 @@ fn a_path_without_decision_counts_as_k() {
     let s = spec(vec![Required::Always], vec![], &[(12, &[])]);
     let specs = FlagSpecs { methods: BTreeMap::from([(MethodKey(0), s)]) };
     let trace = FlagTrace::new(vec![Invocation {
+        keys: Vec::new(),
         context: vec![frame(6, 0, 0)],
         branches: vec![(at(12), dist(0.0, 3.0))],
     }]);
@@ -172,9 +179,17 @@ fn listing5_call_sites_are_kept_apart() {
     let specs = FlagSpecs { methods: BTreeMap::from([(MethodKey(0), s)]) };
     let trace = FlagTrace::new(vec![
         // x = 0: x < 1 holds; the taken outcome (x >= 1) is 1 - 0 + K = 2 away.
-        Invocation { context: vec![frame(1, 0, 0)], branches: vec![(at(2), dist(2.0, 0.0))] },
+        Invocation {
+            keys: Vec::new(),
+            context: vec![frame(1, 0, 0)],
+            branches: vec![(at(2), dist(2.0, 0.0))],
+        },
         // x = 2: x < 1 fails by 2 - 1 + K = 2.
-        Invocation { context: vec![frame(9, 0, 0)], branches: vec![(at(2), dist(0.0, 2.0))] },
+        Invocation {
+            keys: Vec::new(),
+            context: vec![frame(9, 0, 0)],
+            branches: vec![(at(2), dist(0.0, 2.0))],
+        },
     ]);
     let site1 = flag_fitness(&specs, &trace, FlagObjective { call: at(1), needs: true }, CONFIG);
     let site2 = flag_fitness(&specs, &trace, FlagObjective { call: at(9), needs: true }, CONFIG);
@@ -222,8 +237,13 @@ fn scan_trace(misses: &[f64]) -> FlagTrace {
     let mut invs = Vec::new();
     for (i, &miss) in misses.iter().enumerate() {
         let outer = frame(13, i as u32, 0);
-        invs.push(Invocation { context: vec![outer], branches: vec![(at(4), dist(0.0, 1.0))] });
         invs.push(Invocation {
+            keys: Vec::new(),
+            context: vec![outer],
+            branches: vec![(at(4), dist(0.0, 1.0))],
+        });
+        invs.push(Invocation {
+            keys: Vec::new(),
             context: vec![outer, frame(3, 0, 1)],
             branches: vec![(at(10), dist(0.0, miss))],
         });
@@ -247,10 +267,15 @@ fn f3_cascade_through_a_flag_branch_in_a_loop() {
     // An iteration where isValid returned true makes the flag branch covered: 0.
     let invs = vec![
         Invocation {
+            keys: Vec::new(),
             context: vec![frame(13, 0, 0)],
             branches: vec![(at(4), dist(1.0, 0.0)), (at(8), dist(1.0, 0.0))],
         },
-        Invocation { context: vec![frame(13, 1, 0)], branches: vec![(at(4), dist(0.0, 1.0))] },
+        Invocation {
+            keys: Vec::new(),
+            context: vec![frame(13, 1, 0)],
+            branches: vec![(at(4), dist(0.0, 1.0))],
+        },
     ];
     assert_eq!(flag_fitness(&specs, &FlagTrace::new(invs), objective, CONFIG), Some(0.0));
 }
@@ -273,8 +298,9 @@ fn f4_forwarded_flag_scenario_1() {
         FlagSpecs { methods: BTreeMap::from([(MethodKey(0), authorized), (MethodKey(1), matches_pin)]) };
     let trace = |miss: f64| {
         FlagTrace::new(vec![
-            Invocation { context: vec![frame(3, 0, 0)], branches: vec![] },
+            Invocation { keys: Vec::new(), context: vec![frame(3, 0, 0)], branches: vec![] },
             Invocation {
+                keys: Vec::new(),
                 context: vec![frame(3, 0, 0), frame(9, 0, 1)],
                 branches: vec![(at(8), dist(0.0, miss))],
             },
@@ -288,7 +314,11 @@ fn f4_forwarded_flag_scenario_1() {
     assert!(nearer < got);
     // The forwarded call was never made (authorized threw before it): the fallback of a node
     // with no control dependence, 0 + 1, normalised once: 0.5, worse than any call made (< 1/3).
-    let no_call = FlagTrace::new(vec![Invocation { context: vec![frame(3, 0, 0)], branches: vec![] }]);
+    let no_call = FlagTrace::new(vec![Invocation {
+        keys: Vec::new(),
+        context: vec![frame(3, 0, 0)],
+        branches: vec![],
+    }]);
     close(flag_fitness(&specs, &no_call, objective, CONFIG).expect("invoked"), 0.5);
 }
 
@@ -307,7 +337,11 @@ fn recursion_cap_and_memo() {
     let mut invs = Vec::new();
     let mut context = vec![frame(2, 0, 0)];
     for _ in 0..8 {
-        invs.push(Invocation { context: context.clone(), branches: vec![(at(1), dist(0.0, 1.0))] });
+        invs.push(Invocation {
+            keys: Vec::new(),
+            context: context.clone(),
+            branches: vec![(at(1), dist(0.0, 1.0))],
+        });
         context.push(frame(11, 0, 0));
     }
     let trace = FlagTrace::new(invs);
@@ -323,4 +357,39 @@ fn recursion_cap_and_memo() {
     assert_eq!(computed, 5, "one result per context level up to the cap");
     assert_eq!(ev.branch_fitness_if(&[], at(2), true), first);
     assert_eq!(ev.computed(), computed, "the second question is answered from the memo");
+}
+
+/// `Guards.isVowel(c)`: a `lookupswitch` at 1 whose cases 'a', 'e', 'i', 'o', 'u' return true and
+/// whose default returns false (our extension: `Required::Case`, docs/flags.md "Switches").
+#[test]
+fn switch_cases_give_the_case_distance() {
+    const VOWELS: [i32; 5] = [97, 101, 105, 111, 117];
+    let mut s = spec(
+        vec![Required::Case { insn: at(1), key: None }],
+        VOWELS.iter().map(|&k| Required::Case { insn: at(1), key: Some(k) }).collect(),
+        &[(1, &[])],
+    );
+    s.switches.insert(at(1), VOWELS.to_vec());
+    let specs = FlagSpecs { methods: BTreeMap::from([(MethodKey(0), s)]) };
+    let trace = |keys: Vec<i32>| {
+        FlagTrace::new(vec![Invocation {
+            context: vec![frame(5, 0, 0)],
+            branches: vec![],
+            keys: keys.into_iter().map(|v| (at(1), v)).collect(),
+        }])
+    };
+    let vowel = FlagObjective { call: at(5), needs: true };
+    // On 90: |90 - k| = 7, 11, 15, 21, 27 to the five cases, each normalised, Eq. 3 over them.
+    let expected = normalize(5.0 / (8.0 / 7.0 + 12.0 / 11.0 + 16.0 / 15.0 + 22.0 / 21.0 + 28.0 / 27.0));
+    close(flag_fitness(&specs, &trace(vec![90]), vowel, CONFIG).expect("invoked"), expected);
+    // Nearer is better; a switch run twice in one invocation keeps the nearer key; a case is 0.
+    let nearer = flag_fitness(&specs, &trace(vec![96]), vowel, CONFIG).expect("invoked");
+    assert!(nearer < expected);
+    close(flag_fitness(&specs, &trace(vec![90, 96]), vowel, CONFIG).expect("invoked"), nearer);
+    close(flag_fitness(&specs, &trace(vec![101]), vowel, CONFIG).expect("invoked"), 0.0);
+    // The default: K when the key is a case (norm(1) = 0.5, normalised again: 1/3), else 0.
+    let consonant = FlagObjective { call: at(5), needs: false };
+    close(flag_fitness(&specs, &trace(vec![101]), consonant, CONFIG).expect("invoked"), 1.0 / 3.0);
+    close(flag_fitness(&specs, &trace(vec![98]), consonant, CONFIG).expect("invoked"), 0.0);
+    assert_eq!(case_distance(i32::MIN, Some(i32::MAX), &[]), f64::from(i32::MAX) - f64::from(i32::MIN));
 }

@@ -85,6 +85,7 @@ fn listing5_on_detected_specs() {
         panic!("{:?}", index.specs.methods[&is_flag])
     };
     let inv = |call, d: Distances| Invocation {
+        keys: Vec::new(),
         context: vec![Frame { call, occurrence: 0, callee: is_flag }],
         branches: vec![(jump, d)],
     };
