@@ -147,6 +147,28 @@ impl Insn {
         matches!(self, Insn::TableSwitch { .. } | Insn::LookupSwitch { .. })
     }
 
+    /// A switch's cases: its (key, target) pairs whose target is not the default (keys javac fills
+    /// in for the gaps of a `tableswitch` go to the default and are not cases), sorted by key, one
+    /// per key (the first in file order). Empty for anything but a switch.
+    pub fn switch_cases(&self) -> Vec<(i32, InsnIdx)> {
+        let mut pairs: Vec<(i32, InsnIdx)> = match self {
+            // Keys by offset from `low` (a range `low..` would overflow past `i32::MAX`).
+            Insn::TableSwitch { default, low, targets } => targets
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| *t != default)
+                .map(|(k, t)| (low.wrapping_add(k as i32), *t))
+                .collect(),
+            Insn::LookupSwitch { default, pairs } => {
+                pairs.iter().filter(|(_, t)| t != default).copied().collect()
+            }
+            _ => Vec::new(),
+        };
+        pairs.sort_by_key(|&(k, _)| k);
+        pairs.dedup_by_key(|&mut (k, _)| k);
+        pairs
+    }
+
     /// `ireturn` .. `return`.
     pub fn is_return(&self) -> bool {
         self.op().is_return()
@@ -265,6 +287,16 @@ mod tests {
             Insn::Local { op: Opcode::ASTORE, var: 300, wide: true }
         );
         assert_eq!(Insn::ldc(256).op(), Opcode::LDC_W);
+    }
+
+    #[test]
+    fn switch_cases_drop_the_default_and_sort_by_key() {
+        let t = |i| InsnIdx::new(i);
+        let table = Insn::TableSwitch { default: t(9), low: i32::MAX - 2, targets: vec![t(4), t(9), t(6)] };
+        assert_eq!(table.switch_cases(), vec![(i32::MAX - 2, t(4)), (i32::MAX, t(6))]);
+        let lookup = Insn::LookupSwitch { default: t(9), pairs: vec![(117, t(3)), (97, t(3)), (5, t(9))] };
+        assert_eq!(lookup.switch_cases(), vec![(97, t(3)), (117, t(3))]);
+        assert!(Insn::Simple(Opcode::NOP).switch_cases().is_empty());
     }
 
     #[test]

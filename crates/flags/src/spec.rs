@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use analysis::{ControlDep, EdgeKind};
-use bytecode::{Insn, InsnIdx};
+use bytecode::InsnIdx;
 use programdb::{MethodId, ProgramDb};
 
 use crate::detect::{FlagAnalysis, FlagMethod, PathSource};
@@ -87,22 +87,8 @@ fn method_spec(db: &ProgramDb, f: &FlagMethod) -> MethodSpec {
 fn switches(db: &ProgramDb, m: MethodId) -> BTreeMap<InsnIdx, Vec<i32>> {
     let mut res = BTreeMap::new();
     let Some(Ok(body)) = db.body(m) else { return res };
-    for (i, insn) in body.insns.iter().enumerate() {
-        let mut keys: Vec<i32> = match insn {
-            // Keys by offset from `low` (a range `low..` would overflow past `i32::MAX`).
-            Insn::TableSwitch { default, low, targets } => targets
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| *t != default)
-                .map(|(j, _)| low.wrapping_add(j as i32))
-                .collect(),
-            Insn::LookupSwitch { default, pairs } => {
-                pairs.iter().filter(|(_, t)| t != default).map(|(k, _)| *k).collect()
-            }
-            _ => continue,
-        };
-        keys.sort_unstable();
-        res.insert(InsnIdx::new(i), keys);
+    for (i, insn) in body.insns.iter().enumerate().filter(|(_, insn)| insn.is_switch()) {
+        res.insert(InsnIdx::new(i), insn.switch_cases().into_iter().map(|(k, _)| k).collect());
     }
     res
 }

@@ -55,21 +55,7 @@ pub(super) fn switches(b: &mut Builder, cx: &MethodCx<'_>, st: &mut MethodState,
         return;
     }
     let at = InsnIdx::new(i);
-    // (key, target) pairs; keys that lead to the default target are gaps javac filled in, not cases.
-    let mut pairs: Vec<(i32, InsnIdx)> = match insn {
-        Insn::TableSwitch { default, low, targets } => targets
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| *t != default)
-            .map(|(k, t)| (low.wrapping_add(k as i32), *t))
-            .collect(),
-        Insn::LookupSwitch { default, pairs } => {
-            pairs.iter().filter(|(_, t)| t != default).copied().collect()
-        }
-        _ => Vec::new(),
-    };
-    pairs.sort_unstable_by_key(|&(k, _)| k);
-    pairs.dedup_by_key(|&mut (k, _)| k);
+    let pairs = insn.switch_cases();
     let keys: Vec<i32> = pairs.iter().map(|&(k, _)| k).collect();
     // Keys are sorted, so the first key seen for a target is its smallest.
     let target_key: Vec<i32> =
