@@ -18,7 +18,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def table():
-    """The fixture rows of criterion.tsv as (class, paths, lazy, rules), rule sets expanded."""
+    """The fixture rows of criterion.tsv as (class, paths, lazy, rules, search), rule sets expanded."""
     sets, rows = {}, []
     for line in (ROOT / "fixtures/java/sushi/criterion.tsv").read_text().splitlines():
         if not line or line.startswith("#"):
@@ -31,7 +31,8 @@ def table():
             continue
         rules = cols[6]
         rules = "" if rules == "-" else sets[rules[1:]] if rules.startswith("@") else rules
-        rows.append((cols[0], int(cols[1]), int(cols[2]), [r.strip() for r in rules.split(";") if r.strip()]))
+        rows.append((cols[0], int(cols[1]), int(cols[2]), [r.strip() for r in rules.split(";") if r.strip()],
+                     cols[7]))
     return rows
 
 
@@ -40,12 +41,14 @@ def main():
     evaluations = sys.argv[2] if len(sys.argv) > 2 else "10000"
     binary = ROOT / "target/release/suitesmith"
     with tempfile.TemporaryDirectory() as tmp:
-        for cls, paths, lazy, rules in table():
+        for cls, paths, lazy, rules, search in table():
             for mode in ("on", "off"):
                 out = pathlib.Path(tmp) / f"{cls}-{mode}"
                 args = [str(binary), "generate", "--classpath", str(ROOT / "fixtures/classes/sushi"),
                         "--class", f"sushi.{cls}", "--evaluations", evaluations, "--seed", seed,
                         "--criteria", "branch", "--out", str(out), "--sushi", mode]
+                if search == "ls":
+                    args += ["--local-search", "on", "--local-search-calls", "on"]
                 if mode == "on":
                     args += ["--sushi-paths", str(paths), "--sushi-class-paths", str(min(paths * 5, 800)),
                              "--sushi-lazy", str(lazy)]

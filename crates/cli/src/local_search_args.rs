@@ -17,6 +17,11 @@ pub(crate) struct LocalSearchArgs {
     /// The most tests local search adds, as a share of the search's evaluations (in (0, 1]).
     #[arg(long, default_value_t = 0.2)]
     local_search_share: f64,
+    /// Call rounds once a goal's plain rounds missed every number: a call the best test passes a
+    /// number to is made once more right after itself, with the number moved (docs/localsearch.md
+    /// "Call rounds"). Off until a benchmark ablation shows a gain.
+    #[arg(long, value_enum, default_value = "off")]
+    local_search_calls: Switch,
 }
 
 impl LocalSearchArgs {
@@ -38,6 +43,7 @@ impl LocalSearchArgs {
         c.enabled = self.local_search == Switch::On;
         c.exponents = self.local_search_exponents;
         c.share = self.local_search_share;
+        c.calls = self.local_search_calls == Switch::On;
         Ok(c)
     }
 }

@@ -264,7 +264,7 @@ fn local_search_config_json(c: &engine::LocalSearchConfig) -> Value {
     if !c.enabled {
         return json!(false);
     }
-    json!({ "exponents": c.exponents, "share": c.share })
+    json!({ "exponents": c.exponents, "share": c.share, "calls": c.calls })
 }
 
 /// What local search did in the search (docs/localsearch.md): rounds, the tests they added, and
@@ -276,6 +276,7 @@ fn local_search_json(l: &engine::LocalSearchStats) -> Value {
         "improved": l.improved,
         "covered": l.covered,
         "exhausted": l.exhausted,
+        "call_rounds": l.call_rounds,
     })
 }
 

@@ -9,14 +9,26 @@
 //! - the fixture criterion on every sushi fixture (each with its invariants, §A.2.7): with
 //!   SUSHI every feasible branch within 10,000 evaluations but the gaps listed, and where a branch
 //!   needs a heap shape the search without it does not cover it: LinkedHeap's fifteen keys,
-//!   PlateStack's full plate over a short one, and digest A.7's `Sample` (Figure 1 of 003, N = 15),
+//!   PlateStack's full plate over a short one, digest A.7's `Sample` (Figure 1 of 003, N = 15),
 //!   whose branches after `list.remove(15)` need a list of at least 15 entries (a null check gives
-//!   no gradient towards "15 entries"; the path conditions' `fresh` clauses count the entries).
+//!   no gradient towards "15 entries"; the path conditions' `fresh` clauses count the entries),
+//!   and digest A.7's `IntTree`, whose perfect tree of 15 nodes local search's call rounds build
+//!   once its condition rewards each node in place (local search on in both arms).
 
 use engine::{Criterion, GenerateConfig, Generation, SushiConfig, generate};
 use search::{Algorithm, Budget};
 
 fn run(class: &str, evaluations: u64, workers: usize, sushi: SushiConfig) -> Generation {
+    run_with(class, evaluations, workers, sushi, engine::LocalSearchConfig::off())
+}
+
+fn run_with(
+    class: &str,
+    evaluations: u64,
+    workers: usize,
+    sushi: SushiConfig,
+    local_search: engine::LocalSearchConfig,
+) -> Generation {
     let config = GenerateConfig {
         classpath: vec![test_support::fixture_classes("sushi")],
         class: class.to_string(),
@@ -36,7 +48,7 @@ fn run(class: &str, evaluations: u64, workers: usize, sushi: SushiConfig) -> Gen
         format_strings: false,
         ocg: engine::OcgConfig::off(),
         sushi,
-        local_search: engine::LocalSearchConfig::off(),
+        local_search,
         jvm_args: Vec::new(),
         code_constants: false,
     };
@@ -88,6 +100,8 @@ struct Fixture {
     gaps: Vec<u32>,
     needs_sushi: Vec<u32>,
     rules: Vec<symbolic::Rule>,
+    /// Local search with call rounds in both arms (`ls` in the table).
+    local_search: bool,
 }
 
 /// The rows of `criterion.tsv`, rule sets (`@name`) expanded.
@@ -108,7 +122,7 @@ fn fixtures() -> Vec<Fixture> {
         if cols[0] == "class" {
             continue;
         }
-        assert_eq!(cols.len(), 7, "{line}");
+        assert_eq!(cols.len(), 8, "{line}");
         let rules = match cols[6] {
             "-" => "",
             r => r
@@ -127,6 +141,11 @@ fn fixtures() -> Vec<Fixture> {
                 .filter(|r| !r.trim().is_empty())
                 .map(|r| symbolic::Rule::parse(r).unwrap_or_else(|e| panic!("{e}")))
                 .collect(),
+            local_search: match cols[7] {
+                "-" => false,
+                "ls" => true,
+                other => panic!("{line}: search `{other}`"),
+            },
         });
     }
     out
@@ -145,7 +164,7 @@ fn branch_line(u: &str) -> Option<u32> {
 fn every_fixture_with_sushi_covers_its_feasible_branches() {
     let mut report = Vec::new();
     let fixtures = fixtures();
-    assert_eq!(fixtures.len(), 14, "every sushi fixture has a row");
+    assert_eq!(fixtures.len(), 15, "every sushi fixture has a row");
     for f in &fixtures {
         let class = format!("sushi.{}", f.class);
         let mut on = SushiConfig::standard();
@@ -153,14 +172,20 @@ fn every_fixture_with_sushi_covers_its_feasible_branches() {
         on.max_class_paths = (f.paths * 5).min(800);
         on.explore.max_lazy_inits = f.lazy;
         on.explore.invariants.rules = f.rules.clone();
-        let with = run(&class, 10_000, 1, on);
+        let search = || {
+            let mut ls = engine::LocalSearchConfig::off();
+            ls.enabled = f.local_search;
+            ls.calls = f.local_search;
+            ls
+        };
+        let with = run_with(&class, 10_000, 1, on, search());
         let mut lines: Vec<u32> =
             with.uncovered.iter().filter_map(|u| branch_line(u)).filter(|l| *l < f.infeasible_from).collect();
         lines.dedup();
         report.push(format!("{}: uncovered feasible with SUSHI {lines:?}, {:?}", f.class, with.sushi));
         assert_eq!(lines, f.gaps, "{}: {:?}", f.class, with.uncovered);
         if !f.needs_sushi.is_empty() {
-            let without = run(&class, 10_000, 1, SushiConfig::off());
+            let without = run_with(&class, 10_000, 1, SushiConfig::off(), search());
             let missed: Vec<u32> = without
                 .uncovered
                 .iter()

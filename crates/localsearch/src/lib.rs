@@ -10,14 +10,17 @@
 //! goal's best test then: the best probe if one improved the goal (same number again), the old test
 //! if none did (the next number). Each round at least halves the distance to a threshold, so
 //! `2^k`-far values take about `k` rounds. A goal whose every number was tried at one fitness
-//! without a gain is left alone until its fitness changes. Probes count against the budget like
-//! the search's own tests, and local search adds at most `share` × the evaluations so far.
-//! It draws nothing from the search's RNG.
+//! without a gain gets, when `calls` is set, a second pass of *call rounds*: for each number passed to a method, the call
+//! is made once more right after itself, with the number moved `±2^k` (our extension, not the AVM:
+//! one more element next to one the test already adds, docs/localsearch.md "Call rounds"). A goal
+//! whose call rounds missed too is left alone until its fitness changes. Probes count against the
+//! budget like the search's own tests, and local search adds at most `share` × the evaluations so
+//! far. It draws nothing from the search's RNG.
 
 use std::collections::BTreeMap;
 
 use search::{GoalIdx, Hook, ProblemError, View};
-use testcase::{PrimValue, Statement, TestCase, TestRng};
+use testcase::{PrimValue, Statement, TestCase, TestRng, VarId};
 
 /// `--local-search` and its parameters.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,13 +30,16 @@ pub struct LocalSearchConfig {
     pub exponents: u32,
     /// The most tests local search adds, as a share of the search's evaluations so far.
     pub share: f64,
+    /// Call rounds after a goal's plain rounds missed every number (docs/localsearch.md "Call
+    /// rounds"); without them such a goal is exhausted there.
+    pub calls: bool,
 }
 
 impl LocalSearchConfig {
     /// The defaults, switched off: steps up to `2^15` (a number from the random range to ±65,535
-    /// in one round), at most a fifth of the evaluations.
+    /// in one round), at most a fifth of the evaluations, no call rounds.
     pub fn off() -> LocalSearchConfig {
-        LocalSearchConfig { enabled: false, exponents: 16, share: 0.2 }
+        LocalSearchConfig { enabled: false, exponents: 16, share: 0.2, calls: false }
     }
 }
 
@@ -49,8 +55,11 @@ pub struct LocalSearchStats {
     /// Rounds after which their goal was covered (by a probe or by the search's own tests of the
     /// same batches).
     pub covered: u64,
-    /// Times a goal had every number of its best test tried at one fitness without a gain.
+    /// Times a goal had every number of its best test tried at one fitness without a gain, in
+    /// plain rounds and then in call rounds.
     pub exhausted: u64,
+    /// Call rounds among `rounds`: a call made once more with its number moved.
+    pub call_rounds: u64,
 }
 
 /// Where the search of one goal stands.
@@ -60,34 +69,45 @@ struct GoalState {
     cursor: usize,
     /// Rounds in a row without a gain.
     misses: usize,
-    /// The fitness at which every number was tried without a gain.
+    /// Whether the plain rounds missed every number at this fitness and call rounds are made.
+    calls: bool,
+    /// The fitness at which every number was tried without a gain, in both kinds of round.
     exhausted_at: Option<f64>,
 }
 
 impl GoalState {
     /// A round's outcome: `before` the goal's fitness when it was made, `now` after its tests
-    /// ran, `numbers` how many the best test has.
-    fn settle(&mut self, before: f64, now: f64, numbers: usize) -> Outcome {
+    /// ran; `numbers` and `copyable` how many numbers the best test has and how many a call round
+    /// could copy a call of.
+    fn settle(&mut self, before: f64, now: f64, numbers: usize, copyable: usize) -> Outcome {
         if now < before {
             self.misses = 0;
             return Outcome::Improved;
         }
         self.cursor += 1;
         self.misses += 1;
-        if self.misses >= numbers.max(1) {
-            self.misses = 0;
-            self.exhausted_at = Some(now);
-            return Outcome::Exhausted;
+        let tried = if self.calls { copyable } else { numbers };
+        if self.misses < tried.max(1) {
+            return Outcome::Missed;
         }
-        Outcome::Missed
+        self.misses = 0;
+        if !self.calls && copyable > 0 {
+            self.calls = true;
+            self.cursor = 0;
+            return Outcome::Missed;
+        }
+        self.exhausted_at = Some(now);
+        Outcome::Exhausted
     }
 
-    /// Whether a round may start at fitness `f`: not when every number was tried at it.
+    /// Whether a round may start at fitness `f`: not when every number was tried at it. A goal
+    /// reopened by the search's own progress starts again with plain rounds.
     fn open_at(&mut self, f: f64) -> bool {
         match self.exhausted_at {
             Some(e) if e == f => false,
             Some(_) => {
                 self.exhausted_at = None;
+                self.calls = false;
                 true
             }
             None => true,
@@ -133,6 +153,11 @@ impl LocalSearch {
         &self.stats
     }
 
+    /// The longest test a call round may make: the search's own bound on a test's length.
+    fn max_length(&self, view: &View<'_>) -> usize {
+        view.config().factory.chromosome_length
+    }
+
     /// Reads the outcome of every round whose tests have all been evaluated: a round made after
     /// batch k is in batch k+2 (`search::seam`), absorbed when the iteration reaches k+2.
     fn settle(&mut self, view: &View<'_>) {
@@ -148,8 +173,9 @@ impl LocalSearch {
                 self.goals.remove(&p.goal);
                 continue;
             };
+            let copyable = if self.config.calls { copyable(test, self.max_length(view)).len() } else { 0 };
             let numbers = numbers(test).len();
-            match self.goals.entry(p.goal).or_default().settle(p.before, f, numbers) {
+            match self.goals.entry(p.goal).or_default().settle(p.before, f, numbers, copyable) {
                 Outcome::Improved => self.stats.improved += 1,
                 Outcome::Missed => {}
                 Outcome::Exhausted => self.stats.exhausted += 1,
@@ -194,18 +220,36 @@ impl<P: ?Sized> Hook<P> for LocalSearch {
             return Ok(Vec::new());
         }
         let Some((goal, before, test)) = self.choose(view) else { return Ok(Vec::new()) };
-        let at = numbers(test);
+        let calls = self.goals.get(&goal).is_some_and(|s| s.calls);
         let cursor = self.goals.get(&goal).map_or(0, |s| s.cursor);
-        let stmt = at[cursor % at.len()];
-        let Some(Statement::Primitive(value)) = test.statements.get(stmt) else { return Ok(Vec::new()) };
-        let tests: Vec<TestCase> = moves(*value, self.config.exponents)
-            .into_iter()
-            .map(|v| {
-                let mut t = test.clone();
-                t.statements[stmt] = Statement::Primitive(v);
-                t
-            })
-            .collect();
+        let tests: Vec<TestCase> = if calls {
+            let at = copyable(test, self.max_length(view));
+            let Some(&(stmt, call)) = at.get(cursor % at.len().max(1)) else {
+                // The best test changed to one with no call to copy (too long): nothing left here.
+                let state = self.goals.entry(goal).or_default();
+                *state = GoalState { exhausted_at: Some(before), ..GoalState::default() };
+                self.stats.exhausted += 1;
+                return Ok(Vec::new());
+            };
+            let Some(Statement::Primitive(value)) = test.statements.get(stmt) else { return Ok(Vec::new()) };
+            self.stats.call_rounds += 1;
+            moves(*value, self.config.exponents)
+                .into_iter()
+                .map(|v| with_call_again(test, stmt, call, v))
+                .collect()
+        } else {
+            let at = numbers(test);
+            let stmt = at[cursor % at.len()];
+            let Some(Statement::Primitive(value)) = test.statements.get(stmt) else { return Ok(Vec::new()) };
+            moves(*value, self.config.exponents)
+                .into_iter()
+                .map(|v| {
+                    let mut t = test.clone();
+                    t.statements[stmt] = Statement::Primitive(v);
+                    t
+                })
+                .collect()
+        };
         self.stats.rounds += 1;
         self.stats.tests += tests.len() as u64;
         self.pending.push(Pending { goal, made: view.iteration(), before });
@@ -221,6 +265,37 @@ fn is_number(s: &Statement) -> bool {
 /// The positions of a test's numeric primitive statements.
 pub fn numbers(test: &TestCase) -> Vec<usize> {
     test.statements.iter().enumerate().filter(|(_, s)| is_number(s)).map(|(i, _)| i).collect()
+}
+
+/// The numbers a call round may move, with the call it copies: each numeric primitive passed as
+/// an argument (not as the receiver) to a method, paired with the first such call; none when the
+/// copy would make the test longer than `max_length`.
+pub fn copyable(test: &TestCase, max_length: usize) -> Vec<(usize, usize)> {
+    if test.len() + 2 > max_length {
+        return Vec::new();
+    }
+    numbers(test)
+        .into_iter()
+        .filter_map(|i| {
+            let v = VarId(i as u32);
+            test.statements[i + 1..]
+                .iter()
+                .position(|s| matches!(s, Statement::Method { args, .. } if args.contains(&v)))
+                .map(|k| (i, i + 1 + k))
+        })
+        .collect()
+}
+
+/// `test` with the call at `call` made once more right after itself, where the number at `stmt`
+/// is replaced by `v` (a new statement just before the copy); the original call is unchanged.
+pub fn with_call_again(test: &TestCase, stmt: usize, call: usize, v: PrimValue) -> TestCase {
+    let mut t = test.clone();
+    let Some(Statement::Method { method, receiver, args }) = test.statements.get(call) else { return t };
+    let moved = t.insert(call + 1, Statement::Primitive(v));
+    let old = VarId(stmt as u32);
+    let args = args.iter().map(|&a| if a == old { moved } else { a }).collect();
+    t.insert(call + 2, Statement::Method { method: method.clone(), receiver: *receiver, args });
+    t
 }
 
 /// One round's values for `v`: `v + 2^k`, then `v − 2^k`, for `k` in `0..exponents`, each only when
@@ -326,13 +401,28 @@ mod tests {
     fn a_goal_is_exhausted_after_every_number_missed_and_reopens_when_its_fitness_changes() {
         let mut s = GoalState::default();
         assert!(s.open_at(0.5));
-        assert_eq!(s.settle(0.5, 0.4, 2), Outcome::Improved);
+        assert_eq!(s.settle(0.5, 0.4, 2, 0), Outcome::Improved);
         assert_eq!(s.cursor, 0, "a gain keeps moving the same number");
-        assert_eq!(s.settle(0.4, 0.4, 2), Outcome::Missed);
+        assert_eq!(s.settle(0.4, 0.4, 2, 0), Outcome::Missed);
         assert_eq!(s.cursor, 1);
-        assert_eq!(s.settle(0.4, 0.4, 2), Outcome::Exhausted);
+        assert_eq!(s.settle(0.4, 0.4, 2, 0), Outcome::Exhausted, "no call to copy: no call rounds");
         assert!(!s.open_at(0.4));
         assert!(s.open_at(0.3), "the search's own tests moved it");
         assert_eq!(s.exhausted_at, None);
+    }
+
+    #[test]
+    fn call_rounds_follow_the_plain_ones_and_end_in_exhaustion() {
+        let mut s = GoalState::default();
+        assert_eq!(s.settle(0.4, 0.4, 2, 1), Outcome::Missed);
+        assert_eq!(s.settle(0.4, 0.4, 2, 1), Outcome::Missed, "on to the call rounds");
+        assert!(s.calls);
+        assert_eq!(s.cursor, 0, "call rounds start at the first copyable number");
+        assert_eq!(s.settle(0.4, 0.3, 3, 1), Outcome::Improved);
+        assert!(s.calls, "a gain keeps copying the same call");
+        assert_eq!(s.settle(0.3, 0.3, 3, 1), Outcome::Exhausted);
+        assert!(!s.open_at(0.3));
+        assert!(s.open_at(0.2));
+        assert!(!s.calls, "reopened goals start with plain rounds again");
     }
 }

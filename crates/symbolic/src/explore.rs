@@ -72,7 +72,8 @@ pub struct ExploreConfig {
     /// no query starts once they are spent (the exploration stops there, `solver_work_exhausted`).
     /// Deterministic, unlike a time limit, and what bounds the cost: on integer-arithmetic code
     /// the time goes into queries that run to their `rlimit` (about 0.3 ms per 1,000 units on
-    /// the reference machine, commons-math3 `Fraction`: 4,961 queries, 596 s).
+    /// the reference machine, commons-math3 `Fraction`: 4,961 queries, 596 s). Each query also
+    /// counts `QUERY_UNITS`, its fixed cost, so that many cheap queries are bounded too.
     pub max_solver_work: u64,
     /// Package prefixes (internal names, `sushi/`) whose classes fresh objects may have; empty:
     /// the entry class's package.
@@ -163,7 +164,8 @@ pub struct ExploreStats {
     pub diverged: u64,
     /// Whether `max_paths` or `max_solver_work` cut the exploration short.
     pub truncated: bool,
-    /// Z3 resource units spent, `repOk` checks included, and whether `max_solver_work` ran out.
+    /// Z3 resource units spent (`QUERY_UNITS` per query included), `repOk` checks included, and
+    /// whether `max_solver_work` ran out.
     pub solver_work: u64,
     pub solver_work_exhausted: bool,
     /// Alternatives of resolutions that the invariants' rules removed, each a subtree not explored
@@ -323,6 +325,12 @@ fn children(run: &Rc<Run>, bound: usize, stack: &mut Vec<Pending>) {
     }
 }
 
+/// The resource units a query counts beyond its own `rlimit` count: its fixed cost (a Z3 context
+/// made and its assertions sent, about 10 ms on the reference machine, or 30,000 units at 0.35 ms
+/// per 1,000). Without it, an exploration of many cheap queries ran unbounded in time: with
+/// symbolic strings, `DurationFormatUtils` made 1,237 queries in 28 s (docs/sushi.md).
+pub const QUERY_UNITS: u64 = 30_000;
+
 struct Dfs<'c> {
     entry: Entry,
     cfg: &'c ExploreConfig,
@@ -406,7 +414,8 @@ impl<'c> Dfs<'c> {
 
     /// Z3 resource units spent so far, `repOk` checks included.
     fn work(&self) -> u64 {
-        self.solver.stats().z3_rlimit + self.checks_work
+        let stats = self.solver.stats();
+        stats.z3_rlimit + QUERY_UNITS * stats.z3.calls + self.checks_work
     }
 
     /// Solves the other side of the fork at `pos` of `run`: the replay to make, or `None` when the

@@ -13,19 +13,22 @@
 //!   fans out over every class in scope; the search builds the objects anyway); for other types,
 //!   every concrete class of the scope assignable to it, plus the type itself when it is a concrete
 //!   JDK class we model (`String`, the boxes).
-//! - A fresh `String` is the empty string and a fresh box holds 0, with no symbolic contents;
-//!   other JDK classes (collections, ...) get no fresh alternative, only null and aliases: such
-//!   inputs are left to the search. An array input's fresh alternative ends the path
-//!   (`Bound::ArrayInput`).
+//! - A fresh `String` has a symbolic length (`p.length`, in `0..=max_string`, as a test's string
+//!   input) and symbolic characters (`p[k]`), made as the code reads them; a fresh box holds a
+//!   symbolic value (`p.value`). Both are named by access paths like any primitive field, so their
+//!   clauses reach the worker's Figure 6 distance (which reads a string's length and characters
+//!   and a box's value through their public API, docs/protocol.md). Other JDK classes
+//!   (collections, ...) get no fresh alternative, only null and aliases: such inputs are left to
+//!   the search. An array input's fresh alternative ends the path (`Bound::ArrayInput`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use classfile::access;
 use protocol::{AccessPath, Clause, PrimType, Root, Step};
-use solver::{Op, Sort, Value, VarId};
+use solver::{ExprId, Op, Sort, Value, VarId};
 
-use crate::heap::{Obj, StrVal};
+use crate::heap::{Ch, Obj, StrVal};
 use crate::interp::{Abrupt, Machine, Res};
 use crate::invariants::{Binding, Invariants, Preset};
 use crate::value::{ObjId, Slot};
@@ -94,6 +97,9 @@ pub(crate) struct LazyState {
     pub log: Vec<Logged>,
     /// The symbolic inputs: variable -> (access path, primitive type).
     pub vars: BTreeMap<VarId, (AccessPath, PrimType)>,
+    /// The access paths of the fresh strings, in order: string `k` is `StrVal::input`
+    /// `LAZY_STRING + k`.
+    pub strings: Vec<AccessPath>,
     pub fresh_count: BTreeMap<String, u32>,
     pub lazy_inits: u32,
     pub forks: u32,
@@ -140,6 +146,7 @@ impl LazyState {
             order: Vec::new(),
             log: Vec::new(),
             vars: BTreeMap::new(),
+            strings: Vec::new(),
             fresh_count: BTreeMap::new(),
             lazy_inits: 0,
             forks: 0,
@@ -188,6 +195,10 @@ pub(crate) fn prim_of(desc: &str) -> Option<(PrimType, Sort)> {
         _ => return None,
     })
 }
+
+/// The keys of fresh strings in `StrVal::input` and the machine's character table start here,
+/// past any test statement's index (an exploration runs no test).
+pub(crate) const LAZY_STRING: usize = usize::MAX / 2;
 
 /// An access path as text: `p0.header.next`, `this.size`.
 pub fn path_text(p: &AccessPath) -> String {
@@ -352,10 +363,18 @@ impl Machine<'_, '_> {
         }
         self.ensure_init(c)?;
         let (obj, lazy) = if c == "java/lang/String" {
-            (Obj::Str(StrVal::default()), false)
+            (Obj::Str(self.lazy_string(&path)), false)
         } else if let Some(d) = crate::models::boxes::prim_of(c) {
+            let value = match prim_of(d) {
+                Some((ty, sort)) if self.lazy.is_some() => {
+                    let mut at = path.clone();
+                    at.steps.push(Step::Field { class: binary(c), name: "value".to_string() });
+                    self.symbolic_input(at, ty, sort)
+                }
+                _ => crate::value::default_of(d),
+            };
             let mut fields = BTreeMap::new();
-            fields.insert(format!("{c}.value"), crate::value::default_of(d));
+            fields.insert(format!("{c}.value"), value);
             (Obj::Inst { class: c.to_string(), fields }, false)
         } else {
             (Obj::Inst { class: c.to_string(), fields: BTreeMap::new() }, true)
@@ -370,6 +389,53 @@ impl Machine<'_, '_> {
             }
         }
         Ok(o)
+    }
+
+    /// The contents of a fresh string at `path`: a symbolic length in `0..=max_string` (recorded as
+    /// an assumption, as for a test's string input), and as many symbolic characters as its
+    /// value now (the hint of its name; 0 at first: the empty string).
+    fn lazy_string(&mut self, path: &AccessPath) -> StrVal {
+        let Some(st) = self.lazy.as_mut() else { return StrVal::default() };
+        let key = LAZY_STRING + st.strings.len();
+        st.strings.push(path.clone());
+        let mut at = path.clone();
+        at.steps.push(Step::Length);
+        let len = self.symbolic_input(at, PrimType::Int, Sort::Bv(32));
+        let Some(le) = len.s else { return StrVal::default() };
+        let max = self.cfg.max_string;
+        let n = match len.c {
+            crate::value::C::I(n) => n.clamp(0, max as i32) as u32,
+            _ => 0,
+        };
+        let zero = self.arena.konst(Value::i32(0));
+        let mk = self.arena.konst(Value::i32(max as i32));
+        let lo = self.arena.mk(Op::Sle, &[zero, le]);
+        let hi = self.arena.mk(Op::Sle, &[le, mk]);
+        let both = self.arena.mk(Op::And2, &[lo, hi]);
+        self.record(EntryKind::Assume, both, crate::NO_GOAL, None);
+        let chars = (0..n)
+            .map(|k| match self.lazy_char(key, k) {
+                Some((e, c)) => Ch { c, s: Some(e) },
+                None => Ch { c: 0, s: None },
+            })
+            .collect();
+        StrVal { chars, len: Some(le), input: Some(key), tail: Vec::new() }
+    }
+
+    /// Character `index` of fresh string `key` (`LAZY_STRING + k`): a variable named by its
+    /// access path (`p[index]`), with the hint of that name; `None` for a key of no fresh string.
+    pub(crate) fn lazy_char(&mut self, key: usize, index: u32) -> Option<(ExprId, u16)> {
+        let st = self.lazy.as_ref()?;
+        let mut at = st.strings.get(key.checked_sub(LAZY_STRING)?)?.clone();
+        at.steps.push(Step::Element(index as i32));
+        let name = path_text(&at);
+        let hint =
+            st.hints.get(&name).copied().filter(|v| v.sort() == Sort::Bv(16)).unwrap_or(Value::char(0));
+        let (v, e) = self.arena.var(Sort::Bv(16), &name);
+        self.hint.insert(v, hint);
+        self.lazy.as_mut()?.vars.insert(v, (at, PrimType::Char));
+        self.str_chars.insert((key, index), e);
+        Some((e, hint.as_u64() as u16))
     }
 
     /// The alternatives of a reference of declared type `ty`, in the fixed order: null, aliases

@@ -140,6 +140,11 @@ impl Machine<'_, '_> {
         if let Some(&e) = self.str_chars.get(&(stmt, index)) {
             return e;
         }
+        if stmt >= crate::lazy::LAZY_STRING
+            && let Some((e, _)) = self.lazy_char(stmt, index)
+        {
+            return e;
+        }
         let (v, e) = self.arena.var(Sort::Bv(16), &format!("s{stmt}[{index}]"));
         self.inputs.push(Input { var: v, origin: InputOrigin::StrChar { stmt, index } });
         self.hint.insert(v, Value::char(hint));

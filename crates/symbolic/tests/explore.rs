@@ -55,7 +55,7 @@ fn sample_has_the_path_of_figure_3() {
     eprintln!("Figure 3's path is path {i}");
     assert_eq!(e.paths[i].end, PathEnd::Return("1".into()));
     expect![[r#"
-        path 0: returns 1; covers [g463 g475 g494 g495 g3982]
+        path 0: returns 1; covers [g463 g475 g494 g495 g4159]
             fresh(p0) sushi.DList
             fresh(p1) java.lang.Object
             fresh(p0.header) sushi.DList$Entry
@@ -103,7 +103,7 @@ fn int_tree_contains_paths_and_their_branches() {
     let e = explore(&db, "sushi/IntTree", "contains", "(I)Z", &cfg);
     expect_file!["../test_data/IntTree.contains.paths.txt"].assert_eq(&e.text());
     expect![[r#"
-        ExploreStats { replays: 20, steps: 964, solver_calls: 6, sat: 6, unsat: 56, unknown: 0, repeated: 56, dropped: 0, ends: {"bound": 10, "return": 10}, diverged: 0, truncated: false, solver_work: 35309, solver_work_exhausted: false, rule_pruned_alternatives: 0, rule_pruned_paths: 0, rep_ok_pruned: 0, rep_ok_inconclusive: 0, rep_ok_checks: 0, rep_ok_replays: 0 }
+        ExploreStats { replays: 20, steps: 964, solver_calls: 6, sat: 6, unsat: 56, unknown: 0, repeated: 56, dropped: 0, ends: {"bound": 10, "return": 10}, diverged: 0, truncated: false, solver_work: 215309, solver_work_exhausted: false, rule_pruned_alternatives: 0, rule_pruned_paths: 0, rep_ok_pruned: 0, rep_ok_inconclusive: 0, rep_ok_checks: 0, rep_ok_replays: 0 }
     "#]].assert_eq(&format!("{:?}\n", e.stats));
     // Every branch of `contains` is covered by some path that returned.
     let mut covered: Vec<_> = e
@@ -183,22 +183,8 @@ fn bounds_hold() {
 /// The total distance of `pc` at the call of `Sample.sample(list, new Object())` on lists of each
 /// of `sizes` objects, from a real worker.
 fn worker_distances(pc: PathCondition, sizes: &[usize]) -> Vec<f64> {
-    let mut setup = Setup::empty();
-    setup.classpath = vec![test_support::fixture_classes("sushi").display().to_string()];
-    setup.path_conditions = vec![pc];
-    let java = worker::Java::discover().unwrap_or_else(|e| panic!("{e}"));
-    let config = worker::WorkerConfig::new(java, worker::runtime_jar().expect("runtime jar"), setup);
-    let mut pool = worker::Pool::new(config, 1).expect("pool");
     let tests: Vec<Vec<Statement>> = sizes.iter().map(|&k| sample_test(k)).collect();
-    let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
-    pool.execute(&refs)
-        .expect("the tests run")
-        .into_iter()
-        .map(|run| match run {
-            worker::TestRun::Finished(r) => r.trace.path_distances.first().map_or(f64::NAN, |d| d.total()),
-            other => panic!("expected a result, got {other:?}"),
-        })
-        .collect()
+    distances(pc, &tests)
 }
 
 /// `list = new DList(); list.add(new Object())` k times; `Sample.sample(list, new Object())`.
@@ -301,4 +287,105 @@ fn unknown_keeps_the_side() {
             p0 != this.root.key
     "#]]
     .assert_eq(&path_text(&e, i));
+}
+
+/// Fresh strings and boxes have symbolic contents (a length, characters, a boxed value, each named
+/// by its access path): `Roster.review`'s deepest path asks for a head whose name has length 4
+/// and starts with `r`, whose quota is above 1,000, and whose successor's quota is one below it;
+/// a real worker scores that condition 0 on a roster built that way and more on others (the
+/// string's length and characters and the box's value read through their API, protocol v11).
+#[test]
+fn fresh_strings_and_boxes_have_symbolic_contents() {
+    let db = db();
+    let cfg = ExploreConfig { heap_scope: 3, ..ExploreConfig::standard() };
+    let e = explore(&db, "sushi/Roster", "review", "()I", &cfg);
+    let five: Vec<usize> =
+        (0..e.paths.len()).filter(|&i| matches!(&e.paths[i].end, PathEnd::Return(v) if v == "5")).collect();
+    assert!(!five.is_empty(), "{}", e.text());
+    expect![[r#"
+        path 0: returns 5; covers [g4032 g4043 g4052 g4066 g4079 g4082 g4096 g4099 g4111]; 1 condition(s) left out
+            fresh(this) sushi.Roster
+            fresh(this.head) sushi.Roster$Member
+            fresh(this.head.name) java.lang.String
+            0 <= this.head.name.length
+            this.head.name.length <= 32
+            this.head.name.length == 4
+            this.head.name[0] == 114
+            fresh(this.head.quota) java.lang.Integer
+            this.head.quota.value > 1000
+            fresh(this.head.next) sushi.Roster$Member
+            fresh(this.head.next.quota) java.lang.Integer
+            this.head.next.quota.value == this.head.quota.value - 1
+    "#]].assert_eq(&path_text(&e, five[0]));
+    let pc = e.paths[five[0]].condition.clone();
+    let roster = |members: &[(&str, i32)]| {
+        let mut t = vec![Statement::Constructor {
+            class: "sushi.Roster".into(),
+            descriptor: "()V".into(),
+            args: vec![],
+        }];
+        for (name, quota) in members {
+            let s = Var(t.len() as u16);
+            t.push(Statement::String { value: (*name).into() });
+            let q = Var(t.len() as u16);
+            t.push(Statement::Primitive { ty: protocol::PrimType::Int, bits: i64::from(*quota) as u64 });
+            let b = Var(t.len() as u16);
+            t.push(Statement::Method {
+                class: "java.lang.Integer".into(),
+                name: "valueOf".into(),
+                descriptor: "(I)Ljava/lang/Integer;".into(),
+                is_static: true,
+                receiver: None,
+                args: vec![q],
+            });
+            t.push(Statement::Method {
+                class: "sushi.Roster".into(),
+                name: "join".into(),
+                descriptor: "(Ljava/lang/String;Ljava/lang/Integer;)V".into(),
+                is_static: false,
+                receiver: Some(Var(0)),
+                args: vec![s, b],
+            });
+        }
+        t.push(Statement::Method {
+            class: "sushi.Roster".into(),
+            name: "review".into(),
+            descriptor: "()I".into(),
+            is_static: false,
+            receiver: Some(Var(0)),
+            args: vec![],
+        });
+        t
+    };
+    let d = distances(
+        pc,
+        &[
+            roster(&[("a", 1500), ("rust", 1501)]),
+            roster(&[("a", 1499), ("rust", 1501)]),
+            roster(&[("a", 1500), ("rusty", 1501)]),
+            roster(&[("a", 1500), ("bust", 1501)]),
+            roster(&[("a", 1500), ("rust", 900)]),
+        ],
+    );
+    assert_eq!(d[0], 0.0, "{d:?}");
+    assert!(d[1..].iter().all(|&x| x > 0.0), "{d:?}");
+}
+
+/// The total distance of `pc` in each test, from a real worker.
+fn distances(pc: PathCondition, tests: &[Vec<Statement>]) -> Vec<f64> {
+    let mut setup = Setup::empty();
+    setup.classpath = vec![test_support::fixture_classes("sushi").display().to_string()];
+    setup.path_conditions = vec![pc];
+    let java = worker::Java::discover().unwrap_or_else(|e| panic!("{e}"));
+    let config = worker::WorkerConfig::new(java, worker::runtime_jar().expect("runtime jar"), setup);
+    let mut pool = worker::Pool::new(config, 1).expect("pool");
+    let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
+    pool.execute(&refs)
+        .expect("the tests run")
+        .into_iter()
+        .map(|run| match run {
+            worker::TestRun::Finished(r) => r.trace.path_distances.first().map_or(f64::NAN, |d| d.total()),
+            other => panic!("expected a result, got {other:?}"),
+        })
+        .collect()
 }

@@ -453,12 +453,23 @@ final class PathConditions {
         for (Step s : p.steps) {
             if (v == null) return UNDEFINED;
             if (s.kind == 0) {
+                if (isBoxValue(v, s)) continue; // the box is its value (boxed, as the others are)
                 Field f = field(s);
                 if (f == null || !f.getDeclaringClass().isInstance(v)) return UNDEFINED;
                 try {
                     v = f.get(v);
                 } catch (IllegalAccessException e) {
                     return UNDEFINED;
+                }
+            } else if (v instanceof String) {
+                // A string's length and characters, read through its API: java.base does not
+                // open String's fields to reflection (and its bytes are Latin-1 or UTF-16).
+                String str = (String) v;
+                if (s.kind == 2) {
+                    v = str.length();
+                } else {
+                    if (s.index < 0 || s.index >= str.length()) return UNDEFINED;
+                    v = str.charAt(s.index);
                 }
             } else {
                 if (!v.getClass().isArray()) return UNDEFINED;
@@ -472,6 +483,17 @@ final class PathConditions {
             }
         }
         return v;
+    }
+
+    /**
+     * Whether step {@code s} reads the {@code value} field of the box {@code v} ({@code
+     * java.lang.Integer.value}, ...): java.base does not open it to reflection, and the box holds
+     * exactly that value.
+     */
+    private static boolean isBoxValue(Object v, Step s) {
+        if (!"value".equals(s.name) || !v.getClass().getName().equals(s.cls)) return false;
+        return v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte
+                || v instanceof Character || v instanceof Boolean || v instanceof Double || v instanceof Float;
     }
 
     private static Field field(Step s) {

@@ -15,7 +15,7 @@ import java.io.OutputStream;
 final class Protocol {
     private Protocol() {}
 
-    static final int VERSION = 10;
+    static final int VERSION = 11;
 
     // Engine -> worker.
     static final int HELLO = 1;
