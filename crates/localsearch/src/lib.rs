@@ -222,7 +222,8 @@ impl<P: ?Sized> Hook<P> for LocalSearch {
         let Some((goal, before, test)) = self.choose(view) else { return Ok(Vec::new()) };
         let calls = self.goals.get(&goal).is_some_and(|s| s.calls);
         let cursor = self.goals.get(&goal).map_or(0, |s| s.cursor);
-        let tests: Vec<TestCase> = if calls {
+        // The number to move, and in a call round the call made again with it.
+        let (stmt, call) = if calls {
             let at = copyable(test, self.max_length(view));
             let Some(&(stmt, call)) = at.get(cursor % at.len().max(1)) else {
                 // The best test changed to one with no call to copy (too long): nothing left here.
@@ -231,25 +232,24 @@ impl<P: ?Sized> Hook<P> for LocalSearch {
                 self.stats.exhausted += 1;
                 return Ok(Vec::new());
             };
-            let Some(Statement::Primitive(value)) = test.statements.get(stmt) else { return Ok(Vec::new()) };
-            self.stats.call_rounds += 1;
-            moves(*value, self.config.exponents)
-                .into_iter()
-                .map(|v| with_call_again(test, stmt, call, v))
-                .collect()
+            (stmt, Some(call))
         } else {
             let at = numbers(test);
-            let stmt = at[cursor % at.len()];
-            let Some(Statement::Primitive(value)) = test.statements.get(stmt) else { return Ok(Vec::new()) };
-            moves(*value, self.config.exponents)
-                .into_iter()
-                .map(|v| {
+            (at[cursor % at.len()], None)
+        };
+        let Some(Statement::Primitive(value)) = test.statements.get(stmt) else { return Ok(Vec::new()) };
+        let tests: Vec<TestCase> = moves(*value, self.config.exponents)
+            .into_iter()
+            .map(|v| match call {
+                Some(call) => with_call_again(test, stmt, call, v),
+                None => {
                     let mut t = test.clone();
                     t.statements[stmt] = Statement::Primitive(v);
                     t
-                })
-                .collect()
-        };
+                }
+            })
+            .collect();
+        self.stats.call_rounds += u64::from(call.is_some());
         self.stats.rounds += 1;
         self.stats.tests += tests.len() as u64;
         self.pending.push(Pending { goal, made: view.iteration(), before });

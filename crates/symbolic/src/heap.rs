@@ -15,6 +15,15 @@ pub(crate) struct Ch {
     pub s: Option<ExprId>,
 }
 
+/// Which input a string is, and so how its characters' variables are named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum StrInput {
+    /// The String statement of this index of the test (DSE).
+    Stmt(usize),
+    /// Fresh string `k` of an exploration (`LazyState::strings`), named by its access path.
+    Fresh(usize),
+}
+
 /// The contents of a `String` or a string builder.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct StrVal {
@@ -23,9 +32,9 @@ pub(crate) struct StrVal {
     /// (every derived string has a concrete length; models pin an input's length when the shape of
     /// their result depends on it).
     pub len: Option<ExprId>,
-    /// The statement whose input this string is: characters past the concrete length can then be
-    /// made on demand (what a longer string would hold).
-    pub input: Option<usize>,
+    /// The input this string is: characters past the concrete length can then be made on demand
+    /// (what a longer string would hold).
+    pub input: Option<StrInput>,
     /// For a derived string with a symbolic length: the Bv(16) expressions of the positions past
     /// the concrete length, up to the longest the string can be (what a longer input makes).
     pub tail: Vec<ExprId>,

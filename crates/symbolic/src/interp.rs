@@ -100,7 +100,7 @@ pub(crate) struct Machine<'a, 'g> {
     /// The current instruction flagged as having a symbolic operand (for the counters).
     pub sym_insn: bool,
     /// Character variables of string inputs, by (statement, index).
-    pub str_chars: BTreeMap<(usize, u32), ExprId>,
+    pub str_chars: BTreeMap<(crate::heap::StrInput, u32), ExprId>,
     /// Boxes of the `valueOf` caches (−128..127, Boolean, small chars), by (class, value).
     pub box_cache: BTreeMap<(String, i64), ObjId>,
     pub locs: Vec<Loc>,

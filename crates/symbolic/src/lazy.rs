@@ -28,7 +28,7 @@ use classfile::access;
 use protocol::{AccessPath, Clause, PrimType, Root, Step};
 use solver::{ExprId, Op, Sort, Value, VarId};
 
-use crate::heap::{Ch, Obj, StrVal};
+use crate::heap::{Ch, Obj, StrInput, StrVal};
 use crate::interp::{Abrupt, Machine, Res};
 use crate::invariants::{Binding, Invariants, Preset};
 use crate::value::{ObjId, Slot};
@@ -97,8 +97,7 @@ pub(crate) struct LazyState {
     pub log: Vec<Logged>,
     /// The symbolic inputs: variable -> (access path, primitive type).
     pub vars: BTreeMap<VarId, (AccessPath, PrimType)>,
-    /// The access paths of the fresh strings, in order: string `k` is `StrVal::input`
-    /// `LAZY_STRING + k`.
+    /// The access paths of the fresh strings, in order: string `k` is `StrInput::Fresh(k)`.
     pub strings: Vec<AccessPath>,
     pub fresh_count: BTreeMap<String, u32>,
     pub lazy_inits: u32,
@@ -196,10 +195,6 @@ pub(crate) fn prim_of(desc: &str) -> Option<(PrimType, Sort)> {
     })
 }
 
-/// The keys of fresh strings in `StrVal::input` and the machine's character table start here,
-/// past any test statement's index (an exploration runs no test).
-pub(crate) const LAZY_STRING: usize = usize::MAX / 2;
-
 /// An access path as text: `p0.header.next`, `this.size`.
 pub fn path_text(p: &AccessPath) -> String {
     let mut s = match p.root {
@@ -251,8 +246,9 @@ impl Machine<'_, '_> {
         Ok(Some(v))
     }
 
-    /// A primitive input at `path`: a solver variable named by the path, with its hint.
-    pub(crate) fn symbolic_input(&mut self, path: AccessPath, ty: PrimType, sort: Sort) -> Slot {
+    /// The solver variable of the input at `path`, named by the path's text, and its value now
+    /// (the hint of that name, else the sort's default); registered as an input of the path.
+    fn path_var(&mut self, path: AccessPath, ty: PrimType, sort: Sort) -> (ExprId, Value) {
         let name = path_text(&path);
         let hint = self
             .lazy
@@ -265,6 +261,12 @@ impl Machine<'_, '_> {
         if let Some(st) = self.lazy.as_mut() {
             st.vars.insert(var, (path, ty));
         }
+        (e, hint)
+    }
+
+    /// A primitive input at `path`: a solver variable named by the path, with its hint.
+    pub(crate) fn symbolic_input(&mut self, path: AccessPath, ty: PrimType, sort: Sort) -> Slot {
+        let (e, hint) = self.path_var(path, ty, sort);
         let c = crate::value::C::from_value(hint);
         // The JVM value of the narrow types, as `stmts::primitive` widens a test's inputs.
         let (c, w) = match sort {
@@ -391,50 +393,40 @@ impl Machine<'_, '_> {
         Ok(o)
     }
 
-    /// The contents of a fresh string at `path`: a symbolic length in `0..=max_string` (recorded as
-    /// an assumption, as for a test's string input), and as many symbolic characters as its
-    /// value now (the hint of its name; 0 at first: the empty string).
+    /// The contents of a fresh string at `path`: a symbolic length in `0..=max_string` (assumed,
+    /// as for a test's string input), and as many symbolic characters as its value now (the hint
+    /// of its name; 0 at first: the empty string).
     fn lazy_string(&mut self, path: &AccessPath) -> StrVal {
         let Some(st) = self.lazy.as_mut() else { return StrVal::default() };
-        let key = LAZY_STRING + st.strings.len();
+        let i = st.strings.len();
         st.strings.push(path.clone());
         let mut at = path.clone();
         at.steps.push(Step::Length);
-        let len = self.symbolic_input(at, PrimType::Int, Sort::Bv(32));
-        let Some(le) = len.s else { return StrVal::default() };
+        let (le, hint) = self.path_var(at, PrimType::Int, Sort::Bv(32));
         let max = self.cfg.max_string;
-        let n = match len.c {
-            crate::value::C::I(n) => n.clamp(0, max as i32) as u32,
-            _ => 0,
-        };
-        let zero = self.arena.konst(Value::i32(0));
-        let mk = self.arena.konst(Value::i32(max as i32));
-        let lo = self.arena.mk(Op::Sle, &[zero, le]);
-        let hi = self.arena.mk(Op::Sle, &[le, mk]);
-        let both = self.arena.mk(Op::And2, &[lo, hi]);
-        self.record(EntryKind::Assume, both, crate::NO_GOAL, None);
-        let chars = (0..n)
-            .map(|k| match self.lazy_char(key, k) {
-                Some((e, c)) => Ch { c, s: Some(e) },
-                None => Ch { c: 0, s: None },
-            })
-            .collect();
-        StrVal { chars, len: Some(le), input: Some(key), tail: Vec::new() }
+        self.assume_string_length(le, max);
+        let n = hint.as_i64().clamp(0, i64::from(max)) as u32;
+        let chars =
+            (0..n).filter_map(|k| self.new_lazy_char(i, k)).map(|(e, c)| Ch { c, s: Some(e) }).collect();
+        StrVal { chars, len: Some(le), input: Some(StrInput::Fresh(i)), tail: Vec::new() }
     }
 
-    /// Character `index` of fresh string `key` (`LAZY_STRING + k`): a variable named by its
-    /// access path (`p[index]`), with the hint of that name; `None` for a key of no fresh string.
-    pub(crate) fn lazy_char(&mut self, key: usize, index: u32) -> Option<(ExprId, u16)> {
-        let st = self.lazy.as_ref()?;
-        let mut at = st.strings.get(key.checked_sub(LAZY_STRING)?)?.clone();
+    /// Character `index` of fresh string `i` (`LazyState::strings`): its variable, made on first
+    /// use (`None` for no such string).
+    pub(crate) fn lazy_char(&mut self, i: usize, index: u32) -> Option<ExprId> {
+        if let Some(&e) = self.str_chars.get(&(StrInput::Fresh(i), index)) {
+            return Some(e);
+        }
+        self.new_lazy_char(i, index).map(|(e, _)| e)
+    }
+
+    /// A new variable for character `index` of fresh string `i`, named by its access path
+    /// (`p[index]`), and its value now.
+    fn new_lazy_char(&mut self, i: usize, index: u32) -> Option<(ExprId, u16)> {
+        let mut at = self.lazy.as_ref()?.strings.get(i)?.clone();
         at.steps.push(Step::Element(index as i32));
-        let name = path_text(&at);
-        let hint =
-            st.hints.get(&name).copied().filter(|v| v.sort() == Sort::Bv(16)).unwrap_or(Value::char(0));
-        let (v, e) = self.arena.var(Sort::Bv(16), &name);
-        self.hint.insert(v, hint);
-        self.lazy.as_mut()?.vars.insert(v, (at, PrimType::Char));
-        self.str_chars.insert((key, index), e);
+        let (e, hint) = self.path_var(at, PrimType::Char, Sort::Bv(16));
+        self.str_chars.insert((StrInput::Fresh(i), index), e);
         Some((e, hint.as_u64() as u16))
     }
 

@@ -8,11 +8,11 @@
 use solver::{Op, Sort, Value};
 use testcase::{JType, PrimValue, Statement, TestCase};
 
-use crate::heap::{Ch, Obj, StrVal};
+use crate::heap::{Ch, Obj, StrInput, StrVal};
 use crate::interp::{Abrupt, Loc, Machine, Res};
 use crate::invoke::CallKind;
 use crate::value::{C, Slot, split_descriptor};
-use crate::{EntryKind, Input, InputOrigin, NO_GOAL, Stop};
+use crate::{Input, InputOrigin, Stop};
 
 pub(crate) fn run_test(m: &mut Machine<'_, '_>, test: &TestCase, symbolic: &[usize]) {
     let mut vars: Vec<Slot> = vec![Slot::null(); test.statements.len()];
@@ -265,13 +265,7 @@ impl Machine<'_, '_> {
         self.inputs.push(Input { var: lv, origin: InputOrigin::StrLen { stmt } });
         self.hint.insert(lv, Value::i32(units.len() as i32));
         let max = self.cfg.max_string.max(units.len() as u32);
-        // 0 <= length <= max_string: every string the solver proposes can be written back.
-        let zero = self.arena.konst(Value::i32(0));
-        let mk = self.arena.konst(Value::i32(max as i32));
-        let lo = self.arena.mk(Op::Sle, &[zero, le]);
-        let hi = self.arena.mk(Op::Sle, &[le, mk]);
-        let both = self.arena.mk(Op::And2, &[lo, hi]);
-        self.record(EntryKind::Assume, both, NO_GOAL, None);
+        self.assume_string_length(le, max);
         let chars = units
             .iter()
             .enumerate()
@@ -280,7 +274,7 @@ impl Machine<'_, '_> {
                 Ch { c, s }
             })
             .collect();
-        let sv = StrVal { chars, len: Some(le), input: Some(stmt), tail: Vec::new() };
+        let sv = StrVal { chars, len: Some(le), input: Some(StrInput::Stmt(stmt)), tail: Vec::new() };
         let o = self.heap.alloc(Obj::Str(sv));
         self.heap.literal_inputs.insert(o, units);
         Slot::obj(o)

@@ -6,11 +6,11 @@
 use classfile::{ClassFile, Constant};
 use solver::{ExprId, Op, Sort, Value};
 
-use crate::heap::{Ch, Obj, StrVal};
+use crate::heap::{Ch, Obj, StrInput, StrVal};
 use crate::interp::{Machine, Res, unsupported};
 use crate::invoke::CallKind;
 use crate::value::{C, ObjId, Slot};
-use crate::{Input, InputOrigin};
+use crate::{EntryKind, Input, InputOrigin, NO_GOAL};
 
 impl Machine<'_, '_> {
     /// The contents of a String or builder object, as a value whose length is concrete: an input's
@@ -129,27 +129,37 @@ impl Machine<'_, '_> {
         if let Some(&e) = sv.tail.get(k - sv.chars.len()) {
             return e;
         }
-        match sv.input {
-            Some(stmt) if k < self.cfg.max_string as usize => self.input_char(stmt, k as u32, 0),
-            _ => self.arena.konst(Value::char(0)),
-        }
+        let past = match sv.input {
+            Some(StrInput::Stmt(stmt)) if k < self.cfg.max_string as usize => {
+                Some(self.input_char(stmt, k as u32, 0))
+            }
+            Some(StrInput::Fresh(i)) if k < self.cfg.max_string as usize => self.lazy_char(i, k as u32),
+            _ => None,
+        };
+        past.unwrap_or_else(|| self.arena.konst(Value::char(0)))
     }
 
     /// The variable of character `index` of the String statement `stmt` (hint: `hint`).
     pub(crate) fn input_char(&mut self, stmt: usize, index: u32, hint: u16) -> ExprId {
-        if let Some(&e) = self.str_chars.get(&(stmt, index)) {
-            return e;
-        }
-        if stmt >= crate::lazy::LAZY_STRING
-            && let Some((e, _)) = self.lazy_char(stmt, index)
-        {
+        if let Some(&e) = self.str_chars.get(&(StrInput::Stmt(stmt), index)) {
             return e;
         }
         let (v, e) = self.arena.var(Sort::Bv(16), &format!("s{stmt}[{index}]"));
         self.inputs.push(Input { var: v, origin: InputOrigin::StrChar { stmt, index } });
         self.hint.insert(v, Value::char(hint));
-        self.str_chars.insert((stmt, index), e);
+        self.str_chars.insert((StrInput::Stmt(stmt), index), e);
         e
+    }
+
+    /// Records that a string input's length `le` is in `0..=max`: every string the solver proposes
+    /// can be built (a test's string input, a fresh string of an exploration).
+    pub(crate) fn assume_string_length(&mut self, le: ExprId, max: u32) {
+        let zero = self.arena.konst(Value::i32(0));
+        let mk = self.arena.konst(Value::i32(max as i32));
+        let lo = self.arena.mk(Op::Sle, &[zero, le]);
+        let hi = self.arena.mk(Op::Sle, &[le, mk]);
+        let both = self.arena.mk(Op::And2, &[lo, hi]);
+        self.record(EntryKind::Assume, both, NO_GOAL, None);
     }
 
     /// A character's JVM int value (zero-extended) with its shadow.

@@ -40,6 +40,11 @@ final class PathConditions {
         final int kind; // 0 field, 1 element, 2 length
         final String cls, name;
         final int index;
+        /**
+         * For {@code value} of a box ({@code java.lang.Integer.value}, ...): the box's class. The
+         * box is its value (boxed, as every value here is), and java.base does not open the field.
+         */
+        final Class<?> box;
         Field field;
         boolean resolved;
 
@@ -48,6 +53,16 @@ final class PathConditions {
             this.cls = cls;
             this.name = name;
             this.index = index;
+            this.box = kind == 0 && "value".equals(name) ? BOXES.get(cls) : null;
+        }
+    }
+
+    private static final Map<String, Class<?>> BOXES = new HashMap<>();
+
+    static {
+        for (Class<?> c : new Class<?>[] {Integer.class, Long.class, Short.class, Byte.class, Character.class,
+                Boolean.class, Double.class, Float.class}) {
+            BOXES.put(c.getName(), c);
         }
     }
 
@@ -453,7 +468,10 @@ final class PathConditions {
         for (Step s : p.steps) {
             if (v == null) return UNDEFINED;
             if (s.kind == 0) {
-                if (isBoxValue(v, s)) continue; // the box is its value (boxed, as the others are)
+                if (s.box != null) {
+                    if (v.getClass() != s.box) return UNDEFINED;
+                    continue;
+                }
                 Field f = field(s);
                 if (f == null || !f.getDeclaringClass().isInstance(v)) return UNDEFINED;
                 try {
@@ -483,17 +501,6 @@ final class PathConditions {
             }
         }
         return v;
-    }
-
-    /**
-     * Whether step {@code s} reads the {@code value} field of the box {@code v} ({@code
-     * java.lang.Integer.value}, ...): java.base does not open it to reflection, and the box holds
-     * exactly that value.
-     */
-    private static boolean isBoxValue(Object v, Step s) {
-        if (!"value".equals(s.name) || !v.getClass().getName().equals(s.cls)) return false;
-        return v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte
-                || v instanceof Character || v instanceof Boolean || v instanceof Double || v instanceof Float;
     }
 
     private static Field field(Step s) {
