@@ -47,8 +47,10 @@ impl Drop for Runner {
     }
 }
 
-/// A batch for the runner: its misses, and the width to reserve in each value vector.
-pub(crate) type Job = (Arc<Vec<Vec<protocol::Statement>>>, usize);
+/// A batch for the runner: its misses, the path conditions the workers evaluate in it (fixed when
+/// the batch is started, so that what a batch measures does not depend on when the thread runs
+/// it), and the width to reserve in each value vector.
+pub(crate) type Job = (Arc<Vec<Vec<protocol::Statement>>>, Arc<[u32]>, usize);
 
 impl Runner {
     /// Starts the thread; it runs each batch it is sent with `run` and ends when the problem goes.
@@ -56,8 +58,8 @@ impl Runner {
         let (jobs, inbox) = mpsc::channel::<Job>();
         let (outbox, done) = mpsc::channel();
         let thread = std::thread::Builder::new().name("suitesmith-batches".into()).spawn(move || {
-            for (misses, width) in inbox {
-                let r = BatchRun { width, ..run.clone() }.run(&misses);
+            for (misses, focus, width) in inbox {
+                let r = BatchRun { width, ..run.clone() }.run(&misses, &focus);
                 if outbox.send(r).is_err() {
                     break;
                 }
@@ -81,13 +83,18 @@ impl BatchRun {
     /// trace) and its selected goals' values are computed as its result arrives, on the thread that
     /// waits for its worker, while the workers run the rest of the batch (DESIGN.md §3.8: whatever
     /// runs where, the values are the same and are consumed in batch order).
-    pub(crate) fn run(&self, misses: &[Vec<protocol::Statement>]) -> Result<ScoredRuns, ExecError> {
+    /// `focus`: the path conditions the workers evaluate (`protocol::Request::Execute`).
+    pub(crate) fn run(
+        &self,
+        misses: &[Vec<protocol::Statement>],
+        focus: &[u32],
+    ) -> Result<ScoredRuns, ExecError> {
         if misses.is_empty() {
             return Ok(Scored { results: Vec::new(), scores: Vec::new(), workers_done: None });
         }
         let (scorer, width) = (&self.scorer, self.width);
         let score = |t: &Trace| scorer.score(t, width);
-        lock(&self.executor).execute_scored(misses, &score)
+        lock(&self.executor).execute_scored(misses, Some(focus), &score)
     }
 }
 

@@ -74,6 +74,10 @@ pub struct JvmProblem {
     /// SUSHI's exploration and the conditions the workers were set up with (paper 003), until
     /// its hook takes them (`take_sushi`).
     sushi: Option<sushi::Prepared>,
+    /// The path conditions the workers evaluate in search batches: SUSHI's goals not solved yet
+    /// (`focus_paths`), none until it registers any. A condition that is not a goal, or no longer
+    /// an open one, would cost an evaluation at every call of its entry method for nothing.
+    focus: Arc<[u32]>,
 }
 
 /// The techniques a problem is built with, because they change what the workers are set up with.
@@ -172,6 +176,7 @@ impl JvmProblem {
             released,
             in_flight: None,
             runner: None,
+            focus: Arc::from(Vec::new()),
             classes,
             unchanged: subject.unchanged,
             dependencies: subject.dependencies,
@@ -184,6 +189,11 @@ impl JvmProblem {
     /// SUSHI's exploration, once (`None` when it is off or was taken).
     pub(crate) fn take_sushi(&mut self) -> Option<sushi::Prepared> {
         self.sushi.take()
+    }
+
+    /// The path conditions (indices in the set-up) that search batches started from now on evaluate.
+    pub(crate) fn focus_paths(&mut self, pcs: &[u32]) {
+        self.focus = Arc::from(pcs);
     }
 
     /// Registers SUSHI's path goals in the goal space (`GoalSpace::add_path_goals`).
@@ -268,7 +278,8 @@ impl JvmProblem {
         let started = Instant::now();
         let runner = self.runner.as_ref().ok_or("no thread to run batches")?;
         let jobs = runner.jobs.as_ref().ok_or("the thread running batches is gone")?;
-        jobs.send((misses, width)).map_err(|_| "the thread running batches is gone")?;
+        jobs.send((misses, Arc::clone(&self.focus), width))
+            .map_err(|_| "the thread running batches is gone")?;
         Ok(InFlight { tests, plan, started })
     }
 
@@ -381,6 +392,7 @@ impl Problem for JvmProblem {
                 let misses = Arc::new(plan.take_misses(wire));
                 *lock(&self.ahead) = worker::AheadSlot {
                     batch: (!misses.is_empty()).then(|| Arc::clone(&misses)),
+                    focus: Some(Arc::clone(&self.focus)),
                     first_sent: None,
                 };
                 Some((t.len(), plan, misses))
@@ -404,7 +416,7 @@ impl Problem for JvmProblem {
                 let plan = self.cache.plan(&wire);
                 let misses = plan.take_misses(wire);
                 let started = Instant::now();
-                (self.batch_run().run(&misses), plan, started)
+                (self.batch_run().run(&misses, &self.focus), plan, started)
             }
         };
         let first_sent = std::mem::take(&mut *lock(&self.ahead)).first_sent;

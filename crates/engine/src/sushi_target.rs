@@ -17,6 +17,10 @@ impl sushi::SushiTarget for JvmProblem {
         self.add_path_goals(goals).into_iter().map(|SearchGoal(g)| GoalIdx(g)).collect()
     }
 
+    fn focus_paths(&mut self, pcs: &[u32]) {
+        JvmProblem::focus_paths(self, pcs);
+    }
+
     /// The tests run through the result cache in one batch, each trace scored over every goal.
     fn run_tests(&mut self, tests: &[TestCase]) -> Result<Vec<Vec<f64>>, ProblemError> {
         let results = self.execute(tests)?;

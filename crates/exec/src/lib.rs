@@ -171,14 +171,16 @@ impl JvmExecutor {
 
     /// [`JvmExecutor::execute`] through [`Pool::execute_scored`]: `score` sees each finished test's
     /// trace as it arrives, while the workers run the rest of the batch. It must be a pure
-    /// function of the trace (it runs on the pool's threads, in no fixed order).
+    /// function of the trace (it runs on the pool's threads, in no fixed order). `focus`: the path
+    /// conditions the workers evaluate (`protocol::Request::Execute`; `None`: every one).
     pub fn execute_scored<S: Send>(
         &mut self,
         tests: &[TestCase],
+        focus: Option<&[u32]>,
         score: &(dyn Fn(&Trace) -> S + Sync),
     ) -> Result<Scored<ExecResult, S>, ExecError> {
         let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
-        let out = self.pool.execute_scored(&refs, &|r: &protocol::TestResult| score(&r.trace))?;
+        let out = self.pool.execute_scored(&refs, focus, &|r: &protocol::TestResult| score(&r.trace))?;
         let results =
             out.runs.into_iter().zip(tests).map(|(run, t)| ExecResult::from_run(run, t.len())).collect();
         Ok(Scored { results, scores: out.scores, workers_done: Some(out.workers_done) })

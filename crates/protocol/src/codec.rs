@@ -101,10 +101,10 @@ pub fn encode_request(req: &Request, out: &mut Vec<u8>) {
             end_frame(out, at);
         }
         Request::Setup(setup) => encode_setup(setup, out),
-        Request::Execute { tests } => {
+        Request::Execute { tests, focus } => {
             let refs: Vec<TestRef<'_>> =
                 tests.iter().map(|t| TestRef { id: t.id, statements: &t.statements }).collect();
-            encode_execute(&refs, out);
+            encode_execute(&refs, focus.as_deref(), out);
         }
         Request::Shutdown => {
             let at = begin_frame(out, kind::SHUTDOWN);
@@ -377,8 +377,9 @@ fn put_vars(out: &mut Vec<u8>, vars: &[Var]) {
     }
 }
 
-/// Appends an `Execute` frame for `tests` to `out`; the string table is built here.
-pub fn encode_execute(tests: &[TestRef<'_>], out: &mut Vec<u8>) {
+/// Appends an `Execute` frame for `tests` to `out`; the string table is built here. `focus`: the
+/// path conditions the worker evaluates in the batch (`None`: every one; `Request::Execute`).
+pub fn encode_execute(tests: &[TestRef<'_>], focus: Option<&[u32]>, out: &mut Vec<u8>) {
     // Statements are encoded first into `body` while the string table grows, because the table
     // precedes the tests on the wire.
     let mut table = StringTable::new();
@@ -397,6 +398,16 @@ pub fn encode_execute(tests: &[TestRef<'_>], out: &mut Vec<u8>) {
         put_str(out, s);
     }
     out.extend_from_slice(&body);
+    match focus {
+        None => put_u8(out, 0),
+        Some(ids) => {
+            put_u8(out, 1);
+            put_len(out, ids.len());
+            for &id in ids {
+                put_u32(out, id);
+            }
+        }
+    }
     end_frame(out, at);
 }
 
@@ -732,7 +743,10 @@ pub fn decode_request(frame: &[u8]) -> Result<Request, DecodeError> {
     let req = match k {
         kind::HELLO => Request::Hello { version: r.u16()? },
         kind::SETUP => Request::Setup(read_setup(&mut r)?),
-        kind::EXECUTE => Request::Execute { tests: read_execute(&mut r)? },
+        kind::EXECUTE => {
+            let (tests, focus) = read_execute(&mut r)?;
+            Request::Execute { tests, focus }
+        }
         kind::SHUTDOWN => Request::Shutdown,
         other => return Err(DecodeError::UnknownKind(other)),
     };
@@ -868,7 +882,7 @@ fn read_num_expr(r: &mut Reader<'_>, depth: usize) -> Result<NumExpr, DecodeErro
     })
 }
 
-fn read_execute(r: &mut Reader<'_>) -> Result<Vec<Test>, DecodeError> {
+fn read_execute(r: &mut Reader<'_>) -> Result<(Vec<Test>, Option<Vec<u32>>), DecodeError> {
     let n = r.count(4)?;
     let mut strings = Vec::with_capacity(n);
     for _ in 0..n {
@@ -880,7 +894,20 @@ fn read_execute(r: &mut Reader<'_>) -> Result<Vec<Test>, DecodeError> {
         let id = r.u32()?;
         tests.push(Test { id, statements: read_statements(r, &strings)? });
     }
-    Ok(tests)
+    let at = r.pos;
+    let focus = match r.u8()? {
+        0 => None,
+        1 => {
+            let n = r.count(4)?;
+            let mut ids = Vec::with_capacity(n);
+            for _ in 0..n {
+                ids.push(r.u32()?);
+            }
+            Some(ids)
+        }
+        tag => return Err(DecodeError::UnknownTag { what: "focus", tag, at }),
+    };
+    Ok((tests, focus))
 }
 
 fn read_statements(r: &mut Reader<'_>, strings: &[String]) -> Result<Vec<Statement>, DecodeError> {

@@ -28,7 +28,7 @@ pub use path::{
 pub use trace::{Branch, ContextBranch, Record, Trace};
 
 /// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
-pub const VERSION: u16 = 11;
+pub const VERSION: u16 = 12;
 
 /// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`); the
 /// same type as `goals::ProbeId`, defined in `rt-abi`.
@@ -268,9 +268,16 @@ impl Setup {
 /// Engine -> worker messages.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Request {
-    Hello { version: u16 },
+    Hello {
+        version: u16,
+    },
     Setup(Setup),
-    Execute { tests: Vec<Test> },
+    /// `focus` (v12): the path conditions (indices in `Setup::path_conditions`) the worker
+    /// evaluates in this batch; `None`: every one.
+    Execute {
+        tests: Vec<Test>,
+        focus: Option<Vec<u32>>,
+    },
     Shutdown,
 }
 

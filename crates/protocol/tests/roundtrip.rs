@@ -118,14 +118,16 @@ fn all_requests() -> Vec<Request> {
         Request::Hello { version: VERSION },
         Request::Setup(setup),
         Request::Setup(Setup::empty()),
-        Request::Execute { tests: vec![] },
+        Request::Execute { tests: vec![], focus: None },
         Request::Execute {
             tests: vec![
                 Test { id: 0, statements: all_statements() },
                 Test { id: 7, statements: vec![] },
                 Test { id: 9, statements: all_statements()[8..12].to_vec() },
             ],
+            focus: Some(vec![0, 3, 70_000]),
         },
+        Request::Execute { tests: vec![Test { id: 1, statements: vec![] }], focus: Some(vec![]) },
         Request::Shutdown,
     ]
 }
@@ -316,16 +318,18 @@ fn layout_matches_the_document() {
     // Hello: length 3, kind 1, version.
     assert_eq!(frame_of_request(&Request::Hello { version: 1 }), [0, 0, 0, 3, 1, 0, 1]);
     assert_eq!(frame_of_request(&Request::Shutdown), [0, 0, 0, 1, 4]);
-    // Execute: string table ["ab"], then one test (id 2) holding String "ab" and Copy(none).
+    // Execute: string table ["ab"], then one test (id 2) holding String "ab" and Copy(none), then
+    // the focus: every path condition (v12).
     let req = Request::Execute {
         tests: vec![Test {
             id: 2,
             statements: vec![Statement::string("ab"), Statement::Copy { from: None }],
         }],
+        focus: None,
     };
     let hex: Vec<String> = frame_of_request(&req).iter().map(|b| format!("{b:02x}")).collect();
-    expect![[r#"00000021 03 00000001 00000002 00610062 00000001 00000002 00000002 01 00000000 0b ffff"#]]
-        .assert_eq(&group(&hex, &[4, 1, 4, 4, 4, 4, 4, 4, 1, 4, 1, 2]));
+    expect![[r#"00000022 03 00000001 00000002 00610062 00000001 00000002 00000002 01 00000000 0b ffff 00"#]]
+        .assert_eq(&group(&hex, &[4, 1, 4, 4, 4, 4, 4, 4, 1, 4, 1, 2, 1]));
     // A string outside the BMP is two UTF-16 units.
     let r = Response::Error { message: "\u{1F600}".into() };
     assert_eq!(frame_of_response(&r), [0, 0, 0, 9, 132, 0, 0, 0, 2, 0xD8, 0x3D, 0xDE, 0x00]);

@@ -24,6 +24,9 @@ pub trait SushiTarget {
     fn branch_goal(&self, goal: GoalId) -> Option<GoalIdx>;
     /// Registers path goals after the goals known now; their search goals, in order.
     fn register_paths(&mut self, goals: Vec<PathGoal>) -> Vec<GoalIdx>;
+    /// The path conditions (indices in the set-up) whose distances the search's batches need from
+    /// now on: the goals' not solved yet. The others' goals score as if their entry was never called.
+    fn focus_paths(&mut self, pcs: &[u32]);
     /// Runs tests (after the batch in flight) and returns each one's fitness of every goal.
     fn run_tests(&mut self, tests: &[TestCase]) -> Result<Vec<Vec<f64>>, ProblemError>;
 }
@@ -194,6 +197,22 @@ impl SushiHook {
         self.register(&paths, problem, view.evaluations());
     }
 
+    /// Tells the problem which conditions the workers evaluate from now on: those of the goals the
+    /// search may still be after, open or given up as spurious (a spurious goal stays a target of
+    /// the search, and IntTree's perfect tree is solved after its patience ran out). A solved or
+    /// unsound goal has its test at distance 0, and a sent condition that is not a goal guides
+    /// nothing: the workers would compute them at every call of their entry methods for nothing.
+    fn refocus<P: SushiTarget>(&self, problem: &mut P) {
+        let mut pcs: Vec<u32> = self
+            .active
+            .iter()
+            .filter(|a| matches!(a.state, State::Open | State::Spurious))
+            .map(|a| a.path as u32)
+            .collect();
+        pcs.sort_unstable();
+        problem.focus_paths(&pcs);
+    }
+
     /// After the search: the goals solved after the last call are checked too.
     pub fn finish<P: SushiTarget>(
         &mut self,
@@ -262,10 +281,12 @@ impl<P: SushiTarget> Hook<P> for SushiHook {
             self.started = true;
             let first: Vec<usize> = (0..self.prepared.first_round).collect();
             self.register(&first, problem, view.evaluations());
+            self.refocus(problem);
             return Ok(Vec::new());
         }
         if self.update(view, problem)? {
             self.reselect(view, problem);
+            self.refocus(problem);
         }
         Ok(Vec::new())
     }

@@ -80,7 +80,7 @@ fn bench_codec(c: &mut Criterion) {
         let mut out = Vec::new();
         b.iter(|| {
             out.clear();
-            protocol::encode_execute(black_box(&refs), &mut out);
+            protocol::encode_execute(black_box(&refs), None, &mut out);
             black_box(out.len())
         })
     });
@@ -153,7 +153,7 @@ fn report_overhead() {
     let mut out = Vec::new();
     for _ in 0..rounds {
         out.clear();
-        protocol::encode_execute(&trefs, &mut out);
+        protocol::encode_execute(&trefs, None, &mut out);
         for f in &frames {
             black_box(protocol::decode_response(f).unwrap());
         }

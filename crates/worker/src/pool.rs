@@ -55,6 +55,8 @@ pub type Ahead = Arc<Mutex<AheadSlot>>;
 pub struct AheadSlot {
     /// The tests of the next batch.
     pub batch: Option<Arc<Vec<Vec<Statement>>>>,
+    /// The path conditions the workers evaluate in it (`Request::Execute`'s `focus`).
+    pub focus: Option<Arc<[u32]>>,
     /// When a worker was first sent its part of it.
     pub first_sent: Option<Instant>,
 }
@@ -140,7 +142,7 @@ impl Pool {
     /// Runs every test and returns one [`TestRun`] per test, in request order; never `NotRun`.
     /// `Err` only when workers cannot be started any more (the JDK went away, say).
     pub fn execute(&mut self, tests: &[&[Statement]]) -> Result<Vec<TestRun>, WorkerError> {
-        Ok(self.execute_scored(tests, &|_| ())?.runs)
+        Ok(self.execute_scored(tests, None, &|_| ())?.runs)
     }
 
     /// [`Pool::execute`], applying `score` to each `Finished` result as soon as it arrives, on the
@@ -152,9 +154,12 @@ impl Pool {
     /// last worker reported its chunk done (`BatchDone`, read after the static reset that follows
     /// its last test, however long scoring the results before it took), or the end of the batch
     /// if a test ended in a crash or a timeout.
+    ///
+    /// `focus`: the path conditions the workers evaluate (`Request::Execute`; `None`: every one).
     pub fn execute_scored<S: Send>(
         &mut self,
         tests: &[&[Statement]],
+        focus: Option<&[u32]>,
         score: &(dyn Fn(&TestResult) -> S + Sync),
     ) -> Result<Scored<S>, WorkerError> {
         if tests.is_empty() {
@@ -173,7 +178,7 @@ impl Pool {
                 let refs: Vec<TestRef<'_>> =
                     part.iter().enumerate().map(|(i, t)| TestRef { id: i as u32, statements: t }).collect();
                 let mut out = Vec::new();
-                protocol::encode_execute(&refs, &mut out);
+                protocol::encode_execute(&refs, guard.focus.as_deref(), &mut out);
                 guard.first_sent.get_or_insert_with(Instant::now);
                 Some(out)
             };
@@ -183,7 +188,7 @@ impl Pool {
                 last = Some(at);
                 scores[i] = Some(score(r));
             };
-            let (runs, spawned) = run_chunk(slot, config, part, &mut on_finished, &next)?;
+            let (runs, spawned) = run_chunk(slot, config, part, focus, &mut on_finished, &next)?;
             // The chunk ended when its worker reported the batch done (after the static reset that
             // follows its last test), or, without that report, when its last result arrived
             // (results come in order, retries included); a chunk that ended in a crash or a
@@ -273,6 +278,7 @@ fn run_chunk(
     slot: &mut Option<Worker>,
     config: &WorkerConfig,
     tests: &[&[Statement]],
+    focus: Option<&[u32]>,
     on_finished: &mut dyn FnMut(usize, &TestResult, Instant),
     ahead: &dyn Fn() -> Option<Vec<u8>>,
 ) -> Result<(Vec<TestRun>, u64), WorkerError> {
@@ -304,7 +310,7 @@ fn run_chunk(
         // Test ids are positions in the chunk: unique, and they map results back without a table.
         let refs: Vec<TestRef<'_>> =
             (next..tests.len()).map(|i| TestRef { id: i as u32, statements: tests[i] }).collect();
-        let runs = worker.run_batch_with(&refs, &mut |k, r, at| on_finished(next + k, r, at), ahead);
+        let runs = worker.run_batch_with(&refs, focus, &mut |k, r, at| on_finished(next + k, r, at), ahead);
         let before = (next, crashed_once.iter().filter(|c| **c).count());
         for (k, run) in runs.into_iter().enumerate() {
             let i = next + k;

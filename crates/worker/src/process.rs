@@ -252,7 +252,7 @@ impl Worker {
 
     /// Runs a batch: one [`TestRun`] per test, in order. The caller decides what to retry.
     pub fn run_batch(&mut self, tests: &[TestRef<'_>]) -> Vec<TestRun> {
-        self.run_batch_with(tests, &mut |_, _, _| {}, &|| None)
+        self.run_batch_with(tests, None, &mut |_, _, _| {}, &|| None)
     }
 
     /// [`Worker::run_batch`], calling `on_finished(position, result, arrival)` for each `Finished`
@@ -265,9 +265,12 @@ impl Worker {
     /// of idling until the caller has dealt with this batch's results. The next call whose request
     /// is that one does not send it again; a call with another request first replaces the worker
     /// (what it would run first is not what is asked).
+    ///
+    /// `focus`: the path conditions the worker evaluates in this batch (`Request::Execute`).
     pub fn run_batch_with(
         &mut self,
         tests: &[TestRef<'_>],
+        focus: Option<&[u32]>,
         on_finished: &mut dyn FnMut(usize, &TestResult, Instant),
         ahead: &dyn Fn() -> Option<Vec<u8>>,
     ) -> Vec<TestRun> {
@@ -281,7 +284,7 @@ impl Worker {
             return runs;
         }
         self.out.clear();
-        protocol::encode_execute(tests, &mut self.out);
+        protocol::encode_execute(tests, focus, &mut self.out);
         let sent = std::mem::take(&mut self.sent_ahead);
         if !sent.is_empty() && sent != self.out {
             self.kill();

@@ -510,7 +510,7 @@ fn scored_execution_scores_each_finished_result_once() {
         r.outcomes.last().cloned()
     };
     let started = Instant::now();
-    let out = pool.execute_scored(&refs, &score).unwrap();
+    let out = pool.execute_scored(&refs, None, &score).unwrap();
     assert!(out.workers_done >= started && out.workers_done <= Instant::now());
     assert_eq!(out.runs.len(), 10);
     assert!(matches!(&out.runs[4], TestRun::Crash { .. }), "{:?}", out.runs[4]);
@@ -531,8 +531,11 @@ fn a_batch_sent_ahead_runs_once_and_a_stale_one_costs_the_worker() {
     let ahead = pool.ahead();
     let batch = |from: i32, n: i32| -> Vec<Vec<Statement>> { (from..from + n).map(echo).collect() };
     let run = |pool: &mut Pool, tests: &[Vec<Statement>], next: Option<&Vec<Vec<Statement>>>| {
-        *ahead.lock().unwrap() =
-            worker::AheadSlot { batch: next.map(|n| std::sync::Arc::new(n.clone())), first_sent: None };
+        *ahead.lock().unwrap() = worker::AheadSlot {
+            batch: next.map(|n| std::sync::Arc::new(n.clone())),
+            focus: None,
+            first_sent: None,
+        };
         let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
         let runs = pool.execute(&refs).unwrap();
         let slot = std::mem::take(&mut *ahead.lock().unwrap());
@@ -564,4 +567,19 @@ fn a_batch_sent_ahead_runs_once_and_a_stale_one_costs_the_worker() {
         assert_echo(r, 300 + i as i32);
     }
     assert_eq!(pool.stats().spawned, spawned + 2);
+    // The same tests sent ahead with another focus (v12) are another request: replaced too.
+    let e = batch(400, 10);
+    *ahead.lock().unwrap() = worker::AheadSlot {
+        batch: Some(std::sync::Arc::new(e.clone())),
+        focus: Some(std::sync::Arc::from(Vec::new())),
+        first_sent: None,
+    };
+    let refs: Vec<&[Statement]> = d.iter().map(Vec::as_slice).collect();
+    pool.execute(&refs).unwrap();
+    assert!(std::mem::take(&mut *ahead.lock().unwrap()).first_sent.is_some());
+    let refs: Vec<&[Statement]> = e.iter().map(Vec::as_slice).collect();
+    for (i, r) in pool.execute(&refs).unwrap().iter().enumerate() {
+        assert_echo(r, 400 + i as i32);
+    }
+    assert_eq!(pool.stats().spawned, spawned + 4);
 }

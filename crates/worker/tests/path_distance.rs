@@ -190,3 +190,28 @@ fn the_best_call_counts_and_a_test_without_the_entry_reports_nothing() {
     assert!(got[1].is_empty(), "no call of the entry method, no distance: {:?}", got[1]);
     assert_eq!(got[2][0].clauses, vec![0.0; 9]);
 }
+
+/// `Execute`'s focus (v12): only the conditions named are evaluated, per batch; `None` is every
+/// one, and a focus lasts for its batch only.
+#[test]
+fn a_batch_evaluates_only_the_conditions_in_its_focus() {
+    let mut pool = pool(vec![figure3(4), figure3(15), figure3(2)]);
+    let tests = [sample_with(4), sample_with(15)];
+    let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
+    let pcs = |focus: Option<&[u32]>, pool: &mut Pool| -> Vec<Vec<u32>> {
+        let out =
+            pool.execute_scored(&refs, focus, &|r| r.trace.path_distances.iter().map(|d| d.pc).collect());
+        out.unwrap().scores.into_iter().map(Option::unwrap).collect::<Vec<Vec<u32>>>()
+    };
+    assert_eq!(pcs(Some(&[1]), &mut pool), [vec![1], vec![1]]);
+    assert_eq!(pcs(Some(&[]), &mut pool), [Vec::<u32>::new(), vec![]]);
+    assert_eq!(pcs(None, &mut pool), [vec![0, 1, 2], vec![0, 1, 2]]);
+    assert_eq!(pcs(Some(&[2, 0]), &mut pool), [vec![0, 2], vec![0, 2]]);
+    // The distances in focus are those measured without one.
+    let all = distances(&mut pool, &tests);
+    let out = pool.execute_scored(&refs, Some(&[1]), &|r| r.trace.path_distances.clone()).unwrap();
+    let focused: Vec<Vec<PathDistance>> = out.scores.into_iter().map(Option::unwrap).collect();
+    for (f, a) in focused.iter().zip(&all) {
+        assert_eq!(f, &vec![a[1].clone()]);
+    }
+}

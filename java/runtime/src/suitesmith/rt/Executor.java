@@ -86,7 +86,6 @@ final class Executor {
             for (int i = 0; i < n; i++) test.stmts[i] = decodeStmt(in, strings, i);
             tests[t] = test;
         }
-        if (in.available() != 0) throw new IOException("trailing bytes after Execute");
         return tests;
     }
 

@@ -117,6 +117,12 @@ final class PathConditions {
     private static double epsilon = 1e-6;
     private static ClassLoader loader;
 
+    /**
+     * The conditions this batch evaluates (the engine's open goals, `Execute`'s focus, v12);
+     * {@code null}: every one. Evaluating the rest would cost every call of their entry methods.
+     */
+    private static boolean[] focus = null;
+
     /** Per test: the best call's total (NaN: not called) and its clause distances. */
     private static double[] bestTotal = new double[0];
     private static double[][] best = new double[0][];
@@ -152,10 +158,29 @@ final class PathConditions {
             map.put(e.getKey(), ids);
         }
         conditions = pcs;
+        focus = null;
         byEntry = map;
         bestTotal = new double[n];
         best = new double[n][];
         reset();
+    }
+
+    /** Reads `Execute`'s focus (after its tests): u8 0, every condition, or u8 1 and a list of indices. */
+    static void readFocus(DataInputStream in) throws IOException {
+        int tag = in.readUnsignedByte();
+        if (tag == 0) {
+            focus = null;
+            return;
+        }
+        if (tag != 1) throw new IOException("unknown focus tag " + tag);
+        int n = Protocol.readLen(in);
+        boolean[] f = new boolean[conditions.length];
+        for (int i = 0; i < n; i++) {
+            int id = in.readInt();
+            if (id < 0 || id >= f.length) throw new IOException("focus on path condition " + id + " of " + f.length);
+            f[id] = true;
+        }
+        focus = f;
     }
 
     private static Clause readClause(DataInputStream in) throws IOException {
@@ -251,13 +276,15 @@ final class PathConditions {
 
     /**
      * A call statement of `cls.name(desc)` is about to run on `recv` with `args`: evaluates every
-     * condition entered there. Never throws: a failure to read a path makes it undefined.
+     * condition in focus entered there. Never throws: a failure to read a path makes it undefined.
      */
     static void atEntry(String cls, String name, String desc, Object recv, Object[] args) {
         if (conditions.length == 0) return;
         int[] ids = byEntry.get(cls + "." + name + desc);
         if (ids == null) return;
+        boolean[] on = focus;
         for (int id : ids) {
+            if (on != null && !on[id]) continue;
             double[] d = distances(conditions[id], recv, args);
             double total = 0;
             for (double x : d) total += x;

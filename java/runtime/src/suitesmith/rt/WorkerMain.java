@@ -115,6 +115,8 @@ public final class WorkerMain {
                             break;
                         }
                         Executor.Test[] tests = Executor.decode(f.payload);
+                        PathConditions.readFocus(f.payload);
+                        if (f.payload.available() != 0) throw new IOException("trailing bytes after Execute");
                         int status = executor.run(tests);
                         if (status >= 0) return status;
                         break;

@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
 
 public final class RuntimeTest {
     /** The protocol version the runtime speaks (docs/protocol.md; crates/protocol VERSION). */
-    static final int PROTOCOL = 11;
+    static final int PROTOCOL = 12;
 
     static String jar;
     static String subjects;
@@ -643,6 +643,7 @@ public final class RuntimeTest {
                 e.i32(t.id).i32(t.stmts.size());
                 for (byte[] s : t.stmts) e.raw(s);
             }
+            e.u8(0); // focus (v12): every path condition
             return e.frame(3);
         }
     }
