@@ -75,8 +75,8 @@ pub struct JvmProblem {
     /// its hook takes them (`take_sushi`).
     sushi: Option<sushi::Prepared>,
     /// The path conditions the workers evaluate in search batches: SUSHI's goals not solved yet
-    /// (`focus_paths`), none until it registers any. A condition that is not a goal, or no longer
-    /// an open one, would cost an evaluation at every call of its entry method for nothing.
+    /// (`focus_paths`), none until it registers any. A condition that is not a goal, or whose goal
+    /// a test solved, would cost an evaluation at every call of its entry method for nothing.
     focus: Arc<[u32]>,
 }
 
