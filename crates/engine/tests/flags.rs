@@ -285,20 +285,58 @@ fn gate_is_covered_with_flag_fitness_and_not_without() {
     }
 }
 
-/// KeyIndex (F1), DynaMOSA, 10,000 evaluations, seed 3: with flag fitness every feasible branch is
-/// covered; the two left need an array of 10,000 elements (`checkArrayRange` false), which the
-/// test model does not build. FIXME (issue 18): the run without flags covers the same 20 of 22
-/// (the flag methods' own branch goals lead there), so this fixture does not show a gain; and
-/// since the call-context stack pops (2026-11-29), DynaMOSA with flags is slower to the loop's
-/// hard branch: at 10,000 evaluations, seeds 1–8, 4 of 8 runs cover it with flags, 8 of 8
-/// without (MOSA: 7 of 8 with, 5 of 8 without). The values are right (the test above); the loss
-/// is in how DynaMOSA's few targets rank tests with the extra gradient (docs/flags.md).
+/// KeyIndex (F1) with the hard site added to the digest's class (`indexOfOffset`: the keys
+/// offset by 7_919 before `checkValue`; `hashes` covers `checkValue`'s own branches at once, so
+/// the plain search has nothing left to follow at either call site). DynaMOSA, local search on,
+/// DSE off, 20,000 evaluations, seed 2: with flag fitness every feasible branch is covered (26 of
+/// 28; the two left need an array of 10,000 elements, `checkArrayRange` false, which the test
+/// model does not build); without it neither flag branch's true side is (`get`'s line 14 and
+/// `indexOfOffset`'s line 74). Seeds 1–3 (docs/flags.md "F1 and F3 with hard sites"): `indexOfOffset`'s site 3
+/// of 3 with flags, 0 of 3 without; `get`'s site 1 of 3 with, 2 of 3 without: its
+/// `keys[i] == 0` path is a local optimum (`value = 0`, `keys[0] = 0` scores `|0 - hash(0)|`
+/// = 100, and leaving it needs `value >= 101` together with a key near `hash(value)`), the
+/// deceptive case of the paper's Table 1; without flags the dynamic pool's `hash(value)` gets
+/// there by chance.
 #[test]
-fn key_index_feasible_branches_are_covered_with_flag_fitness() {
-    let on = search_seeded("flags.KeyIndex", search::Algorithm::DynaMosa, 10_000, true, 3);
+fn key_index_flag_branches_are_covered_with_flag_fitness_and_not_without() {
+    let local = engine::LocalSearchConfig { enabled: true, ..engine::LocalSearchConfig::off() };
+    let on = search_with("flags.KeyIndex", search::Algorithm::DynaMosa, 20_000, true, 2, local.clone());
     assert_eq!(on.uncovered.len(), 2, "{:?}", on.uncovered);
     assert!(on.uncovered.iter().any(|u| u.ends_with(" taken (flags/KeyIndex:23)")), "{:?}", on.uncovered);
     assert!(on.uncovered.iter().any(|u| u.ends_with(" taken (flags/KeyIndex:31)")), "{:?}", on.uncovered);
+    let off = search_with("flags.KeyIndex", search::Algorithm::DynaMosa, 20_000, false, 2, local);
+    for line in [14, 74] {
+        let hard = format!(" not-taken (flags/KeyIndex:{line})");
+        assert!(
+            off.uncovered.iter().any(|u| u.ends_with(&hard)),
+            "without flags covered {hard}: {:?}",
+            off.uncovered
+        );
+    }
+}
+
+/// ChecksumScanner (F3) with the easy site added to the digest's class (`validAt` picks the salt
+/// that makes the checksum match, so its first calls cover `isValid`'s, `hasChecksum`'s and
+/// `notReserved`'s own branches and the plain search has nothing left to follow in `scan`).
+/// `scan`'s flag branch needs `floorMod(7·data[i] + seed + i, 10_007) == 4_242` with
+/// `data[i] ∉ {0, −1}`: Algorithm 2's scenario 2 (the cascade's `notReserved` not reached, so
+/// the approach level plus `hasChecksum`'s fitness). DynaMOSA, local search on, DSE off, 5,000
+/// evaluations, seed 1: with flag fitness every branch is covered, without it `scan`'s true side
+/// is not. At 10,000 evaluations, seeds 1–6 (docs/flags.md "F1 and F3 with hard sites"): 4 of 6 with flags, 2 of
+/// 6 without; the misses with flags sit at `data[i] = 0` with the checksum met, where each single
+/// move of `data[i]` or `seed` breaks the checksum (the two numbers are coupled).
+#[test]
+fn checksum_scanner_flag_branch_is_covered_with_flag_fitness_and_not_without() {
+    let local = engine::LocalSearchConfig { enabled: true, ..engine::LocalSearchConfig::off() };
+    let on = search_with("flags.ChecksumScanner", search::Algorithm::DynaMosa, 5_000, true, 1, local.clone());
+    assert!(on.uncovered.is_empty(), "with flags: {:?}", on.uncovered);
+    let off = search_with("flags.ChecksumScanner", search::Algorithm::DynaMosa, 5_000, false, 1, local);
+    let hard = " not-taken (flags/ChecksumScanner:9)";
+    assert!(
+        off.uncovered.iter().any(|u| u.ends_with(hard)),
+        "without flags covered {hard}: {:?}",
+        off.uncovered
+    );
 }
 
 /// The fixtures where a flag method's own branch is covered from an easy call site (so the plain
