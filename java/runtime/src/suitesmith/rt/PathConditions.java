@@ -118,10 +118,13 @@ final class PathConditions {
     private static ClassLoader loader;
 
     /**
-     * The conditions this batch evaluates (the engine's open goals, `Execute`'s focus, v12);
-     * {@code null}: every one. Evaluating the rest would cost every call of their entry methods.
+     * The conditions this batch evaluates (`Execute`'s focus, v12: the engine sends those of the
+     * goals not solved yet, open or spurious); {@code null}: every one. Evaluating the rest would
+     * cost every call of their entry methods.
      */
     private static boolean[] focus = null;
+    /** The focus names no condition (SUSHI's goals all solved): {@link #atEntry} returns at once. */
+    private static boolean focusNone = false;
 
     /** Per test: the best call's total (NaN: not called) and its clause distances. */
     private static double[] bestTotal = new double[0];
@@ -159,6 +162,7 @@ final class PathConditions {
         }
         conditions = pcs;
         focus = null;
+        focusNone = false;
         byEntry = map;
         bestTotal = new double[n];
         best = new double[n][];
@@ -170,6 +174,7 @@ final class PathConditions {
         int tag = in.readUnsignedByte();
         if (tag == 0) {
             focus = null;
+            focusNone = false;
             return;
         }
         if (tag != 1) throw new IOException("unknown focus tag " + tag);
@@ -181,6 +186,7 @@ final class PathConditions {
             f[id] = true;
         }
         focus = f;
+        focusNone = n == 0;
     }
 
     private static Clause readClause(DataInputStream in) throws IOException {
@@ -279,7 +285,7 @@ final class PathConditions {
      * condition in focus entered there. Never throws: a failure to read a path makes it undefined.
      */
     static void atEntry(String cls, String name, String desc, Object recv, Object[] args) {
-        if (conditions.length == 0) return;
+        if (conditions.length == 0 || focusNone) return;
         int[] ids = byEntry.get(cls + "." + name + desc);
         if (ids == null) return;
         boolean[] on = focus;
