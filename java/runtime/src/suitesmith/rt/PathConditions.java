@@ -118,13 +118,12 @@ final class PathConditions {
     private static ClassLoader loader;
 
     /**
-     * The conditions this batch evaluates (`Execute`'s focus, v12: the engine sends those of the
-     * goals not solved yet, open or spurious); {@code null}: every one. Evaluating the rest would
-     * cost every call of their entry methods.
+     * {@link #byEntry} restricted to the conditions this batch evaluates (`Execute`'s focus, v12:
+     * the engine sends those of the goals not solved yet, open or spurious), made once per batch.
+     * Evaluating the rest would cost every call of their entry methods; with none in focus
+     * {@link #atEntry} returns before it builds the key.
      */
-    private static boolean[] focus = null;
-    /** The focus names no condition (SUSHI's goals all solved): {@link #atEntry} returns at once. */
-    private static boolean focusNone = false;
+    private static Map<String, int[]> active = byEntry;
 
     /** Per test: the best call's total (NaN: not called) and its clause distances. */
     private static double[] bestTotal = new double[0];
@@ -161,9 +160,8 @@ final class PathConditions {
             map.put(e.getKey(), ids);
         }
         conditions = pcs;
-        focus = null;
-        focusNone = false;
         byEntry = map;
+        active = map;
         bestTotal = new double[n];
         best = new double[n][];
         reset();
@@ -173,8 +171,7 @@ final class PathConditions {
     static void readFocus(DataInputStream in) throws IOException {
         int tag = in.readUnsignedByte();
         if (tag == 0) {
-            focus = null;
-            focusNone = false;
+            active = byEntry;
             return;
         }
         if (tag != 1) throw new IOException("unknown focus tag " + tag);
@@ -185,8 +182,17 @@ final class PathConditions {
             if (id < 0 || id >= f.length) throw new IOException("focus on path condition " + id + " of " + f.length);
             f[id] = true;
         }
-        focus = f;
-        focusNone = n == 0;
+        Map<String, int[]> m = new HashMap<String, int[]>();
+        for (Map.Entry<String, int[]> e : byEntry.entrySet()) {
+            int k = 0;
+            for (int id : e.getValue()) if (f[id]) k++;
+            if (k == 0) continue;
+            int[] ids = new int[k];
+            k = 0;
+            for (int id : e.getValue()) if (f[id]) ids[k++] = id;
+            m.put(e.getKey(), ids);
+        }
+        active = m;
     }
 
     private static Clause readClause(DataInputStream in) throws IOException {
@@ -285,12 +291,10 @@ final class PathConditions {
      * condition in focus entered there. Never throws: a failure to read a path makes it undefined.
      */
     static void atEntry(String cls, String name, String desc, Object recv, Object[] args) {
-        if (conditions.length == 0 || focusNone) return;
-        int[] ids = byEntry.get(cls + "." + name + desc);
+        if (active.isEmpty()) return;
+        int[] ids = active.get(cls + "." + name + desc);
         if (ids == null) return;
-        boolean[] on = focus;
         for (int id : ids) {
-            if (on != null && !on[id]) continue;
             double[] d = distances(conditions[id], recv, args);
             double total = 0;
             for (double x : d) total += x;
