@@ -3,7 +3,8 @@
 //! the engine and its workers), its written tests checked independently of the engine's own
 //! verification (javac, fresh-JVM JUnit re-runs, JaCoCo), and the results written as one CSV row per
 //! class × configuration × seed, a Markdown summary with ratios to a baseline configuration and
-//! EvoSuite's published coverage, and an SVG bar chart. With `--pit`, PIT's mutation score of the
+//! EvoSuite's published coverage, per class the Vargha–Delaney Â12 and Mann–Whitney p of each
+//! configuration against the baseline over the seeds (also as CSV), and an SVG bar chart. With `--pit`, PIT's mutation score of the
 //! written tests too (docs/mutation.md). How to run it: docs/benchmarks.md.
 //!
 //! It runs the engine as a user does, through its command line ([`Generator`]); it links no engine
@@ -16,6 +17,7 @@ pub mod measure;
 pub mod pit;
 pub mod report;
 mod run;
+pub mod stats;
 pub mod subjects;
 pub mod watch;
 
@@ -25,7 +27,7 @@ pub use check::{Checked, Checker};
 pub use config::{Budget, Configuration};
 pub use measure::Measured;
 pub use pit::{MutationScore, Pit, PitJars};
-pub use report::Row;
+pub use report::{Comparison, Row};
 pub use run::{GenerateRequest, Generator, Outcome, Plan, Suitesmith, run};
 pub use subjects::{Reference, Subject, read_subjects};
 

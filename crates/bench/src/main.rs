@@ -151,9 +151,10 @@ fn main_inner(args: Args) -> Result<(), BenchError> {
         bench::run(&plan, &Suitesmith { path: suitesmith }, &checker, &mut |line| eprintln!("{line}"))?;
     print!("{}", outcome.summary);
     eprintln!(
-        "wrote {}, {} and {}",
+        "wrote {}, {}, {} and {}",
         outcome.csv.display(),
         outcome.summary_path.display(),
+        outcome.comparisons_path.display(),
         outcome.svg_path.display()
     );
     Ok(())

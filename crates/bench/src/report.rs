@@ -1,7 +1,9 @@
 //! The results: one [`Row`] per class × configuration × repetition, written as CSV; the Markdown
 //! summary (per configuration mean and median coverage, and the ratio of each mean to the baseline
-//! configuration's mean from the same invocation; per class ours beside EvoSuite's published value);
-//! and a grouped bar chart as SVG, written by hand.
+//! configuration's mean from the same invocation; per class ours beside EvoSuite's published value;
+//! per class and configuration against the baseline Â12, the Mann–Whitney p and the significant wins
+//! and losses, whose statistics are `stats`'s) with the same comparisons as CSV; and a grouped bar
+//! chart as SVG, written by hand.
 //!
 //! A run whose generation or measurement failed keeps its row with the coverage cells empty; in the
 //! summary an empty coverage counts as 0 (a tool that writes no compiling tests covers nothing, as
@@ -11,6 +13,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::pit::MutationScore;
+use crate::stats::{self, MannWhitney, Verdict};
+pub use crate::stats::{mean, median};
 use crate::subjects::Subject;
 
 /// The criteria `generate` knows, in its order; each gets an `ours_<criterion>` column.
@@ -211,20 +215,6 @@ fn quote(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
-pub fn mean(v: &[f64]) -> Option<f64> {
-    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
-}
-
-pub fn median(v: &[f64]) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    Some(if n % 2 == 1 { s[n / 2] } else { (s[n / 2 - 1] + s[n / 2]) / 2.0 })
-}
-
 /// `value / baseline`, undefined when the baseline is 0.
 pub fn ratio(value: f64, baseline: f64) -> Option<f64> {
     (baseline > 0.0).then(|| value / baseline)
@@ -324,7 +314,220 @@ fn add_scores(a: MutationScore, b: MutationScore) -> MutationScore {
     }
 }
 
-/// The mean over repetitions of a figure of one class × configuration (missing counts as 0).
+/// One class: a configuration against the baseline on JaCoCo branch coverage over the seeds (a run
+/// without a figure counting as 0, as in the summary).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassComparison {
+    pub class: String,
+    pub baseline_runs: usize,
+    pub runs: usize,
+    /// Over the baseline's seeds.
+    pub baseline_mean: f64,
+    pub baseline_median: f64,
+    /// Over the configuration's seeds.
+    pub mean: f64,
+    pub median: f64,
+    /// Vargha–Delaney Â12 of the configuration against the baseline: above 0.5, the configuration
+    /// tends to cover more.
+    pub a12: f64,
+    pub test: MannWhitney,
+    pub verdict: Verdict,
+}
+
+/// A configuration against the baseline of the invocation, class by class (issue 53, part 3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    pub config: String,
+    pub baseline: String,
+    /// In the order of the subject list; a class with no run on either side is left out.
+    pub classes: Vec<ClassComparison>,
+    pub wins: usize,
+    pub losses: usize,
+    /// Over the classes, of each class's mean over seeds (so every class weighs the same whatever
+    /// its number of runs).
+    pub baseline_mean: f64,
+    pub baseline_median: f64,
+    pub mean: f64,
+    pub median: f64,
+}
+
+/// Every configuration but the baseline against the baseline, in the order of `configs`.
+pub fn compare(rows: &[Row], configs: &[String], baseline: &str, subjects: &[Subject]) -> Vec<Comparison> {
+    configs
+        .iter()
+        .filter(|c| c.as_str() != baseline)
+        .map(|c| {
+            let classes: Vec<ClassComparison> = subjects
+                .iter()
+                .filter_map(|s| {
+                    let base = class_values(rows, &s.class, baseline, Row::jacoco_branch);
+                    let ours = class_values(rows, &s.class, c, Row::jacoco_branch);
+                    let a12 = stats::a12(&ours, &base)?;
+                    let test = stats::mann_whitney(&ours, &base)?;
+                    Some(ClassComparison {
+                        class: s.class.clone(),
+                        baseline_runs: base.len(),
+                        runs: ours.len(),
+                        baseline_mean: mean(&base)?,
+                        baseline_median: median(&base)?,
+                        mean: mean(&ours)?,
+                        median: median(&ours)?,
+                        a12,
+                        test,
+                        verdict: Verdict::of(a12, test.p),
+                    })
+                })
+                .collect();
+            let count = |v: Verdict| classes.iter().filter(|k| k.verdict == v).count();
+            let base_means: Vec<f64> = classes.iter().map(|k| k.baseline_mean).collect();
+            let means: Vec<f64> = classes.iter().map(|k| k.mean).collect();
+            Comparison {
+                config: c.clone(),
+                baseline: baseline.to_string(),
+                wins: count(Verdict::Win),
+                losses: count(Verdict::Loss),
+                baseline_mean: mean(&base_means).unwrap_or(0.0),
+                baseline_median: median(&base_means).unwrap_or(0.0),
+                mean: mean(&means).unwrap_or(0.0),
+                median: median(&means).unwrap_or(0.0),
+                classes,
+            }
+        })
+        .collect()
+}
+
+impl Comparison {
+    /// "3 wins, 1 loss (p < 0.05), mean 84.3 → 88.8, median 85.2 → 92.2" (baseline → configuration, %).
+    pub fn summary_line(&self) -> String {
+        format!(
+            "{} win{}, {} loss{} (p < {}), mean {} → {}, median {} → {}",
+            self.wins,
+            if self.wins == 1 { "" } else { "s" },
+            self.losses,
+            if self.losses == 1 { "" } else { "es" },
+            stats::ALPHA,
+            pct(self.baseline_mean),
+            pct(self.mean),
+            pct(self.baseline_median),
+            pct(self.median)
+        )
+    }
+}
+
+/// `comparisons.csv`: one line per configuration × class against the baseline, full precision.
+pub fn comparisons_csv(comparisons: &[Comparison]) -> String {
+    let mut out = String::from(
+        "config,baseline,class,runs,baseline_runs,baseline_mean,baseline_median,mean,median,a12,u,p,p_method,verdict\n",
+    );
+    for c in comparisons {
+        for k in &c.classes {
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{},{:.6},{},{}",
+                quote(&c.config),
+                quote(&c.baseline),
+                quote(&k.class),
+                k.runs,
+                k.baseline_runs,
+                k.baseline_mean,
+                k.baseline_median,
+                k.mean,
+                k.median,
+                k.a12,
+                k.test.u,
+                k.test.p,
+                k.test.method.name(),
+                // The CSV says "none" where the Markdown has a dash, so a reader can filter on it.
+                match k.verdict {
+                    Verdict::Neither => "none",
+                    v => v.name(),
+                }
+            );
+        }
+    }
+    out
+}
+
+/// p to three places, and tiny ones as a bound.
+fn p_text(p: f64) -> String {
+    if p < 0.001 { "<0.001".into() } else { format!("{p:.3}") }
+}
+
+/// Per configuration against the baseline: a table of classes with Â12, p and the verdict, and the
+/// line counting wins and losses; a note first when the seeds are too few for significance.
+fn comparison_section(md: &mut String, comparisons: &[Comparison], ctx: &SummaryContext<'_>) {
+    if comparisons.is_empty() {
+        // The baseline alone: nothing to compare.
+        return;
+    }
+    let seeds: Vec<String> = ctx.seeds.iter().map(u64::to_string).collect();
+    let _ = writeln!(
+        md,
+        "\n## Against the baseline `{}`: Â12 and Mann–Whitney U per class\n\n\
+         JaCoCo branch coverage of each class over seeds {} (a run without a figure counts as 0). Â12 \
+         (Vargha–Delaney): the probability that a run of the configuration covers more of the class than a \
+         run of the baseline, ties counting half; 0.5 is no difference. p: two-sided Mann–Whitney U test \
+         over the seeds (exact up to {} runs of the two together, with ties; beyond, the normal \
+         approximation). Verdict: **win** when p < {} and Â12 > {}, **loss** when p < {} and Â12 < {}, \
+         otherwise —. Mean and median per class over its seeds; in the summary line over the classes, of \
+         the class means (baseline → configuration), in %.",
+        ctx.baseline,
+        seeds.join(","),
+        stats::EXACT_MAX_N,
+        stats::ALPHA,
+        stats::A12_WIN,
+        stats::ALPHA,
+        stats::A12_LOSS,
+    );
+    let k = ctx.seeds.len();
+    // Issue 53: a decision that rests on significance uses at least five seeds.
+    if k < 5 {
+        let smallest = stats::smallest_exact_p(k, k);
+        let _ = writeln!(
+            md,
+            "\n**Note: {k} seed{} per configuration.** The exact test's smallest two-sided p is then {} (every \
+             run of one side above every run of the other){}; a decision that rests on significance needs at \
+             least 5 seeds (smallest p {}).",
+            if k == 1 { "" } else { "s" },
+            p_text(smallest),
+            if smallest >= stats::ALPHA {
+                format!(", so no class can reach p < {}", stats::ALPHA)
+            } else {
+                String::new()
+            },
+            p_text(stats::smallest_exact_p(5, 5)),
+        );
+    }
+    for c in comparisons {
+        let _ = writeln!(
+            md,
+            "\n### {} against {}\n\n{}: {}\n\n\
+             | class | {b} mean | {b} median | {c} mean | {c} median | Â12 | p | verdict |\n\
+             |---|---|---|---|---|---|---|---|",
+            c.config,
+            c.baseline,
+            c.config,
+            c.summary_line(),
+            b = c.baseline,
+            c = c.config,
+        );
+        for k in &c.classes {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {:.2} | {} | {} |",
+                k.class,
+                pct(k.baseline_mean),
+                pct(k.baseline_median),
+                pct(k.mean),
+                pct(k.median),
+                k.a12,
+                p_text(k.test.p),
+                k.verdict.name()
+            );
+        }
+    }
+}
+
 /// One class's cells of a per-class table, one per configuration: the class's mean of `main` with
 /// its mean of `beside` in parentheses ("–" when either is missing).
 fn pair_cells(
@@ -345,10 +548,15 @@ fn pair_cells(
     }
 }
 
+/// The mean over repetitions of a figure of one class × configuration (missing counts as 0).
 fn class_mean(rows: &[Row], class: &str, config: &str, f: impl Fn(&Row) -> Option<f64>) -> Option<f64> {
-    let v: Vec<f64> =
-        rows.iter().filter(|r| r.class == class && r.config == config).map(|r| f(r).unwrap_or(0.0)).collect();
-    mean(&v)
+    mean(&class_values(rows, class, config, f))
+}
+
+/// A figure of one class × configuration, one value per repetition in the rows' order (missing
+/// counts as 0).
+fn class_values(rows: &[Row], class: &str, config: &str, f: impl Fn(&Row) -> Option<f64>) -> Vec<f64> {
+    rows.iter().filter(|r| r.class == class && r.config == config).map(|r| f(r).unwrap_or(0.0)).collect()
 }
 
 fn pct(v: f64) -> String {
@@ -428,7 +636,23 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
         ratios.join(", ")
     );
 
+    let comparisons = compare(rows, configs, ctx.baseline, subjects);
+    if !comparisons.is_empty() {
+        let counts: Vec<String> =
+            comparisons.iter().map(|c| format!("{} {}/{}", c.config, c.wins, c.losses)).collect();
+        let _ = writeln!(
+            md,
+            "Significant wins/losses against `{}` per class (p < {}, Â12 > {} / < {}; see below): {}\n",
+            ctx.baseline,
+            stats::ALPHA,
+            stats::A12_WIN,
+            stats::A12_LOSS,
+            counts.join(", ")
+        );
+    }
+
     per_class(&mut md, rows, configs, subjects, ctx);
+    comparison_section(&mut md, &comparisons, ctx);
     if ctx.pit {
         mutation_section(&mut md, rows, configs, subjects, &sums, base);
     }
@@ -692,6 +916,8 @@ fn escape(s: &str) -> String {
 mod tests {
     use std::path::Path;
 
+    use expect_test::expect;
+
     use super::*;
     use crate::subjects::parse_subjects;
 
@@ -833,5 +1059,118 @@ mod tests {
         assert!(md.contains("| rnd | 1 | 10 | 3 | 5 | 2 | 0 | 0 | 15.0 | 15.0 | 1.00 | 20.0 |"), "{md}");
         assert!(md.contains("| a.A | 70.0 (80.0) | 30.0 (40.0) |"), "{md}");
         assert!(md.contains("| a.B | 25.0 (0.0) | 0.0 (0.0) |"), "{md}");
+    }
+
+    /// Rows of `config` on `class`, one per seed from 1, with these branches covered of 10 (`None`:
+    /// the run has no figure).
+    fn seeds(class: &str, config: &str, covered: &[Option<u32>]) -> Vec<Row> {
+        covered.iter().zip(1..).map(|(c, seed)| row(class, config, seed, c.map(|c| (c, 10)), 0.0)).collect()
+    }
+
+    /// Hand-computed: a.A complete separation in the configuration's favour (Â12 1, exact p 2/252),
+    /// a.B the same against it with one run missing (counted as 0), a.C every run equal (Â12 0.5,
+    /// p 1). Class means new 0.9, 0.2, 0.5 (mean 0.533, median 0.5); old 0.58, 0.68, 0.5 (mean
+    /// 0.587, median 0.58).
+    #[test]
+    fn comparison_against_the_baseline_five_seeds() {
+        let text = "class\tclasspath\na.A\tx.jar\na.B\tx.jar\na.C\tx.jar\n";
+        let subjects = parse_subjects(text, Path::new("/")).expect("subjects");
+        let rows: Vec<Row> = [
+            seeds("a.A", "new", &[Some(9), Some(9), Some(8), Some(9), Some(10)]),
+            seeds("a.A", "old", &[Some(5), Some(6), Some(7), Some(6), Some(5)]),
+            seeds("a.B", "new", &[Some(2), Some(3), Some(2), None, Some(3)]),
+            seeds("a.B", "old", &[Some(6), Some(7), Some(6), Some(7), Some(8)]),
+            seeds("a.C", "new", &[Some(5); 5]),
+            seeds("a.C", "old", &[Some(5); 5]),
+        ]
+        .concat();
+        let configs = ["new".to_string(), "old".to_string()];
+        let comparisons = compare(&rows, &configs, "old", &subjects);
+        assert_eq!(comparisons.len(), 1, "the baseline is not compared with itself");
+        let c = &comparisons[0];
+        assert_eq!((c.wins, c.losses), (1, 1));
+        let verdicts: Vec<(f64, Verdict)> = c.classes.iter().map(|k| (k.a12, k.verdict)).collect();
+        assert_eq!(verdicts, [(1.0, Verdict::Win), (0.0, Verdict::Loss), (0.5, Verdict::Neither)]);
+        assert!((c.classes[0].test.p - 2.0 / 252.0).abs() < 1e-15);
+        assert_eq!(c.classes[2].test.p, 1.0);
+        assert_eq!(c.summary_line(), "1 win, 1 loss (p < 0.05), mean 58.7 → 53.3, median 58.0 → 50.0");
+
+        let ctx = SummaryContext {
+            subjects_name: "t",
+            budget_s: 30,
+            seeds: &[1, 2, 3, 4, 5],
+            baseline: "old",
+            flaky_runs: 3,
+            pit: false,
+        };
+        let md = markdown(&rows, &configs, &subjects, &ctx);
+        assert!(
+            md.contains(
+                "Significant wins/losses against `old` per class (p < 0.05, Â12 > 0.64 / < 0.36; see below): \
+                 new 1/1\n"
+            ),
+            "{md}"
+        );
+        let section = &md[md.find("\n## Against").expect("the comparison section")..];
+        expect![[r#"
+
+            ## Against the baseline `old`: Â12 and Mann–Whitney U per class
+
+            JaCoCo branch coverage of each class over seeds 1,2,3,4,5 (a run without a figure counts as 0). Â12 (Vargha–Delaney): the probability that a run of the configuration covers more of the class than a run of the baseline, ties counting half; 0.5 is no difference. p: two-sided Mann–Whitney U test over the seeds (exact up to 50 runs of the two together, with ties; beyond, the normal approximation). Verdict: **win** when p < 0.05 and Â12 > 0.64, **loss** when p < 0.05 and Â12 < 0.36, otherwise —. Mean and median per class over its seeds; in the summary line over the classes, of the class means (baseline → configuration), in %.
+
+            ### new against old
+
+            new: 1 win, 1 loss (p < 0.05), mean 58.7 → 53.3, median 58.0 → 50.0
+
+            | class | old mean | old median | new mean | new median | Â12 | p | verdict |
+            |---|---|---|---|---|---|---|---|
+            | a.A | 58.0 | 60.0 | 90.0 | 90.0 | 1.00 | 0.008 | win |
+            | a.B | 68.0 | 70.0 | 20.0 | 20.0 | 0.00 | 0.008 | loss |
+            | a.C | 50.0 | 50.0 | 50.0 | 50.0 | 0.50 | 1.000 | — |
+        "#]]
+        .assert_eq(section);
+        expect![[r#"
+            config,baseline,class,runs,baseline_runs,baseline_mean,baseline_median,mean,median,a12,u,p,p_method,verdict
+            new,old,a.A,5,5,0.5800,0.6000,0.9000,0.9000,1.0000,25,0.007937,exact,win
+            new,old,a.B,5,5,0.6800,0.7000,0.2000,0.2000,0.0000,0,0.007937,exact,loss
+            new,old,a.C,5,5,0.5000,0.5000,0.5000,0.5000,0.5000,12.5,1.000000,exact,none
+        "#]]
+        .assert_eq(&comparisons_csv(&comparisons));
+    }
+
+    /// Three seeds: the note says no class can be significant, and none is even when every run of
+    /// one side beats every run of the other (p = 0.1).
+    #[test]
+    fn three_seeds_cannot_be_significant() {
+        let text = "class\tclasspath\na.A\tx.jar\n";
+        let subjects = parse_subjects(text, Path::new("/")).expect("subjects");
+        let rows: Vec<Row> = [
+            seeds("a.A", "base", &[Some(1), Some(2), Some(3)]),
+            seeds("a.A", "new", &[Some(7), Some(8), Some(9)]),
+        ]
+        .concat();
+        let configs = ["base".to_string(), "new".to_string()];
+        let ctx = SummaryContext {
+            subjects_name: "t",
+            budget_s: 30,
+            seeds: &[1, 2, 3],
+            baseline: "base",
+            flaky_runs: 3,
+            pit: false,
+        };
+        let md = markdown(&rows, &configs, &subjects, &ctx);
+        assert!(
+            md.contains(
+                "**Note: 3 seeds per configuration.** The exact test's smallest two-sided p is then 0.100 \
+                 (every run of one side above every run of the other), so no class can reach p < 0.05; a \
+                 decision that rests on significance needs at least 5 seeds (smallest p 0.008)."
+            ),
+            "{md}"
+        );
+        assert!(md.contains("| a.A | 20.0 | 20.0 | 80.0 | 80.0 | 1.00 | 0.100 | — |"), "{md}");
+        assert!(md.contains("new: 0 wins, 0 losses (p < 0.05), mean 20.0 → 80.0"), "{md}");
+        // The baseline alone: no section, no counts.
+        let md = markdown(&rows, &configs[..1], &subjects, &ctx);
+        assert!(!md.contains("Â12"), "{md}");
     }
 }

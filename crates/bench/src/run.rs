@@ -4,7 +4,8 @@
 //! what it measured). At the end the Markdown summary and the SVG are written. Each finished run
 //! also goes to `rows.jsonl` (`journal`), from which `--resume` continues a stopped invocation.
 //!
-//! Layout of the output directory: `results.csv`, `rows.jsonl`, `summary.md`, `coverage.svg`, and per run
+//! Layout of the output directory: `results.csv`, `rows.jsonl`, `summary.md`, `comparisons.csv` (per
+//! class, each configuration against the baseline: Â12, p, verdict), `coverage.svg`, and per run
 //! `runs/<config>/<class>/seed-<n>/` with `tests/` (what `generate` wrote), `engine.stdout`,
 //! `engine.stderr` and `check/` (the compiled tests, the JaCoCo exec file, the tests' working
 //! directory), with `check/pit/` when PIT runs (its report in `report/`, its logs, the working,
@@ -135,6 +136,8 @@ pub struct Outcome {
     pub rows: Vec<Row>,
     pub csv: PathBuf,
     pub summary_path: PathBuf,
+    /// Per class × configuration against the baseline (`report::comparisons_csv`).
+    pub comparisons_path: PathBuf,
     pub svg_path: PathBuf,
     /// The Markdown summary's text.
     pub summary: String,
@@ -250,10 +253,14 @@ pub fn run(
     let summary_path = plan.out.join("summary.md");
     std::fs::write(&summary_path, &summary)
         .map_err(io(format!("cannot write {}", summary_path.display())))?;
+    let comparisons_path = plan.out.join("comparisons.csv");
+    let comparisons = report::compare(&rows, &configs, &plan.baseline, &plan.subjects);
+    std::fs::write(&comparisons_path, report::comparisons_csv(&comparisons))
+        .map_err(io(format!("cannot write {}", comparisons_path.display())))?;
     let svg_path = plan.out.join("coverage.svg");
     std::fs::write(&svg_path, report::svg(&rows, &configs, &plan.subjects, plan.budget.seconds()))
         .map_err(io(format!("cannot write {}", svg_path.display())))?;
-    Ok(Outcome { rows, csv: csv_path, summary_path, svg_path, summary })
+    Ok(Outcome { rows, csv: csv_path, summary_path, comparisons_path, svg_path, summary })
 }
 
 fn pct(v: Option<f64>) -> String {

@@ -5,7 +5,9 @@
 //! failing test) through a fake generator and checks the counts, without the engine.
 //! `pit_columns_are_filled` runs `bench --pit` on example.Triangle and checks PIT's columns.
 //! `resume_runs_only_what_an_earlier_invocation_did_not_finish` stops an invocation after its first
-//! run (through its journal) and goes on with `resume`, with the fake generator.
+//! run (through its journal) and goes on with `resume`, with the fake generator. The per-class
+//! comparisons with the baseline (Â12, p; `comparisons.csv`) are checked for their shape here; their
+//! figures by the unit tests of `stats` and `report`.
 //!
 //! Finding `suitesmith`: a test of crate bench cannot name another package's binary
 //! (CARGO_BIN_EXE_ covers the own package, artifact dependencies are unstable, and `cli` has no
@@ -130,6 +132,18 @@ fn real_engine_on_the_fixture_list() {
         .unwrap_or_else(|| panic!("{ratio_line}"));
     assert!(dyn_ratio > 0.5 && dyn_ratio < 2.0, "{ratio_line}");
     assert!(summary.contains("| dynamosa | 2 |") && summary.contains("| random | 2 |"), "{summary}");
+
+    // Each class against the baseline (issue 53): with one seed a side p is 1, so never significant,
+    // and the summary says why.
+    let comparisons = std::fs::read_to_string(out_dir.join("comparisons.csv")).expect("comparisons.csv");
+    let lines: Vec<&str> = comparisons.lines().collect();
+    assert_eq!(lines.len(), 3, "{comparisons}");
+    for (line, class) in lines[1..].iter().zip(["example.Stack", "example.Triangle"]) {
+        assert!(line.starts_with(&format!("dynamosa,random,{class},1,1,")), "{line}");
+        assert!(line.ends_with(",1.000000,exact,none"), "{line}");
+    }
+    assert!(summary.contains("\ndynamosa: 0 wins, 0 losses (p < 0.05), mean "), "{summary}");
+    assert!(summary.contains("so no class can reach p < 0.05"), "{summary}");
 
     let svg = std::fs::read_to_string(out_dir.join("coverage.svg")).expect("coverage.svg");
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
@@ -276,6 +290,10 @@ fn independent_check_counts_what_the_engine_hides() {
     assert!(
         outcome.summary.contains("Ratio to baseline `canned` (mean JaCoCo branch coverage): canned 1.00")
     );
+    // The baseline alone: nothing to compare, comparisons.csv is its header.
+    let comparisons = std::fs::read_to_string(&outcome.comparisons_path).expect("comparisons.csv");
+    assert_eq!(comparisons.lines().count(), 1, "{comparisons}");
+    assert!(!outcome.summary.contains("Â12"), "{}", outcome.summary);
 }
 
 /// `Canned`, counting the generations it was asked for.
