@@ -99,6 +99,12 @@ pub struct Args {
     /// their header: they need them to run.
     #[arg(long = "jvm-arg", allow_hyphen_values = true)]
     jvm_args: Vec<String>,
+    /// The operating-system sandbox of every JVM that runs the code under test (docs/sandbox.md):
+    /// `auto` takes the first available of Landlock, an unprivileged user (when run as root) and a
+    /// read-only user namespace, and warns when none is; `required` refuses to run without one;
+    /// `landlock`, `user`, `namespace` ask for exactly that layer. report.json names the layer.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "required", "landlock", "user", "namespace"])]
+    sandbox: String,
     /// The static value pool also holds the numbers the class's methods push (`bipush 58`,
     /// `sipush 5000`, `iconst_3`, ...), not only its constant pool's, as EvoSuite's does. Off: its
     /// ablation lost branch coverage on the public set (docs/benchmarks.md).
@@ -153,6 +159,8 @@ struct Plan {
     config: GenerateConfig,
     write: WriteConfig,
     java: worker::Java,
+    /// The sandbox of every JVM that runs the code under test, resolved once.
+    sandbox: std::sync::Arc<worker::Sandbox>,
     jars: JUnitJars,
     version: JUnitVersion,
     out: PathBuf,
@@ -175,7 +183,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         let mut verifier =
             JvmVerifier::new(plan.java.clone(), plan.jars.clone(), plan.version, &plan.classpath, class)
                 .map_err(|e| Failure::Internal(e.into()))?
-                .with_jvm_args(&plan.config.jvm_args);
+                .with_jvm_args(&plan.config.jvm_args)
+                .with_sandbox(std::sync::Arc::clone(&plan.sandbox));
         let budget = plan.config.budget.time;
         let res =
             engine::generate_tests(&config, &plan.write, &mut verifier, &mut |s| progress.stage(s, budget));
@@ -284,6 +293,17 @@ fn check(args: &Args) -> Result<Plan, Failure> {
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("suitesmith-tests"));
     check_out_dir(&out)?;
     let java = worker::Java::discover().map_err(|e| bad(e.to_string()))?;
+    let sandbox_request: worker::SandboxRequest = args.sandbox.parse().map_err(bad)?;
+    let sandbox = match sandbox_request {
+        worker::SandboxRequest::Auto => worker::default_sandbox(&java),
+        request => std::sync::Arc::new(
+            worker::Sandbox::for_java(request, &java.resolved_path()).map_err(|e| bad(e.to_string()))?,
+        ),
+    };
+    if !sandbox.layer().contains() {
+        // Said once, before any class; report.json says it again.
+        eprintln!("suitesmith: warning: {}", sandbox.layer());
+    }
     let version = if args.junit == "5" { JUnitVersion::Five } else { JUnitVersion::Four };
     let jars = JUnitJars::debian(version).map_err(|e| bad(e.to_string()))?;
     if args.jacoco {
@@ -313,6 +333,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         local_search: args.local_search.config()?,
         sushi: args.sushi.config()?,
         jvm_args: jvm_args(&args.jvm_args)?,
+        sandbox: sandbox_request,
         code_constants: args.code_constants == crate::dse_args::Switch::On,
     };
     let style = match version {
@@ -327,7 +348,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         Some(b) => parse_duration(b)?,
         None => budget.max(MIN_POST_BUDGET),
     });
-    Ok(Plan { classes, classpath, config, write, java, jars, version, out, shard })
+    Ok(Plan { classes, classpath, config, write, java, sandbox, jars, version, out, shard })
 }
 
 /// `--project`: crate::project finds the modules and their classes; each module is a plain run into
@@ -510,7 +531,8 @@ fn write_outputs(
         report::statistics_csv(done, &plan.config.criteria, plan.config.seed).as_bytes(),
     )?;
     let shard = plan.shard.map(|s| s.to_string());
-    let json = report::report_json(done, failed, &plan.config, &plan.write, shard, total);
+    let json =
+        report::report_json(done, failed, &plan.config, &plan.write, plan.sandbox.layer(), shard, total);
     write_file(&out.join("report.json"), json.as_bytes())?;
     write_file(&out.join("report.html"), crate::html::report_html(done, sources).as_bytes())?;
     Ok(())

@@ -79,6 +79,7 @@ pub fn report_json(
     failed: &[(String, String)],
     config: &GenerateConfig,
     write: &WriteConfig,
+    sandbox: &worker::SandboxLayer,
     shard: Option<String>,
     total: Duration,
 ) -> String {
@@ -111,6 +112,7 @@ pub fn report_json(
             "local_search": local_search_config_json(&config.local_search),
             "sushi": sushi_config_json(&config.sushi),
             "shard": shard,
+            "sandbox": sandbox_json(sandbox),
         },
         "classes": classes,
         "failed": failures,
@@ -119,6 +121,16 @@ pub fn report_json(
     let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// The operating-system sandbox in force: its layer (`landlock`, `user`, `namespace`, `none`),
+/// Landlock's ABI, and what it means in a sentence (why there is none, when there is none).
+fn sandbox_json(layer: &worker::SandboxLayer) -> Value {
+    let abi = match layer {
+        worker::SandboxLayer::Landlock { abi } => Some(*abi),
+        _ => None,
+    };
+    json!({ "layer": layer.name(), "landlock_abi": abi, "contains": layer.contains(), "detail": layer.to_string() })
 }
 
 fn class_json(t: &ClassTests) -> Value {

@@ -107,6 +107,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         local_search: args.local_search.config()?,
         sushi: args.sushi.config()?,
         jvm_args: Vec::new(),
+        sandbox: engine::SandboxRequest::Auto,
         code_constants: false,
     };
     let generation = engine::generate(&config).map_err(|e| Failure::Internal(e.into()))?;

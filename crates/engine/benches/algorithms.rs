@@ -189,6 +189,7 @@ fn run_config(s: &Subject, alg: Algorithm, budget_s: f64, seed: u64) -> Generate
         sushi: engine::SushiConfig::off(),
         local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
+        sandbox: engine::SandboxRequest::Auto,
         code_constants: false,
     }
 }

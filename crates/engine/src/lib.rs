@@ -40,6 +40,7 @@ pub use replay_check::{ReplayCheck, replay_check, stop_kind};
 pub use smart::{GoalSelection, SelectionCounts};
 pub use sushi::{SushiConfig, SushiStats};
 pub use verifier::JvmVerifier;
+pub use worker::{Sandbox, SandboxLayer, SandboxRequest};
 
 /// Everything that can stop `generate` (never the code under test misbehaving: that is data).
 #[derive(Debug, thiserror::Error)]
@@ -143,6 +144,9 @@ pub struct GenerateConfig {
     /// e.g. `--add-exports` for classes compiled against a JDK module's internal packages. Empty
     /// for most runs.
     pub jvm_args: Vec<String>,
+    /// The operating-system sandbox of every JVM that runs the code under test (DESIGN.md §10,
+    /// docs/sandbox.md): `Auto` takes the first available layer.
+    pub sandbox: SandboxRequest,
 }
 
 /// The result of `generate`.
@@ -307,7 +311,12 @@ fn search_class_in(
         &config.criteria,
         config.workers,
         config.timeout_ms,
-        Extras { flags: config.flags, sushi: Some(&config.sushi), jvm_args: &config.jvm_args },
+        Extras {
+            flags: config.flags,
+            sushi: Some(&config.sushi),
+            jvm_args: &config.jvm_args,
+            sandbox: config.sandbox,
+        },
     )?;
     if let Some(filter) = &config.stop_when_covered {
         search_config.stop_goals = Some(stop_goals(&problem, filter)?);

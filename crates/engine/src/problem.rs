@@ -16,7 +16,7 @@ use goals::Criterion;
 use protocol::{Outcome, Trace};
 use search::{Evaluation, GoalIdx, Problem, ProblemError};
 use testcase::{DynamicPool, TestCase};
-use worker::{Java, Pool, WorkerConfig};
+use worker::{Java, Pool, WorkerConfig, WorkerError};
 
 use crate::batches::{BatchRun, InFlight, Runner, ScoredRuns, lock};
 use crate::feed::feed_pool;
@@ -89,6 +89,8 @@ pub struct Extras<'a> {
     pub sushi: Option<&'a sushi::SushiConfig>,
     /// The user's JVM flags for the workers (`GenerateConfig::jvm_args`), after the workers' own.
     pub jvm_args: &'a [String],
+    /// The sandbox the workers enter (`GenerateConfig::sandbox`).
+    pub sandbox: worker::SandboxRequest,
 }
 
 /// The classes a run instruments for `internal` (the CUT's internal name): the CUT, then every
@@ -156,7 +158,14 @@ impl JvmProblem {
         let model = GoalModel::build_in(db, &subject.plan)?;
 
         let java = Java::discover()?;
+        let sandbox = match extras.sandbox {
+            worker::SandboxRequest::Auto => worker::default_sandbox(&java),
+            request => Arc::new(
+                worker::Sandbox::for_java(request, &java.resolved_path()).map_err(WorkerError::from)?,
+            ),
+        };
         let mut config = WorkerConfig::new(java, worker::runtime_jar()?, subject.setup);
+        config.sandbox = sandbox;
         config.extra_jvm_args = extras.jvm_args.to_vec();
         let pool = Pool::new(config, workers.max(1))?;
         let space = GoalSpace::new(model, criteria, loading, pool.init_trace());

@@ -98,6 +98,8 @@ pub struct JvmVerifier {
     /// The user's JVM flags (`GenerateConfig::jvm_args`): after ours in each run, before the
     /// containment's; their module options go to javac.
     jvm_args: Vec<String>,
+    /// The sandbox of every run (`None`: the default one for `java`).
+    sandbox: Option<std::sync::Arc<worker::Sandbox>>,
 }
 
 /// One test's outcome in one run, with how the JVM that gave it ended.
@@ -134,7 +136,14 @@ impl JvmVerifier {
             deadline: None,
             runs_done: 0,
             jvm_args: Vec::new(),
+            sandbox: None,
         })
+    }
+
+    /// The verifier whose test runs enter `sandbox` (the user's `--sandbox`).
+    pub fn with_sandbox(mut self, sandbox: std::sync::Arc<worker::Sandbox>) -> JvmVerifier {
+        self.sandbox = Some(sandbox);
+        self
     }
 
     /// The verifier with the user's JVM flags (`GenerateConfig::jvm_args`) for its runs and, as
@@ -359,6 +368,7 @@ impl Verifier for JvmVerifier {
             }
             let started = Instant::now();
             let mut options = RunOptions::new(self.timeout(RUN_TIMEOUT));
+            options.sandbox = self.sandbox.clone();
             options.working_dir = Some(work.clone());
             options.contained = true;
             // The workers' heap: a test that needs more fails here as it would in the search, instead
@@ -426,6 +436,7 @@ impl JvmVerifier {
         let classes: Vec<String> = files.iter().map(Rendered::binary_name).collect();
         let cp = self.run_classpath()?;
         let mut options = RunOptions::new(RUN_TIMEOUT);
+        options.sandbox = self.sandbox.clone();
         options.working_dir = Some(self.work_dir()?);
         options.contained = true;
         options.coverage = Some(jacoco.agent(&exec)?);

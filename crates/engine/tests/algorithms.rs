@@ -72,6 +72,7 @@ fn config(class: &str, algorithm: Algorithm, evaluations: u64, seed: u64, worker
         sushi: engine::SushiConfig::off(),
         local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
+        sandbox: engine::SandboxRequest::Auto,
         code_constants: false,
     }
 }

@@ -40,6 +40,7 @@ fn config(evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
         sushi: engine::SushiConfig::off(),
         local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
+        sandbox: engine::SandboxRequest::Auto,
         code_constants: false,
     }
 }

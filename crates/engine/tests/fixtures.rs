@@ -168,6 +168,7 @@ fn check(listing: &Listing) -> Vec<String> {
         sushi: engine::SushiConfig::off(),
         local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
+        sandbox: engine::SandboxRequest::Auto,
         code_constants: false,
     };
     let g = match generate(&config) {

@@ -24,7 +24,7 @@ fn problem(class: &str, flags: bool) -> JvmProblem {
         &[Criterion::Branch],
         1,
         3000,
-        engine::Extras { flags, sushi: None, jvm_args: &[] },
+        engine::Extras { flags, sushi: None, jvm_args: &[], sandbox: engine::SandboxRequest::Auto },
     )
     .expect("problem")
 }
@@ -251,6 +251,7 @@ fn search_with(
         sushi: engine::SushiConfig::off(),
         local_search,
         jvm_args: Vec::new(),
+        sandbox: engine::SandboxRequest::Auto,
         code_constants: false,
     };
     let g = engine::generate(&config).unwrap_or_else(|e| panic!("{class}: {e}"));

@@ -30,6 +30,7 @@ fn config(class: &str, evaluations: u64, seed: u64, workers: usize) -> GenerateC
         sushi: engine::SushiConfig::off(),
         local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
+        sandbox: engine::SandboxRequest::Auto,
         code_constants: false,
     }
 }

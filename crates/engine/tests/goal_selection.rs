@@ -28,6 +28,7 @@ fn config(algorithm: Algorithm, goal_selection: GoalSelection, seed: u64) -> Gen
         sushi: engine::SushiConfig::off(),
         local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
+        sandbox: engine::SandboxRequest::Auto,
         code_constants: false,
     }
 }

@@ -28,6 +28,7 @@ fn each_class_parsed_once_and_each_method_decoded_at_most_once() {
         sushi: engine::SushiConfig::off(),
         local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
+        sandbox: engine::SandboxRequest::Auto,
         code_constants: false,
     };
     let db = open_program(&config).expect("classpath opens");

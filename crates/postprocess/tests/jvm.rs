@@ -81,6 +81,7 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
         sushi: engine::SushiConfig::off(),
         local_search: engine::LocalSearchConfig::off(),
         jvm_args: Vec::new(),
+        sandbox: engine::SandboxRequest::Auto,
         code_constants: false,
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: {e}")).suite

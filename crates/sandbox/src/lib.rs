@@ -44,9 +44,10 @@ use std::sync::Arc;
 pub use limits::Limits;
 
 /// What the user asked for (`--sandbox`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Request {
     /// The first available layer; none, with a warning, when none is.
+    #[default]
     Auto,
     /// [`Request::Auto`], but refuse to run with no layer.
     Required,
@@ -197,6 +198,17 @@ impl Sandbox {
         roots.dedup();
         let layer = choose(request)?;
         Ok(Sandbox { layer, exec: roots, limits: Limits::standard() })
+    }
+
+    /// The sandbox every process that runs code under test gets unless the user asked for another:
+    /// [`Request::Auto`] for `java`'s JDK; no layer (with the reason) only where the JDK's path
+    /// cannot even be resolved, which makes the process fail to start anyway.
+    pub fn default_for_java(java: &Path) -> Sandbox {
+        Sandbox::for_java(Request::Auto, java).unwrap_or_else(|e| Sandbox {
+            layer: Layer::None { why: e.to_string() },
+            exec: Vec::new(),
+            limits: Limits::standard(),
+        })
     }
 
     pub fn layer(&self) -> &Layer {

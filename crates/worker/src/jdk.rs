@@ -29,6 +29,19 @@ impl Java {
         Java::at(&path)
     }
 
+    /// The executable's path, looked up on `PATH` when it is a bare name (as `Command` does).
+    pub fn resolved_path(&self) -> PathBuf {
+        if self.path.components().count() > 1 {
+            return self.path.clone();
+        }
+        std::env::var_os("PATH")
+            .iter()
+            .flat_map(std::env::split_paths)
+            .map(|dir| dir.join(&self.path))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| self.path.clone())
+    }
+
     /// Checks the given `java` executable (a path, or a bare name looked up on `PATH`).
     // This crate is the one place allowed to start processes (STYLE.md rule 2, clippy.toml).
     #[allow(clippy::disallowed_methods)]

@@ -22,6 +22,7 @@ pub use jdk::{Java, MIN_JAVA_MAJOR};
 pub use pool::{Ahead, AheadSlot, Pool, PoolStats, Scored, default_workers};
 pub use process::{DEFAULT_MAX_HEAP_MB, TestRun, Worker, WorkerConfig};
 pub use runtime::{RUNTIME_HASH, RUNTIME_JAR, runtime_jar};
+pub use sandbox::{Layer as SandboxLayer, Request as SandboxRequest, Sandbox, SandboxError};
 
 /// Everything that can go wrong with the worker machinery itself (never with the code under test).
 #[derive(Debug, thiserror::Error)]
@@ -42,8 +43,23 @@ pub enum WorkerError {
     Scratch(std::io::Error),
     #[error("cannot start {java}: {source}")]
     Spawn { java: PathBuf, source: std::io::Error },
+    #[error("cannot confine the worker: {0}")]
+    Sandbox(#[from] SandboxError),
     #[error("worker failed during {stage}: {detail}{}", stderr_suffix(.stderr))]
     Handshake { stage: &'static str, detail: String, stderr: String },
+}
+
+/// The sandbox of a JVM run from `java` when the caller names none: [`SandboxRequest::Auto`], made
+/// once per `java` (it reads the kernel's Landlock version and counts the user's threads).
+pub fn default_sandbox(java: &Java) -> std::sync::Arc<Sandbox> {
+    use std::collections::BTreeMap;
+    use std::sync::{Arc, Mutex, PoisonError};
+    static MADE: Mutex<BTreeMap<PathBuf, Arc<Sandbox>>> = Mutex::new(BTreeMap::new());
+    let mut made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
+    Arc::clone(
+        made.entry(java.path.clone())
+            .or_insert_with(|| Arc::new(Sandbox::default_for_java(&java.resolved_path()))),
+    )
 }
 
 fn stderr_suffix(stderr: &str) -> String {

@@ -39,6 +39,9 @@ pub struct WorkerConfig {
     pub extra_jvm_args: Vec<String>,
     /// How many bytes of the worker's stderr to keep (the last ones) for diagnostics.
     pub stderr_limit: usize,
+    /// The operating-system sandbox each worker enters before `exec` (DESIGN.md §10): it may write
+    /// only below its own scratch directory.
+    pub sandbox: Arc<sandbox::Sandbox>,
 }
 
 /// The heap of a worker JVM by default, in MiB (issue 3).
@@ -47,7 +50,9 @@ pub const DEFAULT_MAX_HEAP_MB: u32 = 512;
 impl WorkerConfig {
     /// The defaults of issue 3: 512 MiB heap, 4 MiB stacks, 2 s grace.
     pub fn new(java: Java, runtime_jar: PathBuf, setup: Setup) -> WorkerConfig {
+        let sandbox = crate::default_sandbox(&java);
         WorkerConfig {
+            sandbox,
             java,
             runtime_jar,
             setup,
@@ -88,6 +93,13 @@ impl WorkerConfig {
         // After the user's flags: of two `-D` settings of one property the JVM keeps the last, so
         // the scratch directory's wins even over a flag the CLI did not refuse.
         args.push(format!("-Djava.io.tmpdir={}", tmp.display()));
+        // Every java.nio.file operation of the code under test goes through the runtime's guarded
+        // provider, which refuses changes outside the scratch directory (issue 51, layer 2).
+        // (rt_abi::GUARDED_PROVIDER_ARG; this crate does not depend on rt-abi.)
+        args.push(
+            "-Djava.nio.file.spi.DefaultFileSystemProvider=suitesmith.rt.GuardedFileSystemProvider"
+                .to_string(),
+        );
         args.push("-cp".to_string());
         args.push(self.runtime_jar.display().to_string());
         args.push("suitesmith.rt.WorkerMain".to_string());
@@ -183,6 +195,7 @@ impl Worker {
             // for the engine, whose handler then kills the workers; a worker killed by it first
             // would look like a crash and be restarted.
             .process_group(0);
+        Arc::new(config.sandbox.prepare(&[scratch.path()])?).install(&mut command);
         let (child, pipes) = cleanup::spawn(&mut command)
             .map_err(|source| WorkerError::Spawn { java: config.java.path.clone(), source })?;
         let pid = child.id();

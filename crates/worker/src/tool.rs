@@ -26,7 +26,8 @@ pub fn run_tool(
     cwd: &Path,
     timeout: Duration,
 ) -> Result<ToolOutput, VerifyError> {
-    let f = crate::verify::process::run(program, args, cwd, timeout)?;
+    // The user's own build: not code under test, and it writes where the project says.
+    let f = crate::verify::process::run(program, args, cwd, timeout, None)?;
     Ok(ToolOutput {
         success: f.status.is_some_and(|s| s.success()),
         code: f.status.and_then(|s| s.code()),

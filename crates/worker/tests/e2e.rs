@@ -395,6 +395,13 @@ fn fake_java(dir: &Path, then: &str) -> Java {
     Java { path, version: "17".into(), major: 17 }
 }
 
+/// The sandbox of a fake `java`: a shell script may run the system's tools (`head`, `sleep`), which
+/// the default sandbox, made for a JDK, refuses to execute.
+fn shell_sandbox(script: &Path) -> std::sync::Arc<worker::Sandbox> {
+    let exec = [script, Path::new("/bin/sh"), Path::new("/usr/bin"), Path::new("/bin")].map(PathBuf::from);
+    std::sync::Arc::new(worker::Sandbox::new(worker::SandboxRequest::Auto, &exec).expect("sandbox"))
+}
+
 #[test]
 fn engine_deadline_kills_a_silent_worker() {
     let dir = tempfile::tempdir().unwrap();
@@ -402,6 +409,7 @@ fn engine_deadline_kills_a_silent_worker() {
     setup.timeout_ms = 100;
     let mut c = WorkerConfig::new(fake_java(dir.path(), "exec sleep 30"), PathBuf::from("unused.jar"), setup);
     c.grace_ms = 200;
+    c.sandbox = shell_sandbox(&c.java.path);
     let mut w = spawn(&c);
     let t = echo(1);
     let t0 = Instant::now();
@@ -415,11 +423,12 @@ fn engine_deadline_kills_a_silent_worker() {
 #[test]
 fn a_worker_that_keeps_dying_is_reported_not_looped_on() {
     let dir = tempfile::tempdir().unwrap();
-    let c = WorkerConfig::new(
+    let mut c = WorkerConfig::new(
         fake_java(dir.path(), "sleep 0.3; exit 9"),
         PathBuf::from("unused.jar"),
         Setup::empty(),
     );
+    c.sandbox = shell_sandbox(&c.java.path);
     let mut pool = Pool::new(c, 1).unwrap();
     let t = echo(1);
     let runs = pool.execute(&[&t, &t]).unwrap();

@@ -120,7 +120,10 @@ pub fn compile_with(
         .map_err(|e| VerifyError::io(format!("cannot create {}", out_dir.display()), e))?;
     let tmp = crate::cleanup::scratch_dir("suitesmith-javac-")
         .map_err(|e| VerifyError::io("cannot create a temporary directory", e))?;
-    let mut args = vec!["-encoding".to_string(), "UTF-8".into(), "-nowarn".into(), "-g".into()];
+    // No annotation processing: a processor found on the user's classpath would run its code here,
+    // and the generated tests need none.
+    let mut args =
+        vec!["-encoding".to_string(), "UTF-8".into(), "-nowarn".into(), "-g".into(), "-proc:none".into()];
     args.extend(["-Xmaxerrs".to_string(), "10000".into(), "-d".into()]);
     args.push(process::absolute(out_dir)?.to_string_lossy().into_owned());
     if !classpath.is_empty() {
@@ -143,7 +146,11 @@ pub fn compile_with(
         "-J-Duser.country=US".into(),
         format!("@{}", argfile.display()),
     ];
-    let done = process::run(&javac, &cmd, tmp.path(), JAVAC_TIMEOUT)?;
+    // javac loads classes of the user's classpath (and could be handed a plugin): it writes only
+    // its class files and its temporary directory.
+    let confinement =
+        crate::default_sandbox(java).prepare(&[tmp.path(), out_dir]).map_err(crate::WorkerError::from)?;
+    let done = process::run(&javac, &cmd, tmp.path(), JAVAC_TIMEOUT, Some(confinement))?;
     let mut output = done.stdout.join("\n");
     if !output.is_empty() {
         output.push('\n');

@@ -45,12 +45,23 @@ pub struct RunOptions {
     /// their scratch (`-Dsuitesmith.verify.scratch`): guard-instrumented classes on the classpath may
     /// then write files only below it, and a test during which a guard refused fails (docs/verify.md).
     pub contained: bool,
+    /// The operating-system sandbox of the JVM, which may write only below its working directory
+    /// and the exec file's directory, contained or not; `None`: the default
+    /// ([`crate::default_sandbox`]), never no sandbox.
+    pub sandbox: Option<std::sync::Arc<sandbox::Sandbox>>,
 }
 
 impl RunOptions {
-    /// No coverage, a fresh working directory, no extra flags, not contained.
+    /// No coverage, a fresh working directory, no extra flags, not contained, the default sandbox.
     pub fn new(timeout: Duration) -> RunOptions {
-        RunOptions { timeout, coverage: None, working_dir: None, jvm_args: Vec::new(), contained: false }
+        RunOptions {
+            timeout,
+            coverage: None,
+            working_dir: None,
+            jvm_args: Vec::new(),
+            contained: false,
+            sandbox: None,
+        }
     }
 }
 

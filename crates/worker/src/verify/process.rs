@@ -30,7 +30,8 @@ pub(crate) struct Finished {
     pub elapsed: Duration,
 }
 
-/// Runs `program args` in `cwd` with stdin closed, and waits at most `timeout`.
+/// Runs `program args` in `cwd` with stdin closed, and waits at most `timeout`; a child that runs
+/// code under test enters `confinement` before `exec`.
 // This crate is the one place allowed to start processes (STYLE.md rule 2, clippy.toml).
 #[allow(clippy::disallowed_methods)]
 pub(crate) fn run(
@@ -38,17 +39,16 @@ pub(crate) fn run(
     args: &[String],
     cwd: &Path,
     timeout: Duration,
+    confinement: Option<sandbox::Confinement>,
 ) -> Result<Finished, VerifyError> {
     let start = Instant::now();
-    let (child, pipes) = crate::cleanup::spawn(
-        Command::new(program)
-            .args(args)
-            .current_dir(cwd)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
-    )
-    .map_err(|source| VerifyError::Spawn { program: program.to_path_buf(), source })?;
+    let mut command = Command::new(program);
+    command.args(args).current_dir(cwd).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    if let Some(c) = confinement {
+        std::sync::Arc::new(c).install(&mut command);
+    }
+    let (child, pipes) = crate::cleanup::spawn(&mut command)
+        .map_err(|source| VerifyError::Spawn { program: program.to_path_buf(), source })?;
     let (stdout, stderr) = (pipes.stdout, pipes.stderr);
     // A `TrackedChild` is killed when dropped, whatever path this function leaves by, and is
     // registered for a signal handler (`crate::cleanup`).

@@ -71,9 +71,28 @@ pub fn run_tests(
             scratch.path()
         }
     };
-    let (contained, cwd) =
-        if options.contained { containment(dir)? } else { (Vec::new(), dir.to_path_buf()) };
+    let (contained, cwd) = if options.contained {
+        containment(dir)?
+    } else {
+        // Not contained by the guards, still by the sandbox: temporary files (JUnit's
+        // `TemporaryFolder` among them) go below the one directory the JVM may write.
+        let tmp = dir.join("tmp");
+        std::fs::create_dir_all(&tmp)
+            .map_err(|e| VerifyError::io(format!("cannot create {}", tmp.display()), e))?;
+        (vec![format!("-Djava.io.tmpdir={}", process::absolute(&tmp)?.display())], dir.to_path_buf())
+    };
     jvm.extend(contained);
+    let mut writable = vec![process::absolute(dir)?];
+    if let Some(agent) = &options.coverage {
+        // JaCoCo writes its exec file at exit, from inside the JVM.
+        if let Some(parent) = process::absolute(&agent.exec_file)?.parent() {
+            writable.push(parent.to_path_buf());
+        }
+    }
+    let sandbox = options.sandbox.clone().unwrap_or_else(|| crate::default_sandbox(java));
+    let confinement = sandbox
+        .prepare(&writable.iter().map(PathBuf::as_path).collect::<Vec<_>>())
+        .map_err(crate::WorkerError::from)?;
     let argdir = crate::cleanup::scratch_dir("suitesmith-junit-")
         .map_err(|e| VerifyError::io("cannot create a temporary directory", e))?;
     let mut rest = vec!["-cp".to_string(), process::classpath(&cp)?, "suitesmith.tools.RunTests".into()];
@@ -87,7 +106,7 @@ pub fn run_tests(
         jvm.extend(rest);
     }
 
-    let done = process::run(&java.path, &jvm, &cwd, options.timeout)?;
+    let done = process::run(&java.path, &jvm, &cwd, options.timeout, Some(confinement))?;
     let end_if_unfinished = match done.status {
         None => JvmEnd::TimedOut,
         Some(s) => JvmEnd::Exited { code: s.code() },
@@ -127,6 +146,9 @@ fn containment(dir: &Path) -> Result<(Vec<String>, PathBuf), VerifyError> {
         format!("-Djava.io.tmpdir={}", tmp.display()),
         format!("-Duser.home={}", home.display()),
         format!("-Dsuitesmith.verify.scratch={}", dir.display()),
+        // java.nio.file goes through the runtime's guarded provider, as in the workers (issue 51;
+        // rt_abi::GUARDED_PROVIDER_ARG): a test changing something outside `dir` is refused.
+        "-Djava.nio.file.spi.DefaultFileSystemProvider=suitesmith.rt.GuardedFileSystemProvider".to_string(),
     ];
     Ok((args, cwd))
 }
