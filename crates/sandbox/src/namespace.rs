@@ -26,9 +26,23 @@ pub(crate) struct Plan {
     writable: Vec<CString>,
     uid_map: Vec<u8>,
     gid_map: Vec<u8>,
+    /// Root stays root inside (`contain`'s acceptance runs): the mounts are then locked by a
+    /// second, nested user namespace, whose root cannot make them writable again.
+    keep_root: bool,
 }
 
 impl Plan {
+    /// A plan whose process is root inside when it was root outside, with its mounts locked.
+    pub(crate) fn keeping_root(writable: &[&Path]) -> Result<Plan, SandboxError> {
+        let mut plan = Plan::new(writable)?;
+        // SAFETY: getuid/getgid have no preconditions.
+        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+        plan.uid_map = format!("{uid} {uid} 1\n").into_bytes();
+        plan.gid_map = format!("{gid} {gid} 1\n").into_bytes();
+        plan.keep_root = true;
+        Ok(plan)
+    }
+
     pub(crate) fn new(writable: &[&Path]) -> Result<Plan, SandboxError> {
         let mut dirs = Vec::new();
         for d in writable {
@@ -46,6 +60,7 @@ impl Plan {
             writable: dirs,
             uid_map: format!("{} {uid} 1\n", inside(uid, UNPRIVILEGED.0)).into_bytes(),
             gid_map: format!("{} {gid} 1\n", inside(gid, UNPRIVILEGED.1)).into_bytes(),
+            keep_root: false,
         })
     }
 
@@ -77,6 +92,16 @@ impl Plan {
             set_attr(c"/", MOUNT_ATTR_RDONLY, 0)?;
             for dir in &self.writable {
                 set_attr(dir, 0, MOUNT_ATTR_RDONLY)?;
+            }
+            if self.keep_root {
+                // The nested namespace's maps are written through /proc, which must stay writable
+                // (writes there reach the kernel's own checks, not the disk).
+                set_attr(c"/proc", 0, MOUNT_ATTR_RDONLY)?;
+                // Copied into a less privileged mount namespace, read-only mounts are locked so.
+                check(libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS))?;
+                write_file(c"/proc/self/setgroups", b"deny")?;
+                write_file(c"/proc/self/uid_map", &self.uid_map)?;
+                write_file(c"/proc/self/gid_map", &self.gid_map)?;
             }
             check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
         }
