@@ -210,6 +210,9 @@ fn rewrite_class<'b>(
     }
     let mut clinit_body: Option<MethodBody> = None;
     let mut refs = probes::TracerRefs::default();
+    if let Some(set) = opts.guards {
+        report.redirects += redirect_method_handles(&mut cf.constant_pool, set)?;
+    }
     let ClassFile { constant_pool: cp, methods, .. } = &mut cf;
     for (mi, method) in methods.iter_mut().enumerate() {
         let Some(attr_pos) =
@@ -268,6 +271,66 @@ fn rewrite_class<'b>(
         report.probes += 1;
     }
     Ok((cf.to_bytes(), report))
+}
+
+/// Points every method handle constant of `cp` that names a method `set` redirects by a guard of
+/// the same effective type ([`RedirectAction::ReplaceWith`] of a static or virtual method) at that
+/// guard instead, and returns how many it changed (issue 51). Such a constant is an `ldc` operand or
+/// a bootstrap argument: `list.forEach(File::delete)` hands `File.delete` to JDK code through
+/// `LambdaMetafactory` without any call instruction that [`rewrite`] could redirect. A static
+/// guard taking the receiver first has the effective type of the virtual method, which is all
+/// `LambdaMetafactory` and `invokeExact` look at. Constructor references keep their target (their
+/// guards check an argument rather than replace the call); the OS sandbox covers them. The pool is
+/// rebuilt entry by entry, so every index stays what it was.
+fn redirect_method_handles(cp: &mut ConstantPool, set: GuardSet) -> Result<usize, Error> {
+    const REF_INVOKE_VIRTUAL: u8 = 5;
+    const REF_INVOKE_STATIC: u8 = 6;
+    let handles: Vec<(u16, u8, u16)> = cp
+        .iter()
+        .filter_map(|(i, c)| match c {
+            classfile::Constant::MethodHandle { reference_kind, reference_index } => {
+                Some((i, *reference_kind, *reference_index))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut swaps: Vec<(u16, u16)> = Vec::new();
+    for (at, kind, target) in handles {
+        let opcode = match kind {
+            REF_INVOKE_VIRTUAL => rt_abi::opcode::INVOKEVIRTUAL,
+            REF_INVOKE_STATIC => rt_abi::opcode::INVOKESTATIC,
+            _ => continue,
+        };
+        let Some(r) = cp.member_ref(target) else { continue };
+        if !r.class.starts_with("java/") {
+            continue;
+        }
+        let Some(red) = rt_abi::redirect_for(opcode, &r.class, &r.name, &r.descriptor) else { continue };
+        let RedirectAction::ReplaceWith { name, descriptor } = red.action else { continue };
+        if !set.applies(red) {
+            continue;
+        }
+        swaps.push((at, cp.intern_methodref(GUARDS_CLASS, name, descriptor)?));
+    }
+    if swaps.is_empty() {
+        return Ok(0);
+    }
+    let mut out = ConstantPool::new();
+    for (i, c) in cp.iter() {
+        let c = match swaps.iter().find(|(at, _)| *at == i) {
+            Some(&(_, guard)) => classfile::Constant::MethodHandle {
+                reference_kind: REF_INVOKE_STATIC,
+                reference_index: guard,
+            },
+            None => c.clone(),
+        };
+        if out.push(c)? != i {
+            // A pool with gaps other than the second slots of longs and doubles: left as it was.
+            return Ok(0);
+        }
+    }
+    *cp = out;
+    Ok(swaps.len())
 }
 
 /// Whether a class's constant pool refers to a method that `set` redirects (a `Methodref` or

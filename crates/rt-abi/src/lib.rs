@@ -23,6 +23,13 @@ pub const STUBS_CLASS: &str = "suitesmith/rt/Stubs";
 pub const STUB_ANSWER_METHOD: (&str, &str) =
     ("answer", "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;");
 
+/// The JVM option that makes the runtime's guarded file system provider the default one (issue 51,
+/// layer 2): every JVM that runs code under test (workers, contained verification runs) gets it,
+/// with the runtime jar on its class path. `crates/worker` spells it out (it does not depend on
+/// this crate); a test of this crate checks the class and property against java/runtime.
+pub const GUARDED_PROVIDER_ARG: &str =
+    "-Djava.nio.file.spi.DefaultFileSystemProvider=suitesmith.rt.GuardedFileSystemProvider";
+
 /// A probe: one call to the tracer that the instrumenter inserts, and its index in the tracer's
 /// per-probe arrays. Dense, starting at 0 over a probe plan (`goals` allocates them). Defined here,
 /// in the crate both the planner (`goals`) and the wire format (`protocol`) depend on, so the id a
@@ -777,6 +784,188 @@ pub const REDIRECTS: &[Redirect] = &[
         descriptor: "(Ljava/io/File;)V",
         action: CheckLastArgBefore { name: "checkWriteFile", descriptor: "(Ljava/io/File;)Ljava/io/File;" },
     },
+    // The same constructors with a charset (name) after the file (issue 51): the file is below the
+    // top; where it lies deeper (a charset and a flag or locale after it) the write is refused outright.
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/io/FileWriter",
+        name: "<init>",
+        descriptor: "(Ljava/lang/String;Ljava/nio/charset/Charset;)V",
+        action: CheckArgUnderTopBefore {
+            name: "checkWritePath",
+            descriptor: "(Ljava/lang/String;)Ljava/lang/String;",
+        },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/io/FileWriter",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;Ljava/nio/charset/Charset;)V",
+        action: CheckArgUnderTopBefore {
+            name: "checkWriteFile",
+            descriptor: "(Ljava/io/File;)Ljava/io/File;",
+        },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/io/FileWriter",
+        name: "<init>",
+        descriptor: "(Ljava/lang/String;Ljava/nio/charset/Charset;Z)V",
+        action: DenyBefore { name: "denyFileWrite" },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/io/FileWriter",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;Ljava/nio/charset/Charset;Z)V",
+        action: DenyBefore { name: "denyFileWrite" },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/io/PrintWriter",
+        name: "<init>",
+        descriptor: "(Ljava/lang/String;Ljava/lang/String;)V",
+        action: CheckArgUnderTopBefore {
+            name: "checkWritePath",
+            descriptor: "(Ljava/lang/String;)Ljava/lang/String;",
+        },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/io/PrintWriter",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;Ljava/lang/String;)V",
+        action: CheckArgUnderTopBefore {
+            name: "checkWriteFile",
+            descriptor: "(Ljava/io/File;)Ljava/io/File;",
+        },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/io/PrintWriter",
+        name: "<init>",
+        descriptor: "(Ljava/lang/String;Ljava/nio/charset/Charset;)V",
+        action: CheckArgUnderTopBefore {
+            name: "checkWritePath",
+            descriptor: "(Ljava/lang/String;)Ljava/lang/String;",
+        },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/io/PrintWriter",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;Ljava/nio/charset/Charset;)V",
+        action: CheckArgUnderTopBefore {
+            name: "checkWriteFile",
+            descriptor: "(Ljava/io/File;)Ljava/io/File;",
+        },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/io/PrintStream",
+        name: "<init>",
+        descriptor: "(Ljava/lang/String;Ljava/lang/String;)V",
+        action: CheckArgUnderTopBefore {
+            name: "checkWritePath",
+            descriptor: "(Ljava/lang/String;)Ljava/lang/String;",
+        },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/io/PrintStream",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;Ljava/lang/String;)V",
+        action: CheckArgUnderTopBefore {
+            name: "checkWriteFile",
+            descriptor: "(Ljava/io/File;)Ljava/io/File;",
+        },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/io/PrintStream",
+        name: "<init>",
+        descriptor: "(Ljava/lang/String;Ljava/nio/charset/Charset;)V",
+        action: CheckArgUnderTopBefore {
+            name: "checkWritePath",
+            descriptor: "(Ljava/lang/String;)Ljava/lang/String;",
+        },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/io/PrintStream",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;Ljava/nio/charset/Charset;)V",
+        action: CheckArgUnderTopBefore {
+            name: "checkWriteFile",
+            descriptor: "(Ljava/io/File;)Ljava/io/File;",
+        },
+    },
+    // java.util.Formatter on a file name or File creates (truncates) the file, as PrintStream does.
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/util/Formatter",
+        name: "<init>",
+        descriptor: "(Ljava/lang/String;)V",
+        action: CheckLastArgBefore {
+            name: "checkWritePath",
+            descriptor: "(Ljava/lang/String;)Ljava/lang/String;",
+        },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/util/Formatter",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;)V",
+        action: CheckLastArgBefore { name: "checkWriteFile", descriptor: "(Ljava/io/File;)Ljava/io/File;" },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/util/Formatter",
+        name: "<init>",
+        descriptor: "(Ljava/lang/String;Ljava/lang/String;)V",
+        action: CheckArgUnderTopBefore {
+            name: "checkWritePath",
+            descriptor: "(Ljava/lang/String;)Ljava/lang/String;",
+        },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/util/Formatter",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;Ljava/lang/String;)V",
+        action: CheckArgUnderTopBefore {
+            name: "checkWriteFile",
+            descriptor: "(Ljava/io/File;)Ljava/io/File;",
+        },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/util/Formatter",
+        name: "<init>",
+        descriptor: "(Ljava/lang/String;Ljava/lang/String;Ljava/util/Locale;)V",
+        action: DenyBefore { name: "denyFileWrite" },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/util/Formatter",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;Ljava/lang/String;Ljava/util/Locale;)V",
+        action: DenyBefore { name: "denyFileWrite" },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/util/Formatter",
+        name: "<init>",
+        descriptor: "(Ljava/lang/String;Ljava/nio/charset/Charset;Ljava/util/Locale;)V",
+        action: DenyBefore { name: "denyFileWrite" },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/util/Formatter",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;Ljava/nio/charset/Charset;Ljava/util/Locale;)V",
+        action: DenyBefore { name: "denyFileWrite" },
+    },
     Redirect {
         opcode: INVOKESPECIAL,
         owner: "java/io/RandomAccessFile",
@@ -949,6 +1138,65 @@ pub const REDIRECTS: &[Redirect] = &[
         "urlOpenStream",
         "(Ljava/net/URL;)Ljava/io/InputStream;",
     ),
+    // Reflection and method handles: onto a redirected method they end in its guard (issue 51;
+    // `Reflective` in java/runtime holds a copy of this table, checked below), else they do what
+    // the JDK does.
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/reflect/Method",
+        "invoke",
+        "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;",
+        "methodInvoke",
+        "(Ljava/lang/reflect/Method;Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/reflect/Constructor",
+        "newInstance",
+        "([Ljava/lang/Object;)Ljava/lang/Object;",
+        "constructorNewInstance",
+        "(Ljava/lang/reflect/Constructor;[Ljava/lang/Object;)Ljava/lang/Object;",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/invoke/MethodHandles$Lookup",
+        "findStatic",
+        "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodHandle;",
+        "lookupFindStatic",
+        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/Class;Ljava/lang/String;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodHandle;",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/invoke/MethodHandles$Lookup",
+        "findVirtual",
+        "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodHandle;",
+        "lookupFindVirtual",
+        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/Class;Ljava/lang/String;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodHandle;",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/invoke/MethodHandles$Lookup",
+        "findConstructor",
+        "(Ljava/lang/Class;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodHandle;",
+        "lookupFindConstructor",
+        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/Class;Ljava/lang/invoke/MethodType;)Ljava/lang/invoke/MethodHandle;",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/invoke/MethodHandles$Lookup",
+        "unreflect",
+        "(Ljava/lang/reflect/Method;)Ljava/lang/invoke/MethodHandle;",
+        "lookupUnreflect",
+        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/reflect/Method;)Ljava/lang/invoke/MethodHandle;",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/invoke/MethodHandles$Lookup",
+        "unreflectConstructor",
+        "(Ljava/lang/reflect/Constructor;)Ljava/lang/invoke/MethodHandle;",
+        "lookupUnreflectConstructor",
+        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/reflect/Constructor;)Ljava/lang/invoke/MethodHandle;",
+    ),
 ];
 
 /// Looks up the redirect for a call instruction, if any.
@@ -1008,6 +1256,73 @@ mod tests {
         let java: Vec<String> =
             loader[start..end].split('"').skip(1).step_by(2).map(|p| p.replace('.', "/")).collect();
         assert_eq!(java, PARENT_FIRST_PACKAGES);
+    }
+
+    /// A redirect as a line of `Reflective.TABLE` in java/runtime: `opcode owner name descriptor
+    /// action guard guard-descriptor [new-descriptor]`.
+    fn java_table_line(r: &Redirect) -> String {
+        let opcode = match r.opcode {
+            INVOKESTATIC => "static",
+            INVOKEVIRTUAL => "virtual",
+            INVOKESPECIAL => "special",
+            other => panic!("opcode {other:#x} of {}.{}", r.owner, r.name),
+        };
+        let (action, guard, descriptor, new) = match r.action {
+            ReplaceWith { name, descriptor } => ("replace", name, descriptor, None),
+            CheckLastArgBefore { name, descriptor } => ("checkLast", name, descriptor, None),
+            CheckArgUnderTopBefore { name, descriptor } => ("checkUnderTop", name, descriptor, None),
+            DenyBefore { name } => ("deny", name, "()V", None),
+            PushArgAndRetarget { name, descriptor, new_descriptor } => {
+                ("push", name, descriptor, Some(new_descriptor))
+            }
+        };
+        let mut line =
+            format!("{opcode} {} {} {} {action} {guard} {descriptor}", r.owner, r.name, r.descriptor);
+        if let Some(new) = new {
+            line = format!("{line} {new}");
+        }
+        line
+    }
+
+    #[test]
+    fn the_provider_argument_names_the_runtimes_provider() {
+        let java = include_str!("../../../java/runtime/src/suitesmith/rt/GuardedFileSystemProvider.java");
+        let (property, class) = GUARDED_PROVIDER_ARG.trim_start_matches("-D").split_once('=').expect("-Dp=v");
+        assert!(java.contains(&format!("PROPERTY = \"{property}\";")), "{property}");
+        assert!(
+            java.contains("package suitesmith.rt;") && class == "suitesmith.rt.GuardedFileSystemProvider"
+        );
+        assert!(
+            java.contains("public GuardedFileSystemProvider(FileSystemProvider delegate)"),
+            "constructor"
+        );
+        for worker in
+            [include_str!("../../worker/src/process.rs"), include_str!("../../worker/src/verify/run.rs")]
+        {
+            assert!(
+                worker.contains(&format!("\"{GUARDED_PROVIDER_ARG}\"")),
+                "the worker passes {GUARDED_PROVIDER_ARG}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_reflective_table_is_the_redirects() {
+        // Reflection and method handles onto a redirected method end in its guard: the runtime
+        // finds the guard in its copy of the table, which must be this one (observe-only
+        // redirects left out: reflection onto `String.equals` has nothing to contain).
+        let reflective = include_str!("../../../java/runtime/src/suitesmith/rt/Reflective.java");
+        let start = reflective.find("TABLE = {").expect("TABLE in Reflective.java");
+        let end = start + reflective[start..].find("};").expect("end of TABLE");
+        let java: Vec<&str> = reflective[start..end].split('"').skip(1).step_by(2).collect();
+        let rust: Vec<String> =
+            REDIRECTS.iter().filter(|r| !r.observes_only()).map(java_table_line).collect();
+        assert_eq!(
+            java,
+            rust,
+            "Reflective.TABLE differs from REDIRECTS; expected lines:\n{}",
+            rust.join("\n")
+        );
     }
 
     #[test]

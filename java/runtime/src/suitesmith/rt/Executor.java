@@ -336,7 +336,15 @@ final class Executor {
         return Outcome.threw(t.getClass().getName(), message(t), false, "");
     }
 
+    /**
+     * What the SUT threw. A denial by the operating system outside the scratch directory anywhere
+     * in it (however the library wrapped it) is recorded as a refusal, so the statement ends as a
+     * guarded one and no written test expects an exception the user's unsandboxed run would not
+     * throw ({@link Denials}).
+     */
     Outcome sutThrew(Throwable t) {
+        String denial = Denials.find(t);
+        if (denial != null) Guards.recordRefusal(denial);
         return Outcome.threw(t.getClass().getName(), message(t), true, thrownIn(t));
     }
 

@@ -13,6 +13,11 @@
  *   (canonical paths, so `..` and symlinks cannot escape). Outside it the guard fails the way the JDK
  *   reports a permission problem (`false` for the boolean File methods, FileNotFoundException /
  *   AccessDeniedException / IOException otherwise), so the SUT's own error handling runs.
+ * - Files through java.nio.file: {@link GuardedFileSystemProvider}, the default provider of every
+ *   JVM that runs code under test, refuses the same way whatever the call site; the nio guards
+ *   below remain for call sites the instrumenter sees. A denial by the operating system's sandbox
+ *   outside scratch counts as a refusal ({@link Denials}).
+ * - Reflection and method handles onto any redirected method end in its guard ({@link Reflective}).
  * - Network: connects and server sockets fail with {@link ConnectException}, an IOException the SUT
  *   is written to handle; `file:` and `jar:` URLs (reads) are allowed.
  * - Time advances by 1 ms per query from `time_base_ms`; seeds, Math.random and UUIDs come from a
@@ -32,6 +37,12 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.net.ConnectException;
 import java.net.Socket;
 import java.net.SocketAddress;
@@ -129,6 +140,17 @@ public final class Guards {
         return fired;
     }
 
+    /**
+     * Verification mode: a test failed with {@code t}. A denial by the operating system outside the
+     * scratch directory in it ({@link Denials}) counts as a refusal: the test fails as a guarded
+     * one, since the user, without a sandbox, would see the call succeed.
+     */
+    public static void verifiedTestThrew(Throwable t) {
+        if (!VERIFYING || t == null) return;
+        String denial = Denials.find(t);
+        if (denial != null) record(denial);
+    }
+
     /** The canonical scratch directory, or null when there is none. */
     static String scratchDir() {
         return scratch;
@@ -173,6 +195,11 @@ public final class Guards {
                 if (fired == null) fired = shown;
             }
         }
+    }
+
+    /** Records a refusal made elsewhere in the runtime (the file system provider, an OS denial). */
+    static void recordRefusal(String what) {
+        record(what);
     }
 
     private static GuardException refuse(String what) {
@@ -418,16 +445,20 @@ public final class Guards {
         String root = scratch;
         if (root == null || f == null || !f.isAbsolute()) return false;
         try {
-            String p = f.getCanonicalPath();
-            if (!below(p, root)) return false;
-            for (String user : userDirs) {
-                if (below(p, user)) return false;
-            }
-            allowedWrite.set(true);
-            return true;
+            return allowed(f.getCanonicalPath(), root);
         } catch (IOException | RuntimeException e) {
             return false;
         }
+    }
+
+    /** Whether canonical path {@code p} is below {@code root} and in no user directory; notes an allowed write. */
+    private static boolean allowed(String p, String root) {
+        if (!below(p, root)) return false;
+        for (String user : userDirs) {
+            if (below(p, user)) return false;
+        }
+        allowedWrite.set(true);
+        return true;
     }
 
     /**
@@ -472,6 +503,31 @@ public final class Guards {
             }
         }
         return dirs.toArray(new String[0]);
+    }
+
+    /**
+     * Whether the directory entry {@code f} names is in the scratch directory: its parent after
+     * canonicalisation, and its own name, not followed. What deleting, renaming or linking acts on,
+     * so that a symbolic link in the scratch directory that points out may be removed (its target
+     * stays), while a write through it is checked where it leads ({@link #inScratch(File)}).
+     */
+    static boolean entryInScratch(File f) {
+        if (f == null || !f.isAbsolute()) return false;
+        String name = f.getName();
+        File parent = f.getParentFile();
+        if (parent == null || name.isEmpty() || name.equals(".") || name.equals("..")) return inScratch(f);
+        String root = scratch;
+        if (root == null) return false;
+        try {
+            return allowed(parent.getCanonicalPath() + File.separator + name, root);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Records a refused file operation {@code what} on {@code p}; the exception to throw. */
+    static AccessDeniedException refusedPath(String what, Path p) {
+        return deniedPath(what, p);
     }
 
     static boolean inScratch(Path p) {
@@ -717,6 +773,43 @@ public final class Guards {
         if (inScratch(p)) return Files.newOutputStream(p, options);
         record("Files.newOutputStream(" + p + ")");
         throw new AccessDeniedException(String.valueOf(p));
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Reflection and method handles onto a redirected method end in its guard (Reflective).
+
+    public static Object methodInvoke(Method m, Object recv, Object[] args)
+        throws IllegalAccessException, InvocationTargetException {
+        return Reflective.invoke(m, recv, args);
+    }
+
+    public static Object constructorNewInstance(Constructor<?> k, Object[] args)
+        throws InstantiationException, IllegalAccessException, InvocationTargetException {
+        return Reflective.newInstance(k, args);
+    }
+
+    public static MethodHandle lookupFindStatic(MethodHandles.Lookup l, Class<?> c, String name, MethodType t)
+        throws NoSuchMethodException, IllegalAccessException {
+        return Reflective.findStatic(l, c, name, t);
+    }
+
+    public static MethodHandle lookupFindVirtual(MethodHandles.Lookup l, Class<?> c, String name, MethodType t)
+        throws NoSuchMethodException, IllegalAccessException {
+        return Reflective.findVirtual(l, c, name, t);
+    }
+
+    public static MethodHandle lookupFindConstructor(MethodHandles.Lookup l, Class<?> c, MethodType t)
+        throws NoSuchMethodException, IllegalAccessException {
+        return Reflective.findConstructor(l, c, t);
+    }
+
+    public static MethodHandle lookupUnreflect(MethodHandles.Lookup l, Method m) throws IllegalAccessException {
+        return Reflective.unreflect(l, m);
+    }
+
+    public static MethodHandle lookupUnreflectConstructor(MethodHandles.Lookup l, Constructor<?> k)
+        throws IllegalAccessException {
+        return Reflective.unreflectConstructor(l, k);
     }
 
     // ---------------------------------------------------------------------------------------------

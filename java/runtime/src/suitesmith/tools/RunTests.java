@@ -20,7 +20,9 @@
  * <p>Verification mode ({@code -Dsuitesmith.verify.scratch=DIR}, see suitesmith.rt.Guards): the
  * classes under test are guard-instrumented, and a test during which a guard refused something is
  * reported as failed ({@code fail ... suitesmith.rt.GuardException "a guard refused: ..." -}), even
- * if it passed: the search cut every statement that hit a guard, so a guard firing here means the
+ * if it passed, or if it failed with a denial by the operating system outside the scratch directory
+ * (the sandbox's, which the user's run would not get): the search cut every statement that hit a
+ * guard, so a guard firing here means the
  * test does something else when run again, and it must not be written. A test that leaves a file or
  * directory behind in the scratch directory (the working, temporary and home directories point into
  * it) is reported the same way: for the user it would leave that file in the project, in
@@ -402,6 +404,9 @@ public final class RunTests {
                 Object req = filterWith.invoke(aClass.invoke(null, leaf[0]), leaf[1]);
                 beginGuarded();
                 Object result = runRequest.invoke(core, req);
+                for (Object f : (List<?>) call(result, "getFailures")) {
+                    Guards.verifiedTestThrew((Throwable) call(f, "getException"));
+                }
                 if (!failedGuard(out, cls, method)) {
                     report(cls, method, leaf[1], result);
                 }
@@ -566,6 +571,7 @@ public final class RunTests {
                 if (!reported.add(uniqueId(id))) {
                     return;
                 }
+                Guards.verifiedTestThrew(t);
                 if (failedGuard(out, classOf(id), methodOf(id))) {
                     return;
                 }

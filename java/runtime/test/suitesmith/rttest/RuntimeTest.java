@@ -30,6 +30,10 @@ public final class RuntimeTest {
     /** The protocol version the runtime speaks (docs/protocol.md; crates/protocol VERSION). */
     static final int PROTOCOL = 12;
 
+    /** The JVM option every worker gets (crates/rt-abi GUARDED_PROVIDER_ARG). */
+    static final String PROVIDER_ARG =
+        "-Djava.nio.file.spi.DefaultFileSystemProvider=suitesmith.rt.GuardedFileSystemProvider";
+
     static String jar;
     static String subjects;
     static File scratch;
@@ -54,6 +58,8 @@ public final class RuntimeTest {
         mark("staticReset");
         guards();
         mark("guards");
+        ProviderTest.run();
+        mark("provider");
         hostileResources();
         mark("hostileResources");
         uninstrumentedHostile();
@@ -714,6 +720,8 @@ public final class RuntimeTest {
             List<String> cmd = new ArrayList<String>();
             cmd.add(new File(System.getProperty("java.home"), "bin/java").getPath());
             cmd.addAll(Arrays.asList(jvmArgs));
+            // As crates/worker's jvm_args: java.nio.file goes through the guarded provider.
+            cmd.add(PROVIDER_ARG);
             cmd.add("-cp");
             cmd.add(jar);
             cmd.add("suitesmith.rt.WorkerMain");

@@ -102,6 +102,36 @@ public final class Guards {
     public static Path filesCopy(Path from, Path to, CopyOption[] options) { throw deny("Files.copy"); }
     public static OutputStream filesNewOutputStream(Path p, OpenOption[] options) { throw deny("Files.newOutputStream"); }
 
+    // Reflection and method handles: passed through (java/runtime ends them in the guards).
+    public static Object methodInvoke(java.lang.reflect.Method m, Object recv, Object[] args)
+        throws IllegalAccessException, java.lang.reflect.InvocationTargetException {
+        return m.invoke(recv, args);
+    }
+    public static Object constructorNewInstance(java.lang.reflect.Constructor<?> k, Object[] args)
+        throws InstantiationException, IllegalAccessException, java.lang.reflect.InvocationTargetException {
+        return k.newInstance(args);
+    }
+    public static java.lang.invoke.MethodHandle lookupFindStatic(java.lang.invoke.MethodHandles.Lookup l, Class<?> c,
+        String name, java.lang.invoke.MethodType t) throws NoSuchMethodException, IllegalAccessException {
+        return l.findStatic(c, name, t);
+    }
+    public static java.lang.invoke.MethodHandle lookupFindVirtual(java.lang.invoke.MethodHandles.Lookup l, Class<?> c,
+        String name, java.lang.invoke.MethodType t) throws NoSuchMethodException, IllegalAccessException {
+        return l.findVirtual(c, name, t);
+    }
+    public static java.lang.invoke.MethodHandle lookupFindConstructor(java.lang.invoke.MethodHandles.Lookup l,
+        Class<?> c, java.lang.invoke.MethodType t) throws NoSuchMethodException, IllegalAccessException {
+        return l.findConstructor(c, t);
+    }
+    public static java.lang.invoke.MethodHandle lookupUnreflect(java.lang.invoke.MethodHandles.Lookup l,
+        java.lang.reflect.Method m) throws IllegalAccessException {
+        return l.unreflect(m);
+    }
+    public static java.lang.invoke.MethodHandle lookupUnreflectConstructor(java.lang.invoke.MethodHandles.Lookup l,
+        java.lang.reflect.Constructor<?> k) throws IllegalAccessException {
+        return l.unreflectConstructor(k);
+    }
+
     public static void socketConnect(Socket s, SocketAddress a) { throw deny("Socket.connect"); }
     public static void socketConnect(Socket s, SocketAddress a, int timeout) { throw deny("Socket.connect"); }
     public static void denyNetwork() { throw deny("network access"); }
