@@ -6,11 +6,12 @@
 //! modification time), the temporary directories and the test's listener must be as they were.
 //!
 //! The ways out: java.nio channels, streams, moves, links, attributes, the provider called directly
-//! and `SecureDirectoryStream`; java.io's `RandomAccessFile`, metadata calls and the JDK classes that
-//! open a named file (`PrintWriter`, `PrintStream`, `Formatter`); Guava's `MoreFiles` and `Files`;
-//! reflection, `MethodHandle`s, a visitor and a method reference run by JDK code; child processes;
-//! `Runtime.halt`. (`File.delete`, `FileOutputStream`, `FileWriter`, `renameTo` and
-//! `createNewFile` are issue 21's `Janitor` and `Scribbler`, in `tests/hostile.rs`.)
+//! and `SecureDirectoryStream`; java.io's `RandomAccessFile` and metadata calls; JDK classes that
+//! open a named file (`PrintWriter`, `PrintStream`, `Formatter`, `FileHandler`) or delete one
+//! (`ZipFile`'s `OPEN_DELETE`); Guava's `MoreFiles` and `Files`; reflection, `MethodHandle`s, a
+//! visitor and a method reference run by JDK code; child processes; `Runtime.halt`. (`File.delete`,
+//! `FileOutputStream`, `FileWriter`, `renameTo` and `createNewFile` are issue 21's `Janitor` and
+//! `Scribbler`, in `tests/hostile.rs`.)
 //!
 //! As root (CI), every process these tests start runs as uid 65534 over a tree of the test's own
 //! (`confined` in `common/hostile.rs`): a hole fails a test here instead of damaging the machine.
@@ -39,7 +40,12 @@ fn streamer_output_streams_change_no_canary() {
 fn mover_moves_and_copies_onto_no_canary() {
     assert_contained(
         "Mover",
-        &["canary log.txt deleted", "canary victim.txt changed", "canary keep.txt changed"],
+        &[
+            "canary log.txt deleted",
+            "canary victim.txt changed",
+            "canary keep.txt changed",
+            "canary hook.txt changed to \"xy\"",
+        ],
     );
 }
 
@@ -98,13 +104,26 @@ fn marker_file_metadata_calls_change_no_canary() {
     );
 }
 
-/// JDK classes that open a named file for writing on the caller's behalf.
+/// JDK classes that open a named file for writing on the caller's behalf (`PrintWriter`,
+/// `PrintStream`, `Formatter`, java.util.logging's `FileHandler`).
 #[test]
 fn printer_jdk_writers_change_no_canary() {
     assert_contained(
         "Printer",
-        &["canary victim.txt changed to \"\"", "canary keep.txt changed to \"xy\"", "canary log.txt changed"],
+        &[
+            "canary victim.txt changed to \"\"",
+            "canary keep.txt changed to \"xy\"",
+            "canary log.txt changed",
+            "canary hook.txt changed",
+        ],
     );
+}
+
+/// A delete inside the JDK: `ZipFile` with `OPEN_DELETE` unlinks its file through java.io, from
+/// no call site of the class under test.
+#[test]
+fn zipper_open_delete_removes_no_canary() {
+    assert_contained("Zipper", &["canary victim.txt deleted"]);
 }
 
 /// Issue 51's report in small: Guava 31.1 (Debian's jar, on the classpath of `generate` and of the
