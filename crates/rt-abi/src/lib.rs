@@ -626,6 +626,37 @@ pub const REDIRECTS: &[Redirect] = &[
         "(Ljava/io/File;Ljava/io/File;)Z",
     ),
     replace(INVOKEVIRTUAL, "java/io/File", "deleteOnExit", "()V", "fileDeleteOnExit", "(Ljava/io/File;)V"),
+    // Permissions and times: no OS sandbox restricts them (Landlock does not cover chmod or
+    // utimes), so only this guard keeps a test from changing a file outside scratch (issue 51).
+    replace(INVOKEVIRTUAL, "java/io/File", "setReadOnly", "()Z", "fileSetReadOnly", "(Ljava/io/File;)Z"),
+    replace(
+        INVOKEVIRTUAL,
+        "java/io/File",
+        "setLastModified",
+        "(J)Z",
+        "fileSetLastModified",
+        "(Ljava/io/File;J)Z",
+    ),
+    replace(INVOKEVIRTUAL, "java/io/File", "setWritable", "(Z)Z", "fileSetWritable", "(Ljava/io/File;Z)Z"),
+    replace(INVOKEVIRTUAL, "java/io/File", "setWritable", "(ZZ)Z", "fileSetWritable", "(Ljava/io/File;ZZ)Z"),
+    replace(INVOKEVIRTUAL, "java/io/File", "setReadable", "(Z)Z", "fileSetReadable", "(Ljava/io/File;Z)Z"),
+    replace(INVOKEVIRTUAL, "java/io/File", "setReadable", "(ZZ)Z", "fileSetReadable", "(Ljava/io/File;ZZ)Z"),
+    replace(
+        INVOKEVIRTUAL,
+        "java/io/File",
+        "setExecutable",
+        "(Z)Z",
+        "fileSetExecutable",
+        "(Ljava/io/File;Z)Z",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/io/File",
+        "setExecutable",
+        "(ZZ)Z",
+        "fileSetExecutable",
+        "(Ljava/io/File;ZZ)Z",
+    ),
     // Temporary files: in the scratch directory only, with names the same in every run (Guards).
     replace(
         INVOKESTATIC,

@@ -160,6 +160,13 @@ public class FileOps {
                 ((OutputStream) Guards.constructorNewInstance(k, new Object[] {path})).close();
                 break;
             }
+            case "fileSetLastModified":
+                return Guards.fileSetLastModified(p.toFile(), 0) ? "ok" : "refused";
+            case "reflectSetWritable": {
+                // A primitive argument through reflection onto a guard.
+                Method m = File.class.getMethod("setWritable", boolean.class, boolean.class);
+                return Boolean.TRUE.equals(Guards.methodInvoke(m, p.toFile(), new Object[] {false, false})) ? "ok" : "refused";
+            }
             case "throughLink": {
                 // `path` is a symbolic link in the scratch directory; the write follows it.
                 Files.write(p, data);

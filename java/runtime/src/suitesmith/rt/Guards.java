@@ -671,6 +671,51 @@ public final class Guards {
         record("File.deleteOnExit(" + f + ")");
     }
 
+    // Permissions and modification times: allowed in scratch; outside, `false` as the JDK answers
+    // when it may not, and recorded.
+
+    public static boolean fileSetReadOnly(final File f) {
+        return fileMetadata("File.setReadOnly", f, () -> f.setReadOnly());
+    }
+
+    public static boolean fileSetLastModified(final File f, final long time) {
+        if (f == null) throw new NullPointerException();
+        if (time < 0) throw new IllegalArgumentException("Negative time");
+        return fileMetadata("File.setLastModified", f, () -> f.setLastModified(time));
+    }
+
+    public static boolean fileSetWritable(File f, boolean on) {
+        return fileSetWritable(f, on, true);
+    }
+
+    public static boolean fileSetWritable(final File f, final boolean on, final boolean ownerOnly) {
+        return fileMetadata("File.setWritable", f, () -> f.setWritable(on, ownerOnly));
+    }
+
+    public static boolean fileSetReadable(File f, boolean on) {
+        return fileSetReadable(f, on, true);
+    }
+
+    public static boolean fileSetReadable(final File f, final boolean on, final boolean ownerOnly) {
+        return fileMetadata("File.setReadable", f, () -> f.setReadable(on, ownerOnly));
+    }
+
+    public static boolean fileSetExecutable(File f, boolean on) {
+        return fileSetExecutable(f, on, true);
+    }
+
+    public static boolean fileSetExecutable(final File f, final boolean on, final boolean ownerOnly) {
+        return fileMetadata("File.setExecutable", f, () -> f.setExecutable(on, ownerOnly));
+    }
+
+    /** Runs {@code change} (a File permission or time setter) when {@code f} is in scratch; else records {@code what}. */
+    private static boolean fileMetadata(String what, File f, java.util.function.BooleanSupplier change) {
+        if (f == null) throw new NullPointerException(); // as the call on a null receiver
+        if (inScratch(f)) return change.getAsBoolean();
+        record(what + "(" + f + ")");
+        return false;
+    }
+
     /** The file verification keeps in each directory of its runs (`suitesmith.tools.RunTests.CANARY`). */
     public static final String CANARY = "suitesmith-canary";
 

@@ -52,6 +52,8 @@ final class ProviderTest {
         {"handleFileDelete", "File.delete("},
         {"handleFileWriter", "write "},
         {"reflectFileOutputStream", "write "},
+        {"fileSetLastModified", "File.setLastModified("},
+        {"reflectSetWritable", "File.setWritable("},
     };
 
     /** Operations that act on a directory (a tree with files) rather than a file. */

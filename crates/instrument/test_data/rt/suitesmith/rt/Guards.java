@@ -65,6 +65,14 @@ public final class Guards {
     public static boolean fileMkdirs(File f) { throw deny("File.mkdirs"); }
     public static boolean fileRenameTo(File f, File to) { throw deny("File.renameTo"); }
     public static void fileDeleteOnExit(File f) { throw deny("File.deleteOnExit"); }
+    public static boolean fileSetReadOnly(File f) { throw deny("File.setReadOnly"); }
+    public static boolean fileSetLastModified(File f, long t) { throw deny("File.setLastModified"); }
+    public static boolean fileSetWritable(File f, boolean on) { throw deny("File.setWritable"); }
+    public static boolean fileSetWritable(File f, boolean on, boolean o) { throw deny("File.setWritable"); }
+    public static boolean fileSetReadable(File f, boolean on) { throw deny("File.setReadable"); }
+    public static boolean fileSetReadable(File f, boolean on, boolean o) { throw deny("File.setReadable"); }
+    public static boolean fileSetExecutable(File f, boolean on) { throw deny("File.setExecutable"); }
+    public static boolean fileSetExecutable(File f, boolean on, boolean o) { throw deny("File.setExecutable"); }
     public static File fileCreateTempFile(String prefix, String suffix) { throw deny("File.createTempFile"); }
     public static File fileCreateTempFile(String prefix, String suffix, File dir) { throw deny("File.createTempFile"); }
     public static Path filesCreateTempFile(String prefix, String suffix, FileAttribute<?>[] attrs) {
