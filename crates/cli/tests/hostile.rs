@@ -221,3 +221,32 @@ fn hoarder_filling_the_heap_passes() {
     let (_sb, _, problems) = check("Hoarder");
     assert_no_problems("Hoarder", &problems);
 }
+
+/// The tests' own sandbox (`confined`): as root, a process it builds runs as uid 65534 and may
+/// write in the sandbox's tree (the canaries stay reachable by a hole) but not in a root-owned
+/// directory beside it; otherwise it runs as this process's user.
+#[test]
+fn confined_processes_run_unprivileged_as_root() {
+    let sb = Sandbox::new();
+    let outside = tempfile::Builder::new().prefix("hostile-outside-").tempdir().expect("tempdir");
+    std::fs::set_permissions(outside.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("chmod");
+    let (inside_probe, outside_probe) = (sb.canary.join("probe"), outside.path().join("probe"));
+    let script = format!("id -u; echo x > {}; echo x > {}", inside_probe.display(), outside_probe.display());
+    let out = corpus::confined(std::path::Path::new("/bin/sh"), sb.root.path())
+        .args(["-c", &script])
+        .output()
+        .expect("run sh");
+    let uid = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(
+        inside_probe.exists(),
+        "the canary directory is writable: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if corpus::staged().confine {
+        assert_eq!(uid, "65534");
+        assert!(!outside_probe.exists(), "a confined process wrote outside the sandbox's tree");
+    } else {
+        assert!(outside_probe.exists(), "an unconfined process runs as this user");
+    }
+}

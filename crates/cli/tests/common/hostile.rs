@@ -231,9 +231,13 @@ impl Sandbox {
         listener.set_nonblocking(true).expect("nonblocking");
         let sb = Sandbox { root, token, canary, tmp, listener };
         sb.restore();
-        if staged().confine {
-            assert!(others_may_read(sb.root.path().parent().expect("parent")), "the temp dir");
-        }
+        let parent = sb.root.path().parent().expect("parent");
+        assert!(
+            !staged().confine || others_may_read(parent),
+            "{} must be reachable by uid {NOBODY}, which runs the hostile tests' processes as root \
+             (point TMPDIR at /tmp)",
+            parent.display()
+        );
         sb
     }
 
