@@ -997,6 +997,36 @@ pub const REDIRECTS: &[Redirect] = &[
         descriptor: "(Ljava/io/File;Ljava/nio/charset/Charset;Ljava/util/Locale;)V",
         action: DenyBefore { name: "denyFileWrite" },
     },
+    // A zip or jar opened with OPEN_DELETE is unlinked by the JDK itself (java.io inside the JDK,
+    // which no redirect sees and whose failure under the OS sandbox it ignores): the mode is checked.
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/util/zip/ZipFile",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;I)V",
+        action: CheckLastArgBefore { name: "checkZipOpenMode", descriptor: "(I)I" },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/util/zip/ZipFile",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;ILjava/nio/charset/Charset;)V",
+        action: CheckArgUnderTopBefore { name: "checkZipOpenMode", descriptor: "(I)I" },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/util/jar/JarFile",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;ZI)V",
+        action: CheckLastArgBefore { name: "checkZipOpenMode", descriptor: "(I)I" },
+    },
+    Redirect {
+        opcode: INVOKESPECIAL,
+        owner: "java/util/jar/JarFile",
+        name: "<init>",
+        descriptor: "(Ljava/io/File;ZILjava/lang/Runtime$Version;)V",
+        action: CheckArgUnderTopBefore { name: "checkZipOpenMode", descriptor: "(I)I" },
+    },
     Redirect {
         opcode: INVOKESPECIAL,
         owner: "java/io/RandomAccessFile",

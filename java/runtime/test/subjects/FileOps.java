@@ -167,6 +167,12 @@ public class FileOps {
                 Method m = File.class.getMethod("setWritable", boolean.class, boolean.class);
                 return Boolean.TRUE.equals(Guards.methodInvoke(m, p.toFile(), new Object[] {false, false})) ? "ok" : "refused";
             }
+            case "zipOpenDelete": {
+                // As instrumented: the mode is checked before the constructor (OPEN_DELETE unlinks the file).
+                int mode = Guards.checkZipOpenMode(java.util.zip.ZipFile.OPEN_READ | java.util.zip.ZipFile.OPEN_DELETE);
+                new java.util.zip.ZipFile(p.toFile(), mode).close();
+                break;
+            }
             case "throughLink": {
                 // `path` is a symbolic link in the scratch directory; the write follows it.
                 Files.write(p, data);

@@ -733,6 +733,17 @@ public final class Guards {
         throw new FileNotFoundException(f + " (Permission denied)");
     }
 
+    /**
+     * Checks the mode of {@code new ZipFile(file, mode)} / {@code new JarFile(file, verify, mode)}:
+     * with OPEN_DELETE the JDK unlinks the file as it opens it, through its own java.io call that no
+     * redirect sees, so the mode is refused wherever the file is (the file is not at hand here).
+     */
+    public static int checkZipOpenMode(int mode) throws IOException {
+        if ((mode & java.util.zip.ZipFile.OPEN_DELETE) == 0) return mode;
+        record("ZipFile.OPEN_DELETE");
+        throw new AccessDeniedException("ZipFile.OPEN_DELETE");
+    }
+
     /** Before constructors whose target is neither the last argument nor below a one-slot last (RandomAccessFile). */
     public static void denyFileWrite() throws FileNotFoundException {
         record("file write");

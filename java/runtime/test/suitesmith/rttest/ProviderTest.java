@@ -147,6 +147,7 @@ final class ProviderTest {
         cases.add(new String[] {"throughLink", out.getPath(), "guard", "Files.newOutputStream(<scratch>/provider/link-out)"});
         cases.add(new String[] {"throughLink", in.getPath(), "ok", null});
         cases.add(new String[] {"deleteLink", removable.getPath(), "ok", null});
+        cases.add(new String[] {"zipOpenDelete", target.getPath(), "guard", "ZipFile.OPEN_DELETE"});
         // `inside/../..` is the scratch directory's parent, where the canary directory is.
         cases.add(new String[] {"dotdot", "../" + canary.getName() + "/dotdot.txt", "guard", "Files.delete("});
         for (String[] c : cases) {

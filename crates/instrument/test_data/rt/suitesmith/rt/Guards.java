@@ -90,6 +90,10 @@ public final class Guards {
     public static String checkWritePath(String path) { throw deny("writing " + path); }
     public static File checkWriteFile(File file) { throw deny("writing " + file); }
     public static void denyFileWrite() { throw deny("writing a file"); }
+    public static int checkZipOpenMode(int mode) {
+        if ((mode & java.util.zip.ZipFile.OPEN_DELETE) != 0) throw deny("ZipFile.OPEN_DELETE");
+        return mode;
+    }
     public static void filesDelete(Path p) { throw deny("Files.delete"); }
     public static boolean filesDeleteIfExists(Path p) { throw deny("Files.deleteIfExists"); }
     public static Path filesWrite(Path p, byte[] bytes, OpenOption[] options) { throw deny("Files.write"); }
