@@ -8,14 +8,16 @@
 # that the written tests pass. A hole in the product's sandbox then shows as a changed canary or a
 # failed test, never as damage to this machine.
 #
-# Usage: bench/scripts/contained.sh [BUDGET_SECONDS] [OUT_DIR]   (from the checkout, as root)
+# Usage: [PROFILE=debug] bench/scripts/contained.sh [BUDGET_SECONDS] [OUT_DIR]   (from the checkout, as root)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 budget="${1:-60}"
 out="${2:-/tmp/suitesmith-contained}"
-cargo build --release -p cli -p sandbox --bins >/dev/null
-bin="$PWD/target/release/suitesmith"
-contain="$PWD/target/release/contain"
+# PROFILE=debug reuses the test build (the figures here are about containment, not coverage).
+profile="${PROFILE:-release}"
+if [ "$profile" = release ]; then cargo build --release -p cli -p sandbox --bins >/dev/null; else cargo build -p cli -p sandbox --bins >/dev/null; fi
+bin="$PWD/target/$profile/suitesmith"
+contain="$PWD/target/$profile/contain"
 rm -rf "$out" && mkdir -p "$out"
 work="$out/work"
 mkdir -p "$work/canary/tree/deep" "$work/home" "$work/tmp"
