@@ -12,7 +12,9 @@
  * or the message, as {@code FileNotFoundException("/x (Permission denied)")} of java.io) that says
  * "Permission denied", "Operation not permitted" or "Read-only file system", on a path outside the
  * scratch directory or on no known path. One on a scratch path is the test's own doing (a file it
- * made read-only) and behaves the same for the user.
+ * made read-only) and behaves the same for the user, except EPERM ("Operation not permitted"): the
+ * sandbox's seccomp filter refuses every change of mode, owner, times and extended attributes, in
+ * scratch too, and the user's run would succeed, so an EPERM counts wherever it is.
  */
 package suitesmith.rt;
 
@@ -50,6 +52,19 @@ final class Denials {
         return false;
     }
 
+    /** Whether {@code t} is an EPERM denial, which the sandbox makes in scratch too (class comment). */
+    static boolean isEperm(Throwable t) {
+        if (!(t instanceof IOException)) return false;
+        String text = t instanceof FileSystemException ? ((FileSystemException) t).getReason() : null;
+        if (text == null) text = safeMessage(t);
+        return text != null && text.contains(REASONS[1]);
+    }
+
+    /** Whether the denial {@code t} counts as a refusal: EPERM anywhere, else outside scratch. */
+    static boolean counts(Throwable t) {
+        return isEperm(t) || outsideScratch(pathOf(t));
+    }
+
     /** The path a denial names, when it names one. */
     static String pathOf(Throwable t) {
         if (t instanceof FileSystemException) return ((FileSystemException) t).getFile();
@@ -78,7 +93,7 @@ final class Denials {
     static void recordIfDenied(IOException e, String what, String fallback) {
         if (!isDenial(e)) return;
         String path = pathOf(e);
-        if (!outsideScratch(path != null ? path : fallback)) return;
+        if (!isEperm(e) && !outsideScratch(path != null ? path : fallback)) return;
         Guards.recordRefusal(what + ": " + describe(e));
     }
 
@@ -97,7 +112,7 @@ final class Denials {
             int depth = (Integer) next[1];
             if (x == null || !seen.add(x)) continue;
             try {
-                if (isDenial(x) && outsideScratch(pathOf(x))) return describe(x);
+                if (isDenial(x) && counts(x)) return describe(x);
                 if (depth >= MAX_DEPTH) continue;
                 queue.add(new Object[] {x.getCause(), depth + 1});
                 for (Throwable s : x.getSuppressed()) queue.add(new Object[] {s, depth + 1});

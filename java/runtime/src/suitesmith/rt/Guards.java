@@ -708,10 +708,19 @@ public final class Guards {
         return fileMetadata("File.setExecutable", f, () -> f.setExecutable(on, ownerOnly));
     }
 
-    /** Runs {@code change} (a File permission or time setter) when {@code f} is in scratch; else records {@code what}. */
+    /**
+     * Runs {@code change} (a File permission or time setter) when {@code f} is in scratch; else records
+     * {@code what}. In scratch, a setter that fails on a file that exists was refused by the sandbox's
+     * seccomp filter (no chmod or utimes anywhere: crates/sandbox): the user's run would succeed, so it
+     * is recorded as a refusal too, and no test is written that expects the {@code false}.
+     */
     private static boolean fileMetadata(String what, File f, java.util.function.BooleanSupplier change) {
         if (f == null) throw new NullPointerException(); // as the call on a null receiver
-        if (inScratch(f)) return change.getAsBoolean();
+        if (inScratch(f)) {
+            boolean done = change.getAsBoolean();
+            if (!done && f.exists()) record(what + "(" + f + "): denied by the system");
+            return done;
+        }
         record(what + "(" + f + ")");
         return false;
     }

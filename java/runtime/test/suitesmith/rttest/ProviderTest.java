@@ -193,6 +193,8 @@ final class ProviderTest {
             {"io", outside, "guard denied by the system: java.io.FileNotFoundException " + outside
                 + " (Permission denied)"},
             {"nio", new File(inside, "x").getPath(), "threw java.lang.IllegalStateException"},
+            // EPERM in scratch: the sandbox's seccomp filter refuses chmod and utimes there too.
+            {"eperm", new File(inside, "x").getPath(), "guard denied by the system: java.nio.file.FileSystemException <scratch>"},
             {"other", outside, "threw java.nio.file.NoSuchFileException"},
         };
         RuntimeTest.Worker w = RuntimeTest.Worker.start(3000);
