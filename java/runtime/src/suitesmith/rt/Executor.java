@@ -328,7 +328,7 @@ final class Executor {
             Enum<?> e = (Enum<?>) v;
             return Outcome.value(Protocol.V_ENUM, 0, e.getDeclaringClass().getName(), e.name());
         }
-        return Outcome.value(Protocol.V_OBJECT, 0, c.getName(), null);
+        return Outcome.value(Protocol.V_OBJECT, 0, GuardedFileSystemProvider.visibleClass(v).getName(), null);
     }
 
     /** Threw for a call that failed before reaching SUT code (null receiver, bad argument, access). */

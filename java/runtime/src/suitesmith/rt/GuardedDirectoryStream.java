@@ -33,6 +33,11 @@ class GuardedDirectoryStream implements DirectoryStream<Path> {
         this.dir = dir;
     }
 
+    /** The JDK's class of the wrapped stream ({@link GuardedFileSystemProvider#visibleClass}). */
+    Class<?> delegateClass() {
+        return stream.getClass();
+    }
+
     /** The wrapper of {@code stream}: a secure one when it is secure. */
     static DirectoryStream<Path> of(GuardedFileSystemProvider provider, DirectoryStream<Path> stream, Path dir) {
         if (stream instanceof SecureDirectoryStream) {

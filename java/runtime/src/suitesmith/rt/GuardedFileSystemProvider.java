@@ -179,6 +179,18 @@ public final class GuardedFileSystemProvider extends FileSystemProvider {
         }
     }
 
+    /**
+     * The class the JDK would have handed out where {@code v} is one of our wrappers (a path, the file
+     * system, a directory stream), else {@code v}'s own: what the engine sees of a value must be what
+     * the user's run, with no provider of ours, has.
+     */
+    static Class<?> visibleClass(Object v) {
+        if (v instanceof GuardedPath) return ((GuardedPath) v).delegate.getClass();
+        if (v instanceof GuardedFileSystem) return ((GuardedFileSystem) v).delegate.getClass();
+        if (v instanceof GuardedDirectoryStream) return ((GuardedDirectoryStream) v).delegateClass();
+        return v.getClass();
+    }
+
     // ---------------------------------------------------------------------------------------------
     // The provider.
 
