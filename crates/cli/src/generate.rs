@@ -226,6 +226,26 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The sandbox `--sandbox` asks for, resolved once for the run; a warning on stderr when no layer is
+/// available (report.json says it again), bad input when the layer asked for is not.
+fn sandbox_for(
+    request: &str,
+    java: &worker::Java,
+) -> Result<(worker::SandboxRequest, std::sync::Arc<worker::Sandbox>), Failure> {
+    let bad = |m: String| Failure::BadInput(m);
+    let sandbox_request: worker::SandboxRequest = request.parse().map_err(bad)?;
+    let sandbox = match sandbox_request {
+        worker::SandboxRequest::Auto => worker::default_sandbox(java),
+        request => std::sync::Arc::new(
+            worker::Sandbox::for_java(request, &java.resolved_path()).map_err(|e| bad(e.to_string()))?,
+        ),
+    };
+    if !sandbox.layer().contains() {
+        eprintln!("suitesmith: warning: {}", sandbox.layer());
+    }
+    Ok((sandbox_request, sandbox))
+}
+
 /// Checks every input and resolves the classes; any problem is one line of bad input.
 fn check(args: &Args) -> Result<Plan, Failure> {
     let bad = |m: String| Failure::BadInput(m);
@@ -293,17 +313,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("suitesmith-tests"));
     check_out_dir(&out)?;
     let java = worker::Java::discover().map_err(|e| bad(e.to_string()))?;
-    let sandbox_request: worker::SandboxRequest = args.sandbox.parse().map_err(bad)?;
-    let sandbox = match sandbox_request {
-        worker::SandboxRequest::Auto => worker::default_sandbox(&java),
-        request => std::sync::Arc::new(
-            worker::Sandbox::for_java(request, &java.resolved_path()).map_err(|e| bad(e.to_string()))?,
-        ),
-    };
-    if !sandbox.layer().contains() {
-        // Said once, before any class; report.json says it again.
-        eprintln!("suitesmith: warning: {}", sandbox.layer());
-    }
+    let (sandbox_request, sandbox) = sandbox_for(&args.sandbox, &java)?;
     let version = if args.junit == "5" { JUnitVersion::Five } else { JUnitVersion::Four };
     let jars = JUnitJars::debian(version).map_err(|e| bad(e.to_string()))?;
     if args.jacoco {

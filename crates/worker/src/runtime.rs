@@ -54,6 +54,10 @@ fn install_in(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> 
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(bytes)?;
+    // Readable by every user: a temporary file is made 0600, and the sandbox's unprivileged uid
+    // (the User layer, docs/sandbox.md) must load the jar too. Its bytes are the binary's own.
+    tmp.as_file()
+        .set_permissions(<std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o644))?;
     tmp.as_file().sync_all()?;
     tmp.persist(&path).map_err(|e| e.error)?;
     Ok(path)
