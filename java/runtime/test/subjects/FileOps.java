@@ -208,6 +208,19 @@ public class FileOps {
         }
     }
 
+    /**
+     * Deletes the JVM's temporary directory itself (`how`: "nio" through Files.delete, "io" through
+     * File.delete, "rename" through File.renameTo), as commons-io's forceDelete(getTempDirectory())
+     * would: for the user that is /tmp.
+     */
+    public static String deleteTemporaryDirectory(String how) throws Throwable {
+        java.io.File tmp = new java.io.File(System.getProperty("java.io.tmpdir"));
+        if (how.equals("nio")) java.nio.file.Files.delete(tmp.toPath());
+        if (how.equals("io")) return "io " + tmp.delete();
+        if (how.equals("rename")) return "rename " + tmp.renameTo(new java.io.File(tmp.getParentFile(), "moved"));
+        return "deleted";
+    }
+
     /** A denial by the operating system, wrapped as a library would; `path` is where it happened. */
     public static String denied(String how, String path) throws Throwable {
         if (how.equals("nio")) throw new IllegalStateException(new java.nio.file.AccessDeniedException(path));

@@ -579,6 +579,9 @@ final class Executor {
         stderr.clear();
         Object[] vars = new Object[stmts.length];
         scratchFolderReady = false;
+        // A temporary directory removed past every guard (by JDK code the guards do not see) is made
+        // again, so that no test sees what an earlier one did to it.
+        if (tmpDir != null && !tmpDir.isDirectory()) tmpDir.mkdirs();
         int status = Protocol.STATUS_NORMAL;
         boolean oom = false;
         long t0 = System.nanoTime();

@@ -82,6 +82,14 @@ public final class Guards {
     private static volatile String scratch = null; // canonical path, no trailing separator
     /** The stand-ins for the user's own directories below the scratch directory (see {@link #inScratch}). */
     private static volatile String[] userDirs = new String[0];
+    /**
+     * The scratch directory itself and the temporary directory ({@code java.io.tmpdir}, canonical) when
+     * it lies below it: files may be made in them, but the directories themselves may not be deleted,
+     * renamed or changed. For the user they are the machine's /tmp (a written test that deletes it would
+     * delete everything the user may there), and a worker whose temporary directory a test removed would
+     * show every later test a different machine.
+     */
+    private static volatile String[] fixedDirs = new String[0];
 
     // Per-test state.
     private static final AtomicLong tick = new AtomicLong();
@@ -116,6 +124,8 @@ public final class Guards {
             try {
                 scratch = new File(dir).getCanonicalPath();
                 userDirs = userDirsBelow(scratch);
+        fixedDirs = fixedDirsOf(scratch);
+                fixedDirs = fixedDirsOf(scratch);
                 verifying = true;
             } catch (IOException e) {
                 // No usable scratch: scratch stays null, so every file write outside is refused.
@@ -490,6 +500,34 @@ public final class Guards {
      * the user's project in the written test. A directory outside the scratch directory needs no
      * entry: everything outside is refused anyway.
      */
+    /** Whether {@code f} is the scratch or the temporary directory itself ({@link #fixedDirs}). */
+    static boolean isFixed(File f) {
+        try {
+            String c = f.getCanonicalPath();
+            for (String fixed : fixedDirs) {
+                if (c.equals(fixed)) return true;
+            }
+        } catch (IOException | RuntimeException e) {
+            // Unresolvable: not one of them.
+        }
+        return false;
+    }
+
+    private static String[] fixedDirsOf(String root) {
+        List<String> dirs = new ArrayList<String>();
+        dirs.add(root);
+        try {
+            String t = System.getProperty("java.io.tmpdir");
+            if (t != null && !t.isEmpty()) {
+                String c = new File(t).getCanonicalPath();
+                if (below(c, root)) dirs.add(c);
+            }
+        } catch (IOException | RuntimeException e) {
+            // Unresolvable: nothing more to keep.
+        }
+        return dirs.toArray(new String[0]);
+    }
+
     private static String[] userDirsBelow(String root) {
         List<String> dirs = new ArrayList<String>();
         for (String property : new String[] {"user.dir", "user.home"}) {
@@ -512,7 +550,7 @@ public final class Guards {
      * stays), while a write through it is checked where it leads ({@link #inScratch(File)}).
      */
     static boolean entryInScratch(File f) {
-        if (f == null || !f.isAbsolute()) return false;
+        if (f == null || !f.isAbsolute() || isFixed(f)) return false;
         String name = f.getName();
         File parent = f.getParentFile();
         if (parent == null || name.isEmpty() || name.equals(".") || name.equals("..")) return inScratch(f);
@@ -540,7 +578,7 @@ public final class Guards {
     }
 
     public static boolean fileDelete(File f) {
-        if (inScratch(f)) return f.delete();
+        if (inScratch(f) && !isFixed(f)) return f.delete();
         record("File.delete(" + f + ")");
         return false;
     }
@@ -651,7 +689,7 @@ public final class Guards {
 
     public static boolean fileRenameTo(File f, File dest) {
         if (dest == null) throw new NullPointerException();
-        if (inScratch(f) && inScratch(dest)) return f.renameTo(dest);
+        if (inScratch(f) && inScratch(dest) && !isFixed(f) && !isFixed(dest)) return f.renameTo(dest);
         record("File.renameTo(" + f + ", " + dest + ")");
         return false;
     }
@@ -716,7 +754,7 @@ public final class Guards {
      */
     private static boolean fileMetadata(String what, File f, java.util.function.BooleanSupplier change) {
         if (f == null) throw new NullPointerException(); // as the call on a null receiver
-        if (inScratch(f)) {
+        if (inScratch(f) && !isFixed(f)) {
             boolean done = change.getAsBoolean();
             if (!done && f.exists()) record(what + "(" + f + "): denied by the system");
             return done;

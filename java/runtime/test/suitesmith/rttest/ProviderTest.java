@@ -68,6 +68,7 @@ final class ProviderTest {
         try {
             workers(canary, inside);
             denials(canary, inside);
+            temporaryDirectory();
             verification(canary, inside);
             writtenTestSide();
         } finally {
@@ -179,6 +180,28 @@ final class ProviderTest {
             "written through a link in scratch");
         expect(removable.exists() || Files.isSymbolicLink(removable.toPath()), false, "a link to outside removed");
         expect(target.exists(), true, "its target stays");
+    }
+
+    /**
+     * The worker's temporary directory may hold files, but is itself not deleted (through the
+     * provider here; java.io's call sites are redirected only in instrumented classes, which this
+     * harness's subjects are not).
+     */
+    static void temporaryDirectory() throws Exception {
+        String[] hows = {"nio"};
+        RuntimeTest.Worker w = RuntimeTest.Worker.start(3000);
+        RuntimeTest.Batch b = new RuntimeTest.Batch();
+        for (int i = 0; i < hows.length; i++) {
+            RuntimeTest.T t = b.test(i);
+            t.method("subjects.FileOps", "deleteTemporaryDirectory", "(Ljava/lang/String;)Ljava/lang/String;", true, -1,
+                t.str(hows[i]));
+        }
+        List<RuntimeTest.Result> rs = w.execute(b);
+        w.shutdown();
+        for (int i = 0; i < hows.length; i++) {
+            String outcome = rs.get(i).outcomes.get(1);
+            expect(outcome.startsWith("guard"), true, "deleting the temporary directory (" + hows[i] + "): " + outcome);
+        }
     }
 
     /** The executor counts a denial by the operating system outside scratch as a guard, however wrapped. */
