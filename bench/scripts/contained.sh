@@ -4,9 +4,10 @@
 # FileUtils), inside `contain` (crates/sandbox/src/bin/contain.rs): a user and mount namespace in
 # which root stays root and every mount is read-only but one work tree holding a canary tree. Then
 # the written tests are compiled and run there as root, with no sandbox of ours at all, as a user
-# would run them. It checks that the canary tree is byte for byte as made after each phase, and
-# that the written tests pass. A hole in the product's sandbox then shows as a changed canary or a
-# failed test, never as damage to this machine.
+# would run them. It checks that the canary tree is byte for byte as made after each phase, that
+# the written tests pass, and (strace) that they attempt no write outside the work tree. A hole in
+# the product's sandbox then shows as a changed canary or a failed test, never as damage to this
+# machine.
 #
 # Usage: [PROFILE=debug] bench/scripts/contained.sh [BUDGET_SECONDS] [OUT_DIR]   (from the checkout, as root)
 set -euo pipefail
@@ -54,11 +55,16 @@ for entry in "${classes[@]}"; do
   javac -nowarn -proc:none -d "$work/classes-$name" -cp "$jar:$junit" $(find "$dir" -name '*.java') >"$out/$name.javac.log" 2>&1 \
     || { echo "   javac failed: $out/$name.javac.log"; status=1; continue; }
   test_class=$(sed -n 's/^package \(.*\);/\1/p' "$test_file" | head -1).$(basename "$test_file" .java)
+  # strace records every file system call that failed; in the read-only world a write outside the
+  # work tree fails with EROFS, so none may be there. (-XX:-UsePerfData: the JVM's own /tmp file.)
   (cd "$work/tmp" && "$contain" --writable "$work" -- env HOME="$work/home" \
-    java -Djava.io.tmpdir="$work/tmp" -cp "$work/classes-$name:$jar:$junit" org.junit.runner.JUnitCore "$test_class") \
+    strace -f -qq -Z -e trace=%file,%desc -o "$work/$name.strace" \
+    java -XX:-UsePerfData -Djava.io.tmpdir="$work/tmp" -cp "$work/classes-$name:$jar:$junit" org.junit.runner.JUnitCore "$test_class") \
     >"$out/$name.junit.log" 2>&1 || { echo "   written tests failed: $out/$name.junit.log"; status=1; }
   grep -E "^OK|^Tests run" "$out/$name.junit.log" | sed 's/^/   /'
-  grep -n "Read-only file system\|Permission denied\|AccessDenied" "$out/$name.junit.log" | head -3 | sed 's/^/   denied: /' || true
+  denied=$(grep -cE "= -1 (EROFS|EACCES|EPERM) " "$work/$name.strace" || true)
+  echo "   failed writes outside the work tree (EROFS/EACCES/EPERM in strace): $denied"
+  if [ "$denied" != 0 ]; then grep -E "= -1 (EROFS|EACCES|EPERM) " "$work/$name.strace" | head -3 | sed 's/^/     /'; status=1; fi
   snapshot > "$out/canary.after-tests-$name"
   if ! diff -q "$out/canary.before" "$out/canary.after-tests-$name" >/dev/null; then
     echo "   CANARY CHANGED by the written tests of $class"; status=1
