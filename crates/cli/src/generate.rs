@@ -234,12 +234,7 @@ fn sandbox_for(
 ) -> Result<(worker::SandboxRequest, std::sync::Arc<worker::Sandbox>), Failure> {
     let bad = |m: String| Failure::BadInput(m);
     let sandbox_request: worker::SandboxRequest = request.parse().map_err(bad)?;
-    let sandbox = match sandbox_request {
-        worker::SandboxRequest::Auto => worker::default_sandbox(java),
-        request => std::sync::Arc::new(
-            worker::Sandbox::for_java(request, &java.resolved_path()).map_err(|e| bad(e.to_string()))?,
-        ),
-    };
+    let sandbox = worker::sandbox_for(sandbox_request, java).map_err(|e| bad(e.to_string()))?;
     if !sandbox.layer().contains() {
         eprintln!("suitesmith: warning: {}", sandbox.layer());
     }

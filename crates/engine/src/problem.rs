@@ -158,12 +158,7 @@ impl JvmProblem {
         let model = GoalModel::build_in(db, &subject.plan)?;
 
         let java = Java::discover()?;
-        let sandbox = match extras.sandbox {
-            worker::SandboxRequest::Auto => worker::default_sandbox(&java),
-            request => Arc::new(
-                worker::Sandbox::for_java(request, &java.resolved_path()).map_err(WorkerError::from)?,
-            ),
-        };
+        let sandbox = worker::sandbox_for(extras.sandbox, &java).map_err(WorkerError::from)?;
         let mut config = WorkerConfig::new(java, worker::runtime_jar()?, subject.setup);
         config.sandbox = sandbox;
         config.extra_jvm_args = extras.jvm_args.to_vec();

@@ -626,8 +626,8 @@ pub const REDIRECTS: &[Redirect] = &[
         "(Ljava/io/File;Ljava/io/File;)Z",
     ),
     replace(INVOKEVIRTUAL, "java/io/File", "deleteOnExit", "()V", "fileDeleteOnExit", "(Ljava/io/File;)V"),
-    // Permissions and times: no OS sandbox restricts them (Landlock does not cover chmod or
-    // utimes), so only this guard keeps a test from changing a file outside scratch (issue 51).
+    // Permissions and times: Landlock does not cover chmod or utimes, and the sandbox's seccomp
+    // filter refuses them everywhere, silently for java.io; this guard is what tells the search.
     replace(INVOKEVIRTUAL, "java/io/File", "setReadOnly", "()Z", "fileSetReadOnly", "(Ljava/io/File;)Z"),
     replace(
         INVOKEVIRTUAL,

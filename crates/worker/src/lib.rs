@@ -49,17 +49,29 @@ pub enum WorkerError {
     Handshake { stage: &'static str, detail: String, stderr: String },
 }
 
-/// The sandbox of a JVM run from `java` when the caller names none: [`SandboxRequest::Auto`], made
-/// once per `java` (it reads the kernel's Landlock version and counts the user's threads).
+/// The sandbox of a JVM run from `java` when the caller names none: [`SandboxRequest::Auto`].
 pub fn default_sandbox(java: &Java) -> std::sync::Arc<Sandbox> {
+    sandbox_for(SandboxRequest::Auto, java).unwrap_or_else(|_| {
+        // Auto fails only where the JDK's path cannot be resolved; that child fails to start anyway.
+        std::sync::Arc::new(Sandbox::default_for_java(&java.resolved_path()))
+    })
+}
+
+/// The sandbox `request` gets for JVMs run from `java`, made once per run and request (it reads
+/// the kernel's Landlock version, tries a namespace and counts the user's threads), so the CLI's
+/// check and each class's workers share one.
+pub fn sandbox_for(request: SandboxRequest, java: &Java) -> Result<std::sync::Arc<Sandbox>, SandboxError> {
     use std::collections::BTreeMap;
     use std::sync::{Arc, Mutex, PoisonError};
-    static MADE: Mutex<BTreeMap<PathBuf, Arc<Sandbox>>> = Mutex::new(BTreeMap::new());
+    static MADE: Mutex<BTreeMap<(PathBuf, &'static str), Arc<Sandbox>>> = Mutex::new(BTreeMap::new());
     let mut made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
-    Arc::clone(
-        made.entry(java.path.clone())
-            .or_insert_with(|| Arc::new(Sandbox::default_for_java(&java.resolved_path()))),
-    )
+    let key = (java.path.clone(), request.name());
+    if let Some(s) = made.get(&key) {
+        return Ok(Arc::clone(s));
+    }
+    let s = Arc::new(Sandbox::for_java(request, &java.resolved_path())?);
+    made.insert(key, Arc::clone(&s));
+    Ok(s)
 }
 
 fn stderr_suffix(stderr: &str) -> String {

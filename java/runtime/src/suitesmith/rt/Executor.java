@@ -579,9 +579,6 @@ final class Executor {
         stderr.clear();
         Object[] vars = new Object[stmts.length];
         scratchFolderReady = false;
-        // A temporary directory removed past every guard (by JDK code the guards do not see) is made
-        // again, so that no test sees what an earlier one did to it.
-        if (tmpDir != null && !tmpDir.isDirectory()) tmpDir.mkdirs();
         int status = Protocol.STATUS_NORMAL;
         boolean oom = false;
         long t0 = System.nanoTime();
@@ -999,6 +996,9 @@ final class Executor {
         if (tmpDir == null) return null;
         long before = System.currentTimeMillis();
         long stamp = tmpDir.lastModified();
+        // Gone (removed past every guard, by JDK code they do not see): made again, so that no later
+        // test sees what this one did to it. The stat that tells is the one this check makes anyway.
+        if (stamp == 0 && !tmpDir.isDirectory()) tmpDir.mkdirs();
         if (!wrote && stamp != 0 && stamp == tmpDirStamp && tmpDirStampRead - stamp > QUIET_MS) return null;
         String[] names = tmpDir.list();
         if (names == null || names.length == 0) {
