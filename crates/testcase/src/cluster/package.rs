@@ -19,8 +19,11 @@ use std::sync::Arc;
 use classfile::access;
 
 use super::load::{ClassInfo, package_of};
-use super::{Builder, CLASS, CallableKind, FILE, GenericCallable, OBJECT, PATH, jdk};
+use super::walk::Builder;
+use super::{CallableKind, GenericCallable, jdk};
+use crate::statement::{CLASS, FILE, PATH};
 use crate::types::JType;
+use crate::types::OBJECT;
 
 /// Generators found in packages per needed type, at most, the simplest first (`Candidate`'s
 /// order). A needed type rarely has more than a few real factories, and every generator added

@@ -9,7 +9,10 @@ use std::sync::Arc;
 
 use classfile::access;
 
+use super::TestCluster;
+use super::generics::close;
 use super::load::{ClassInfo, MethodInfo, package_of};
+use super::walk::Builder;
 use crate::statement::{StubMethod, StubType};
 use crate::types::{JType, TypeArg, parse_method_sig};
 
@@ -318,4 +321,134 @@ pub(crate) fn answer_types(
             Some(if t.has_vars() { erased } else { t })
         })
         .collect()
+}
+
+impl TestCluster {
+    /// The types of the stubs offered for `want`: `want` itself, except for a capturing stub (an
+    /// abstract generic class without abstract methods, `TypeToken<T>`), whose open type
+    /// arguments (`?`, `? extends B`, a variable) each become a closed type, so that the written
+    /// `new TypeToken<List<String>>() {}` captures it: `B`, or in turn `String`, `List<String>`
+    /// and `Integer[]` (a class, a parameterized type, an array).
+    pub(super) fn stub_values(&self, s: &StubInfo, want: &JType) -> Vec<JType> {
+        let JType::Class { name, args } = want else { return vec![want.clone()] };
+        let n_params = self.hierarchy.get(name).map_or(0, |h| h.type_params.len());
+        if s.stub.is_interface || !s.stub.methods.is_empty() || n_params == 0 {
+            return vec![want.clone()];
+        }
+        let mut candidates = vec![
+            JType::string(),
+            JType::Class { name: "java.util.List".into(), args: vec![TypeArg::Exact(JType::string())] },
+            JType::array_of(JType::class("java.lang.Integer")),
+        ];
+        // A bounded variable (`T extends Number`) gets its bound and `Integer`, where the others
+        // do not fit: two captures the code can tell apart.
+        for p in self.hierarchy.get(name).map_or(&[][..], |h| &h.type_params[..]) {
+            let b = p.erased_bound();
+            if b == JType::object() {
+                continue;
+            }
+            for c in [b, JType::class("java.lang.Integer")] {
+                if !candidates.contains(&c) {
+                    candidates.push(c);
+                }
+            }
+        }
+        let closed = |t: &JType| !t.has_vars() && !t.is_primitive();
+        let open = |a: Option<&TypeArg>| match a {
+            Some(TypeArg::Exact(t)) if closed(t) => None,
+            Some(TypeArg::Extends(t)) if closed(t) && *t != JType::object() => Some(Some(t.clone())),
+            _ => Some(None),
+        };
+        if (0..n_params).all(|i| open(args.get(i)).is_none()) && args.len() == n_params {
+            return vec![want.clone()];
+        }
+        // `within_bound` accepts a class whose hierarchy it never loaded (`List`, here): against a
+        // bound other than Object, only a candidate it can judge is taken.
+        let bounded = self
+            .hierarchy
+            .get(name)
+            .is_some_and(|h| h.type_params.iter().any(|p| p.erased_bound() != JType::object()));
+        let judged = |c: &JType| match c {
+            JType::Class { name, .. } => !bounded || self.hierarchy.contains_key(name),
+            _ => true,
+        };
+        candidates
+            .iter()
+            .filter(|c| judged(c))
+            .map(|c| JType::Class {
+                name: name.clone(),
+                args: (0..n_params)
+                    .map(|i| match open(args.get(i)) {
+                        None => args[i].clone(),
+                        Some(Some(bound)) => TypeArg::Exact(bound),
+                        Some(None) => TypeArg::Exact(c.clone()),
+                    })
+                    .collect(),
+            })
+            // The written `new C<String>() {}` must be within C's bounds (JLS §4.5) to compile.
+            .filter(|t| self.well_formed(t))
+            .collect::<BTreeSet<JType>>()
+            .into_iter()
+            .collect()
+    }
+
+    /// A stub of `want` (an abstract class or interface with a stub): the answer types its type
+    /// arguments give (`Callable<String>` answers strings).
+    pub(super) fn stub_ref(&self, s: &StubInfo, want: &JType) -> crate::statement::StubRef {
+        let d = self.config.max_generic_depth;
+        let params_of = |c: &str| -> Vec<String> {
+            self.hierarchy
+                .get(c)
+                .map(|h| h.type_params.iter().map(|p| p.name.clone()).collect())
+                .unwrap_or_default()
+        };
+        let as_super = |c: &str| self.as_super(want, c);
+        let answer_types =
+            answer_types(s, &params_of, &as_super).into_iter().map(|t| t.map(|t| close(&t, d))).collect();
+        crate::statement::StubRef { stub: s.stub.clone(), ty: want.clone(), ctor: 0, answer_types }
+    }
+}
+
+impl Builder<'_> {
+    /// The stub of abstract class or interface `info` (`stubs::stub_info`), reading its
+    /// superclasses and interfaces.
+    pub(super) fn stub_of(&mut self, info: &Arc<ClassInfo>, is_jdk: bool) -> Option<StubInfo> {
+        let chain = self.superclass_chain(info);
+        let roots = chain.iter().rev().flat_map(|c| c.interfaces.iter().cloned()).collect();
+        let (interfaces, complete) = self.interface_closure(roots);
+        if !complete {
+            return None;
+        }
+        let sealed =
+            self.table.parse(&info.name).is_ok_and(|cf| cf.attribute("PermittedSubclasses").is_some());
+        // Whether each class a member signature names can be named from the test: in the
+        // descriptors, and in the types the overrides are written with (generic signatures and
+        // the supertypes' type arguments they are substituted from).
+        let mut named = Vec::new();
+        for c in chain.iter().chain(&interfaces) {
+            c.sig.superclass.mentioned_classes(&mut named);
+            c.sig.interfaces.iter().for_each(|i| i.mentioned_classes(&mut named));
+            for m in &c.methods {
+                if let Ok(sig) = parse_method_sig(&m.descriptor) {
+                    for t in sig.params.iter().chain(&sig.ret) {
+                        t.mentioned_classes(&mut named);
+                    }
+                }
+                m.sig.params.iter().chain(&m.sig.ret).for_each(|t| t.mentioned_classes(&mut named));
+                named.extend(m.exceptions.iter().cloned());
+            }
+        }
+        let mut visible = BTreeMap::new();
+        for n in named {
+            if let std::collections::btree_map::Entry::Vacant(e) = visible.entry(n) {
+                let n = e.key().clone();
+                let ok = self.nameable(&n);
+                e.insert(ok);
+            }
+        }
+        let cut_package = self.cut_package().to_string();
+        let ancestry = Ancestry { chain, interfaces };
+        let mut accessible = |n: &str| visible.get(n).copied().unwrap_or(false);
+        stub_info(info, &ancestry, &cut_package, is_jdk, sealed, &mut accessible)
+    }
 }
