@@ -380,7 +380,7 @@ impl TestCluster {
             (JType::Class { name: tname, .. }, JType::Class { name, args }) => {
                 // A class whose hierarchy was never loaded cannot be judged: accepted, as before
                 // bounds were checked.
-                if name == OBJECT || !self.hierarchy.contains_key(tname) {
+                if name == OBJECT || !self.hierarchy.contains(tname) {
                     return true;
                 }
                 let Some(JType::Class { args: targs, .. }) = self.as_super(t, name) else { return false };

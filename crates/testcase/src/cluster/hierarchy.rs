@@ -1,9 +1,12 @@
-//! The class hierarchy the walk records: each loaded class's type parameters and generic
-//! supertypes (`Hier`), their transitive closure for subtype questions (`ancestors`), and the index
-//! of user classes below an abstract type (`SubclassIndex`) that finds implementations.
+//! The class hierarchy the walk records, behind one small interface (`Hierarchy::collect`, `get`,
+//! `contains`, `is_subclass`): each met class's type parameters and generic supertypes (`Hier`),
+//! their transitive closure for subtype questions, and the index of user classes below an abstract
+//! type (`SubclassIndex`) that finds implementations. The queries see the hierarchy only through
+//! this interface, so that reading it from the program database instead is an edit of this file.
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::load::ClassTable;
 use super::walk::Builder;
 use super::{TestCluster, jdk};
 use crate::types::{JType, OBJECT, SubtypeOracle, TypeParam};
@@ -16,18 +19,68 @@ pub(super) struct Hier {
     pub(super) supers: Vec<JType>,
 }
 
-impl SubtypeOracle for TestCluster {
-    fn is_subclass(&self, sub: &str, sup: &str) -> bool {
+/// The hierarchy of every class the walk met and of their supertypes.
+#[derive(Debug, Clone)]
+pub(super) struct Hierarchy {
+    classes: BTreeMap<String, Hier>,
+    /// `ancestors(&classes)`, for `is_subclass`.
+    ancestors: BTreeMap<String, Vec<String>>,
+}
+
+impl Hierarchy {
+    /// The hierarchy of the classes `met` plus the supertypes of each, read through `table`, so
+    /// that assignability sees them.
+    pub(super) fn collect(table: &mut ClassTable<'_>, met: BTreeSet<String>) -> Hierarchy {
+        let mut classes = BTreeMap::new();
+        let mut work: Vec<String> = met.into_iter().collect();
+        while let Some(n) = work.pop() {
+            if classes.contains_key(&n) {
+                continue;
+            }
+            let Some(info) = table.get(&n) else { continue };
+            let mut supers = vec![info.sig.superclass.clone()];
+            if info.super_name.is_none() {
+                supers.clear();
+            }
+            supers.extend(info.sig.interfaces.iter().cloned());
+            for s in &supers {
+                if let Some(c) = s.class_name() {
+                    work.push(c.to_string());
+                }
+            }
+            classes.insert(n, Hier { type_params: info.sig.type_params.clone(), supers });
+        }
+        let ancestors = ancestors(&classes);
+        Hierarchy { classes, ancestors }
+    }
+
+    /// The entry of class `name`, if the walk met it or one of its subclasses.
+    pub(super) fn get(&self, name: &str) -> Option<&Hier> {
+        self.classes.get(name)
+    }
+
+    pub(super) fn contains(&self, name: &str) -> bool {
+        self.classes.contains_key(name)
+    }
+
+    /// Whether `sub` is `sup` or below it (every class is below Object).
+    pub(super) fn is_subclass(&self, sub: &str, sup: &str) -> bool {
         sub == sup
             || sup == OBJECT
             || self.ancestors.get(sub).is_some_and(|a| a.binary_search_by(|x| x.as_str().cmp(sup)).is_ok())
     }
 }
 
+impl SubtypeOracle for TestCluster {
+    fn is_subclass(&self, sub: &str, sup: &str) -> bool {
+        self.hierarchy.is_subclass(sub, sup)
+    }
+}
+
 /// Every class's proper supertypes (superclasses and interfaces, transitively), sorted: test
 /// creation asks "is A a subtype of B" for every candidate generator, so it is precomputed once
 /// instead of walking the hierarchy (with allocations) on each question.
-pub(super) fn ancestors(hierarchy: &BTreeMap<String, Hier>) -> BTreeMap<String, Vec<String>> {
+fn ancestors(hierarchy: &BTreeMap<String, Hier>) -> BTreeMap<String, Vec<String>> {
     hierarchy
         .keys()
         .map(|start| {

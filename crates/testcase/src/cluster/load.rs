@@ -5,6 +5,7 @@
 //! constructors omit the outer instance), the descriptor is used.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -222,6 +223,32 @@ pub(crate) fn code_constants(body: &MethodBody, cp: &ConstantPool, res: &mut Poo
             Some(C::Double(b)) => res.doubles.push(b),
             None => {}
         }
+    }
+}
+
+/// What the CUT's static pool is made from: its constant pool's values (`pool_constants`), and,
+/// read on first need and then kept, those plus the numbers its methods push
+/// (`ClassTable::pool_constants`), which both the code constants and the format strings read.
+pub(crate) struct CutPool<'t, 'a> {
+    table: &'t ClassTable<'a>,
+    name: &'t str,
+    cf: &'t ClassFile,
+    full: OnceCell<PoolConstants>,
+}
+
+impl<'t, 'a> CutPool<'t, 'a> {
+    pub fn new(table: &'t ClassTable<'a>, name: &'t str, cf: &'t ClassFile) -> CutPool<'t, 'a> {
+        CutPool { table, name, cf, full: OnceCell::new() }
+    }
+
+    /// The constant pool's values.
+    pub fn constant_pool(&self) -> PoolConstants {
+        pool_constants(self.cf)
+    }
+
+    /// The constant pool's values and the numbers the methods push.
+    pub fn full(&self) -> &PoolConstants {
+        self.full.get_or_init(|| self.table.pool_constants(self.name, self.cf))
     }
 }
 

@@ -8,6 +8,9 @@
 //! Everything is ordered (BTreeMap, sorted vectors), so equal inputs give equal clusters. It reads
 //! class files only; creating statements from the cluster is `factory`'s job.
 
+mod code_constants;
+mod features;
+mod files;
 mod generics;
 mod hierarchy;
 mod jdk;
@@ -31,7 +34,7 @@ use programdb::ProgramDb;
 use crate::pool::ConstantValues;
 use crate::types::JType;
 use generics::{FALLBACK_ENUM, enum_bounded};
-use hierarchy::Hier;
+use hierarchy::Hierarchy;
 use load::ClassTable;
 pub(crate) use load::PoolConstants;
 pub use model::{
@@ -69,9 +72,8 @@ pub struct TestCluster {
     modifiers: BTreeMap<String, Vec<Arc<GenericCallable>>>,
     implementations: BTreeMap<String, Vec<String>>,
     enums: BTreeMap<String, Vec<String>>,
-    hierarchy: BTreeMap<String, Hier>,
-    /// `ancestors(&hierarchy)`, for `is_subclass`.
-    ancestors: BTreeMap<String, Vec<String>>,
+    /// The classes met and their supertypes: assignability, `as_super` and bounds read it.
+    hierarchy: Hierarchy,
     /// `creations` per wanted type, computed on first request.
     creations: CreationCache,
     /// `target_type` of each generic target class (the CUT and its member classes).

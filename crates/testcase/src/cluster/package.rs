@@ -18,10 +18,11 @@ use std::sync::Arc;
 
 use classfile::access;
 
+use super::features::ClusterFeature;
 use super::load::{ClassInfo, package_of};
 use super::walk::Builder;
-use super::{CallableKind, GenericCallable, jdk};
-use crate::statement::{CLASS, FILE, PATH};
+use super::{CallableKind, ClusterConfig, GenericCallable, features, jdk};
+use crate::statement::CLASS;
 use crate::types::JType;
 use crate::types::OBJECT;
 
@@ -32,7 +33,32 @@ const PER_TYPE: usize = 6;
 
 /// Rounds of "find the generators of what cannot be made, then walk what they need"; a round's
 /// generators may take a type that in turn needs one.
-pub(super) const ROUNDS: usize = 2;
+const ROUNDS: usize = 2;
+
+/// `ClusterConfig::package_generators`.
+pub(super) struct PackageGenerators;
+
+impl ClusterFeature for PackageGenerators {
+    fn enabled(&self, config: &ClusterConfig) -> bool {
+        config.package_generators
+    }
+
+    /// A JDK type a nested class of the CUT that a test cannot name implements (ThreeTen-Extra's
+    /// `PackedFields` exposes private enums only as `TemporalField`s) is the way in to that
+    /// class's code.
+    fn opens_jdk_class(&self, b: &Builder<'_>, name: &str) -> bool {
+        b.nested_jdk_supertypes.contains(name)
+    }
+
+    fn after_walk(&self, b: &mut Builder<'_>) {
+        for _ in 0..ROUNDS {
+            if b.package_generators() == 0 {
+                break;
+            }
+            b.walk();
+        }
+    }
+}
 
 /// A method returning a needed type, ordered so that the simplest come first for each type:
 /// those whose parameters the cluster can already make (`newDirectExecutorService()` before
@@ -61,8 +87,7 @@ impl Builder<'_> {
         };
         t.is_primitive_like()
             || name == CLASS
-            || (self.config.files && (name == FILE || name == PATH))
-            || self.stubs.contains_key(name)
+            || features::enabled(&self.config).any(|f| f.makes(self, name))
             || own(name)
             || self.implementations.get(name).into_iter().flatten().any(|i| own(i))
     }

@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use super::{CallableKind, Creation, GenericCallable, Modifiers, RUNTIME_EXCEPTION, TestCluster};
-use crate::statement::{CLASS, FILE, PATH};
+use super::{CallableKind, Creation, GenericCallable, Modifiers, TestCluster, features};
+use crate::statement::CLASS;
 use crate::types::{JType, SubtypeOracle, TypeArg};
 
 impl TestCluster {
@@ -90,10 +90,8 @@ impl TestCluster {
                     res.push(Creation::Enum { class: name.clone(), constants: cs.clone() });
                     return res;
                 }
-                if self.config.files && (name == FILE || name == PATH) {
-                    // First, so that the factory's uniform choice among creations gives it a
-                    // fair share next to `new File(String)` and the like.
-                    res.push(Creation::ScratchFile { path: name == PATH });
+                for f in features::enabled(&self.config) {
+                    f.leading_creations(self, want, name, &mut res);
                 }
                 let mut classes = vec![name.clone()];
                 for i in self.implementations(name) {
@@ -124,10 +122,8 @@ impl TestCluster {
                         }
                     }
                 }
-                if let Some(s) = self.stubs.get(name) {
-                    for ty in self.stub_values(s, want) {
-                        res.push(Creation::Stub(Arc::new(self.stub_ref(s, &ty))));
-                    }
+                for f in features::enabled(&self.config) {
+                    f.trailing_creations(self, want, name, &mut res);
                 }
             }
         }
@@ -209,37 +205,8 @@ impl TestCluster {
         for (c, cs) in &self.enums {
             let _ = writeln!(s, "  {c}: {}", cs.join(", "));
         }
-        if !self.stubs.is_empty() {
-            let _ = writeln!(s, "stubs:");
-            for st in self.stubs.values() {
-                let st = &st.stub;
-                let ctors: Vec<&str> = st.constructors.iter().map(|(d, _)| d.as_str()).collect();
-                let ms: Vec<String> = st
-                    .methods
-                    .iter()
-                    .map(|m| {
-                        let throws = if m.throw_bound == RUNTIME_EXCEPTION {
-                            String::new()
-                        } else {
-                            format!(" throws {}", m.throw_bound)
-                        };
-                        format!(
-                            "{}{}{}{throws}",
-                            m.name,
-                            m.descriptor,
-                            if m.runs_arguments { " runs" } else { "" }
-                        )
-                    })
-                    .collect();
-                let _ = writeln!(
-                    s,
-                    "  {} as {} [{}]: {}",
-                    st.class,
-                    st.stub_class,
-                    ctors.join(", "),
-                    ms.join(", ")
-                );
-            }
+        for f in features::enabled(&self.config) {
+            f.dump(self, &mut s);
         }
         let _ = writeln!(s, "constants: {}", self.constants.summary());
         if !self.problems.is_empty() {

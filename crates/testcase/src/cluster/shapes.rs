@@ -18,6 +18,26 @@
 
 use std::collections::BTreeSet;
 
+use super::ClusterConfig;
+use super::features::ClusterFeature;
+use super::load::{CutPool, PoolConstants};
+
+/// `ClusterConfig::format_strings`.
+pub(super) struct FormatStrings;
+
+impl ClusterFeature for FormatStrings {
+    fn enabled(&self, config: &ClusterConfig) -> bool {
+        config.format_strings
+    }
+
+    /// The separators are read from the pushed numbers as well (`bipush 45` is `'-'`), whether
+    /// or not the pool keeps them (`code_constants`).
+    fn extend_pool(&self, cut: &CutPool<'_, '_>, pool: &mut PoolConstants) {
+        let full = cut.full();
+        pool.strings.extend(format_shapes(&full.ints, &full.strings));
+    }
+}
+
 /// The formats: the separators a class must use, and the strings added then, well-formed first.
 /// The values are ours (not from another tool); a fixed list keeps runs deterministic.
 const SHAPES: &[(&[char], &[&str])] = &[

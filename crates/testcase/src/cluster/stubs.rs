@@ -5,14 +5,16 @@
 //! the written test compiles to.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use classfile::access;
 
-use super::TestCluster;
+use super::features::ClusterFeature;
 use super::generics::close;
 use super::load::{ClassInfo, MethodInfo, package_of};
 use super::walk::Builder;
+use super::{ClusterConfig, Creation, TestCluster, jdk};
 use crate::statement::{StubMethod, StubType};
 use crate::types::{JType, TypeArg, parse_method_sig};
 
@@ -323,6 +325,90 @@ pub(crate) fn answer_types(
         .collect()
 }
 
+/// `ClusterConfig::stubs`: a stub for every abstract class and interface the walk meets that a
+/// test may implement, offered after the generators of the type and its implementations.
+pub(super) struct Stubs;
+
+impl ClusterFeature for Stubs {
+    fn enabled(&self, config: &ClusterConfig) -> bool {
+        config.stubs
+    }
+
+    fn visit_class(&self, b: &mut Builder<'_>, info: &Arc<ClassInfo>, is_jdk: bool, depth: u32) {
+        let name = &info.name;
+        // A JDK type with implementations in the table (`InputStream`, `CharSequence`, `List`)
+        // gets none: those are what code expects of it, while a stub's repeated last answer makes
+        // an endless stream (`read()` never -1), which each test then runs until its timeout.
+        // The interfaces of `java.time` get both (`jdk::stub_beside_implementations`).
+        if info.is_abstract()
+            && (!is_jdk || jdk::implementations(name).is_empty() || jdk::stub_beside_implementations(name))
+            && let Some(s) = b.stub_of(info, is_jdk)
+        {
+            // The stub's constructor arguments and answers need generators too.
+            let types: Vec<JType> = s
+                .stub
+                .constructors
+                .iter()
+                .flat_map(|(_, ps)| ps.iter().cloned())
+                .chain(s.generic_returns.iter().flatten().map(|(_, r)| r.clone()))
+                .chain(s.stub.methods.iter().map(|m| JType::class(&m.throw_bound)))
+                .collect();
+            for t in types {
+                b.enqueue_type(&t, depth + 1);
+            }
+            b.stubs.insert(name.clone(), s);
+        }
+    }
+
+    fn makes(&self, b: &Builder<'_>, name: &str) -> bool {
+        b.stubs.contains_key(name)
+    }
+
+    fn trailing_creations(&self, c: &TestCluster, want: &JType, name: &str, out: &mut Vec<Creation>) {
+        if let Some(s) = c.stubs.get(name) {
+            for ty in c.stub_values(s, want) {
+                out.push(Creation::Stub(Arc::new(c.stub_ref(s, &ty))));
+            }
+        }
+    }
+
+    fn dump(&self, c: &TestCluster, out: &mut String) {
+        if c.stubs.is_empty() {
+            return;
+        }
+        let _ = writeln!(out, "stubs:");
+        for st in c.stubs.values() {
+            let st = &st.stub;
+            let ctors: Vec<&str> = st.constructors.iter().map(|(d, _)| d.as_str()).collect();
+            let ms: Vec<String> = st
+                .methods
+                .iter()
+                .map(|m| {
+                    let throws = if m.throw_bound == RUNTIME_EXCEPTION {
+                        String::new()
+                    } else {
+                        format!(" throws {}", m.throw_bound)
+                    };
+                    format!(
+                        "{}{}{}{throws}",
+                        m.name,
+                        m.descriptor,
+                        if m.runs_arguments { " runs" } else { "" }
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "  {} as {} [{}]: {}",
+                st.class,
+                st.stub_class,
+                ctors.join(", "),
+                ms.join(", ")
+            );
+        }
+    }
+}
+
 impl TestCluster {
     /// The types of the stubs offered for `want`: `want` itself, except for a capturing stub (an
     /// abstract generic class without abstract methods, `TypeToken<T>`), whose open type
@@ -369,7 +455,7 @@ impl TestCluster {
             .get(name)
             .is_some_and(|h| h.type_params.iter().any(|p| p.erased_bound() != JType::object()));
         let judged = |c: &JType| match c {
-            JType::Class { name, .. } => !bounded || self.hierarchy.contains_key(name),
+            JType::Class { name, .. } => !bounded || self.hierarchy.contains(name),
             _ => true,
         };
         candidates

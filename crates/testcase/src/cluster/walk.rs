@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use classfile::access;
 
-use super::hierarchy::{Hier, SubclassIndex, ancestors};
-use super::load::{self, ClassInfo, ClassTable};
+use super::hierarchy::{Hierarchy, SubclassIndex};
+use super::load::{ClassInfo, ClassTable, CutPool};
 use super::stubs::StubInfo;
 use super::{
     CallableKind, ClusterConfig, ClusterError, CreationCache, FALLBACK_ENUM, GenericCallable, ModifierCache,
-    TestCluster, enum_bounded, jdk, package, shapes,
+    TestCluster, enum_bounded, features, jdk,
 };
 use crate::pool::ConstantValues;
 use crate::types::{JType, OBJECT};
@@ -53,18 +53,14 @@ impl<'a> Builder<'a> {
         config: &ClusterConfig,
     ) -> Result<Builder<'a>, ClusterError> {
         let cf = table.parse(cut)?;
-        // The constant pool's values and, when either option wants them, the pushed numbers: the
-        // separators a class compares with are pushed (`bipush 45`), whatever `code_constants`.
-        let full = (config.code_constants || config.format_strings).then(|| table.pool_constants(cut, &cf));
-        let formats = match &full {
-            Some(f) if config.format_strings => shapes::format_shapes(&f.ints, &f.strings),
-            _ => Vec::new(),
+        let pool = {
+            let cut_pool = CutPool::new(&table, cut, &cf);
+            let mut pool = cut_pool.constant_pool();
+            for f in features::enabled(config) {
+                f.extend_pool(&cut_pool, &mut pool);
+            }
+            pool
         };
-        let mut pool = match full {
-            Some(f) if config.code_constants => f,
-            _ => load::pool_constants(&cf),
-        };
-        pool.strings.extend(formats);
         let constants = ConstantValues::from_pool(&pool);
         let info = table.get(cut).ok_or_else(|| ClusterError::ClassNotFound(cut.to_string()))?;
         if info.is_local || info.access & access::PRIVATE != 0 {
@@ -168,28 +164,10 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        // A JDK type with implementations in the table (`InputStream`, `CharSequence`, `List`)
-        // gets none: those are what code expects of it, while a stub's repeated last answer makes
-        // an endless stream (`read()` never -1), which each test then runs until its timeout.
-        // The interfaces of `java.time` get both (`jdk::stub_beside_implementations`).
-        if self.config.stubs
-            && info.is_abstract()
-            && (!is_jdk || jdk::implementations(&name).is_empty() || jdk::stub_beside_implementations(&name))
-            && let Some(s) = self.stub_of(&info, is_jdk)
-        {
-            // The stub's constructor arguments and answers need generators too.
-            let types: Vec<JType> = s
-                .stub
-                .constructors
-                .iter()
-                .flat_map(|(_, ps)| ps.iter().cloned())
-                .chain(s.generic_returns.iter().flatten().map(|(_, r)| r.clone()))
-                .chain(s.stub.methods.iter().map(|m| JType::class(&m.throw_bound)))
-                .collect();
-            for t in types {
-                self.enqueue_type(&t, depth + 1);
-            }
-            self.stubs.insert(name.clone(), s);
+        // The features that add to a class's share (its stub) act before its members are
+        // collected, as the stubs always have.
+        for f in features::enabled(&self.config).collect::<Vec<_>>() {
+            f.visit_class(self, &info, is_jdk, depth);
         }
         let is_cut = name == self.cut.name;
         // The CUT's accessible member classes are tested with it (EvoSuite's target classes
@@ -197,9 +175,8 @@ impl<'a> Builder<'a> {
         let is_target = is_cut || self.nested.contains(&name);
         // A JDK type a nested class of the CUT implements (ThreeTen-Extra's `PackedFields`
         // exposes private enums only as `TemporalField`s) is the way in to that class's code.
-        let jdk_only = is_jdk
-            && !is_target
-            && !(self.config.package_generators && self.nested_jdk_supertypes.contains(&name));
+        let jdk_only =
+            is_jdk && !is_target && !features::enabled(&self.config).any(|f| f.opens_jdk_class(self, &name));
         let members = self.members(&info, is_cut, jdk_only);
         for g in members {
             let g = Arc::new(g);
@@ -288,39 +265,15 @@ impl<'a> Builder<'a> {
             }
         }
         self.walk();
-        if self.config.package_generators {
-            for _ in 0..package::ROUNDS {
-                if self.package_generators() == 0 {
-                    break;
-                }
-                self.walk();
-            }
+        for f in features::enabled(&self.config).collect::<Vec<_>>() {
+            f.after_walk(&mut self);
         }
-        // The hierarchy of every loaded class plus the supertypes of every mentioned class, so
-        // that assignability sees them.
+        // The hierarchy of every loaded class, and of the boxes and strings constants have.
         let mut mentioned: BTreeSet<String> = self.done.keys().cloned().collect();
         for c in ["java.lang.Integer", "java.lang.String", "java.lang.Long", "java.lang.Double"] {
             mentioned.insert(c.to_string());
         }
-        let mut hierarchy = BTreeMap::new();
-        let mut work: Vec<String> = mentioned.into_iter().collect();
-        while let Some(n) = work.pop() {
-            if hierarchy.contains_key(&n) {
-                continue;
-            }
-            let Some(info) = self.table.get(&n) else { continue };
-            let mut supers = vec![info.sig.superclass.clone()];
-            if info.super_name.is_none() {
-                supers.clear();
-            }
-            supers.extend(info.sig.interfaces.iter().cloned());
-            for s in &supers {
-                if let Some(c) = s.class_name() {
-                    work.push(c.to_string());
-                }
-            }
-            hierarchy.insert(n, Hier { type_params: info.sig.type_params.clone(), supers });
-        }
+        let hierarchy = Hierarchy::collect(&mut self.table, mentioned);
         let sorted = |m: BTreeMap<String, BTreeSet<Arc<GenericCallable>>>| -> BTreeMap<String, Vec<Arc<GenericCallable>>> {
             m.into_iter().map(|(k, v)| (k, v.into_iter().collect())).collect()
         };
@@ -337,7 +290,6 @@ impl<'a> Builder<'a> {
             modifiers: sorted(self.modifiers),
             implementations: self.implementations,
             enums: self.enums,
-            ancestors: ancestors(&hierarchy),
             creations: CreationCache::default(),
             modifier_cache: ModifierCache::default(),
             hierarchy,
