@@ -70,8 +70,8 @@ const INFEASIBLE: &str = "context-branch p29@context/Calls:36 branch p7 not-take
 /// The search itself, as `generate` runs it, keeping the problem to read the goals it found.
 #[test]
 fn context_goals_are_found_while_searching_and_the_infeasible_one_stays_uncovered() {
-    let cp = classfile::ClassPath::open(&classpath()).expect("classpath");
-    let cluster = TestCluster::build(&cp, CLASS, &ClusterConfig::evosuite()).expect("cluster");
+    let db = programdb::ProgramDb::open(&classpath(), programdb::DbConfig::STANDARD).expect("classpath");
+    let cluster = TestCluster::build_in(&db, CLASS, &ClusterConfig::evosuite()).expect("cluster");
     let config = SearchConfig::evosuite(Budget::evaluations(2_000));
     let mut pool = ValuePool::new(cluster.constants().clone(), config.factory.dynamic_pool_size);
     let mut problem = JvmProblem::new(&classpath(), CLASS, &DEFAULT_CRITERIA, 2, 3000).expect("problem");

@@ -17,8 +17,12 @@ fn problem(workers: usize) -> JvmProblem {
 
 /// Four batches of random tests, some repeated within and across batches (cache hits).
 fn batches() -> Vec<Vec<TestCase>> {
-    let cp = classfile::ClassPath::open(&[test_support::fixture_classes("context")]).expect("classpath");
-    let cluster = TestCluster::build(&cp, CLASS, &ClusterConfig::evosuite()).expect("cluster");
+    let db = programdb::ProgramDb::open(
+        &[test_support::fixture_classes("context")],
+        programdb::DbConfig::STANDARD,
+    )
+    .expect("classpath");
+    let cluster = TestCluster::build_in(&db, CLASS, &ClusterConfig::evosuite()).expect("cluster");
     let config = SearchConfig::evosuite(search::Budget::evaluations(1));
     let pool = ValuePool::new(cluster.constants().clone(), config.factory.dynamic_pool_size);
     let factory = TestFactory::new(&cluster, &pool, &config.factory);

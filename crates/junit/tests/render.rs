@@ -11,7 +11,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::{
-    B, CUTS, Clusters, JUNIT4_CP, JUNIT5_STANDALONE, classpath, compile, int, java, join_cp, suites,
+    B, CUTS, Clusters, JUNIT4_CP, JUNIT5_STANDALONE, compile, int, java, join_cp, program_db, suites,
 };
 use expect_test::expect_file;
 use junit::{Check, Expected, JUnitTest, RenderConfig, RenderError, Rendered, Style, Subject, render};
@@ -27,7 +27,7 @@ fn config_for(style: Style, seed: u64) -> RenderConfig {
 }
 
 fn render_suites(style: Style) -> Vec<Rendered> {
-    let cl = Clusters::build(&classpath(&["junit"]), &CUTS);
+    let cl = Clusters::build(&program_db(&["junit"]), &CUTS);
     let config = config_for(style, 42);
     suites(&cl)
         .iter()
@@ -64,7 +64,7 @@ fn check_style(style: Style) {
     });
     let classes = compile(tmp.path(), &rendered, &cp).unwrap_or_else(|e| panic!("javac failed:\n{e}"));
     let n_tests: usize = {
-        let cl = Clusters::build(&classpath(&["junit"]), &CUTS);
+        let cl = Clusters::build(&program_db(&["junit"]), &CUTS);
         suites(&cl).iter().map(|(_, t)| t.len()).sum()
     };
     let names: Vec<String> = rendered.iter().map(Rendered::binary_name).collect();
@@ -153,7 +153,7 @@ fn junit5_suites_compile_and_pass() {
 /// variables. They are not run: without execution results their outcomes are unknown.
 #[test]
 fn factory_suites_compile() {
-    let cp = classpath(&["junit", "cluster", "bounds"]);
+    let db = program_db(&["junit", "cluster", "bounds"]);
     let cuts = [
         "junit.Prims",
         "junit.Outer",
@@ -182,7 +182,7 @@ fn factory_suites_compile() {
     let mut n_statements = 0;
     for cut in cuts {
         let cluster =
-            TestCluster::build(&cp, cut, &testcase::ClusterConfig::evosuite()).expect("cluster builds");
+            TestCluster::build_in(&db, cut, &testcase::ClusterConfig::evosuite()).expect("cluster builds");
         let pool = ValuePool::new(cluster.constants().clone(), config.dynamic_pool_size);
         let factory = TestFactory::new(&cluster, &pool, &config);
         let tests: Vec<JUnitTest> =
@@ -223,7 +223,7 @@ fn factory_suites_compile() {
 /// The error cases of `render`: malformed references are typed errors, never panics or bad Java.
 #[test]
 fn bad_input_is_an_error() {
-    let cl = Clusters::build(&classpath(&["junit"]), &["junit.Prims"]);
+    let cl = Clusters::build(&program_db(&["junit"]), &["junit.Prims"]);
     let config = RenderConfig::new(Style::JUnit4, 1);
     let mut forward = testcase::TestCase::new();
     forward.push(Statement::Copy { from: VarId(3), ty: testcase::JType::object() });
@@ -304,7 +304,7 @@ fn empty_suite_and_configuration() {
 /// test under both JUnits.
 #[test]
 fn wrong_expectations_fail() {
-    let cl = Clusters::build(&classpath(&["junit"]), &["junit.Prims", "junit.Thrower"]);
+    let cl = Clusters::build(&program_db(&["junit"]), &["junit.Prims", "junit.Thrower"]);
     let mut tests = Vec::new();
     let mut b = B::new(&cl);
     let x = b.prim(int(5));
@@ -374,7 +374,7 @@ fn wrong_expectations_fail() {
 /// is written fully qualified when the caller lists the package's classes.
 #[test]
 fn package_classes_shadow_java_lang() {
-    let cl = Clusters::build(&classpath(&["junit"]), &["junit.Prims"]);
+    let cl = Clusters::build(&program_db(&["junit"]), &["junit.Prims"]);
     let mut b = B::new(&cl);
     let s = b.str("x");
     let r = b.call("junit.Prims", "which", "(Ljava/lang/Object;)Ljava/lang/String;", None, &[s]);

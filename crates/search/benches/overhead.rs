@@ -7,8 +7,8 @@
 
 use std::hint::black_box;
 
-use classfile::ClassPath;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use programdb::{DbConfig, ProgramDb};
 use search::{Algorithm, Budget, Evaluation, GoalIdx, Problem, ProblemError, SearchConfig, SystemClock};
 use testcase::pool::DynamicPool;
 use testcase::{ClusterConfig, FactoryConfig, TestCase, TestCluster, ValuePool, rng_from_seed};
@@ -67,10 +67,13 @@ impl Problem for Trivial {
 }
 
 fn overhead(c: &mut Criterion) {
-    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("cluster")])
-        .expect("fixture classpath opens");
+    let db = ProgramDb::open(
+        &[test_support::java_base_jmod(), test_support::fixture_classes("cluster")],
+        DbConfig::STANDARD,
+    )
+    .expect("fixture classpath opens");
     let cluster =
-        TestCluster::build(&cp, "cluster.Overloads", &ClusterConfig::evosuite()).expect("cluster builds");
+        TestCluster::build_in(&db, "cluster.Overloads", &ClusterConfig::evosuite()).expect("cluster builds");
     let mut group = c.benchmark_group("search_per_generation");
     group.sample_size(10);
     for alg in Algorithm::ALL {

@@ -4,37 +4,42 @@
 
 use std::path::PathBuf;
 
-use classfile::ClassPath;
 use expect_test::expect_file;
+use programdb::{DbConfig, ProgramDb};
 use testcase::cluster::Creation;
 use testcase::types::parse_field_type;
 use testcase::{
     ClusterConfig, FactoryConfig, JType, TestCluster, TestFactory, ValuePool, check, rng_from_seed,
 };
 
-fn fixture_classpath() -> ClassPath {
-    area_classpath("cluster")
+/// The program database over java.base and the `cluster` fixtures: clusters are built over the
+/// database, as a run builds them.
+fn fixture_db() -> ProgramDb {
+    area_db("cluster")
 }
 
-/// java.base and one fixture area's classes.
-fn area_classpath(area: &str) -> ClassPath {
-    ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes(area)])
-        .expect("fixture classpath opens")
+/// The program database over java.base and one fixture area's classes.
+fn area_db(area: &str) -> ProgramDb {
+    db_of(&[test_support::java_base_jmod(), test_support::fixture_classes(area)])
 }
 
-fn check_cluster(cp: &ClassPath, simple: &str) {
-    let cluster = TestCluster::build(cp, &format!("cluster.{simple}"), &ClusterConfig::evosuite())
+fn db_of(paths: &[PathBuf]) -> ProgramDb {
+    ProgramDb::open(paths, DbConfig::STANDARD).expect("classpath opens")
+}
+
+fn check_cluster(db: &ProgramDb, simple: &str) {
+    let cluster = TestCluster::build_in(db, &format!("cluster.{simple}"), &ClusterConfig::evosuite())
         .expect("cluster builds");
     expect_file![format!("../test_data/cluster/{simple}.txt")].assert_eq(&cluster.dump());
 }
 
 #[test]
 fn fixture_clusters() {
-    let cp = fixture_classpath();
+    let db = fixture_db();
     for simple in
         ["Overloads", "Generics", "Geometry", "Zoo", "Palette", "Pizza", "Money", "ArrayOps", "Cleaner"]
     {
-        check_cluster(&cp, simple);
+        check_cluster(&db, simple);
     }
 }
 
@@ -45,10 +50,10 @@ fn fixture_clusters() {
 /// `test_data/cluster/Thresholds.txt`.
 #[test]
 fn the_static_pool_holds_the_numbers_the_methods_push() {
-    let cp = area_classpath("constants");
+    let db = area_db("constants");
     let constants = |code_constants: bool| {
         let config = ClusterConfig { code_constants, ..ClusterConfig::evosuite() };
-        let cluster = TestCluster::build(&cp, "constants.Thresholds", &config).expect("cluster builds");
+        let cluster = TestCluster::build_in(&db, "constants.Thresholds", &config).expect("cluster builds");
         cluster.dump().lines().find(|l| l.starts_with("constants:")).unwrap_or_default().to_string()
     };
     let on = constants(true);
@@ -61,8 +66,8 @@ fn the_static_pool_holds_the_numbers_the_methods_push() {
 
 #[test]
 fn missing_class_is_an_error() {
-    let cp = fixture_classpath();
-    let err = TestCluster::build(&cp, "cluster.DoesNotExist", &ClusterConfig::evosuite()).unwrap_err();
+    let db = fixture_db();
+    let err = TestCluster::build_in(&db, "cluster.DoesNotExist", &ClusterConfig::evosuite()).unwrap_err();
     assert_eq!(err.to_string(), "class cluster.DoesNotExist is not on the classpath");
 }
 
@@ -71,11 +76,9 @@ fn missing_class_is_an_error() {
 /// uncompilable test on joda-time's `PeriodFormatterBuilder`, whose methods take a `StringBuffer`).
 #[test]
 fn overrides_with_narrower_returns_hide_inaccessible_ones() {
-    let cp =
-        ClassPath::open(&[test_support::java_base_jmod(), PathBuf::from("/usr/share/java/joda-time.jar")])
-            .expect("classpath opens");
+    let db = db_of(&[test_support::java_base_jmod(), PathBuf::from("/usr/share/java/joda-time.jar")]);
     let cluster =
-        TestCluster::build(&cp, "org.joda.time.format.PeriodFormatterBuilder", &ClusterConfig::evosuite())
+        TestCluster::build_in(&db, "org.joda.time.format.PeriodFormatterBuilder", &ClusterConfig::evosuite())
             .expect("cluster builds");
     let dump = cluster.dump();
     assert!(dump.contains("java.lang.StringBuffer"), "StringBuffer is in the cluster:\n{dump}");
@@ -91,8 +94,8 @@ fn real_library_clusters() {
         ("joda-time.jar", "org.joda.time.Period"),
     ];
     for (jar, class) in cases {
-        let cp = ClassPath::open(&[test_support::java_base_jmod(), jars.join(jar)]).expect("classpath opens");
-        let cluster = TestCluster::build(&cp, class, &ClusterConfig::evosuite()).expect("cluster builds");
+        let db = db_of(&[test_support::java_base_jmod(), jars.join(jar)]);
+        let cluster = TestCluster::build_in(&db, class, &ClusterConfig::evosuite()).expect("cluster builds");
         let (targets, generators, modifiers) = cluster.counts();
         println!(
             "{class}: {targets} targets, {generators} generators, {modifiers} modifiers, {} problems",
@@ -141,9 +144,9 @@ fn creations_text(cluster: &TestCluster, want: &JType) -> String {
 /// `longer((Object) a, (Object) b)` (Guava's `Range`, a dropped test in the 2021 run).
 #[test]
 fn method_variables_bounded_by_class_variables() {
-    let cp = area_classpath("bounds");
+    let db = area_db("bounds");
     let cluster =
-        TestCluster::build(&cp, "bounds.Ranking", &ClusterConfig::evosuite()).expect("cluster builds");
+        TestCluster::build_in(&db, "bounds.Ranking", &ClusterConfig::evosuite()).expect("cluster builds");
     let longer = cluster.targets().iter().find(|g| g.name == "longer").expect("longer is a target").clone();
     let inst = cluster.instantiate(&longer, None);
     let piece = JType::class("bounds.Ranking$Piece");
@@ -159,7 +162,7 @@ fn method_variables_bounded_by_class_variables() {
 /// factories can produce (`SortedBag<String>`).
 #[test]
 fn generators_within_bounds() {
-    let cp = area_classpath("bounds");
+    let db = area_db("bounds");
     let parse = |s: &str| parse_field_type(s).expect("type parses");
     let mut out = String::new();
     for (cut, wants) in [
@@ -188,7 +191,7 @@ fn generators_within_bounds() {
             ],
         ),
     ] {
-        let cluster = TestCluster::build(&cp, cut, &ClusterConfig::evosuite()).expect("cluster builds");
+        let cluster = TestCluster::build_in(&db, cut, &ClusterConfig::evosuite()).expect("cluster builds");
         out.push_str(&format!("== {cut}\n"));
         for class in [cut.to_string(), format!("{cut}$Builder")] {
             if let Some(t) = cluster.target_parameterization(&class) {
@@ -212,10 +215,9 @@ fn generators_within_bounds() {
 /// `ISO8601Utils` (whose `format` takes a `Date`) write different tests. `new Date(long)` stays.
 #[test]
 fn clock_reading_jdk_constructors_are_left_out() {
-    let cp = ClassPath::open(&[test_support::java_base_jmod(), PathBuf::from("/usr/share/java/gson.jar")])
-        .expect("classpath opens");
-    let cluster = TestCluster::build(
-        &cp,
+    let db = db_of(&[test_support::java_base_jmod(), PathBuf::from("/usr/share/java/gson.jar")]);
+    let cluster = TestCluster::build_in(
+        &db,
         "com.google.gson.internal.bind.util.ISO8601Utils",
         &ClusterConfig::evosuite(),
     )
@@ -232,9 +234,9 @@ fn clock_reading_jdk_constructors_are_left_out() {
 /// `PrintWriter`, a `Formatter`, a `Writer` and a `Scanner`.
 #[test]
 fn file_opening_jdk_constructors_are_left_out() {
-    let cp = area_classpath("jdkvalues");
+    let db = area_db("jdkvalues");
     let cluster =
-        TestCluster::build(&cp, "jdkvalues.Printing", &ClusterConfig::evosuite()).expect("cluster builds");
+        TestCluster::build_in(&db, "jdkvalues.Printing", &ClusterConfig::evosuite()).expect("cluster builds");
     let dump = cluster.dump();
     for want in [
         "new PrintStream(OutputStream",
@@ -264,13 +266,10 @@ fn file_opening_jdk_constructors_are_left_out() {
 /// (`MapUtils` lost 44 tests at 30 s to it). The first, and `MapUtils`' own overloads, stay.
 #[test]
 fn overloads_a_call_cannot_select_are_left_out() {
-    let cp = ClassPath::open(&[
-        test_support::java_base_jmod(),
-        PathBuf::from("/usr/share/java/commons-collections4.jar"),
-    ])
-    .expect("classpath opens");
-    let cluster = TestCluster::build(
-        &cp,
+    let db =
+        db_of(&[test_support::java_base_jmod(), PathBuf::from("/usr/share/java/commons-collections4.jar")]);
+    let cluster = TestCluster::build_in(
+        &db,
         "org.apache.commons.collections4.map.DefaultedMap",
         &ClusterConfig::evosuite(),
     )
@@ -281,7 +280,7 @@ fn overloads_a_call_cannot_select_are_left_out() {
         assert!(!dump.contains(unwanted), "{unwanted} is not in the cluster:\n{dump}");
     }
     let cluster =
-        TestCluster::build(&cp, "org.apache.commons.collections4.MapUtils", &ClusterConfig::evosuite())
+        TestCluster::build_in(&db, "org.apache.commons.collections4.MapUtils", &ClusterConfig::evosuite())
             .expect("cluster builds");
     let dump = cluster.dump();
     for wanted in [
@@ -300,9 +299,9 @@ fn overloads_a_call_cannot_select_are_left_out() {
 /// Spatial4j's `SpatialContextFactory` lost 10 tests to it.
 #[test]
 fn overrides_the_test_cannot_call_hide_the_superclass_method() {
-    let cp = area_classpath("access");
+    let db = area_db("access");
     let cluster =
-        TestCluster::build(&cp, "access.Factory", &ClusterConfig::evosuite()).expect("cluster builds");
+        TestCluster::build_in(&db, "access.Factory", &ClusterConfig::evosuite()).expect("cluster builds");
     let dump = cluster.dump();
     // `describe` names the declaring class: once as the CUT's target, never as a modifier of
     // `SpecialFactory`.
@@ -317,9 +316,9 @@ fn overrides_the_test_cannot_call_hide_the_superclass_method() {
 /// `test_data/cluster/jdkvalues-Times.txt`.
 #[test]
 fn jdk_value_classes_come_from_their_deterministic_factories() {
-    let cp = area_classpath("jdkvalues");
+    let db = area_db("jdkvalues");
     let cluster =
-        TestCluster::build(&cp, "jdkvalues.Times", &ClusterConfig::evosuite()).expect("cluster builds");
+        TestCluster::build_in(&db, "jdkvalues.Times", &ClusterConfig::evosuite()).expect("cluster builds");
     let dump = cluster.dump();
     for want in ["Duration.ofSeconds(", "LocalDate.ofEpochDay(", "Clock.fixed(", "ZoneOffset.ofHours("] {
         assert!(dump.contains(want), "{want} is in the cluster:\n{dump}");
@@ -338,9 +337,9 @@ fn jdk_value_classes_come_from_their_deterministic_factories() {
 /// `stubs: false` there is none. Snapshot: `test_data/cluster/stubs-Elapsed.txt` (stub lines).
 #[test]
 fn abstract_types_get_stubs_with_their_abstract_methods() {
-    let cp = area_classpath("stubs");
+    let db = area_db("stubs");
     let config = ClusterConfig { stubs: true, ..ClusterConfig::evosuite() };
-    let cluster = TestCluster::build(&cp, "stubs.Elapsed", &config).expect("cluster builds");
+    let cluster = TestCluster::build_in(&db, "stubs.Elapsed", &config).expect("cluster builds");
     let dump = cluster.dump();
     let stubs: String = dump
         .lines()
@@ -365,13 +364,14 @@ fn abstract_types_get_stubs_with_their_abstract_methods() {
     assert_eq!(names, ["next", "size"]);
     assert_eq!(stub.answer_types, [Some(JType::string()), Some(JType::Prim(testcase::PrimType::Int))]);
 
-    let plain = TestCluster::build(&cp, "stubs.Elapsed", &ClusterConfig::evosuite()).expect("cluster builds");
+    let plain =
+        TestCluster::build_in(&db, "stubs.Elapsed", &ClusterConfig::evosuite()).expect("cluster builds");
     assert!(!plain.dump().contains("stubs:"));
     assert!(plain.creations(&source).iter().all(|c| !matches!(c, Creation::Stub(_))));
 
     // `Enum` and `Record` are abstract, and `Enum` is generic without abstract methods, as a
     // capture (`TypeToken`) is; but no class may extend them directly (JLS §8.1.4).
-    let names = TestCluster::build(&cp, "stubs.Names", &config).expect("cluster builds");
+    let names = TestCluster::build_in(&db, "stubs.Names", &config).expect("cluster builds");
     for t in ["Ljava/lang/Enum<*>;", "Ljava/lang/Record;"] {
         let ty = parse_field_type(t).expect("type");
         assert!(names.creations(&ty).iter().all(|c| !matches!(c, Creation::Stub(_))), "a stub of {t}");
@@ -387,16 +387,17 @@ fn abstract_types_get_stubs_with_their_abstract_methods() {
 /// (offered first, beside `new File(String)` and the like); with `files: false` none is offered.
 #[test]
 fn files_and_paths_can_be_scratch_files() {
-    let cp = area_classpath("files");
+    let db = area_db("files");
     let file = JType::class("java.io.File");
     let path = JType::class("java.nio.file.Path");
     let config = ClusterConfig { files: true, ..ClusterConfig::evosuite() };
-    let cluster = TestCluster::build(&cp, "files.Journal", &config).expect("cluster builds");
+    let cluster = TestCluster::build_in(&db, "files.Journal", &config).expect("cluster builds");
     assert_eq!(cluster.creations(&file).first(), Some(&Creation::ScratchFile { path: false }));
     assert!(cluster.creations(&file).iter().any(|c| matches!(c, Creation::Call(_))), "new File(..) stays");
     assert_eq!(cluster.creations(&path).first(), Some(&Creation::ScratchFile { path: true }));
 
-    let plain = TestCluster::build(&cp, "files.Journal", &ClusterConfig::evosuite()).expect("cluster builds");
+    let plain =
+        TestCluster::build_in(&db, "files.Journal", &ClusterConfig::evosuite()).expect("cluster builds");
     for t in [&file, &path] {
         assert!(plain.creations(t).iter().all(|c| !matches!(c, Creation::ScratchFile { .. })));
     }
@@ -413,18 +414,18 @@ fn files_and_paths_can_be_scratch_files() {
 /// `test_data/cluster/generators-Router.txt`.
 #[test]
 fn package_generators_make_what_only_other_classes_of_a_package_make() {
-    let cp = area_classpath("generators");
+    let db = area_db("generators");
     let wants: Vec<JType> = ["Channel", "Ticket", "Pool", "Mode"]
         .iter()
         .map(|n| JType::class(&format!("generators.net.{n}")))
         .collect();
     let config = ClusterConfig { package_generators: true, ..ClusterConfig::evosuite() };
-    let cluster = TestCluster::build(&cp, "generators.Router", &config).expect("cluster builds");
+    let cluster = TestCluster::build_in(&db, "generators.Router", &config).expect("cluster builds");
     let text: String = wants.iter().map(|w| creations_text(&cluster, w)).collect();
     expect_file!["../test_data/cluster/generators-Router.txt"].assert_eq(&text);
 
     let plain =
-        TestCluster::build(&cp, "generators.Router", &ClusterConfig::evosuite()).expect("cluster builds");
+        TestCluster::build_in(&db, "generators.Router", &ClusterConfig::evosuite()).expect("cluster builds");
     for w in &wants {
         assert!(plain.creations(w).is_empty(), "{w}: {:?}", plain.creations(w));
     }

@@ -2,8 +2,8 @@
 //! same tests as text), and the validity property (every created, mutated or crossed-over test
 //! passes `testcase::check`). A snapshot shows what generated tests look like.
 
-use classfile::ClassPath;
 use expect_test::expect_file;
+use programdb::{DbConfig, ProgramDb};
 use testcase::{
     ClusterConfig, FactoryConfig, TestCase, TestCluster, TestFactory, ValuePool, check, remove_statement,
     rng_from_seed,
@@ -13,12 +13,15 @@ const SUBJECTS: [&str; 8] =
     ["Overloads", "Generics", "Geometry", "Zoo", "Palette", "Pizza", "Money", "ArrayOps"];
 
 fn clusters() -> Vec<TestCluster> {
-    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("cluster")])
-        .expect("fixture classpath opens");
+    let db = ProgramDb::open(
+        &[test_support::java_base_jmod(), test_support::fixture_classes("cluster")],
+        DbConfig::STANDARD,
+    )
+    .expect("fixture classpath opens");
     SUBJECTS
         .iter()
         .map(|s| {
-            TestCluster::build(&cp, &format!("cluster.{s}"), &ClusterConfig::evosuite())
+            TestCluster::build_in(&db, &format!("cluster.{s}"), &ClusterConfig::evosuite())
                 .expect("cluster builds")
         })
         .collect()

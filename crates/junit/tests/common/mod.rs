@@ -9,29 +9,32 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-use classfile::ClassPath;
 use junit::{Assertion, Check, Expected, JUnitTest, Rendered, Subject};
+use programdb::{DbConfig, ProgramDb};
 use testcase::cluster::CallableKind;
 use testcase::{
     ClusterConfig, ConstructorRef, JType, MethodRef, PrimType, PrimValue, Statement, TestCase, TestCluster,
     TypeArg, VarId,
 };
 
-pub fn classpath(areas: &[&str]) -> ClassPath {
+/// The program database over java.base and fixture areas, which clusters are built over as a run
+/// builds them.
+pub fn program_db(areas: &[&str]) -> ProgramDb {
     let mut paths = vec![test_support::java_base_jmod()];
     paths.extend(areas.iter().map(|a| test_support::fixture_classes(a)));
-    ClassPath::open(&paths).expect("fixture classpath opens")
+    ProgramDb::open(&paths, DbConfig::STANDARD).expect("fixture classpath opens")
 }
 
 /// Test clusters of several classes under test, keyed by binary name.
 pub struct Clusters(BTreeMap<String, TestCluster>);
 
 impl Clusters {
-    pub fn build(cp: &ClassPath, cuts: &[&str]) -> Clusters {
+    pub fn build(db: &ProgramDb, cuts: &[&str]) -> Clusters {
         Clusters(
             cuts.iter()
                 .map(|c| {
-                    let cl = TestCluster::build(cp, c, &ClusterConfig::evosuite()).expect("cluster builds");
+                    let cl =
+                        TestCluster::build_in(db, c, &ClusterConfig::evosuite()).expect("cluster builds");
                     (c.to_string(), cl)
                 })
                 .collect(),

@@ -6,7 +6,7 @@
 
 #![allow(dead_code)]
 
-use classfile::ClassPath;
+use programdb::{DbConfig, ProgramDb};
 use search::{Evaluation, GoalIdx, Problem, ProblemError};
 use testcase::pool::DynamicPool;
 use testcase::{ClusterConfig, PrimValue, Statement, TestCase, TestCluster, VarId};
@@ -39,9 +39,12 @@ pub struct FakeProblem {
 }
 
 pub fn overloads_cluster() -> TestCluster {
-    let cp = ClassPath::open(&[test_support::java_base_jmod(), test_support::fixture_classes("cluster")])
-        .expect("fixture classpath opens");
-    TestCluster::build(&cp, "cluster.Overloads", &ClusterConfig::evosuite()).expect("cluster builds")
+    let db = ProgramDb::open(
+        &[test_support::java_base_jmod(), test_support::fixture_classes("cluster")],
+        DbConfig::STANDARD,
+    )
+    .expect("fixture classpath opens");
+    TestCluster::build_in(&db, "cluster.Overloads", &ClusterConfig::evosuite()).expect("cluster builds")
 }
 
 impl FakeProblem {

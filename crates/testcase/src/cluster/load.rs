@@ -1,8 +1,8 @@
 //! The summary of a class the cluster needs (names, access, generic signatures of the class and its
 //! members, enum constants, constant-pool values), read from a `classfile::ClassFile`, and a cache of
-//! such summaries over a `ClassPath`. Generic signatures come from `Signature` attributes (JVMS
-//! §4.7.9.1); where a member has none, or one that disagrees with its descriptor (inner-class
-//! constructors omit the outer instance), the descriptor is used.
+//! such summaries over the run's program database. Generic signatures come from `Signature`
+//! attributes (JVMS §4.7.9.1); where a member has none, or one that disagrees with its descriptor
+//! (inner-class constructors omit the outer instance), the descriptor is used.
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -252,38 +252,24 @@ impl<'t, 'a> CutPool<'t, 'a> {
     }
 }
 
-/// Loads and caches class summaries from a classpath. A class that is missing or fails to parse
-/// is remembered as absent, with its error text kept for the cluster's report.
+/// Loads and caches class summaries from the run's program database (each class parsed once per
+/// run, shared with the planner and the goal model). A class that is missing or fails to parse is
+/// remembered as absent, with its error text kept for the cluster's report.
 pub(crate) struct ClassTable<'a> {
-    source: Source<'a>,
+    db: &'a ProgramDb,
     cache: BTreeMap<String, Option<Arc<ClassInfo>>>,
     pub problems: BTreeMap<String, String>,
 }
 
-/// Where a table reads classes: the run's program database (each class parsed once per run,
-/// shared with the planner and the goal model), or a bare classpath (tests, tools).
-#[derive(Clone, Copy)]
-enum Source<'a> {
-    Db(&'a ProgramDb),
-    ClassPath(&'a ClassPath),
-}
-
 impl<'a> ClassTable<'a> {
-    pub fn new(cp: &'a ClassPath) -> ClassTable<'a> {
-        ClassTable { source: Source::ClassPath(cp), cache: BTreeMap::new(), problems: BTreeMap::new() }
+    pub fn new(db: &'a ProgramDb) -> ClassTable<'a> {
+        ClassTable { db, cache: BTreeMap::new(), problems: BTreeMap::new() }
     }
 
-    pub fn in_db(db: &'a ProgramDb) -> ClassTable<'a> {
-        ClassTable { source: Source::Db(db), cache: BTreeMap::new(), problems: BTreeMap::new() }
-    }
-
-    /// Parses a class from the classpath (binary name with dots), or takes the one the database
-    /// parsed.
+    /// The class the database parsed (binary name with dots).
     pub fn parse(&self, name: &str) -> Result<Cow<'a, ClassFile>, ClusterError> {
         let internal = name.replace('.', "/");
-        if let Source::Db(db) = self.source
-            && let Some(Ok(cf)) = db.class_id(&internal).map(|c| db.class(c))
-        {
+        if let Some(Ok(cf)) = self.db.class_id(&internal).map(|c| self.db.class(c)) {
             return Ok(Cow::Borrowed(cf));
         }
         // A class that is missing or does not parse is read again here, for an error of our own
@@ -299,31 +285,18 @@ impl<'a> ClassTable<'a> {
     /// The static pool's values of class `cf` (binary name `name`): its constant pool and the
     /// numbers its methods push (`code_constants`), except `<clinit>`'s, whose tables of values
     /// (lookup arrays, enum ordinals) would crowd out the values the methods compare against. The
-    /// bodies come from the database, decoded once per run; a bare classpath decodes them here.
+    /// bodies come from the database, decoded once per run.
     pub fn pool_constants(&self, name: &str, cf: &ClassFile) -> PoolConstants {
         let mut res = pool_constants(cf);
         let initializer =
             |index: usize| cf.methods[index].name(&cf.constant_pool).as_deref() == Some("<clinit>");
-        match self.source {
-            Source::Db(db) => {
-                let Some(class) = db.class_id(&name.replace('.', "/")) else { return res };
-                for m in db.methods(class) {
-                    if !initializer(usize::from(m.index()))
-                        && let Some(Ok(body)) = db.body(m)
-                    {
-                        code_constants(body, &cf.constant_pool, &mut res);
-                    }
-                }
-            }
-            Source::ClassPath(_) => {
-                for (index, method) in cf.methods.iter().enumerate() {
-                    if !initializer(index)
-                        && let Some(Ok(code)) = method.code(&cf.constant_pool)
-                        && let Ok(body) = bytecode::decode(&code, &cf.constant_pool)
-                    {
-                        code_constants(&body, &cf.constant_pool, &mut res);
-                    }
-                }
+        let db = self.db;
+        let Some(class) = db.class_id(&name.replace('.', "/")) else { return res };
+        for m in db.methods(class) {
+            if !initializer(usize::from(m.index()))
+                && let Some(Ok(body)) = db.body(m)
+            {
+                code_constants(body, &cf.constant_pool, &mut res);
             }
         }
         res
@@ -345,9 +318,6 @@ impl<'a> ClassTable<'a> {
     }
 
     pub fn classpath(&self) -> &'a ClassPath {
-        match self.source {
-            Source::Db(db) => db.classpath(),
-            Source::ClassPath(cp) => cp,
-        }
+        self.db.classpath()
     }
 }

@@ -92,16 +92,11 @@ pub fn jdk_base_jmod() -> Option<PathBuf> {
 }
 
 impl TestCluster {
-    /// Builds the cluster of `cut` (binary name with dots) over `cp`, which should contain the JDK
-    /// (`jdk_base_jmod`) for JDK types to have generators.
-    pub fn build(cp: &ClassPath, cut: &str, config: &ClusterConfig) -> Result<TestCluster, ClusterError> {
-        Builder::new(ClassTable::new(cp), cut, config)?.run()
-    }
-
-    /// `build` over the classes of the run's program database (its classpath should contain the
-    /// JDK likewise).
+    /// Builds the cluster of `cut` (binary name with dots) over the classes of the run's program
+    /// database, whose classpath should contain the JDK (`jdk_base_jmod`) for JDK types to have
+    /// generators. The one way in: tests open a database over their fixtures and come here too.
     pub fn build_in(db: &ProgramDb, cut: &str, config: &ClusterConfig) -> Result<TestCluster, ClusterError> {
-        Builder::new(ClassTable::in_db(db), cut, config)?.run()
+        Builder::new(ClassTable::new(db), cut, config)?.run()
     }
 
     /// The class under test.

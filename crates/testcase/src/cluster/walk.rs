@@ -268,7 +268,8 @@ impl<'a> Builder<'a> {
         for f in features::enabled(&self.config).collect::<Vec<_>>() {
             f.after_walk(&mut self);
         }
-        // The hierarchy of every loaded class, and of the boxes and strings constants have.
+        // The hierarchy of every loaded class plus the supertypes of every mentioned class, so
+        // that assignability sees them.
         let mut mentioned: BTreeSet<String> = self.done.keys().cloned().collect();
         for c in ["java.lang.Integer", "java.lang.String", "java.lang.Long", "java.lang.Double"] {
             mentioned.insert(c.to_string());
