@@ -6,7 +6,13 @@
 //! generator's return type, viewed as the wanted class (`as_super`), with the wanted type.
 //!
 //! Everything is ordered (BTreeMap, sorted vectors), so equal inputs give equal clusters. It reads
-//! class files only; creating statements from the cluster is `factory`'s job.
+//! class files only, through the run's program database; creating statements from the cluster is
+//! `factory`'s job.
+//!
+//! The rooms: `model` (the callables, creations, configuration and errors), `walk` with `members`
+//! and `hierarchy` (building a cluster), `queries` and `generics` (what the search asks of it), and
+//! the optional features, each in its own file behind the one `features::ClusterFeature` seam.
+//! This file keeps the `TestCluster` struct and its accessors.
 
 mod code_constants;
 mod features;
@@ -33,7 +39,6 @@ use programdb::ProgramDb;
 
 use crate::pool::ConstantValues;
 use crate::types::JType;
-use generics::{FALLBACK_ENUM, enum_bounded};
 use hierarchy::Hierarchy;
 use load::ClassTable;
 pub(crate) use load::PoolConstants;

@@ -8,13 +8,12 @@ use std::sync::Arc;
 
 use classfile::access;
 
+use super::generics::{FALLBACK_ENUM, enum_bounded};
 use super::hierarchy::{Hierarchy, SubclassIndex};
 use super::load::{ClassInfo, ClassTable, CutPool};
+use super::model::{CreationCache, ModifierCache};
 use super::stubs::StubInfo;
-use super::{
-    CallableKind, ClusterConfig, ClusterError, CreationCache, FALLBACK_ENUM, GenericCallable, ModifierCache,
-    TestCluster, enum_bounded, features, jdk,
-};
+use super::{CallableKind, ClusterConfig, ClusterError, GenericCallable, TestCluster, features, jdk};
 use crate::pool::ConstantValues;
 use crate::types::{JType, OBJECT};
 
