@@ -1,8 +1,8 @@
 //! Classes as the interpreter needs them: the callee of an invoke and the owner of a field, both
 //! as the program database resolves and selects them (`programdb`'s `resolve`, JVMS §5.4.3,
-//! §5.4.6), class initialisation on first active use (JVMS §5.5), subtype
-//! tests of `checkcast`/`instanceof`/handlers, and the conversions of values to parameter types
-//! (widening, boxing and unboxing, as reflection does for the test's statements).
+//! §5.4.6), class initialisation on first active use (JVMS §5.5), subtype tests of
+//! `checkcast`/`instanceof`/handlers, and the conversions of values to parameter types (widening,
+//! boxing and unboxing, as reflection does for the test's statements).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -111,11 +111,6 @@ impl<'a> Machine<'a, '_> {
         self.db.class_id(name).ok_or_else(|| Abrupt::Stop(Stop::Missing(format!("class {name}"))))
     }
 
-    /// The method a class itself declares with this name and descriptor.
-    pub(crate) fn declared(&self, c: ClassId, name: &str, desc: &str) -> Option<MethodId> {
-        self.db.declared_method(c, name, desc)
-    }
-
     pub(crate) fn method_flags(&self, m: MethodId) -> u16 {
         self.db.member(m).map_or(0, |mm| mm.access_flags)
     }
@@ -166,7 +161,7 @@ impl<'a> Machine<'a, '_> {
         {
             self.ensure_init(&s)?;
         }
-        if let Some(m) = self.declared(id, "<clinit>", "()V") {
+        if let Some(m) = self.db.declared_method(id, "<clinit>", "()V") {
             match self.call_bytecode(m, Vec::new()) {
                 Ok(_) => {}
                 Err(Abrupt::Throw(e)) if is_jdk(class) => {

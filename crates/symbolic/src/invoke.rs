@@ -231,7 +231,7 @@ impl<'a> Machine<'a, '_> {
             }
             // A class that declares the method itself ends the search: its code runs.
             if let Some(id) = self.db.class_id(c)
-                && self.declared(id, name, desc).is_some()
+                && self.db.declared_method(id, name, desc).is_some()
             {
                 return None;
             }
