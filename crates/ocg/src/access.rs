@@ -65,7 +65,7 @@ use analysis::{Cfg, DataDeps, EdgeKind, LocalDef, StackDef};
 use bytecode::{Insn, InsnIdx, MethodBody, Opcode};
 use classfile::descriptor::MethodDescriptor;
 use classfile::{ConstantPool, MemberRef, access};
-use programdb::{ClassId, MethodId, ProgramDb};
+use programdb::{ClassId, InvokeKind, MethodId, ProgramDb};
 
 use crate::graph::method_name;
 
@@ -651,11 +651,9 @@ impl<'a> Ctx<'a> {
         if r.name.starts_with('<') || !self.is_this(self.data.producers(at, 0)) {
             return None;
         }
-        let target = if op == Opcode::INVOKESPECIAL {
-            self.db.resolve_method(&r.class, &r.name, &r.descriptor)?
-        } else {
-            self.db.dispatch(class, &r.name, &r.descriptor)?
-        };
+        // As the JVM links and selects it (a private method called with invokevirtual included).
+        let kind = InvokeKind::of(op)?;
+        let target = self.db.invoke_target(kind, &r.class, &r.name, &r.descriptor, Some(class))?;
         let flags = self.db.member(target)?.access_flags;
         if flags & (access::STATIC | access::ABSTRACT | access::NATIVE) != 0 {
             return None;

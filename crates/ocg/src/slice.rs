@@ -69,7 +69,7 @@ use analysis::{DataDeps, LocalDef, Pdg, StackDef};
 use bytecode::{Insn, InsnIdx, MethodBody, Opcode};
 use classfile::descriptor::{FieldType, MethodDescriptor};
 use classfile::{ConstantPool, access};
-use programdb::{CallSite, MethodId, ProgramDb};
+use programdb::{CallSite, InvokeKind, MethodId, ProgramDb};
 
 use crate::graph::{Input, NodeId, NodeKind, Ocg, Role, Site, Target};
 
@@ -615,7 +615,10 @@ fn targets(db: &ProgramDb, site: &CallSite, max: usize) -> Vec<MethodId> {
     if !virtual_call {
         return site.targets.iter().copied().filter(has_code).take(1).collect();
     }
-    let first = db.class_id(&site.owner).and_then(|c| db.dispatch(c, &site.name, &site.descriptor));
+    let kind = InvokeKind::of(site.op);
+    let first = kind.and_then(|k| {
+        db.invoke_target(k, &site.owner, &site.name, &site.descriptor, db.class_id(&site.owner))
+    });
     let first = first.filter(has_code);
     let all: Vec<MethodId> = site.targets.iter().copied().filter(has_code).collect();
     if site.truncated || all.len() > max {

@@ -1,10 +1,10 @@
 //! The call graph by class-hierarchy analysis (Dean, Grove and Chambers, ECOOP 1995), per method
 //! on demand: each invoke instruction's possible targets. A static or special call has the one
-//! method it resolves to (JVMS §5.4.3.3, the declaration found walking up from the named class);
-//! a virtual or interface call has, for the named class and every subtype of it on the classpath
-//! that can have instances (not abstract, not an interface), the method that instance would run
-//! (JVMS §5.4.6: the nearest declaration up the superclasses, else a default method of a
-//! superinterface). Targets are sorted by `MethodId` and capped (`DbConfig::max_call_targets`).
+//! method it resolves to; a virtual or interface call has, for the named class and every subtype
+//! of it on the classpath that can have instances (not abstract, not an interface), the method
+//! that instance would run. Both answers come from `resolve` (JVMS §5.4.3.3, §5.4.3.4, §5.4.6),
+//! the same code the interpreter asks at an invoke. Targets are sorted by `MethodId` and capped
+//! (`DbConfig::max_call_targets`).
 //! `invokedynamic` sites have no targets here (their bootstrap decides).
 //!
 //! It deliberately does not prune by what is instantiated (RTA) or by types flowing to the
@@ -14,7 +14,7 @@ use classfile::access;
 
 use bytecode::{Insn, InsnIdx, Opcode};
 
-use crate::{ClassId, MethodId, ProgramDb};
+use crate::{InvokeKind, MethodId, ProgramDb};
 
 /// One invoke instruction of a method and where it may go.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,51 +45,6 @@ impl ProgramDb {
     pub fn callees(&self, m: MethodId, insn: InsnIdx) -> Option<&CallSite> {
         let sites = self.call_sites(m);
         sites.binary_search_by_key(&insn, |s| s.insn).ok().map(|i| &sites[i])
-    }
-
-    /// The method `name` + `descriptor` declared by `c` itself.
-    pub fn declared_method(&self, c: ClassId, name: &str, descriptor: &str) -> Option<MethodId> {
-        let class = self.class(c).ok()?;
-        let cp = &class.constant_pool;
-        let i = class.methods.iter().position(|m| {
-            m.name(cp).is_some_and(|n| n == name) && m.descriptor(cp).is_some_and(|d| d == descriptor)
-        })?;
-        self.method_id(c, i as u16)
-    }
-
-    /// The method a call naming `owner` resolves to (JVMS §5.4.3.3): declared by `owner` or the
-    /// nearest superclass, else by a superinterface (breadth first).
-    pub fn resolve_method(&self, owner: &str, name: &str, descriptor: &str) -> Option<MethodId> {
-        self.supertypes(owner)
-            .into_iter()
-            .filter_map(|n| self.class_id(n))
-            .find_map(|c| self.declared_method(c, name, descriptor))
-    }
-
-    /// The method an instance of `c` runs for a virtual call of `name` + `descriptor` (JVMS
-    /// §5.4.6): the nearest non-abstract declaration up the superclasses, else a non-abstract
-    /// (default) one of a superinterface.
-    pub fn dispatch(&self, c: ClassId, name: &str, descriptor: &str) -> Option<MethodId> {
-        let concrete =
-            |m: &MethodId| self.member(*m).is_some_and(|mm| mm.access_flags & access::ABSTRACT == 0);
-        let mut cur = Some(c);
-        let mut steps = 0;
-        while let Some(k) = cur {
-            if let Some(m) = self.declared_method(k, name, descriptor).filter(concrete) {
-                return Some(m);
-            }
-            // A cycle in a corrupt hierarchy ends here.
-            steps += 1;
-            if steps > self.names.len() {
-                return None;
-            }
-            cur = self.superclass(k);
-        }
-        self.supertypes(self.class_name(c))
-            .into_iter()
-            .filter_map(|n| self.class_id(n))
-            .filter(|&k| self.is_interface(k))
-            .find_map(|k| self.declared_method(k, name, descriptor).filter(concrete))
     }
 
     fn compute_call_sites(&self, m: MethodId) -> Box<[CallSite]> {
@@ -140,13 +95,17 @@ impl ProgramDb {
     }
 
     fn targets(&self, op: Opcode, owner: &str, name: &str, descriptor: &str) -> (Vec<MethodId>, bool) {
-        if op == Opcode::INVOKESTATIC || op == Opcode::INVOKESPECIAL {
-            return (self.resolve_method(owner, name, descriptor).into_iter().collect(), false);
+        let Some(kind) = InvokeKind::of(op) else { return (Vec::new(), false) };
+        if !kind.is_virtual() {
+            return (self.invoke_target(kind, owner, name, descriptor, None).into_iter().collect(), false);
         }
+        // `invoke_target` for each receiver, resolved once for all (`Object.equals` has
+        // thousands of receivers).
+        let Some(resolved) = self.linked(kind, owner, name, descriptor) else { return (Vec::new(), false) };
         let receivers = self.class_id(owner).into_iter().chain(self.subtypes(owner));
         let mut targets: Vec<MethodId> = receivers
             .filter(|&c| self.access_flags(c) & (access::ABSTRACT | access::INTERFACE) == 0)
-            .filter_map(|c| self.dispatch(c, name, descriptor))
+            .filter_map(|c| self.select_resolved(c, resolved, name, descriptor))
             .collect();
         targets.sort_unstable();
         targets.dedup();

@@ -154,3 +154,116 @@ impl ProgramDb {
         })
     }
 }
+
+/// The generic supertypes of a class: its `Signature` attribute's `ClassSignature` (JVMS
+/// §4.7.9.1) cut into its parts, each kept as signature text for the caller's own parser (the
+/// test cluster's `types::parse_class_sig` parts: `parse_field_type` reads each supertype, and
+/// the type parameters are the `<...>` prefix). A class without a `Signature` attribute, or with
+/// one that does not split, gets its erased supertypes (`Ljava/util/AbstractList;`) and
+/// `generic: false`, so `supers` always lists every direct supertype.
+///
+/// To read a class's generic supertypes: `db.generic_supertypes(c).supers()` yields the
+/// superclass's `ClassTypeSignature` (`Ljava/util/AbstractList<TE;>;`) and then each
+/// superinterface's, in declaration order; type variables in them refer to `type_params`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GenericSupertypes {
+    /// The `TypeParameters` part with its angle brackets (`<E:Ljava/lang/Object;>`), or empty.
+    pub type_params: Box<str>,
+    /// The superclass's `ClassTypeSignature`; `None` only for `java/lang/Object` (an interface's
+    /// is `Ljava/lang/Object;`, as its class file says).
+    pub superclass: Option<Box<str>>,
+    /// The direct superinterfaces' `ClassTypeSignature`s, in declaration order.
+    pub interfaces: Box<[Box<str>]>,
+    /// Whether the parts come from a `Signature` attribute (else they are the erased names).
+    pub generic: bool,
+}
+
+impl GenericSupertypes {
+    /// The superclass's signature, then the superinterfaces'.
+    pub fn supers(&self) -> impl Iterator<Item = &str> {
+        self.superclass.iter().chain(self.interfaces.iter()).map(|s| &**s)
+    }
+}
+
+/// Splits a `ClassSignature` into type parameters, superclass and superinterfaces: the parts
+/// are delimited by the `;` that closes each `ClassTypeSignature` outside angle brackets.
+fn split_class_signature(sig: &str) -> Option<GenericSupertypes> {
+    let b = sig.as_bytes();
+    let mut i = 0;
+    if b.first() == Some(&b'<') {
+        i = close_angle(b, 0)?;
+    }
+    let type_params = &sig[..i];
+    let mut parts = Vec::new();
+    while i < b.len() {
+        if b[i] != b'L' {
+            return None;
+        }
+        let start = i;
+        let mut depth = 0usize;
+        loop {
+            match b.get(i)? {
+                b'<' => depth += 1,
+                b'>' => depth = depth.checked_sub(1)?,
+                b';' if depth == 0 => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        i += 1;
+        parts.push(Box::from(&sig[start..i]));
+    }
+    let mut parts = parts.into_iter();
+    let superclass = Some(parts.next()?);
+    Some(GenericSupertypes {
+        type_params: type_params.into(),
+        superclass,
+        interfaces: parts.collect(),
+        generic: true,
+    })
+}
+
+/// The index just past the `>` matching the `<` at `open`.
+fn close_angle(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &c) in b.iter().enumerate().skip(open) {
+        match c {
+            b'<' => depth += 1,
+            b'>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+impl ProgramDb {
+    /// The class's `Signature` attribute text, if it has one.
+    pub fn class_signature(&self, c: ClassId) -> Option<std::borrow::Cow<'_, str>> {
+        let class = self.class(c).ok()?;
+        let attr = class.attribute("Signature")?;
+        let index = u16::from_be_bytes([*attr.info.first()?, *attr.info.get(1)?]);
+        class.constant_pool.utf8(index)
+    }
+
+    /// The generic supertypes of a class (see `GenericSupertypes`), computed on the first
+    /// request. A class that does not parse has none.
+    pub fn generic_supertypes(&self, c: ClassId) -> &GenericSupertypes {
+        self.classes[c.index()].generic.get_or_init(|| {
+            if let Some(g) = self.class_signature(c).as_deref().and_then(split_class_signature) {
+                return g;
+            }
+            let h = self.header(c);
+            GenericSupertypes {
+                type_params: Box::default(),
+                superclass: h.super_name.as_deref().map(|s| format!("L{s};").into()),
+                interfaces: h.interface_names.iter().map(|s| format!("L{s};").into()).collect(),
+                generic: false,
+            }
+        })
+    }
+}

@@ -17,6 +17,7 @@
 
 mod callgraph;
 mod hierarchy;
+mod resolve;
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -27,7 +28,8 @@ use bytecode::MethodBody;
 use classfile::{ClassFile, ClassPath, Member};
 
 pub use callgraph::CallSite;
-pub use hierarchy::OBJECT;
+pub use hierarchy::{GenericSupertypes, OBJECT};
+pub use resolve::{InvokeKind, SelectError};
 
 /// A class on the database's classpath.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -103,6 +105,12 @@ struct ClassSlot {
     file: OnceLock<Result<ClassFile, classfile::Error>>,
     parses: AtomicU32,
     header: OnceLock<hierarchy::Header>,
+    /// The generic supertypes, from the class's `Signature` attribute.
+    generic: OnceLock<GenericSupertypes>,
+    /// Every superinterface, direct or inherited, in `supertypes` order (`resolve`).
+    superinterfaces: OnceLock<Box<[ClassId]>>,
+    /// The declared methods by name and descriptor (`resolve`).
+    method_table: OnceLock<resolve::MethodTable>,
     /// One slot per entry of the class file's `methods`, made when the class is parsed.
     methods: OnceLock<Box<[MethodSlot]>>,
 }

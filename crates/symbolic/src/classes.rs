@@ -1,15 +1,15 @@
-//! Classes as the interpreter needs them: method and field resolution along the hierarchy of the
-//! program database (JVMS §5.4.3), virtual dispatch (private methods are not dispatched: javac 17
-//! calls them with `invokevirtual`), class initialisation on first active use (JVMS §5.5), subtype
-//! tests of `checkcast`/`instanceof`/handlers, and the conversions of values to parameter types
-//! (widening, boxing and unboxing, as reflection does for the test's statements).
+//! Classes as the interpreter needs them: the callee of an invoke and the owner of a field, both
+//! as the program database resolves and selects them (`programdb`'s `resolve`, JVMS §5.4.3,
+//! §5.4.6), class initialisation on first active use (JVMS §5.5), subtype tests of
+//! `checkcast`/`instanceof`/handlers, and the conversions of values to parameter types (widening,
+//! boxing and unboxing, as reflection does for the test's statements).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use classfile::access;
-use programdb::{ClassId, MethodId};
+use programdb::{ClassId, InvokeKind, MethodId, ProgramDb};
 use solver::{Op, Sort};
 
 use crate::Stop;
@@ -62,43 +62,53 @@ fn is_jdk(class: &str) -> bool {
     ["java/", "javax/", "jdk/", "sun/", "com/sun/"].iter().any(|p| class.starts_with(p))
 }
 
-/// A class's methods by name: (descriptor, index in the class file) pairs.
-type MethodTable = BTreeMap<String, Vec<(String, u16)>>;
-
-/// What the interpreter learns about classes once and keeps across replays: method tables and
-/// superclass chains (a call looks both up at every class of the chain).
+/// What the interpreter learns about classes once and keeps across replays: superclass chains
+/// (the search for a model walks one at every call).
 #[derive(Debug, Default)]
 pub(crate) struct ClassCache {
-    methods: RefCell<BTreeMap<ClassId, Arc<MethodTable>>>,
     supers: RefCell<BTreeMap<String, Arc<Vec<String>>>>,
+}
+
+/// The method an invoke runs, as the interpreter selects it: `start` is where the search for a
+/// model of the method begins (the receiver's class, or the named class for static, special and
+/// private calls, or `java/lang/Object` for an array receiver), `method` the bytecode method the
+/// program database resolves and selects (`ProgramDb::invoke_target`), if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Callee<'s> {
+    pub start: &'s str,
+    pub method: Option<MethodId>,
+}
+
+/// The callee of an invoke of kind `kind` naming `class.name desc`, for a receiver whose class
+/// is `runtime` (an internal name or an array descriptor; ignored by static and special calls).
+/// `Machine::call` selects through this, and the resolution differential test asks it too.
+pub fn callee<'s>(
+    db: &ProgramDb,
+    kind: InvokeKind,
+    class: &'s str,
+    name: &str,
+    desc: &str,
+    runtime: &'s str,
+) -> Callee<'s> {
+    if !kind.is_virtual() {
+        return Callee { start: class, method: db.invoke_target(kind, class, name, desc, None) };
+    }
+    if runtime.starts_with('[') {
+        // Arrays have Object's methods (`clone` among them, JVMS §2.15).
+        let object = db.class_id(programdb::OBJECT);
+        let method = object.and_then(|o| db.invoke_target(kind, programdb::OBJECT, name, desc, Some(o)));
+        return Callee { start: programdb::OBJECT, method };
+    }
+    let resolved = db.resolve_method(class, name, desc);
+    // A private method is not selected (JVMS §5.4.6; javac 11+ calls them with invokevirtual).
+    let private = resolved.and_then(|m| db.member(m)).is_some_and(|m| m.access_flags & access::PRIVATE != 0);
+    let start = if private { class } else { runtime };
+    Callee { start, method: db.invoke_target(kind, class, name, desc, db.class_id(runtime)) }
 }
 
 impl<'a> Machine<'a, '_> {
     pub(crate) fn class_id(&self, name: &str) -> Res<ClassId> {
         self.db.class_id(name).ok_or_else(|| Abrupt::Stop(Stop::Missing(format!("class {name}"))))
-    }
-
-    /// The method a class itself declares with this name and descriptor.
-    pub(crate) fn declared(&self, c: ClassId, name: &str, desc: &str) -> Option<MethodId> {
-        let table = {
-            let mut tables = self.cache.methods.borrow_mut();
-            tables.entry(c).or_insert_with(|| Arc::new(self.method_table(c))).clone()
-        };
-        let index = table.get(name)?.iter().find(|(d, _)| d == desc)?.1;
-        self.db.method_id(c, index)
-    }
-
-    /// A class's methods by name: (descriptor, index) pairs.
-    fn method_table(&self, c: ClassId) -> MethodTable {
-        let mut table: MethodTable = BTreeMap::new();
-        let Ok(file) = self.db.class(c) else { return table };
-        let cp = &file.constant_pool;
-        for (i, m) in file.methods.iter().enumerate() {
-            if let (Some(n), Some(d)) = (m.name(cp), m.descriptor(cp)) {
-                table.entry(n.into_owned()).or_default().push((d.into_owned(), i as u16));
-            }
-        }
-        table
     }
 
     pub(crate) fn method_flags(&self, m: MethodId) -> u16 {
@@ -126,65 +136,10 @@ impl<'a> Machine<'a, '_> {
         out
     }
 
-    /// Method resolution from class `class` (JVMS §5.4.3.3): superclasses first, then a
-    /// non-abstract interface method of any superinterface, then an abstract one.
-    pub(crate) fn resolve(&self, class: &str, name: &str, desc: &str) -> Option<MethodId> {
-        for c in self.supers(class).iter() {
-            if let Some(id) = self.db.class_id(c)
-                && let Some(m) = self.declared(id, name, desc)
-            {
-                return Some(m);
-            }
-        }
-        self.interface_method(class, name, desc)
-    }
-
-    /// A default (non-abstract) interface method inherited by `class`, else an abstract one.
-    fn interface_method(&self, class: &str, name: &str, desc: &str) -> Option<MethodId> {
-        let mut abstract_one = None;
-        for chain_class in self.supers(class).iter() {
-            for t in self.db.supertypes(chain_class) {
-                let Some(id) = self.db.class_id(t) else { continue };
-                if !self.db.is_interface(id) {
-                    continue;
-                }
-                if let Some(m) = self.declared(id, name, desc) {
-                    let flags = self.method_flags(m);
-                    if flags & (access::ABSTRACT | access::STATIC | access::PRIVATE) == 0 {
-                        return Some(m);
-                    }
-                    abstract_one.get_or_insert(m);
-                }
-            }
-        }
-        abstract_one
-    }
-
-    /// Virtual dispatch from the receiver's class: the first non-abstract, non-static declaration
-    /// up the superclass chain, then a default method.
-    pub(crate) fn dispatch(&self, runtime: &str, name: &str, desc: &str) -> Option<MethodId> {
-        for c in self.supers(runtime).iter() {
-            if let Some(id) = self.db.class_id(c)
-                && let Some(m) = self.declared(id, name, desc)
-                && self.method_flags(m) & (access::ABSTRACT | access::STATIC) == 0
-            {
-                return Some(m);
-            }
-        }
-        self.interface_method(runtime, name, desc)
-    }
-
-    /// The class declaring the field `name:desc` seen from `class` (JVMS §5.4.3.2).
+    /// The class declaring the field `name:desc` seen from `class` (JVMS §5.4.3.2), or `class`
+    /// itself when none on the classpath does.
     pub(crate) fn field_owner(&self, class: &str, name: &str, desc: &str) -> String {
-        for t in self.db.supertypes(class) {
-            if let Some(id) = self.db.class_id(t)
-                && let Ok(file) = self.db.class(id)
-                && file.field(name, desc).is_some()
-            {
-                return t.to_string();
-            }
-        }
-        class.to_string()
+        self.db.resolve_field(class, name, desc).map_or(class, |c| self.db.class_name(c)).to_string()
     }
 
     /// Initialises a class on its first active use: superclass first, then its `<clinit>`.
@@ -206,7 +161,7 @@ impl<'a> Machine<'a, '_> {
         {
             self.ensure_init(&s)?;
         }
-        if let Some(m) = self.declared(id, "<clinit>", "()V") {
+        if let Some(m) = self.db.declared_method(id, "<clinit>", "()V") {
             match self.call_bytecode(m, Vec::new()) {
                 Ok(_) => {}
                 Err(Abrupt::Throw(e)) if is_jdk(class) => {

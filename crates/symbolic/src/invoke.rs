@@ -12,7 +12,7 @@ use crate::interp::{Abrupt, Frame, Machine, Next, Res, unsupported};
 use crate::models;
 use crate::strings::BsmArg;
 use crate::value::{Slot, default_of, split_descriptor};
-use crate::{Stop, strings};
+use crate::{Stop, classes, strings};
 
 /// How a call selects its method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +22,18 @@ pub(crate) enum CallKind {
     Special,
     /// `invokevirtual` and `invokeinterface`: by the receiver's class.
     Virtual,
+}
+
+impl CallKind {
+    /// The program database's kind of the call. Virtual and interface calls differ only in the
+    /// reference they resolve, and the database tells that from the named class.
+    fn invoke_kind(self) -> programdb::InvokeKind {
+        match self {
+            CallKind::Static => programdb::InvokeKind::Static,
+            CallKind::Special => programdb::InvokeKind::Special,
+            CallKind::Virtual => programdb::InvokeKind::Virtual,
+        }
+    }
 }
 
 impl<'a> Machine<'a, '_> {
@@ -165,8 +177,8 @@ impl<'a> Machine<'a, '_> {
         args: Vec<Slot>,
     ) -> Res<Option<Slot>> {
         self.tick()?;
-        let start = match kind {
-            CallKind::Static | CallKind::Special => class.to_string(),
+        let runtime = match kind {
+            CallKind::Static | CallKind::Special => String::new(),
             CallKind::Virtual => {
                 let Some(recv) = args[0].as_ref() else {
                     return self
@@ -178,29 +190,15 @@ impl<'a> Machine<'a, '_> {
                     let l = l.clone();
                     return self.call_lambda(&l, desc, &args[1..]);
                 }
-                let runtime = self.heap.class_of(recv);
-                // Private methods are not dispatched (javac 17 calls them with invokevirtual).
-                let private = self
-                    .resolve(class, name, desc)
-                    .is_some_and(|m| self.method_flags(m) & access::PRIVATE != 0);
-                if runtime.starts_with('[') {
-                    // Arrays have Object's methods (`clone` among them).
-                    programdb::OBJECT.to_string()
-                } else if private {
-                    class.to_string()
-                } else {
-                    runtime
-                }
+                self.heap.class_of(recv)
             }
         };
+        let callee = classes::callee(self.db, kind.invoke_kind(), class, name, desc, &runtime);
+        let start = callee.start.to_string();
         if let Some(r) = self.call_model(&start, name, desc, &args) {
             return r;
         }
-        let m = match kind {
-            CallKind::Virtual => self.dispatch(&start, name, desc),
-            _ => self.resolve(&start, name, desc),
-        };
-        let Some(m) = m else {
+        let Some(m) = callee.method else {
             return Err(Abrupt::Stop(Stop::Missing(format!("method {start}.{name}{desc}"))));
         };
         let owner = self.db.class_name(m.class()).to_string();
@@ -233,7 +231,7 @@ impl<'a> Machine<'a, '_> {
             }
             // A class that declares the method itself ends the search: its code runs.
             if let Some(id) = self.db.class_id(c)
-                && self.declared(id, name, desc).is_some()
+                && self.db.declared_method(id, name, desc).is_some()
             {
                 return None;
             }

@@ -62,6 +62,7 @@ use std::fmt;
 use solver::{Arena, Assignment, ExprId, VarId};
 
 pub use branches::NO_GOAL;
+pub use classes::{Callee, callee};
 pub use explore::{Exploration, ExploreConfig, ExploreError, ExploreStats, ExploredPath, PathEnd};
 pub use invariants::{Invariants, Pattern, PatternError, Rule, RuleKind};
 pub use lazy::{Bound, path_text};
