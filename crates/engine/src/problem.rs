@@ -5,6 +5,7 @@
 //! time, scoring, coverage accounting) is asked of the goal space (`fitness::GoalSpace`). A batch of
 //! tests runs in one round trip through a cached worker pool, one batch in flight.
 
+use jvm_model::ClassName;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -127,7 +128,7 @@ impl JvmProblem {
         extras: Extras<'_>,
     ) -> Result<JvmProblem, EngineError> {
         let cp = db.classpath();
-        let internal = cut.replace('.', "/");
+        let internal = ClassName::from_binary(cut).into_internal();
         if !cp.contains(&internal) {
             return Err(EngineError::MissingClass(cut.to_string()));
         }

@@ -7,6 +7,7 @@
 //! A class that cannot be instrumented at all is sent as it was and reported: the worker then runs it
 //! without probes or guards, which the caller sees in `Subject::reports`.
 
+use jvm_model::ClassName;
 use std::path::PathBuf;
 
 use goals::ProbePlan;
@@ -82,7 +83,7 @@ pub fn prepare_in(
                 db.classpath().class_bytes(name)?.ok_or_else(|| SubjectError::MissingClass(name.clone()))?
             }
         };
-        defined.push((name.replace('/', "."), out));
+        defined.push((ClassName::from_internal(name.as_str()).binary(), out));
     }
     let (dependencies, scanned) = if opts.guards.is_some() {
         let deps = crate::guard_dependencies(db.classpath(), classes)?;
@@ -93,8 +94,12 @@ pub fn prepare_in(
     } else {
         (Vec::new(), 0)
     };
-    let class_ids =
-        plan.classes().iter().enumerate().map(|(i, c)| (i as u32, c.name.replace('/', "."))).collect();
+    let class_ids = plan
+        .classes()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i as u32, ClassName::from_internal(c.name.as_str()).binary()))
+        .collect();
     let setup = Setup {
         // Absolute: the worker runs in its own scratch directory, where a relative entry would name
         // nothing.

@@ -4,7 +4,7 @@
 //! is refused (the canary stays), the clock is the workers' deterministic one, and the helper links
 //! with its package-mate although it is defined from the bytes the engine sent.
 
-use exec::{ExecResult, ExecStatus, JvmExecutor, TestCase};
+use exec::{ExecResult, ExecStatus, JvmExecutor};
 use protocol::{Outcome, PrimType, Statement, Value, Var};
 use worker::{Java, Pool, WorkerConfig};
 
@@ -21,7 +21,7 @@ fn prepare() -> exec::Subject {
 }
 
 /// `new Stamper(path).method(n)`: the call is the last statement.
-fn on_stamper(path: &str, method: &str, descriptor: &str, n: Statement) -> TestCase {
+fn on_stamper(path: &str, method: &str, descriptor: &str, n: Statement) -> Vec<Statement> {
     vec![
         Statement::string(path),
         Statement::Constructor {

@@ -11,7 +11,6 @@ mod direct;
 mod eval;
 mod extension;
 mod flag_contexts;
-mod flags;
 mod infection;
 mod model;
 mod space;
@@ -23,7 +22,6 @@ pub use eval::{
 };
 pub use extension::{FamilyDecoder, FamilyProbe, FamilyProbes, decode};
 pub use flag_contexts::{FLAG_CONTEXTS, FlagContexts, FlagFitness};
-pub use flags::{FLAG_RETURNS, FlagReturn, FlagReturns};
 pub use goals::goal_text;
 pub use infection::{cond_infection, operator_infection, unary_infection};
 pub use model::{BranchlessMethod, GoalInfo, GoalModel, ModelError, Site};

@@ -6,13 +6,13 @@
 
 use std::path::Path;
 
-use exec::{ExecStatus, JvmExecutor, TestCase};
+use exec::{ExecStatus, JvmExecutor};
 use expect_test::expect;
 use fitness::{GoalModel, coverage, goal_fitness, goal_text};
 use protocol::{Setup, Statement, Trace, Var};
 use worker::{Java, Pool, WorkerConfig};
 
-fn classify(a: i32, b: i32, c: i32) -> TestCase {
+fn classify(a: i32, b: i32, c: i32) -> Vec<Statement> {
     vec![
         Statement::int(a),
         Statement::int(b),
