@@ -312,7 +312,7 @@ impl Runner for ProblemRunner<'_> {
         let f = self.problem.fitness(&result.trace);
         f.iter()
             .enumerate()
-            .filter(|&(i, f)| *f == 0.0 && !self.problem.is_path_goal(search::GoalIdx(i as u32)))
+            .filter(|&(i, f)| *f == 0.0 && !self.problem.is_path_goal(search::GoalIdx::new(i)))
             .map(|(i, _)| i as u32)
             .collect()
     }

@@ -26,8 +26,8 @@ pub use goals::goal_text;
 pub use infection::{cond_infection, operator_infection, unary_infection};
 pub use model::{BranchlessMethod, GoalInfo, GoalModel, ModelError, Site};
 pub use space::{
-    ClassLoading, CriterionCoverage, GoalRuns, GoalSpace, PathGoal, Refiner, Scorer, SearchGoal,
-    path_fitness, path_text,
+    ClassLoading, CriterionCoverage, GoalIdx, GoalRuns, GoalSpace, PathGoal, Refiner, Scorer, path_fitness,
+    path_text,
 };
 pub use suite::{
     ContextGoal, Coverage, SuiteFitness, context_fitness, context_goals, coverage, suite_fitness,
