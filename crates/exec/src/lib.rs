@@ -18,7 +18,7 @@ use worker::{Pool, TestRun, WorkerError};
 
 pub use cache::{Cached, Plan, approx_bytes};
 pub use dependencies::{Dependencies, guard_dependencies};
-pub use subject::{Subject, SubjectError, prepare, prepare_in};
+pub use subject::{Subject, SubjectError, prepare_in};
 
 /// How a test's execution ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -11,7 +11,7 @@ use jvm_model::ClassName;
 use std::path::PathBuf;
 
 use goals::ProbePlan;
-use programdb::{ClassId, DbConfig, ProgramDb};
+use programdb::{ClassId, ProgramDb};
 use protocol::Setup;
 
 /// Instrumented classes with their plan, and the `Setup` that loads them.
@@ -37,21 +37,10 @@ pub enum SubjectError {
     MissingClass(String),
 }
 
-/// Plans and instruments `classes` (internal names, in the order given) found on `classpath`, and
-/// builds a `Setup` whose classpath is `classpath` and whose defined classes are the instrumented ones.
-/// Opens a program database of its own; `prepare_in` uses the run's.
-pub fn prepare(
-    classpath: &[PathBuf],
-    classes: &[String],
-    opts: &instrument::Options,
-    timeout_ms: u32,
-) -> Result<Subject, SubjectError> {
-    let db = ProgramDb::open(classpath, DbConfig::STANDARD)?;
-    prepare_in(&db, classpath, classes, opts, timeout_ms)
-}
-
-/// `prepare` with the classes read from `db`, whose classpath holds `classpath` (the worker's
-/// classpath) and possibly more after it (the JDK's `java.base`). With guards (`opts.guards`),
+/// Plans and instruments `classes` (internal names, in the order given), read from the run's
+/// program database `db`, and builds a `Setup` whose classpath is `classpath` (the worker's, which
+/// `db`'s classpath starts with, possibly followed by the JDK's `java.base`) and whose defined
+/// classes are the instrumented ones (the JDK's `java.base`). With guards (`opts.guards`),
 /// every other class of the user's classpath that calls a redirected method is sent too, with the
 /// containment guards alone ([`crate::guard_dependencies`]), so that nothing the classes under
 /// test call escapes or reads the clock unguarded.

@@ -16,7 +16,9 @@ fn executor(subject: exec::Subject) -> JvmExecutor {
 
 fn prepare() -> exec::Subject {
     let dir = test_support::fixture_classes("sandbox");
-    exec::prepare(&[dir], &["sandbox/Stamper".to_string()], &instrument::Options::all(), 3000)
+    let cp = [dir];
+    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
+    exec::prepare_in(&db, &cp, &["sandbox/Stamper".to_string()], &instrument::Options::all(), 3000)
         .expect("prepare")
 }
 

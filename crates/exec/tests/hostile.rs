@@ -17,7 +17,10 @@ fn executor_with_timeout(workers: usize, timeout_ms: u32) -> JvmExecutor {
     let dir = test_support::fixture_classes("hostile");
     let entry = classfile::ClassPathEntry::open(&dir).expect("fixtures/classes/hostile");
     let names: Vec<String> = entry.class_names().map(str::to_owned).collect();
-    let subject = exec::prepare(&[dir], &names, &instrument::Options::all(), timeout_ms).expect("prepare");
+    let cp = [dir];
+    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
+    let subject =
+        exec::prepare_in(&db, &cp, &names, &instrument::Options::all(), timeout_ms).expect("prepare");
     assert!(subject.unchanged.is_empty(), "left uninstrumented: {:?}", subject.unchanged);
     let java = Java::discover().unwrap_or_else(|e| panic!("{e}"));
     let config = WorkerConfig::new(java, worker::runtime_jar().expect("runtime jar"), subject.setup);

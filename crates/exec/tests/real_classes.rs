@@ -26,8 +26,10 @@ fn static_call(class: &str, name: &str, descriptor: &str, n_args: usize) -> Stat
 
 fn subject(jar: &str, class: &str) -> (Subject, JvmExecutor) {
     let jar = PathBuf::from(format!("/usr/share/java/{jar}"));
+    let cp = [jar];
+    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
     let subject =
-        exec::prepare(&[jar], &[class.to_string()], &instrument::Options::all(), 3000).expect("prepare");
+        exec::prepare_in(&db, &cp, &[class.to_string()], &instrument::Options::all(), 3000).expect("prepare");
     assert!(subject.unchanged.is_empty(), "{:?}", subject.unchanged);
     let java = Java::discover().unwrap_or_else(|e| panic!("{e}"));
     let config = WorkerConfig::new(java, worker::runtime_jar().expect("runtime jar"), subject.setup.clone());

@@ -112,7 +112,9 @@ fn push(t: &mut Vec<Statement>, s: Statement) -> Var {
 /// Plans, instruments and runs `n` random tests of `classes` (internal names) found on
 /// `classpath`; returns the model and the traces.
 fn traces_of(classpath: &[PathBuf], classes: &[String], n: usize, seed: u64) -> (GoalModel, Vec<Trace>) {
-    let subject = exec::prepare(classpath, classes, &instrument::Options::all(), 2000).expect("prepare");
+    let db = programdb::ProgramDb::open(classpath, programdb::DbConfig::STANDARD).expect("program database");
+    let subject =
+        exec::prepare_in(&db, classpath, classes, &instrument::Options::all(), 2000).expect("prepare");
     let cp = classfile::ClassPath::open(classpath).expect("classpath");
     let originals: Vec<Vec<u8>> = subject
         .plan
@@ -120,8 +122,9 @@ fn traces_of(classpath: &[PathBuf], classes: &[String], n: usize, seed: u64) -> 
         .iter()
         .map(|c| cp.class_bytes(&c.name).expect("read").expect("class"))
         .collect();
-    let refs: Vec<&[u8]> = originals.iter().map(Vec::as_slice).collect();
-    let model = GoalModel::build_from_bytes(&subject.plan, &refs).expect("model");
+    let parsed: Vec<classfile::ClassFile> =
+        originals.iter().map(|b| classfile::ClassFile::parse(b).expect("parse")).collect();
+    let model = GoalModel::build(&subject.plan, &parsed).expect("model");
     let (mut calls, mut ctors) = (Vec::new(), Vec::new());
     for bytes in &originals {
         let class = classfile::ClassFile::parse(bytes).expect("parse");

@@ -41,7 +41,8 @@ fn uoi_and_rc_infection_from_real_traces() {
     let (plan, out) = instrument::instrument_classes(&[&bytes], &instrument::Options::all());
     let (instrumented, report) = out.into_iter().next().expect("one class").expect("instrumented");
     assert!(report.unchanged.is_empty(), "{:?}", report.unchanged);
-    let model = GoalModel::build_from_bytes(&plan, &[&bytes]).expect("model");
+    let model =
+        GoalModel::build(&plan, &[classfile::ClassFile::parse(&bytes).expect("parse")]).expect("model");
 
     let mut setup = Setup::empty();
     setup.classpath = vec![classes.canonicalize().expect("dir").display().to_string()];
