@@ -8,6 +8,7 @@
 //! ([`Checker::pit`]), [`Checker::mutation`] runs PIT on the class with the tests that compiled
 //! (`pit`, docs/mutation.md).
 
+use jvm_model::ClassName;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -109,7 +110,7 @@ impl Checker {
         let test_classes: Vec<String> = remaining
             .iter()
             .filter_map(|s| s.strip_prefix(tests_dir).ok())
-            .map(|rel| rel.with_extension("").to_string_lossy().replace('/', "."))
+            .map(|rel| ClassName::from_internal(rel.with_extension("").to_string_lossy()).binary())
             .collect();
 
         out.test_classes.clone_from(&test_classes);

@@ -8,6 +8,7 @@
 //! locks) without holding the compressed jars in memory: java.base.jmod alone is ~22 MB, which
 //! used to stay resident for the whole run (issue 14's engine memory figure).
 
+use jvm_model::ClassName;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -181,7 +182,7 @@ impl ClassPath {
                 let Ok(cf) = crate::ClassFile::parse(&bytes) else { return false };
                 cf.access_flags & (crate::access::INTERFACE | crate::access::ANNOTATION) == 0
             })
-            .map(|n| n.replace('/', "."))
+            .map(|n| ClassName::from_internal(n).binary())
             .collect();
         out.sort();
         out.dedup();

@@ -10,6 +10,7 @@
 //! With `--paths`, instead, the path conditions symbolic exploration with lazy initialisation finds
 //! for each public method (paper 003, docs/sushi.md), with the branches each path covers.
 
+use jvm_model::ClassName;
 use std::fmt::Write as _;
 
 use anyhow::Context as _;
@@ -54,7 +55,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<(), Failure> {
     let cp = open_classpath(&args.classpath)?;
-    let internal = args.class.replace('.', "/");
+    let internal = ClassName::from_binary(&args.class).into_internal();
     // The views that read the program database rather than one class file.
     type View = fn(&[std::path::PathBuf], &str, &Args) -> Result<String, Failure>;
     let views: [(bool, View); 4] = [
@@ -190,7 +191,7 @@ fn render_paths(classpath: &[std::path::PathBuf], class: &str) -> Result<String,
         let _ = writeln!(
             out,
             "{}.{name}{desc}: {} paths{} ({} replays, {} solver calls, {} clauses left out)",
-            class.replace('/', "."),
+            ClassName::from_internal(class).binary(),
             e.paths.len(),
             if s.truncated { ", truncated" } else { "" },
             s.replays,

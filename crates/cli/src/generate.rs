@@ -4,6 +4,7 @@
 //! starts: bad input is one line and exit 2 with nothing written. Files are written only when
 //! every class is done, each one atomically (a temporary file renamed into place).
 
+use jvm_model::{ClassName, package_internal};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -267,12 +268,12 @@ fn check(args: &Args) -> Result<Plan, Failure> {
     let classes: Vec<String> = if let Some(c) = &args.project_classes {
         c.clone()
     } else if let Some(c) = &args.class {
-        if !cp.contains(&c.replace('.', "/")) {
+        if !cp.contains(ClassName::from_binary(c).internal()) {
             return Err(bad(format!("class {c} is not on the classpath")));
         }
         vec![c.clone()]
     } else if let Some(p) = &args.prefix {
-        let dir = format!("{}/", p.trim_end_matches('.').replace('.', "/"));
+        let dir = format!("{}/", package_internal(p.trim_end_matches('.')));
         let found = cp.top_level_classes(cp.class_names().filter(|n| n.starts_with(&dir)));
         if found.is_empty() {
             return Err(bad(format!("no class of the classpath is in package {p}")));
@@ -306,7 +307,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         _ => classes,
     };
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("suitesmith-tests"));
-    check_out_dir(&out)?;
+    crate::check_out_dir(&out, crate::OutDir::MayHoldFiles)?;
     let java = worker::Java::discover().map_err(|e| bad(e.to_string()))?;
     let (sandbox_request, sandbox) = sandbox_for(&args.sandbox, &java)?;
     let version = if args.junit == "5" { JUnitVersion::Five } else { JUnitVersion::Four };
@@ -326,7 +327,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         budget: search_budget,
         seed: args.seed,
         workers: args.workers.unwrap_or_else(worker::default_workers).max(1),
-        timeout_ms: 3000,
+        timeout_ms: protocol::TEST_TIMEOUT_MS,
         stop_when_covered: None,
         dse: args.dse.config()?,
         flags: args.flags == crate::dse_args::Switch::On,
@@ -491,29 +492,6 @@ fn parse_criteria(s: &str) -> Result<Vec<Criterion>, Failure> {
         return Err(Failure::BadInput("--criteria names no criterion".into()));
     }
     Ok(out)
-}
-
-/// The output directory must be a directory we can write in, or creatable: checked by creating and
-/// removing a temporary file in it or in its nearest existing ancestor (nothing is left behind).
-fn check_out_dir(out: &Path) -> Result<(), Failure> {
-    let bad = |why: String| {
-        Failure::BadInput(format!("cannot write to the output directory {}: {why}", out.display()))
-    };
-    let mut probe = out.to_path_buf();
-    loop {
-        match std::fs::metadata(&probe) {
-            Ok(m) if m.is_dir() => break,
-            Ok(_) => return Err(bad(format!("{} is not a directory", probe.display()))),
-            Err(_) => match probe.parent() {
-                Some(p) if !p.as_os_str().is_empty() => probe = p.to_path_buf(),
-                _ => {
-                    probe = PathBuf::from(".");
-                    break;
-                }
-            },
-        }
-    }
-    tempfile::NamedTempFile::new_in(&probe).map(drop).map_err(|e| bad(e.to_string()))
 }
 
 /// Writes the test files, statistics.csv, report.json and report.html, each through a temporary file.

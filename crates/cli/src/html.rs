@@ -3,6 +3,7 @@
 //! `report::ReportData`, with each class's source looked up under the source roots
 //! (`--sourcepath`, or a project's `src/main/java`), rendered by `report::render`.
 
+use jvm_model::ClassName;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -52,7 +53,7 @@ fn class_report(t: &ClassTests, source_roots: &[PathBuf]) -> ClassReport {
 /// The line and branch goals of the class and its nested classes (the lines of its source file)
 /// by line; goals without a line (methods compiled without line numbers) have no row.
 fn line_rows(t: &ClassTests) -> Vec<LineRow> {
-    let outer = t.class.split('$').next().unwrap_or(&t.class).replace('.', "/");
+    let outer = ClassName::from_binary(&t.class).outermost().into_internal();
     let mut rows: BTreeMap<u32, LineRow> = BTreeMap::new();
     for g in &t.goal_runs {
         let (Some(line), true) = (g.line, g.class.split('$').next() == Some(outer.as_str())) else {

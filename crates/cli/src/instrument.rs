@@ -35,7 +35,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         Probes::None => instrument::Options::none(),
     };
     let entries = open_entries(&args.classpath)?;
-    check_out_dir(&args.out)?;
+    crate::check_out_dir(&args.out, crate::OutDir::MustBeEmpty)?;
 
     // Read every class first: bad input must be found before anything is written.
     let mut classes: Vec<(String, Vec<u8>)> = Vec::new();
@@ -81,6 +81,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         outputs.push(item.context("reading the runtime jar")?);
     }
 
+    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     for (name, bytes) in &outputs {
         let path = args.out.join(format!("{name}.class"));
         if let Some(dir) = path.parent() {
@@ -121,22 +122,4 @@ fn open_entries(cp: &str) -> Result<Vec<classfile::ClassPathEntry>, Failure> {
                 .map_err(|e| Failure::BadInput(format!("cannot read classpath entry {p}: {e}")))
         })
         .collect()
-}
-
-/// The output directory must be creatable and empty, so that nothing of an older run is mixed in.
-fn check_out_dir(out: &Path) -> Result<(), Failure> {
-    if out.exists() {
-        let mut it = std::fs::read_dir(out).map_err(|e| {
-            Failure::BadInput(format!("output {} is not a readable directory: {e}", out.display()))
-        })?;
-        if it.next().is_some() {
-            return Err(Failure::BadInput(format!("output directory {} is not empty", out.display())));
-        }
-    }
-    std::fs::create_dir_all(out)
-        .map_err(|e| Failure::BadInput(format!("cannot create output directory {}: {e}", out.display())))?;
-    let probe = out.join(".suitesmith-write-test");
-    std::fs::write(&probe, b"")
-        .and_then(|()| std::fs::remove_file(&probe))
-        .map_err(|e| Failure::BadInput(format!("output directory {} is not writable: {e}", out.display())))
 }

@@ -139,6 +139,45 @@ fn stop_on_signals() -> std::io::Result<()> {
     Ok(())
 }
 
+/// Whether an output directory that already exists may hold files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutDir {
+    /// Files are added or replaced (generated tests beside the user's).
+    MayHoldFiles,
+    /// It must be empty, so that nothing of an older run is mixed in.
+    MustBeEmpty,
+}
+
+/// The output directory must be a directory we can write in, or creatable; checked before anything
+/// runs, and without writing there, so that bad input writes nothing: a temporary file is created
+/// and removed in it or in its nearest existing ancestor.
+pub fn check_out_dir(out: &std::path::Path, rule: OutDir) -> Result<(), Failure> {
+    let bad = |why: String| {
+        Failure::BadInput(format!("cannot write to the output directory {}: {why}", out.display()))
+    };
+    let mut probe = out.to_path_buf();
+    loop {
+        match std::fs::metadata(&probe) {
+            Ok(m) if m.is_dir() => break,
+            Ok(_) => return Err(bad(format!("{} is not a directory", probe.display()))),
+            Err(_) => match probe.parent() {
+                Some(p) if !p.as_os_str().is_empty() => probe = p.to_path_buf(),
+                _ => {
+                    probe = std::path::PathBuf::from(".");
+                    break;
+                }
+            },
+        }
+    }
+    if rule == OutDir::MustBeEmpty && probe == out {
+        let mut entries = std::fs::read_dir(out).map_err(|e| bad(e.to_string()))?;
+        if entries.next().is_some() {
+            return Err(Failure::BadInput(format!("the output directory {} is not empty", out.display())));
+        }
+    }
+    tempfile::NamedTempFile::new_in(&probe).map(drop).map_err(|e| bad(e.to_string()))
+}
+
 /// Opens a user-given classpath: an empty classpath, a missing entry or a corrupt jar is bad input.
 pub fn open_classpath(cp: &str) -> Result<classfile::ClassPath, Failure> {
     let entries: Vec<&str> = cp.split(':').collect();

@@ -36,11 +36,7 @@ struct ShardOutput {
 
 pub fn run(args: &Args) -> Result<(), Failure> {
     let shards: Vec<ShardOutput> = args.dirs.iter().map(|d| read_shard(d)).collect::<Result<_, _>>()?;
-    if let Ok(mut entries) = std::fs::read_dir(&args.out)
-        && entries.next().is_some()
-    {
-        return Err(bad(format!("the output directory {} is not empty", args.out.display())));
-    }
+    crate::check_out_dir(&args.out, crate::OutDir::MustBeEmpty)?;
     let merged = merge(&args.dirs, shards)?;
     write_whole(&args.out, &merged).map_err(Failure::Internal)?;
     eprintln!(

@@ -6,6 +6,7 @@
 //! Everything is checked before the first search; the tests are installed only when every module's
 //! run is done, so a failure leaves the project as it was.
 
+use jvm_model::{ClassName, package_internal};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -225,8 +226,8 @@ fn module(root: &Path, dir: &Path, build: Build, sel: &Selection<'_>) -> Result<
     let classpath = cp.join(":");
     let opened = crate::open_classpath(&classpath)?;
     let wanted = |n: &&str| match (sel.class, sel.prefix) {
-        (Some(c), _) => *n == c.replace('.', "/"),
-        (_, Some(p)) => n.starts_with(&format!("{}/", p.trim_end_matches('.').replace('.', "/"))),
+        (Some(c), _) => *n == ClassName::from_binary(c).internal(),
+        (_, Some(p)) => n.starts_with(&format!("{}/", package_internal(p.trim_end_matches('.')))),
         _ => true,
     };
     let classes = opened.top_level_classes(own.iter().copied().filter(wanted));

@@ -2,6 +2,7 @@
 //! compact Java-like text) and the coverage they reach, recomputed by executing them again. Writing
 //! JUnit files is the `generate` command's job (issue 5); this shows what the search produces.
 
+use jvm_model::ClassName;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -82,7 +83,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     };
     // Reject a bad classpath or an unknown class with one line before starting any JVM.
     let cp = open_classpath(&args.classpath)?;
-    if !cp.contains(&args.class.replace('.', "/")) {
+    if !cp.contains(ClassName::from_binary(&args.class).internal()) {
         return Err(Failure::BadInput(format!("class {} is not on the classpath", args.class)));
     }
     let algorithm = args.algorithm.algorithm();
@@ -95,7 +96,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         budget,
         seed: args.seed,
         workers: args.workers.unwrap_or_else(worker::default_workers).max(1),
-        timeout_ms: 3000,
+        timeout_ms: protocol::TEST_TIMEOUT_MS,
         stop_when_covered: None,
         dse: args.dse.config()?,
         flags: false,

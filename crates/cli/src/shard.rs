@@ -8,6 +8,7 @@
 //! `--project` the slice is taken over the classes of all modules together.
 
 use classfile::{ClassFile, ClassPath};
+use jvm_model::ClassName;
 
 /// Slice `index` (1-based, as `--shard 2/4` writes it) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,7 +41,7 @@ impl std::fmt::Display for Shard {
 /// code 1, per conditional branch 2 (its two sides), per switch its targets (the cases and the default). A class that cannot be
 /// read costs 1.
 pub(crate) fn cost(cp: &ClassPath, class: &str) -> u64 {
-    let internal = class.replace('.', "/");
+    let internal = ClassName::from_binary(class).into_internal();
     let nested = format!("{internal}$");
     let names: Vec<String> =
         cp.class_names().filter(|n| *n == internal || n.starts_with(&nested)).map(str::to_string).collect();

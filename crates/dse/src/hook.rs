@@ -392,7 +392,7 @@ impl<'a> Dse<'a> {
                 self.stats.divergences += 1;
             }
             let new: Vec<GoalIdx> = (0..fit.len())
-                .map(|i| GoalIdx(i as u32))
+                .map(GoalIdx::new)
                 .filter(|&g| covers(g) && !covered(g) && !app.covered.contains(&g))
                 .collect();
             if new.is_empty() && !self.config.keep_all {
@@ -430,7 +430,7 @@ fn backends(before: &solver::SolverStats, after: &solver::SolverStats, float: bo
 /// improvement: the trigger fires when values flipped its condition).
 fn observed<'v>(view: &'v View<'_>) -> impl Iterator<Item = (GoalIdx, Option<(f64, &'v TestCase)>)> + 'v {
     let archive = view.archive();
-    (0..view.n_goals()).map(|i| GoalIdx(i as u32)).filter(|&g| view.is_target(g)).map(move |g| {
+    (0..view.n_goals()).map(GoalIdx::new).filter(|&g| view.is_target(g)).map(move |g| {
         let best = match archive.test_for(g) {
             Some(t) => Some((0.0, t)),
             None => view.best(g),

@@ -141,11 +141,12 @@ fn replay() -> Replay {
 }
 
 /// The queue's candidates in order: goal, size, the sliced query; `covered` goals are explored.
-fn check_candidates(replays: &mut [Replay], covered: &[u32], expect: Expect) {
+fn check_candidates(replays: &mut [Replay], covered: &[usize], expect: Expect) {
     let mut q = Queue::default();
-    let worth = |g: GoalIdx| if covered.contains(&g.0) { Worth::Explore } else { Worth::Target };
+    let worth = |g: GoalIdx| if covered.contains(&g.index()) { Worth::Explore } else { Worth::Target };
     for (i, r) in replays.iter_mut().enumerate() {
-        q.add_replay(i, r, &|g| Some(GoalIdx(g.0)), &worth);
+        // The search's goals here are the plan's, one for one.
+        q.add_replay(i, r, &|g| Some(GoalIdx::new(g.0 as usize)), &worth);
     }
     let mut out = format!("queued {} duplicates {}\n", q.queued_total, q.duplicates);
     while let Some(c) = q.pop() {
@@ -274,7 +275,7 @@ fn trigger_fires_when_values_bring_a_goal_closer() {
         }
         t
     };
-    let (g, h) = (GoalIdx(0), GoalIdx(2));
+    let (g, h) = (GoalIdx::new(0), GoalIdx::new(2));
     let mut tr = Trigger::default();
     let mut log = String::new();
     let mut step = |tr: &mut Trigger, bests: Vec<(GoalIdx, Option<(f64, &TestCase)>)>| {

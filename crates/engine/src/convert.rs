@@ -2,8 +2,9 @@
 //! `Execute`): class names as binary names with dots, JVM descriptors, variables as `u16` statement
 //! indices, primitives as raw bits (integers sign-extended, floats as their raw IEEE bits).
 
-use protocol::{PrimType as WirePrim, Statement as Wire, Var};
-use testcase::{JType, PrimType, Statement, TestCase, VarId};
+use jvm_model::ClassName;
+use protocol::{Statement as Wire, Var};
+use testcase::{JType, Statement, TestCase, VarId};
 
 /// The protocol statements of a test, one per statement, in order.
 ///
@@ -26,19 +27,6 @@ fn int(v: u32) -> i32 {
     i32::try_from(v).unwrap_or(i32::MAX)
 }
 
-fn prim(p: PrimType) -> WirePrim {
-    match p {
-        PrimType::Boolean => WirePrim::Boolean,
-        PrimType::Byte => WirePrim::Byte,
-        PrimType::Char => WirePrim::Char,
-        PrimType::Short => WirePrim::Short,
-        PrimType::Int => WirePrim::Int,
-        PrimType::Long => WirePrim::Long,
-        PrimType::Float => WirePrim::Float,
-        PrimType::Double => WirePrim::Double,
-    }
-}
-
 /// A declared type as the protocol's `Null` names it: the binary name of a class, the descriptor of
 /// an array or primitive, `java.lang.Object` for an unresolved type variable (its erasure).
 fn type_name(t: &JType) -> String {
@@ -51,7 +39,7 @@ fn type_name(t: &JType) -> String {
 
 fn statement(test: &TestCase, i: usize) -> Wire {
     match &test.statements[i] {
-        Statement::Primitive(v) => Wire::Primitive { ty: prim(v.ty()), bits: v.bits() },
+        Statement::Primitive(v) => Wire::Primitive { ty: v.ty(), bits: v.bits() },
         Statement::String(v) => Wire::String { value: v.clone() },
         Statement::Null(t) => Wire::Null { ty: type_name(t) },
         Statement::EnumConstant { ty, name } => {
@@ -138,7 +126,7 @@ fn statement(test: &TestCase, i: usize) -> Wire {
 /// statement, as it would a constructor that throws.
 fn stub_bytes(stub: &testcase::StubRef) -> Vec<u8> {
     let st = &stub.stub;
-    let internal = |n: &str| n.replace('.', "/");
+    let internal = |n: &str| ClassName::from_binary(n).into_internal();
     let (super_name, interfaces) = if st.is_interface {
         ("java/lang/Object".to_string(), vec![internal(&st.class)])
     } else {

@@ -2,6 +2,7 @@
 //! model goal, and real executions with the fitness of every goal (`dse::DseTarget`); and
 //! `explain_dse`, what `suitesmith analyze --dse` prints.
 
+use jvm_model::ClassName;
 use std::path::PathBuf;
 
 use programdb::{DbConfig, ProgramDb};
@@ -24,7 +25,7 @@ pub fn explain_dse(
     dse: &DseConfig,
 ) -> Result<String, EngineError> {
     let db = ProgramDb::open(&cluster_classpath(classpath), DbConfig::STANDARD)?;
-    let internal = class.replace('.', "/");
+    let internal = ClassName::from_binary(class).into_internal();
     if !db.classpath().contains(&internal) {
         return Err(EngineError::MissingClass(class.to_string()));
     }

@@ -12,7 +12,7 @@ impl JvmProblem {
     /// probe plan (a switch's cases are left out: the paper targets conditional branches).
     pub(crate) fn branch_site(&self, db: &ProgramDb, goal: GoalIdx) -> Option<(MethodId, InsnIdx)> {
         let space = self.space();
-        let g = fitness::SearchGoal(goal.0);
+        let g = goal;
         // A context goal's branch is its static goal's; a path goal (SUSHI) is no branch.
         if space.context_goal(g).is_some() || space.path_goal(g).is_some() {
             return None;

@@ -5,6 +5,7 @@
 //! fails outside an assertion is dropped, until every written test passes every run. The coverage
 //! reported is recomputed from the final tests as written (DESIGN.md §3.9).
 
+use jvm_model::ClassName;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
@@ -311,7 +312,7 @@ impl Runner for ProblemRunner<'_> {
         let f = self.problem.fitness(&result.trace);
         f.iter()
             .enumerate()
-            .filter(|&(i, f)| *f == 0.0 && !self.problem.is_path_goal(search::GoalIdx(i as u32)))
+            .filter(|&(i, f)| *f == 0.0 && !self.problem.is_path_goal(search::GoalIdx::new(i)))
             .map(|(i, _)| i as u32)
             .collect()
     }
@@ -559,11 +560,12 @@ fn static_nested(db: &programdb::ProgramDb, suite: &[TestCase]) -> Vec<String> {
 /// The other classes of the CUT's package on the classpath (binary names), which the renderer
 /// must know about: one named like a `java.lang` class shadows it.
 fn package_classes(cp: &classfile::ClassPath, cut: &str) -> Vec<String> {
-    let internal = cut.replace('.', "/");
-    let package = internal.rsplit_once('/').map_or("", |(p, _)| p);
+    let cut = ClassName::from_binary(cut);
+    let package = cut.package_internal();
     cp.class_names()
-        .filter(|n| n.rsplit_once('/').map_or("", |(p, _)| p) == package && !n.contains('$'))
-        .map(|n| n.replace('/', "."))
+        .map(ClassName::from_internal)
+        .filter(|n| n.package_internal() == package && !n.internal().contains('$'))
+        .map(|n| n.binary())
         .collect()
 }
 

@@ -5,16 +5,17 @@
 //! time, scoring, coverage accounting) is asked of the goal space (`fitness::GoalSpace`). A batch of
 //! tests runs in one round trip through a cached worker pool, one batch in flight.
 
+use jvm_model::ClassName;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use exec::{Cached, ExecError, ExecResult, JvmExecutor, Plan, Scored};
-use fitness::{ClassLoading, FlagFitness, GoalModel, GoalSpace, SearchGoal};
+use fitness::{ClassLoading, FlagFitness, GoalIdx, GoalModel, GoalSpace};
 use goals::Criterion;
 use protocol::{Outcome, Trace};
-use search::{Evaluation, GoalIdx, Problem, ProblemError};
+use search::{Evaluation, Problem, ProblemError};
 use testcase::{DynamicPool, TestCase};
 use worker::{Java, Pool, WorkerConfig, WorkerError};
 
@@ -49,9 +50,6 @@ pub struct JvmProblem {
     ahead: worker::Ahead,
     /// Every goal of the search, and the context goals registered as batches reveal them.
     space: GoalSpace,
-    /// `released[i]`: the space's `released_by(SearchGoal(i))` as the search's `GoalIdx`s (the
-    /// trait hands out slices, and `fitness` cannot name `search`'s index).
-    released: Vec<Vec<GoalIdx>>,
     /// The batch started by `evaluate_then` and not yet collected, and the thread running it
     /// (started with the first such batch).
     in_flight: Option<InFlight>,
@@ -102,21 +100,9 @@ pub(crate) fn classes_under_test(cp: &classfile::ClassPath, internal: &str) -> V
 }
 
 impl JvmProblem {
-    /// Prepares `cut` (binary name with dots) and its nested classes `Cut$...` found on `classpath`,
-    /// starts `workers` JVMs and restricts the goals to `criteria`.
-    pub fn new(
-        classpath: &[PathBuf],
-        cut: &str,
-        criteria: &[Criterion],
-        workers: usize,
-        timeout_ms: u32,
-    ) -> Result<JvmProblem, EngineError> {
-        let db = programdb::ProgramDb::open(classpath, programdb::DbConfig::STANDARD)?;
-        JvmProblem::with_db(&db, classpath, cut, criteria, workers, timeout_ms, Extras::default())
-    }
-
-    /// `new` reading the classes from the run's program database, whose classpath starts with
-    /// `classpath` (the workers'), with the techniques of `extras`.
+    /// Prepares `cut` (binary name with dots) and its nested classes `Cut$...`, starts `workers` JVMs
+    /// and restricts the goals to `criteria`, reading the classes from the run's program database,
+    /// whose classpath starts with `classpath` (the workers'), with the techniques of `extras`.
     pub fn with_db(
         db: &programdb::ProgramDb,
         classpath: &[PathBuf],
@@ -127,7 +113,7 @@ impl JvmProblem {
         extras: Extras<'_>,
     ) -> Result<JvmProblem, EngineError> {
         let cp = db.classpath();
-        let internal = cut.replace('.', "/");
+        let internal = ClassName::from_binary(cut).into_internal();
         if !cp.contains(&internal) {
             return Err(EngineError::MissingClass(cut.to_string()));
         }
@@ -169,15 +155,12 @@ impl JvmProblem {
             Some(f) => space.with_refiner(Arc::clone(f) as Arc<dyn fitness::Refiner>),
             None => space,
         };
-        let released =
-            space.goals().map(|g| space.released_by(g).iter().map(|r| GoalIdx(r.0)).collect()).collect();
         let ahead = pool.ahead();
         Ok(JvmProblem {
             cache: Cached::bounded(CACHE_CAPACITY, CACHE_BYTES),
             executor: Arc::new(Mutex::new(JvmExecutor::new(pool))),
             ahead,
             space,
-            released,
             in_flight: None,
             runner: None,
             focus: Arc::from(Vec::new()),
@@ -201,22 +184,22 @@ impl JvmProblem {
     }
 
     /// Registers SUSHI's path goals in the goal space (`GoalSpace::add_path_goals`).
-    pub(crate) fn add_path_goals(&mut self, goals: Vec<fitness::PathGoal>) -> Vec<SearchGoal> {
+    pub(crate) fn add_path_goals(&mut self, goals: Vec<fitness::PathGoal>) -> Vec<GoalIdx> {
         self.space.add_path_goals(goals)
     }
 
     /// The search goal of a selected static model goal (they are the first search goals, in
     /// model id order); `None` for a goal not searched. What DSE and SUSHI ask.
     pub(crate) fn static_goal(&self, goal: goals::GoalId) -> Option<GoalIdx> {
-        self.space.selected().binary_search(&goal).ok().map(|i| GoalIdx(i as u32))
+        self.space.selected().binary_search(&goal).ok().map(GoalIdx::new)
     }
 
     /// Whether a goal is a path-condition goal (SUSHI): a means to the branches, not coverage.
     pub fn is_path_goal(&self, g: GoalIdx) -> bool {
-        self.space.path_goal(SearchGoal(g.0)).is_some()
+        self.space.path_goal(g).is_some()
     }
 
-    /// The goal space: every goal of the search (`SearchGoal(i)` is `GoalIdx(i)`), with its
+    /// The goal space: every goal of the search, with its
     /// criterion, class, location and dependences, and coverage accounting.
     pub fn space(&self) -> &GoalSpace {
         &self.space
@@ -301,17 +284,17 @@ impl JvmProblem {
 
     /// The goals, in `GoalIdx` order: the selected static ones, then the context goals found so far.
     pub fn goals(&self) -> impl Iterator<Item = GoalIdx> + use<> {
-        self.space.goals().map(|g| GoalIdx(g.0))
+        self.space.goals()
     }
 
     /// The criterion of a goal.
     pub fn criterion(&self, g: GoalIdx) -> Criterion {
-        self.space.criterion(SearchGoal(g.0))
+        self.space.criterion(g)
     }
 
     /// A goal as text with its class and line or method (`GoalSpace::text`), as `uncovered` lists them.
     pub fn goal_text(&self, g: GoalIdx) -> String {
-        self.space.text(SearchGoal(g.0))
+        self.space.text(g)
     }
 
     /// Coverage per criterion and the uncovered goals (as text) of a finished suite's results
@@ -360,11 +343,11 @@ impl Problem for JvmProblem {
     }
 
     fn roots(&self) -> Vec<GoalIdx> {
-        self.space.roots().iter().map(|g| GoalIdx(g.0)).collect()
+        self.space.roots().to_vec()
     }
 
     fn released_by(&self, g: GoalIdx) -> &[GoalIdx] {
-        self.released.get(g.index()).map_or(&[], Vec::as_slice)
+        self.space.released_by(g)
     }
 
     fn evaluate(

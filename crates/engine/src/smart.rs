@@ -47,7 +47,7 @@ pub(crate) fn select(
         .enumerate()
         .filter_map(|(i, c)| {
             let file = db.class(db.class_id(&c.name)?).ok()?;
-            Some(selection::ClassBlocks::of_class(goals::ClassId(i as u32), file))
+            Some(selection::ClassBlocks::of_class(goals::PlanClassIdx(i as u32), file))
         })
         .collect();
     Some(selection::select(plan, &blocks, criteria, &opts))

@@ -2,7 +2,7 @@
 //! path goals registered in the goal space, and real executions with the fitness of every goal
 //! (`sushi::SushiTarget`).
 
-use fitness::{PathGoal, SearchGoal};
+use fitness::PathGoal;
 use search::{GoalIdx, ProblemError};
 use testcase::TestCase;
 
@@ -14,7 +14,7 @@ impl sushi::SushiTarget for JvmProblem {
     }
 
     fn register_paths(&mut self, goals: Vec<PathGoal>) -> Vec<GoalIdx> {
-        self.add_path_goals(goals).into_iter().map(|SearchGoal(g)| GoalIdx(g)).collect()
+        self.add_path_goals(goals)
     }
 
     fn focus_paths(&mut self, pcs: &[u32]) {

@@ -15,6 +15,7 @@
 //! JVM by itself is reported for it. The five runs differ in time zone, identity-hash sequence and
 //! processor count, so assertions on the clock, on identity hashes or on the schedule fail in one.
 
+use jvm_model::ClassName;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -182,13 +183,14 @@ impl JvmVerifier {
 
     /// Writes the guarded copy of the classes under test, read from `db`.
     fn guarded_from(&mut self, db: &programdb::ProgramDb) -> Result<PathBuf, EngineError> {
-        let classes = crate::problem::classes_under_test(db.classpath(), &self.cut.replace('.', "/"));
+        let classes =
+            crate::problem::classes_under_test(db.classpath(), ClassName::from_binary(&self.cut).internal());
         let options = instrument::Options::guards_only();
         // The timeout is the workers' and plays no part here: only the instrumented bytes are used.
-        let subject = exec::prepare_in(db, &self.classpath, &classes, &options, 3000)?;
+        let subject = exec::prepare_in(db, &self.classpath, &classes, &options, protocol::TEST_TIMEOUT_MS)?;
         let dir = self.scratch.path().join("guarded");
         for (name, bytes) in &subject.setup.classes {
-            let path = dir.join(format!("{}.class", name.replace('.', "/")));
+            let path = dir.join(ClassName::from_binary(name).class_file_path());
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent).map_err(EngineError::Scratch)?;
             }

@@ -74,7 +74,11 @@ fn context_goals_are_found_while_searching_and_the_infeasible_one_stays_uncovere
     let cluster = TestCluster::build_in(&db, CLASS, &ClusterConfig::evosuite()).expect("cluster");
     let config = SearchConfig::evosuite(Budget::evaluations(2_000));
     let mut pool = ValuePool::new(cluster.constants().clone(), config.factory.dynamic_pool_size);
-    let mut problem = JvmProblem::new(&classpath(), CLASS, &DEFAULT_CRITERIA, 2, 3000).expect("problem");
+    let cp = classpath();
+    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
+    let mut problem =
+        JvmProblem::with_db(&db, &cp, CLASS, &DEFAULT_CRITERIA, 2, 3000, engine::Extras::default())
+            .expect("problem");
     let statics = problem.goals().count();
     assert!(problem.goals().all(|g| problem.criterion(g) != Criterion::ContextBranch));
     let clock = SystemClock::start();

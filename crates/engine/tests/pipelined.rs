@@ -12,7 +12,9 @@ const CLASS: &str = "context.Calls";
 
 fn problem(workers: usize) -> JvmProblem {
     let classpath = vec![test_support::fixture_classes("context")];
-    JvmProblem::new(&classpath, CLASS, &DEFAULT_CRITERIA, workers, 3000).expect("problem")
+    let db = programdb::ProgramDb::open(&classpath, programdb::DbConfig::STANDARD).expect("program database");
+    JvmProblem::with_db(&db, &classpath, CLASS, &DEFAULT_CRITERIA, workers, 3000, engine::Extras::default())
+        .expect("problem")
 }
 
 /// Four batches of random tests, some repeated within and across batches (cache hits).

@@ -228,8 +228,11 @@ fn every_statement_kind_runs_on_a_real_worker() {
     assert_eq!(wire.len(), test.len());
 
     let classes = test_support::workspace_root().join("examples/classes");
+    let cp = [classes];
+    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
     let mut problem =
-        JvmProblem::new(&[classes], "example.Stack", &DEFAULT_CRITERIA, 1, 3000).expect("problem");
+        JvmProblem::with_db(&db, &cp, "example.Stack", &DEFAULT_CRITERIA, 1, 3000, engine::Extras::default())
+            .expect("problem");
     let results = problem.execute(std::slice::from_ref(&test)).expect("execute");
     let r = &results[0];
     assert_eq!(r.status, exec::ExecStatus::Normal, "{r:?}");
@@ -319,8 +322,11 @@ fn a_null_outer_instance_fails_the_inner_constructor_call() {
     };
     let tests = [make(false, &inner), make(true, &inner), make(false, &nested)];
     let classes = test_support::fixture_classes("junit");
+    let cp = [classes];
+    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
     let mut problem =
-        JvmProblem::new(&[classes], "junit.Outer", &DEFAULT_CRITERIA, 1, 3000).expect("problem");
+        JvmProblem::with_db(&db, &cp, "junit.Outer", &DEFAULT_CRITERIA, 1, 3000, engine::Extras::default())
+            .expect("problem");
     let results = problem.execute(&tests).expect("execute");
     let last = |i: usize| results[i].outcomes[tests[i].len() - 1].clone();
     let npe = |from_sut: bool, thrown_in: &str| Outcome::Threw {

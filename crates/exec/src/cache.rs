@@ -14,9 +14,9 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-use protocol::{Outcome, Trace, Value};
+use protocol::{Outcome, Statement, Trace, Value};
 
-use crate::{ExecResult, Scored, TestCase};
+use crate::{ExecResult, Scored};
 
 /// Remembered results, bounded by entries and bytes.
 #[derive(Debug)]
@@ -45,12 +45,12 @@ pub struct Plan {
 
 impl Plan {
     /// The tests of `tests` (the planned batch) to run, in order.
-    pub fn misses(&self, tests: &[TestCase]) -> Vec<TestCase> {
+    pub fn misses(&self, tests: &[Vec<Statement>]) -> Vec<Vec<Statement>> {
         self.to_run.iter().map(|&i| tests[i].clone()).collect()
     }
 
     /// [`Plan::misses`], taken out of the batch instead of copied.
-    pub fn take_misses(&self, mut tests: Vec<TestCase>) -> Vec<TestCase> {
+    pub fn take_misses(&self, mut tests: Vec<Vec<Statement>>) -> Vec<Vec<Statement>> {
         self.to_run.iter().map(|&i| std::mem::take(&mut tests[i])).collect()
     }
 }
@@ -95,7 +95,7 @@ impl Cached {
 
     /// Which tests of a batch hit (a repeat within the batch counts as a hit of its first
     /// occurrence) and which must run: [`Plan::misses`], then [`Cached::finish`] with their runs.
-    pub fn plan(&mut self, tests: &[TestCase]) -> Plan {
+    pub fn plan(&mut self, tests: &[Vec<Statement>]) -> Plan {
         let keys: Vec<Arc<[u8]>> =
             tests.iter().map(|t| Arc::from(protocol::canonical_test_bytes(t))).collect();
         let mut to_run: Vec<usize> = Vec::new();

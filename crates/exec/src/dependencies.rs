@@ -11,6 +11,7 @@
 //! parsed and decoded once more, standalone, by the instrumenter. It does not follow calls (which
 //! would need the whole call graph and still miss reflection): any class the run may load counts.
 
+use jvm_model::ClassName;
 use std::collections::BTreeSet;
 
 use classfile::{ClassFile, ClassPath};
@@ -83,7 +84,7 @@ pub fn guard_dependencies(cp: &ClassPath, skip: &[String]) -> Result<Dependencie
                     // Referred to only through a method handle or by a call the table does not
                     // redirect: the class is as it was.
                     if report.redirects > 0 {
-                        out.classes.push((name.replace('/', "."), guarded));
+                        out.classes.push((ClassName::from_internal(name.as_str()).binary(), guarded));
                     }
                 }
                 Err(e) => out.unchanged.push(format!("dependency class {name}: {e}")),

@@ -18,10 +18,7 @@ use worker::{Pool, TestRun, WorkerError};
 
 pub use cache::{Cached, Plan, approx_bytes};
 pub use dependencies::{Dependencies, guard_dependencies};
-pub use subject::{Subject, SubjectError, prepare, prepare_in};
-
-/// A test case as the executor sees it (for now: the protocol statements).
-pub type TestCase = Vec<Statement>;
+pub use subject::{Subject, SubjectError, prepare_in};
 
 /// How a test's execution ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -163,7 +160,7 @@ impl JvmExecutor {
 
 impl JvmExecutor {
     /// Runs the tests as one batch and returns exactly one result per test, in order.
-    pub fn execute(&mut self, tests: &[TestCase]) -> Result<Vec<ExecResult>, ExecError> {
+    pub fn execute(&mut self, tests: &[Vec<Statement>]) -> Result<Vec<ExecResult>, ExecError> {
         let refs: Vec<&[Statement]> = tests.iter().map(Vec::as_slice).collect();
         let runs = self.pool.execute(&refs)?;
         Ok(runs.into_iter().zip(tests).map(|(run, t)| ExecResult::from_run(run, t.len())).collect())
@@ -175,7 +172,7 @@ impl JvmExecutor {
     /// conditions the workers evaluate (`protocol::Request::Execute`; `None`: every one).
     pub fn execute_scored<S: Send>(
         &mut self,
-        tests: &[TestCase],
+        tests: &[Vec<Statement>],
         focus: Option<&[u32]>,
         score: &(dyn Fn(&Trace) -> S + Sync),
     ) -> Result<Scored<ExecResult, S>, ExecError> {

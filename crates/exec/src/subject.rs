@@ -7,10 +7,11 @@
 //! A class that cannot be instrumented at all is sent as it was and reported: the worker then runs it
 //! without probes or guards, which the caller sees in `Subject::reports`.
 
+use jvm_model::ClassName;
 use std::path::PathBuf;
 
 use goals::ProbePlan;
-use programdb::{ClassId, DbConfig, ProgramDb};
+use programdb::{ClassId, ProgramDb};
 use protocol::Setup;
 
 /// Instrumented classes with their plan, and the `Setup` that loads them.
@@ -36,21 +37,10 @@ pub enum SubjectError {
     MissingClass(String),
 }
 
-/// Plans and instruments `classes` (internal names, in the order given) found on `classpath`, and
-/// builds a `Setup` whose classpath is `classpath` and whose defined classes are the instrumented ones.
-/// Opens a program database of its own; `prepare_in` uses the run's.
-pub fn prepare(
-    classpath: &[PathBuf],
-    classes: &[String],
-    opts: &instrument::Options,
-    timeout_ms: u32,
-) -> Result<Subject, SubjectError> {
-    let db = ProgramDb::open(classpath, DbConfig::STANDARD)?;
-    prepare_in(&db, classpath, classes, opts, timeout_ms)
-}
-
-/// `prepare` with the classes read from `db`, whose classpath holds `classpath` (the worker's
-/// classpath) and possibly more after it (the JDK's `java.base`). With guards (`opts.guards`),
+/// Plans and instruments `classes` (internal names, in the order given), read from the run's
+/// program database `db`, and builds a `Setup` whose classpath is `classpath` (the worker's, which
+/// `db`'s classpath starts with, possibly followed by the JDK's `java.base`) and whose defined
+/// classes are the instrumented ones (the JDK's `java.base`). With guards (`opts.guards`),
 /// every other class of the user's classpath that calls a redirected method is sent too, with the
 /// containment guards alone ([`crate::guard_dependencies`]), so that nothing the classes under
 /// test call escapes or reads the clock unguarded.
@@ -82,7 +72,7 @@ pub fn prepare_in(
                 db.classpath().class_bytes(name)?.ok_or_else(|| SubjectError::MissingClass(name.clone()))?
             }
         };
-        defined.push((name.replace('/', "."), out));
+        defined.push((ClassName::from_internal(name.as_str()).binary(), out));
     }
     let (dependencies, scanned) = if opts.guards.is_some() {
         let deps = crate::guard_dependencies(db.classpath(), classes)?;
@@ -93,8 +83,12 @@ pub fn prepare_in(
     } else {
         (Vec::new(), 0)
     };
-    let class_ids =
-        plan.classes().iter().enumerate().map(|(i, c)| (i as u32, c.name.replace('/', "."))).collect();
+    let class_ids = plan
+        .classes()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (i as u32, ClassName::from_internal(c.name.as_str()).binary()))
+        .collect();
     let setup = Setup {
         // Absolute: the worker runs in its own scratch directory, where a relative entry would name
         // nothing.

@@ -3,12 +3,12 @@
 
 use std::sync::Arc;
 
-use exec::{Cached, ExecResult, ExecStatus, Scored, TestCase};
+use exec::{Cached, ExecResult, ExecStatus, Scored};
 use protocol::{Outcome, ProbeId, Statement, Trace, Value};
 
 /// A scripted result that encodes the test: the value of its first int statement, and a hit on
 /// probe `len`. Tests starting with int 13 time out.
-fn script(t: &TestCase) -> ExecResult {
+fn script(t: &[Statement]) -> ExecResult {
     let v = match t.first() {
         Some(Statement::Primitive { bits, .. }) => *bits as i32,
         _ => -1,
@@ -24,7 +24,7 @@ fn script(t: &TestCase) -> ExecResult {
 /// it: plan a batch, run its misses, finish the plan with their runs.
 struct Fake {
     cache: Cached,
-    executed: Vec<TestCase>,
+    executed: Vec<Vec<Statement>>,
 }
 
 impl Fake {
@@ -32,17 +32,17 @@ impl Fake {
         Fake { cache, executed: Vec::new() }
     }
 
-    fn execute(&mut self, tests: &[TestCase]) -> Vec<Arc<ExecResult>> {
+    fn execute(&mut self, tests: &[Vec<Statement>]) -> Vec<Arc<ExecResult>> {
         let plan = self.cache.plan(tests);
         let misses = plan.misses(tests);
-        let results = misses.iter().map(script).collect();
+        let results = misses.iter().map(|t| script(t)).collect();
         self.executed.extend(misses);
         let ran = Scored::<ExecResult, ()> { results, scores: Vec::new(), workers_done: None };
         self.cache.finish(plan, ran).results
     }
 }
 
-fn test(v: i32, len: usize) -> TestCase {
+fn test(v: i32, len: usize) -> Vec<Statement> {
     vec![Statement::int(v); len]
 }
 
@@ -105,7 +105,7 @@ fn statement_strings_are_part_of_the_key() {
 /// `approx_bytes` does, and does not keep a result larger than the whole bound.
 #[test]
 fn cache_is_bounded_by_bytes() {
-    let size = |t: &TestCase| {
+    let size = |t: &Vec<Statement>| {
         let r = script(t);
         protocol::canonical_test_bytes(t).len() + exec::approx_bytes(&r)
     };

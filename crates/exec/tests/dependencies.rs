@@ -4,7 +4,7 @@
 //! is refused (the canary stays), the clock is the workers' deterministic one, and the helper links
 //! with its package-mate although it is defined from the bytes the engine sent.
 
-use exec::{ExecResult, ExecStatus, JvmExecutor, TestCase};
+use exec::{ExecResult, ExecStatus, JvmExecutor};
 use protocol::{Outcome, PrimType, Statement, Value, Var};
 use worker::{Java, Pool, WorkerConfig};
 
@@ -16,12 +16,14 @@ fn executor(subject: exec::Subject) -> JvmExecutor {
 
 fn prepare() -> exec::Subject {
     let dir = test_support::fixture_classes("sandbox");
-    exec::prepare(&[dir], &["sandbox/Stamper".to_string()], &instrument::Options::all(), 3000)
+    let cp = [dir];
+    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
+    exec::prepare_in(&db, &cp, &["sandbox/Stamper".to_string()], &instrument::Options::all(), 3000)
         .expect("prepare")
 }
 
 /// `new Stamper(path).method(n)`: the call is the last statement.
-fn on_stamper(path: &str, method: &str, descriptor: &str, n: Statement) -> TestCase {
+fn on_stamper(path: &str, method: &str, descriptor: &str, n: Statement) -> Vec<Statement> {
     vec![
         Statement::string(path),
         Statement::Constructor {

@@ -3,7 +3,7 @@
 //! normally, no file outside the scratch directory changes, and running the same tests again gives
 //! identical outcomes and traces (static reset and deterministic time and randomness).
 
-use exec::{ExecResult, ExecStatus, JvmExecutor, TestCase};
+use exec::{ExecResult, ExecStatus, JvmExecutor};
 use protocol::{Outcome, PrimType, Statement, Value, Var};
 use worker::{Java, Pool, WorkerConfig};
 
@@ -17,7 +17,10 @@ fn executor_with_timeout(workers: usize, timeout_ms: u32) -> JvmExecutor {
     let dir = test_support::fixture_classes("hostile");
     let entry = classfile::ClassPathEntry::open(&dir).expect("fixtures/classes/hostile");
     let names: Vec<String> = entry.class_names().map(str::to_owned).collect();
-    let subject = exec::prepare(&[dir], &names, &instrument::Options::all(), timeout_ms).expect("prepare");
+    let cp = [dir];
+    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
+    let subject =
+        exec::prepare_in(&db, &cp, &names, &instrument::Options::all(), timeout_ms).expect("prepare");
     assert!(subject.unchanged.is_empty(), "left uninstrumented: {:?}", subject.unchanged);
     let java = Java::discover().unwrap_or_else(|e| panic!("{e}"));
     let config = WorkerConfig::new(java, worker::runtime_jar().expect("runtime jar"), subject.setup);
@@ -25,7 +28,7 @@ fn executor_with_timeout(workers: usize, timeout_ms: u32) -> JvmExecutor {
 }
 
 /// `class.method(args)` with args given as statements; the call is the last statement.
-fn call(class: &str, method: &str, descriptor: &str, args: Vec<Statement>) -> TestCase {
+fn call(class: &str, method: &str, descriptor: &str, args: Vec<Statement>) -> Vec<Statement> {
     let n = args.len();
     let mut t = args;
     t.push(Statement::Method {
@@ -70,7 +73,7 @@ fn escapes_are_guarded_and_the_pool_survives() {
     // An unused loopback port: bind one, note it, close it.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port() as i32;
 
-    let tests: Vec<TestCase> = vec![
+    let tests: Vec<Vec<Statement>> = vec![
         call("Exit", "exitIfPositive", "(I)I", vec![int(3)]),
         call("Exit", "exitIfPositive", "(I)I", vec![int(0)]),
         call("Exit", "exitSwallowed", "(I)Ljava/lang/String;", vec![int(4)]),
@@ -151,7 +154,7 @@ fn escapes_are_guarded_and_the_pool_survives() {
 fn runaway_tests_are_contained_and_the_next_test_runs() {
     // Filling the heap takes a while on a loaded machine: a timeout that leaves room for it.
     let mut ex = executor_with_timeout(1, 6000);
-    let tests: Vec<TestCase> = vec![
+    let tests: Vec<Vec<Statement>> = vec![
         call("Loop", "block", "()I", vec![]),
         call("Loop", "loopOn42", "(I)I", vec![int(1)]),
         call("Allocation", "exhaustHeap", "()I", vec![]),
@@ -179,7 +182,7 @@ fn runaway_tests_are_contained_and_the_next_test_runs() {
 #[test]
 fn runaway_loops_hit_the_probe_limit() {
     let mut ex = executor_with_timeout(1, 60_000);
-    let tests: Vec<TestCase> = vec![
+    let tests: Vec<Vec<Statement>> = vec![
         call("Loop", "loopOn42", "(I)I", vec![int(42)]),
         call("Loop", "loopOn42", "(I)I", vec![int(1)]),
         call("Loop", "loopCatching", "(I)I", vec![int(42)]),
@@ -200,7 +203,7 @@ fn runaway_loops_hit_the_probe_limit() {
 /// pool of two workers: everything but timing must be identical.
 #[test]
 fn static_state_is_reset_and_time_and_randomness_are_deterministic() {
-    let once: Vec<TestCase> = vec![
+    let once: Vec<Vec<Statement>> = vec![
         call("StaticState", "next", "()I", vec![]),
         call("StaticState", "historySize", "()I", vec![]),
         call("TimeAndRandom", "millis", "()J", vec![]),
@@ -212,7 +215,7 @@ fn static_state_is_reset_and_time_and_randomness_are_deterministic() {
         call("TimeAndRandom", "evenSecond", "()Ljava/lang/String;", vec![]),
         call("TimeAndRandom", "identityHash", "()Ljava/lang/String;", vec![]),
     ];
-    let tests: Vec<TestCase> = once.iter().chain(once.iter()).cloned().collect();
+    let tests: Vec<Vec<Statement>> = once.iter().chain(once.iter()).cloned().collect();
     let rs = executor(1).execute(&tests).expect("execute");
     for r in &rs {
         assert_eq!(r.status, ExecStatus::Normal, "{r:?}");

@@ -1,11 +1,11 @@
 //! The JVM executor through a real worker pool, behind the cache: outcomes come back per test in
 //! order, an equal test is answered from the cache, and a timeout is reported and not cached.
 
-use exec::{Cached, ExecResult, ExecStatus, JvmExecutor, Scored, TestCase};
+use exec::{Cached, ExecResult, ExecStatus, JvmExecutor, Scored};
 use protocol::{Outcome, Setup, Statement, Value, Var};
 use worker::{Java, Pool, WorkerConfig};
 
-fn parse_int(s: &str) -> TestCase {
+fn parse_int(s: &str) -> Vec<Statement> {
     vec![
         Statement::string(s),
         Statement::Method {
@@ -26,7 +26,7 @@ fn jvm_executor_behind_the_cache() {
     let pool = Pool::new(config, 1).unwrap();
     let mut ex = JvmExecutor::new(pool);
     let mut cache = Cached::new(1000);
-    let mut run = |tests: &[TestCase]| {
+    let mut run = |tests: &[Vec<Statement>]| {
         let plan = cache.plan(tests);
         let results = ex.execute(&plan.misses(tests)).unwrap();
         let ran = Scored::<ExecResult, ()> { results, scores: Vec::new(), workers_done: None };

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use exec::{ExecStatus, JvmExecutor, Subject, TestCase};
+use exec::{ExecStatus, JvmExecutor, Subject};
 use goals::{Detail, MethodIdx, ProbeKind};
 use protocol::{Outcome, PrimType, ProbeId, Statement, Value, Var};
 use worker::{Java, Pool, WorkerConfig};
@@ -26,8 +26,10 @@ fn static_call(class: &str, name: &str, descriptor: &str, n_args: usize) -> Stat
 
 fn subject(jar: &str, class: &str) -> (Subject, JvmExecutor) {
     let jar = PathBuf::from(format!("/usr/share/java/{jar}"));
+    let cp = [jar];
+    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
     let subject =
-        exec::prepare(&[jar], &[class.to_string()], &instrument::Options::all(), 3000).expect("prepare");
+        exec::prepare_in(&db, &cp, &[class.to_string()], &instrument::Options::all(), 3000).expect("prepare");
     assert!(subject.unchanged.is_empty(), "{:?}", subject.unchanged);
     let java = Java::discover().unwrap_or_else(|e| panic!("{e}"));
     let config = WorkerConfig::new(java, worker::runtime_jar().expect("runtime jar"), subject.setup.clone());
@@ -41,7 +43,7 @@ fn branch_probes(s: &Subject, name: &str, descriptor: &str) -> Vec<(ProbeId, i32
     let m =
         class.methods.iter().find(|m| m.name == name && m.descriptor == descriptor).expect("method planned");
     s.plan
-        .method_probes(goals::ClassId(0), MethodIdx(m.index.0))
+        .method_probes(goals::PlanClassIdx(0), MethodIdx(m.index.0))
         .filter(|(_, p)| matches!(p.kind, ProbeKind::BranchInt | ProbeKind::BranchZero))
         .map(|(id, p)| match p.detail {
             Detail::Branch { cond } => (id, cond),
@@ -64,7 +66,7 @@ fn commons_lang3_number_utils_max() {
     let probes = branch_probes(&s, "max", "(III)I");
     assert_eq!(probes.iter().map(|p| p.1).collect::<Vec<_>>(), [rt_abi::cond::LE, rt_abi::cond::LE]);
     let max = static_call("org.apache.commons.lang3.math.NumberUtils", "max", "(III)I", 3);
-    let tests: Vec<TestCase> =
+    let tests: Vec<Vec<Statement>> =
         vec![vec![int(3), int(10), int(7), max.clone()], vec![int(9), int(2), int(9), max.clone()]];
     let rs = ex.execute(&tests).expect("execute");
     assert_eq!(rs[0].status, ExecStatus::Normal);
@@ -88,7 +90,7 @@ fn guava_int_math_is_power_of_two() {
     let probes = branch_probes(&s, "isPowerOfTwo", "(I)Z");
     assert_eq!(probes.iter().map(|p| p.1).collect::<Vec<_>>(), [rt_abi::cond::LE, rt_abi::cond::NE]);
     let call = static_call("com.google.common.math.IntMath", "isPowerOfTwo", "(I)Z", 1);
-    let tests: Vec<TestCase> =
+    let tests: Vec<Vec<Statement>> =
         vec![vec![int(5), call.clone()], vec![int(8), call.clone()], vec![int(-3), call]];
     let rs = ex.execute(&tests).expect("execute");
     // x = 5: `5 <= 0` is false: (5, 0). `5 & 4 = 4 != 0` holds: (0, |4| = 4).

@@ -10,6 +10,7 @@
 //! class does not count (FIXME: resolve inherited methods once the test cluster knows the
 //! hierarchy).
 
+use jvm_model::ClassName;
 use std::collections::BTreeSet;
 
 use goals::GoalId;
@@ -38,7 +39,7 @@ pub fn direct_calls(model: &GoalModel, statements: &[Statement], outcomes: &[Out
                 break;
             }
         };
-        let (entry, exit) = model.method_goals(&class.replace('.', "/"), name, descriptor);
+        let (entry, exit) = model.method_goals(ClassName::from_binary(class).internal(), name, descriptor);
         match out {
             Outcome::Value(_) => {
                 res.called.extend(entry);

@@ -14,6 +14,7 @@
 //! zero gives an infinity or NaN and does not throw.
 
 use goals::{BinOp, Mutant, ProbeKind, UnaryOp};
+use jvm_model::arith;
 use rt_abi::cond;
 
 /// A value computed by a JVM binary operator, or the exception it throws.
@@ -47,33 +48,29 @@ fn int_op(op: BinOp, a: i32, b: i32) -> JValue {
         BinOp::Add => a.wrapping_add(b),
         BinOp::Sub => a.wrapping_sub(b),
         BinOp::Mul => a.wrapping_mul(b),
-        BinOp::Div if b == 0 => return JValue::Throws,
-        BinOp::Div => a.wrapping_div(b),
-        BinOp::Rem if b == 0 => return JValue::Throws,
-        BinOp::Rem => a.wrapping_rem(b),
-        // `wrapping_sh*` masks the count to the type's width, as JVMS `ishl` does (low 5 bits).
-        BinOp::Shl => a.wrapping_shl(b as u32),
-        BinOp::Shr => a.wrapping_shr(b as u32),
-        BinOp::Ushr => (a as u32).wrapping_shr(b as u32) as i32,
+        BinOp::Div => return arith::idiv(a, b).map_or(JValue::Throws, JValue::Int),
+        BinOp::Rem => return arith::irem(a, b).map_or(JValue::Throws, JValue::Int),
+        BinOp::Shl => arith::ishl(a, b),
+        BinOp::Shr => arith::ishr(a, b),
+        BinOp::Ushr => arith::iushr(a, b),
         BinOp::And => a & b,
         BinOp::Or => a | b,
         BinOp::Xor => a ^ b,
     })
 }
 
+/// `b`: the second operand; for a shift the count, an int (JVMS `lshl`) sign-extended.
 fn long_op(op: BinOp, a: i64, b: i64) -> JValue {
+    let n = b as i32;
     JValue::Long(match op {
         BinOp::Add => a.wrapping_add(b),
         BinOp::Sub => a.wrapping_sub(b),
         BinOp::Mul => a.wrapping_mul(b),
-        BinOp::Div if b == 0 => return JValue::Throws,
-        BinOp::Div => a.wrapping_div(b),
-        BinOp::Rem if b == 0 => return JValue::Throws,
-        BinOp::Rem => a.wrapping_rem(b),
-        // JVMS `lshl`: the count is the low 6 bits of an int.
-        BinOp::Shl => a.wrapping_shl(b as u32),
-        BinOp::Shr => a.wrapping_shr(b as u32),
-        BinOp::Ushr => (a as u64).wrapping_shr(b as u32) as i64,
+        BinOp::Div => return arith::ldiv(a, b).map_or(JValue::Throws, JValue::Long),
+        BinOp::Rem => return arith::lrem(a, b).map_or(JValue::Throws, JValue::Long),
+        BinOp::Shl => arith::lshl(a, n),
+        BinOp::Shr => arith::lshr(a, n),
+        BinOp::Ushr => arith::lushr(a, n),
         BinOp::And => a & b,
         BinOp::Or => a | b,
         BinOp::Xor => a ^ b,

@@ -11,7 +11,6 @@ mod direct;
 mod eval;
 mod extension;
 mod flag_contexts;
-mod flags;
 mod infection;
 mod model;
 mod space;
@@ -23,13 +22,12 @@ pub use eval::{
 };
 pub use extension::{FamilyDecoder, FamilyProbe, FamilyProbes, decode};
 pub use flag_contexts::{FLAG_CONTEXTS, FlagContexts, FlagFitness};
-pub use flags::{FLAG_RETURNS, FlagReturn, FlagReturns};
 pub use goals::goal_text;
 pub use infection::{cond_infection, operator_infection, unary_infection};
 pub use model::{BranchlessMethod, GoalInfo, GoalModel, ModelError, Site};
 pub use space::{
-    ClassLoading, CriterionCoverage, GoalRuns, GoalSpace, PathGoal, Refiner, Scorer, SearchGoal,
-    path_fitness, path_text,
+    ClassLoading, CriterionCoverage, GoalIdx, GoalRuns, GoalSpace, PathGoal, Refiner, Scorer, path_fitness,
+    path_text,
 };
 pub use suite::{
     ContextGoal, Coverage, SuiteFitness, context_fitness, context_goals, coverage, suite_fitness,

@@ -238,12 +238,6 @@ impl GoalModel {
         out
     }
 
-    /// Builds the model from class-file bytes (see [`GoalModel::build`]).
-    pub fn build_from_bytes(plan: &ProbePlan, classes: &[&[u8]]) -> Result<GoalModel, ModelError> {
-        let parsed: Vec<ClassFile> = classes.iter().map(|b| ClassFile::parse(b)).collect::<Result<_, _>>()?;
-        GoalModel::build(plan, &parsed)
-    }
-
     /// The sites of goal `g` (as `info(g).sites`), from the contiguous table.
     pub(crate) fn sites_of(&self, g: usize) -> &[Site] {
         let (a, b) = self.site_ranges[g];

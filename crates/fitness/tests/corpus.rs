@@ -21,7 +21,8 @@ fn models_of_commons_lang3() {
     for (name, bytes) in &classes {
         let mut plan = ProbePlan::new();
         plan.add_class_bytes(bytes, &PlanOptions::all()).expect("plan");
-        let model = GoalModel::build_from_bytes(&plan, &[bytes]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let model = GoalModel::build(&plan, &[classfile::ClassFile::parse(bytes).expect("parse")])
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let fit = goal_fitness(&model, &Trace::default());
         for g in model.goal_ids() {
             let info = model.info(g);

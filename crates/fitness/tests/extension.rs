@@ -1,14 +1,66 @@
 //! The trace extension point end to end (docs/probes.md): the `flag-returns` family, built only
-//! through it (a planner and a decoder in `fitness::flags`), planned on a fixture class with the
-//! built-in families, instrumented, run in a real worker JVM and decoded from the trace.
+//! through it (a planner and a decoder defined here, as a technique's crate would define its own):
+//! the value each `boolean` method returns, with the call depth, at every `ireturn`; planned on a
+//! fixture class with the built-in families, instrumented, run in a real worker JVM and decoded
+//! from the trace.
 
 use std::path::Path;
 
-use exec::{ExecStatus, JvmExecutor, TestCase};
-use fitness::{FLAG_RETURNS, FamilyDecoder, FamilyProbes, FlagReturn};
-use goals::{Detail, Extensions, ProbeFamily, ProbeKind, ProbePlan, RecordShape};
-use protocol::{Setup, Statement, Var};
+use exec::{ExecStatus, JvmExecutor};
+use fitness::{FamilyDecoder, FamilyProbes};
+use goals::{
+    Detail, Extensions, InsnIdx, MethodIdx, MethodView, ProbeFamily, ProbeId, ProbeKind, ProbePlan,
+    RecordProbe, RecordShape,
+};
+use protocol::{Setup, Statement, Trace, Var};
 use worker::{Java, Pool, WorkerConfig};
+
+/// The family: one `Record(Int)` probe before each `ireturn` of a method returning `boolean`,
+/// tagged with the method's index.
+#[derive(Clone, Copy, Debug)]
+pub struct FlagReturns;
+
+/// The family as `PlanOptions::extensions` takes it.
+pub const FLAG_RETURNS: &FlagReturns = &FlagReturns;
+
+/// One distinct (value, depth) a flag method returned at one of its `ireturn`s.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub struct FlagReturn {
+    pub probe: ProbeId,
+    pub method: MethodIdx,
+    pub value: bool,
+    /// Frames of instrumented methods below the returning one (0: called by the test directly).
+    pub depth: u32,
+}
+
+impl ProbeFamily for FlagReturns {
+    fn name(&self) -> &'static str {
+        "flag-returns"
+    }
+
+    fn plan(&self, method: &MethodView<'_>, at: InsnIdx, out: &mut Vec<RecordProbe>) {
+        if method.return_type() == "Z" && method.body.insns[at.index()].op() == bytecode::Opcode::IRETURN {
+            out.push(RecordProbe { shape: RecordShape::Int, tag: u32::from(method.method.0) });
+        }
+    }
+}
+
+impl FamilyDecoder for FlagReturns {
+    type Output = Vec<FlagReturn>;
+
+    /// Every record of the trace, in probe order then first-seen order.
+    fn decode(&self, probes: &FamilyProbes, trace: &Trace) -> Vec<FlagReturn> {
+        let mut out = Vec::new();
+        for (p, records) in probes.records(trace) {
+            for r in records {
+                // The tag is the method's index (`plan`), which fits a u16 by construction.
+                let method = MethodIdx(p.tag as u16);
+                out.push(FlagReturn { probe: p.id, method, value: r.a != 0, depth: r.depth });
+            }
+        }
+        out
+    }
+}
 
 static FAMILIES: [&dyn ProbeFamily; 1] = [FLAG_RETURNS];
 
@@ -20,7 +72,7 @@ fn recursion() -> Vec<u8> {
     std::fs::read(classes().join("behaviour/Recursion.class")).expect("Recursion.class")
 }
 
-fn call(name: &str, n: i32) -> TestCase {
+fn call(name: &str, n: i32) -> Vec<Statement> {
     vec![
         Statement::int(n),
         Statement::Method {

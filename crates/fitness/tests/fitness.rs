@@ -28,8 +28,9 @@ fn model_of(rel: &[&str]) -> GoalModel {
     for b in &bytes {
         plan.add_class_bytes(b, &opts).expect("plan");
     }
-    let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
-    GoalModel::build_from_bytes(&plan, &refs).expect("model")
+    let parsed: Vec<classfile::ClassFile> =
+        bytes.iter().map(|b| classfile::ClassFile::parse(b).expect("parse")).collect();
+    GoalModel::build(&plan, &parsed).expect("model")
 }
 
 fn probe(s: &str) -> ProbeId {

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use classfile::access;
-use exec::{JvmExecutor, TestCase};
+use exec::JvmExecutor;
 use fitness::{GoalModel, goal_fitness, goal_fitness_reference};
 use protocol::{Statement, Trace, Var};
 use worker::{Java, Pool, WorkerConfig};
@@ -74,8 +74,8 @@ fn arg(rng: &mut Rng, kind: char) -> Statement {
 
 /// A test of one to three calls: static methods with simple arguments, or an instance method on
 /// an object built by a simple constructor.
-fn random_test(rng: &mut Rng, calls: &[Callable], ctors: &[Callable]) -> TestCase {
-    let mut t: TestCase = Vec::new();
+fn random_test(rng: &mut Rng, calls: &[Callable], ctors: &[Callable]) -> Vec<Statement> {
+    let mut t: Vec<Statement> = Vec::new();
     for _ in 0..1 + rng.below(3) {
         let c = &calls[rng.below(calls.len())];
         let receiver = if c.is_static {
@@ -104,7 +104,7 @@ fn random_test(rng: &mut Rng, calls: &[Callable], ctors: &[Callable]) -> TestCas
     t
 }
 
-fn push(t: &mut TestCase, s: Statement) -> Var {
+fn push(t: &mut Vec<Statement>, s: Statement) -> Var {
     t.push(s);
     Var(t.len() as u16 - 1)
 }
@@ -112,7 +112,9 @@ fn push(t: &mut TestCase, s: Statement) -> Var {
 /// Plans, instruments and runs `n` random tests of `classes` (internal names) found on
 /// `classpath`; returns the model and the traces.
 fn traces_of(classpath: &[PathBuf], classes: &[String], n: usize, seed: u64) -> (GoalModel, Vec<Trace>) {
-    let subject = exec::prepare(classpath, classes, &instrument::Options::all(), 2000).expect("prepare");
+    let db = programdb::ProgramDb::open(classpath, programdb::DbConfig::STANDARD).expect("program database");
+    let subject =
+        exec::prepare_in(&db, classpath, classes, &instrument::Options::all(), 2000).expect("prepare");
     let cp = classfile::ClassPath::open(classpath).expect("classpath");
     let originals: Vec<Vec<u8>> = subject
         .plan
@@ -120,8 +122,9 @@ fn traces_of(classpath: &[PathBuf], classes: &[String], n: usize, seed: u64) -> 
         .iter()
         .map(|c| cp.class_bytes(&c.name).expect("read").expect("class"))
         .collect();
-    let refs: Vec<&[u8]> = originals.iter().map(Vec::as_slice).collect();
-    let model = GoalModel::build_from_bytes(&subject.plan, &refs).expect("model");
+    let parsed: Vec<classfile::ClassFile> =
+        originals.iter().map(|b| classfile::ClassFile::parse(b).expect("parse")).collect();
+    let model = GoalModel::build(&subject.plan, &parsed).expect("model");
     let (mut calls, mut ctors) = (Vec::new(), Vec::new());
     for bytes in &originals {
         let class = classfile::ClassFile::parse(bytes).expect("parse");
@@ -149,7 +152,7 @@ fn traces_of(classpath: &[PathBuf], classes: &[String], n: usize, seed: u64) -> 
     calls.retain(|c| c.is_static || ctors.iter().any(|k| k.class == c.class));
     assert!(calls.len() > 10, "{} callable methods", calls.len());
     let mut rng = Rng(seed);
-    let tests: Vec<TestCase> = (0..n).map(|_| random_test(&mut rng, &calls, &ctors)).collect();
+    let tests: Vec<Vec<Statement>> = (0..n).map(|_| random_test(&mut rng, &calls, &ctors)).collect();
     let java = Java::discover().unwrap_or_else(|e| panic!("{e}"));
     let pool = Pool::new(WorkerConfig::new(java, worker::runtime_jar().expect("jar"), subject.setup), 1)
         .expect("pool");

@@ -6,13 +6,13 @@
 
 use std::path::Path;
 
-use exec::{ExecStatus, JvmExecutor, TestCase};
+use exec::{ExecStatus, JvmExecutor};
 use expect_test::expect;
 use fitness::{GoalModel, coverage, goal_fitness, goal_text};
 use protocol::{Setup, Statement, Trace, Var};
 use worker::{Java, Pool, WorkerConfig};
 
-fn classify(a: i32, b: i32, c: i32) -> TestCase {
+fn classify(a: i32, b: i32, c: i32) -> Vec<Statement> {
     vec![
         Statement::int(a),
         Statement::int(b),
@@ -40,7 +40,8 @@ fn triangle_in_a_real_jvm_scores_like_the_hand_written_traces() {
     opts.plan.constants = false;
     let (plan, out) = instrument::instrument_classes(&[&bytes], &opts);
     let (instrumented, _) = out.into_iter().next().expect("one class").expect("instrumented");
-    let model = GoalModel::build_from_bytes(&plan, &[&bytes]).expect("model");
+    let model =
+        GoalModel::build(&plan, &[classfile::ClassFile::parse(&bytes).expect("parse")]).expect("model");
 
     let mut setup = Setup::empty();
     setup.classpath = vec![classes.canonicalize().expect("dir").display().to_string()];

@@ -9,7 +9,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use exec::{ExecStatus, JvmExecutor, TestCase};
+use exec::{ExecStatus, JvmExecutor};
 use expect_test::expect_file;
 use fitness::{GoalModel, goal_fitness, goal_text};
 use goals::{Goal, Mutant};
@@ -18,7 +18,7 @@ use worker::{Java, Pool, WorkerConfig};
 
 const CLASS: &str = "mutation.Values";
 
-fn call(label: &str, name: &str, descriptor: &str, args: Vec<Statement>) -> (String, TestCase) {
+fn call(label: &str, name: &str, descriptor: &str, args: Vec<Statement>) -> (String, Vec<Statement>) {
     let n = args.len();
     let label = label.to_string();
     let mut t = args;
@@ -41,7 +41,8 @@ fn uoi_and_rc_infection_from_real_traces() {
     let (plan, out) = instrument::instrument_classes(&[&bytes], &instrument::Options::all());
     let (instrumented, report) = out.into_iter().next().expect("one class").expect("instrumented");
     assert!(report.unchanged.is_empty(), "{:?}", report.unchanged);
-    let model = GoalModel::build_from_bytes(&plan, &[&bytes]).expect("model");
+    let model =
+        GoalModel::build(&plan, &[classfile::ClassFile::parse(&bytes).expect("parse")]).expect("model");
 
     let mut setup = Setup::empty();
     setup.classpath = vec![classes.canonicalize().expect("dir").display().to_string()];
@@ -62,7 +63,7 @@ fn uoi_and_rc_infection_from_real_traces() {
         receiver: Some(Var(0)),
         args: vec![],
     });
-    let tests: Vec<(String, TestCase)> = vec![
+    let tests: Vec<(String, Vec<Statement>)> = vec![
         call("scaleInt(0)", "scaleInt", "(I)I", vec![Statement::int(0)]),
         call("scaleInt(5)", "scaleInt", "(I)I", vec![Statement::int(5)]),
         call("timesFloat(1e20f)", "timesFloat", "(F)F", vec![Statement::float(1.0e20)]),
@@ -72,7 +73,7 @@ fn uoi_and_rc_infection_from_real_traces() {
         call("constants()", "constants", "()J", vec![]),
         ("new Values().fields()".into(), fields),
     ];
-    let cases: Vec<TestCase> = tests.iter().map(|(_, t)| t.clone()).collect();
+    let cases: Vec<Vec<Statement>> = tests.iter().map(|(_, t)| t.clone()).collect();
     let results = ex.execute(&cases).expect("execute");
     for r in &results {
         assert_eq!(r.status, ExecStatus::Normal, "{r:?}");

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use classfile::ClassFile;
 use expect_test::{expect, expect_file};
-use fitness::{ClassLoading, GoalModel, GoalSpace, SearchGoal};
+use fitness::{ClassLoading, GoalIdx, GoalModel, GoalSpace};
 use goals::{Criterion, PlanOptions, ProbeKind, ProbePlan};
 use programdb::{DbConfig, ProgramDb};
 use protocol::{ContextBranch, Outcome, ProbeId, Trace, Value};
@@ -40,12 +40,12 @@ fn space_of(names: &[&str], criteria: &[Criterion], init: &Trace) -> GoalSpace {
 /// to class initialisation.
 fn dump(space: &GoalSpace) -> String {
     let mut out = String::new();
-    let roots: Vec<String> = space.roots().iter().map(|g| format!("g{}", g.0)).collect();
+    let roots: Vec<String> = space.roots().iter().map(GoalIdx::to_string).collect();
     let _ = writeln!(out, "roots: {}", roots.join(" "));
     for g in space.goals() {
         let method = space.method(g).map_or("-", |m| m.name.as_str());
-        let released: Vec<String> = space.released_by(g).iter().map(|r| format!("g{}", r.0)).collect();
-        let _ = writeln!(out, "g{} [{method}] {} -> [{}]", g.0, space.text(g), released.join(" "));
+        let released: Vec<String> = space.released_by(g).iter().map(GoalIdx::to_string).collect();
+        let _ = writeln!(out, "{g} [{method}] {} -> [{}]", space.text(g), released.join(" "));
     }
     for &g in space.init_goals() {
         let _ = writeln!(out, "init: {}", fitness::goal_text(space.model().goal(g)));
@@ -64,7 +64,7 @@ fn goals_of_an_enum() {
         &Trace::default(),
     );
     assert_eq!(space.n_goals(), space.selected().len(), "no context goals without the criterion");
-    let g0 = SearchGoal(0);
+    let g0 = GoalIdx::new(0);
     assert_eq!(space.class(g0), "search/Direction");
     assert_eq!(space.location(g0), ("search/Direction.values".to_string(), None));
     expect_file!["../test_data/space/Direction.space.txt"].assert_eq(&dump(&space));
@@ -141,11 +141,11 @@ fn context_goals_are_registered_as_traces_reveal_them() {
 #[test]
 fn path_goals_interleave_with_context_goals() {
     let (mut space, statics, branch, from_a) = calls();
-    let b0 = space.goal_id(SearchGoal(0));
+    let b0 = space.goal_id(GoalIdx::new(0));
     assert_eq!(space.discover(&context(None, branch, 0.0, 3.0)), 2);
     let path = |pc: u32| fitness::PathGoal { pc, branches: vec![b0], entry: "context/Calls.a()V".into() };
     let added = space.add_path_goals(vec![path(1), path(0)]);
-    assert_eq!(added, vec![SearchGoal(statics as u32 + 2), SearchGoal(statics as u32 + 3)]);
+    assert_eq!(added, vec![GoalIdx::new(statics + 2), GoalIdx::new(statics + 3)]);
     let mut trace = context(Some(from_a), branch, 2.0, 0.0);
     assert_eq!(space.discover(&trace), 2, "context goals found after the path goals come after them");
     trace.path_distances = vec![protocol::PathDistance { pc: 1, clauses: vec![0.5, 0.5] }];
@@ -159,9 +159,9 @@ fn path_goals_interleave_with_context_goals() {
         ContextBranch context-branch p18@context/Calls:20 branch p7 taken (context/Calls:12)
         ContextBranch context-branch p18@context/Calls:20 branch p7 not-taken (context/Calls:12)"#]]
     .assert_eq(&texts.join("\n"));
-    assert!(space.path_goal(SearchGoal(statics as u32 + 2)).is_some_and(|p| p.pc == 1));
-    assert!(space.context_goal(SearchGoal(statics as u32 + 2)).is_none());
-    assert!(space.path_goal(SearchGoal(statics as u32 + 4)).is_none());
+    assert!(space.path_goal(GoalIdx::new(statics + 2)).is_some_and(|p| p.pc == 1));
+    assert!(space.context_goal(GoalIdx::new(statics + 2)).is_none());
+    assert!(space.path_goal(GoalIdx::new(statics + 4)).is_none());
     let values = space.fitness(&trace);
     assert_eq!(values.len(), space.n_goals());
     // pc1: distance 1.0 -> 0.5; pc0: not evaluated -> 1.

@@ -31,10 +31,12 @@ pub use rt_abi::{ProbeId, ProbeKind};
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct GoalId(pub u32);
 
-/// A class of the plan, in the order the classes were added. Also the argument of the `ClassInit`
-/// probe, so the runtime can name the classes it saw initialised.
+/// The position of a class in its probe plan, in the order the classes were added: an index of
+/// the plan's classes (those instrumented in one run), not of the program database's, whose
+/// `programdb::ClassId` numbers every class it parsed. Also the argument of the `ClassInit` probe,
+/// so the runtime can name the classes it saw initialised.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ClassId(pub u32);
+pub struct PlanClassIdx(pub u32);
 
 /// A method by its position in the class file's `methods` table (JVMS §4.6).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -59,7 +61,7 @@ macro_rules! id_fmt {
         }
     )*};
 }
-id_fmt!(GoalId "g", ClassId "c", MethodIdx "m");
+id_fmt!(GoalId "g", PlanClassIdx "c", MethodIdx "m");
 
 /// A binary operator whose operands a weak-mutation probe records (JVMS §6.5 `iadd` .. `lxor`).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -176,7 +178,7 @@ pub enum Witness {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Probe {
     pub kind: ProbeKind,
-    pub class: ClassId,
+    pub class: PlanClassIdx,
     /// The method the probe is in; `None` for the `ClassInit` probe of a `<clinit>` that the
     /// instrumenter synthesises because the class has none.
     pub method: Option<MethodIdx>,
@@ -307,7 +309,7 @@ pub enum Criterion {
 pub enum Goal {
     /// A source line of a class; served by every `Line` probe with that line.
     Line {
-        class: ClassId,
+        class: PlanClassIdx,
         line: u16,
     },
     /// One outcome of a conditional jump: `taken` is the jump's own direction.
@@ -321,12 +323,12 @@ pub enum Goal {
     },
     /// The method is called (also the root branch of a method without branches).
     MethodEntry {
-        class: ClassId,
+        class: PlanClassIdx,
         method: MethodIdx,
     },
     /// The method returns normally; served by every `MethodExit` probe of the method.
     MethodNormalExit {
-        class: ClassId,
+        class: PlanClassIdx,
         method: MethodIdx,
     },
     /// An `athrow` site throws, or a handler is entered.
@@ -335,7 +337,7 @@ pub enum Goal {
     },
     /// The method returns a value of this class; served by every return probe of the method.
     Output {
-        class: ClassId,
+        class: PlanClassIdx,
         method: MethodIdx,
         value: OutputValue,
     },
@@ -453,13 +455,13 @@ impl ProbePlan {
         &self.classes
     }
 
-    pub fn class(&self, id: ClassId) -> &ClassPlan {
+    pub fn class(&self, id: PlanClassIdx) -> &ClassPlan {
         &self.classes[id.index()]
     }
 
     /// The class with this internal name, if planned.
-    pub fn class_id(&self, name: &str) -> Option<ClassId> {
-        self.classes.iter().position(|c| c.name == name).map(|i| ClassId(i as u32))
+    pub fn class_id(&self, name: &str) -> Option<PlanClassIdx> {
+        self.classes.iter().position(|c| c.name == name).map(|i| PlanClassIdx(i as u32))
     }
 
     pub fn probes(&self) -> &[Probe] {
@@ -501,7 +503,7 @@ impl ProbePlan {
     /// The probes of one method of a class, as `(id, probe)` in id (= emission) order.
     pub fn method_probes(
         &self,
-        class: ClassId,
+        class: PlanClassIdx,
         method: MethodIdx,
     ) -> impl Iterator<Item = (ProbeId, &Probe)> + '_ {
         let range =

@@ -1,11 +1,11 @@
 //! Where a goal is: its class, its method, and its class with a source line or method name, as
 //! reports name it. Lookups over the plan only; nothing here scores or selects goals.
 
-use crate::{ClassId, Goal, GoalId, MethodPlan, ProbePlan};
+use crate::{Goal, GoalId, MethodPlan, PlanClassIdx, ProbePlan};
 
 impl ProbePlan {
     /// The class a goal belongs to: its probe's, or the one it names.
-    pub fn goal_class_id(&self, g: GoalId) -> ClassId {
+    pub fn goal_class_id(&self, g: GoalId) -> PlanClassIdx {
         match self.goal(g) {
             Goal::Branch { probe, .. }
             | Goal::SwitchCase { probe, .. }

@@ -31,7 +31,7 @@ use rt_abi::{ProbeKind, cond};
 
 use crate::family::{self, Extensions};
 use crate::{
-    BinOp, ClassId, ClassPlan, Constant, Detail, Goal, GoalId, MethodIdx, MethodPlan, Probe, ProbeId,
+    BinOp, ClassPlan, Constant, Detail, Goal, GoalId, MethodIdx, MethodPlan, PlanClassIdx, Probe, ProbeId,
     ProbePlan,
 };
 
@@ -301,7 +301,7 @@ fn is_private_empty_constructor(
 
 impl ProbePlan {
     /// Plans the probes of a class from its bytes; see `add_class`.
-    pub fn add_class_bytes(&mut self, bytes: &[u8], opts: &PlanOptions) -> Result<ClassId, PlanError> {
+    pub fn add_class_bytes(&mut self, bytes: &[u8], opts: &PlanOptions) -> Result<PlanClassIdx, PlanError> {
         let class = ClassFile::parse(bytes)?;
         self.add_class(&class, opts)
     }
@@ -309,7 +309,7 @@ impl ProbePlan {
     /// Plans the probes of one more class. Ids continue after those of the classes added before;
     /// nothing is added when an error is returned. Each method is decoded here; `add_class_in`
     /// takes the bodies the program database keeps instead.
-    pub fn add_class(&mut self, class: &ClassFile, opts: &PlanOptions) -> Result<ClassId, PlanError> {
+    pub fn add_class(&mut self, class: &ClassFile, opts: &PlanOptions) -> Result<PlanClassIdx, PlanError> {
         let cp = &class.constant_pool;
         self.add_class_with(class, opts, |_, m| {
             let code = m.code(cp)?;
@@ -328,7 +328,7 @@ impl ProbePlan {
         db: &ProgramDb,
         class: programdb::ClassId,
         opts: &PlanOptions,
-    ) -> Result<ClassId, PlanError> {
+    ) -> Result<PlanClassIdx, PlanError> {
         let file = db.class(class).map_err(|e| PlanError::Unreadable(e.to_string()))?;
         self.add_class_with(file, opts, |mi, _| {
             let m = db.method_id(class, mi as u16)?;
@@ -343,8 +343,8 @@ impl ProbePlan {
         class: &ClassFile,
         opts: &PlanOptions,
         body: impl Fn(usize, &Member) -> Option<Result<Cow<'b, MethodBody>, String>>,
-    ) -> Result<ClassId, PlanError> {
-        let id = ClassId(self.classes.len() as u32);
+    ) -> Result<PlanClassIdx, PlanError> {
+        let id = PlanClassIdx(self.classes.len() as u32);
         let cp = &class.constant_pool;
         let name = class.name().into_owned();
         let mut b = Builder {
@@ -425,7 +425,7 @@ impl ProbePlan {
 /// Accumulates the probes and goals of one class.
 pub(crate) struct Builder {
     pub(crate) plan: ProbePlan,
-    pub(crate) class: ClassId,
+    pub(crate) class: PlanClassIdx,
     /// Line goals of the class so far, by line.
     pub(crate) lines: BTreeMap<u16, GoalId>,
 }

@@ -19,7 +19,7 @@ use std::borrow::Cow;
 
 use bytecode::{Insn, InsnIdx, MethodBody, Opcode};
 use classfile::{Attribute, ClassFile, ConstantPool};
-use goals::{ClassId, Detail, MethodIdx, PlanError, PlanOptions, Probe, ProbeId, ProbeKind, ProbePlan};
+use goals::{Detail, MethodIdx, PlanClassIdx, PlanError, PlanOptions, Probe, ProbeId, ProbeKind, ProbePlan};
 use programdb::ProgramDb;
 use rt_abi::{GUARDS_CLASS, GuardSet, RedirectAction};
 
@@ -109,7 +109,7 @@ pub type Instrumented = Result<(Vec<u8>, Report), Error>;
 /// original bytes should be used as they are) and takes no ids.
 pub fn instrument_classes(classes: &[&[u8]], opts: &Options) -> (ProbePlan, Vec<Instrumented>) {
     let mut plan = ProbePlan::new();
-    let ids: Vec<Result<ClassId, Error>> =
+    let ids: Vec<Result<PlanClassIdx, Error>> =
         classes.iter().map(|b| plan.add_class_bytes(b, &opts.plan).map_err(Error::from)).collect();
     let results = classes
         .iter()
@@ -127,7 +127,7 @@ pub fn instrument_classes_in(
     opts: &Options,
 ) -> (ProbePlan, Vec<Instrumented>) {
     let mut plan = ProbePlan::new();
-    let ids: Vec<Result<ClassId, Error>> =
+    let ids: Vec<Result<PlanClassIdx, Error>> =
         classes.iter().map(|&c| plan.add_class_in(db, c, &opts.plan).map_err(Error::from)).collect();
     let results = classes
         .iter()
@@ -143,7 +143,7 @@ pub fn instrument_class_in(
     db: &ProgramDb,
     c: programdb::ClassId,
     plan: &ProbePlan,
-    class: ClassId,
+    class: PlanClassIdx,
     opts: &Options,
 ) -> Result<(Vec<u8>, Report), Error> {
     let cf = db.class(c).map_err(|e| PlanError::Unreadable(e.to_string()))?.clone();
@@ -165,7 +165,7 @@ pub fn instrument_standalone(bytes: &[u8], opts: &Options) -> Result<(Vec<u8>, P
 pub fn instrument_class(
     bytes: &[u8],
     plan: &ProbePlan,
-    class: ClassId,
+    class: PlanClassIdx,
     opts: &Options,
 ) -> Result<(Vec<u8>, Report), Error> {
     let cf = ClassFile::parse(bytes)?;
@@ -192,7 +192,7 @@ pub fn instrument_class(
 fn rewrite_class<'b>(
     mut cf: ClassFile,
     plan: &ProbePlan,
-    class: ClassId,
+    class: PlanClassIdx,
     opts: &Options,
     mut body: impl FnMut(usize) -> Option<Result<Cow<'b, MethodBody>, String>>,
 ) -> Result<(Vec<u8>, Report), Error> {

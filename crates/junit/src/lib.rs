@@ -77,6 +77,7 @@ mod render;
 pub use literal::{char_literal, prim_literal, string_literal};
 pub use render::render;
 
+use jvm_model::package_internal;
 use testcase::VarId;
 pub use testcase::assertion::{Assertion, Check, Expected, JUnitTest, Subject};
 
@@ -175,7 +176,7 @@ impl Rendered {
         if self.package.is_empty() {
             format!("{}.java", self.class_name)
         } else {
-            format!("{}/{}.java", self.package.replace('.', "/"), self.class_name)
+            format!("{}/{}.java", package_internal(&self.package), self.class_name)
         }
     }
 

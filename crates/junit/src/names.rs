@@ -9,18 +9,19 @@ use testcase::{JType, TypeArg};
 
 use crate::literal::ascii_ident;
 
-/// A binary class name split into its package, top-level class and nested path (`a.b.Outer$In` is
-/// `a.b`, `Outer`, `[In]`). A `$` is taken as nesting unless it would leave an empty part
+/// A binary class name split as Java source names it: its package, top-level class and nested path
+/// (`a.b.Outer$In` is `a.b`, `Outer`, `[In]`); the spellings of the name itself are
+/// `jvm_model::ClassName`'s. A `$` is taken as nesting unless it would leave an empty part
 /// (`$Proxy1`, `A$$B`), in which case it belongs to the identifier.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ClassName {
+pub(crate) struct SourceName {
     pub package: String,
     pub top: String,
     pub nested: Vec<String>,
 }
 
-impl ClassName {
-    pub fn parse(binary: &str) -> ClassName {
+impl SourceName {
+    pub fn parse(binary: &str) -> SourceName {
         let (package, simple) = match binary.rfind('.') {
             Some(i) => (&binary[..i], &binary[i + 1..]),
             None => ("", binary),
@@ -31,7 +32,7 @@ impl ClassName {
         } else {
             (simple.to_string(), Vec::new())
         };
-        ClassName { package: package.to_string(), top, nested }
+        SourceName { package: package.to_string(), top, nested }
     }
 
     /// The binary name of the top-level class (the unit of imports).
@@ -52,7 +53,7 @@ pub(crate) struct Names {
 
 /// Priority of a class for keeping its simple name: lower wins.
 fn rank(top: &str, cut_top: &str, package: &str, junit: &BTreeSet<String>) -> u8 {
-    let cn = ClassName::parse(top);
+    let cn = SourceName::parse(top);
     if top == cut_top {
         0
     } else if junit.contains(top) {
@@ -71,12 +72,12 @@ impl Names {
     /// nested ones included). `junit` are JUnit's annotation classes, which yield to user classes
     /// of the same simple name.
     pub fn new(package: &str, cut: &str, mentioned: &BTreeSet<String>, junit: &BTreeSet<String>) -> Names {
-        let cut_top = ClassName::parse(cut).top_binary();
+        let cut_top = SourceName::parse(cut).top_binary();
         let mut by_simple: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let tops: BTreeSet<String> =
-            mentioned.iter().chain(junit).map(|c| ClassName::parse(c).top_binary()).collect();
+            mentioned.iter().chain(junit).map(|c| SourceName::parse(c).top_binary()).collect();
         for t in tops {
-            by_simple.entry(ClassName::parse(&t).top).or_default().push(t);
+            by_simple.entry(SourceName::parse(&t).top).or_default().push(t);
         }
         let mut simple = BTreeSet::new();
         for (_, mut group) in by_simple {
@@ -90,7 +91,7 @@ impl Names {
 
     /// The source name of a class (binary name): `Outer.Inner` or `a.b.Outer.Inner`.
     pub fn class(&mut self, binary: &str) -> String {
-        let cn = ClassName::parse(binary);
+        let cn = SourceName::parse(binary);
         let top = cn.top_binary();
         let mut out = if self.simple.contains(&top) {
             self.used.insert(top);
@@ -146,7 +147,7 @@ impl Names {
         self.used
             .iter()
             .filter(|t| {
-                let cn = ClassName::parse(t);
+                let cn = SourceName::parse(t);
                 !cn.package.is_empty() && cn.package != "java.lang" && cn.package != self.package
             })
             .map(|t| ascii_ident(t))
@@ -185,7 +186,7 @@ fn base_name(t: &JType) -> String {
             format!("{}Array", base_name(c))
         }
         JType::Class { name, .. } => {
-            let cn = ClassName::parse(name);
+            let cn = SourceName::parse(name);
             let mut s = cn.top.clone();
             for n in &cn.nested {
                 s.push('_');

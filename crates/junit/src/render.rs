@@ -14,7 +14,7 @@ use testcase::{
 };
 
 use crate::literal::{ascii_ident, prim_literal, string_literal};
-use crate::names::{ClassName, Names, VarNames};
+use crate::names::{Names, SourceName, VarNames};
 use crate::{
     Assertion, Check, Expected, JUnitTest, RenderConfig, RenderError, Rendered, Style, Subject, TestLines,
 };
@@ -43,7 +43,7 @@ const TIME_UNIT: &str = "java.util.concurrent.TimeUnit";
 
 /// Renders `tests` as one JUnit test class for the class under test `cut` (a binary name).
 pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<Rendered, RenderError> {
-    let cut_name = ClassName::parse(cut);
+    let cut_name = SourceName::parse(cut);
     if cut.is_empty() || cut_name.top.is_empty() || cut.chars().any(|c| c.is_whitespace() || c == '/') {
         return Err(RenderError::BadClassName(cut.to_string()));
     }
@@ -76,7 +76,7 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
         collect_mentioned(t, &mut mentioned);
     }
     mentioned
-        .extend(config.package_classes.iter().filter(|c| ClassName::parse(c).package == package).cloned());
+        .extend(config.package_classes.iter().filter(|c| SourceName::parse(c).package == package).cloned());
     let mut names = Names::new(&package, cut, &mentioned, &junit);
 
     let mut statics: BTreeSet<&'static str> = BTreeSet::new();
@@ -158,7 +158,7 @@ fn temporary_folder_field(names: &mut Names, style: Style) -> String {
 
 /// The simple name of the test class: the configured one, else `<Simple>_ESTest` (nested classes
 /// joined with `_`).
-fn test_class_name(cut_name: &ClassName, config: &RenderConfig) -> Result<String, RenderError> {
+fn test_class_name(cut_name: &SourceName, config: &RenderConfig) -> Result<String, RenderError> {
     Ok(match &config.class_name {
         Some(n) if !n.is_empty() => n.clone(),
         Some(_) => return Err(RenderError::BadClassName(String::new())),
@@ -459,7 +459,7 @@ impl Ctx<'_> {
         let in2 = format!("{INDENT}{INDENT}");
         let in3 = format!("{in2}{INDENT}");
         let exc_src = self.names.class(exc);
-        let simple = ClassName::parse(exc);
+        let simple = SourceName::parse(exc);
         let simple = simple.nested.last().unwrap_or(&simple.top).clone();
         let mut checks = Vec::new();
         for (ai, a) in after {
@@ -846,7 +846,7 @@ impl Ctx<'_> {
         ctor: &ConstructorRef,
         args: &[VarId],
     ) -> String {
-        let cn = ClassName::parse(&ctor.class);
+        let cn = SourceName::parse(&ctor.class);
         let type_args = match &ctor.ty {
             JType::Class { args, .. } if args.is_empty() => String::new(),
             JType::Class { args, .. } if args.iter().all(|a| matches!(a, testcase::TypeArg::Exact(_))) => {

@@ -23,6 +23,7 @@
 //! offers (a constructor that sets a field is not used to re-make an input); a static field is a
 //! global and gets no statement; a template longer than `max_length` is not made.
 
+use jvm_model::ClassName;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -131,7 +132,7 @@ fn entry_callable(db: &ProgramDb, ocg: &Ocg, cluster: &TestCluster) -> Option<Ar
     let member = db.member(m)?;
     let name = member.name(&class.constant_pool)?;
     let descriptor = member.descriptor(&class.constant_pool)?;
-    let binary = db.class_name(m.class()).replace('/', ".");
+    let binary = ClassName::from_internal(db.class_name(m.class())).binary();
     if name.starts_with('<') {
         return None;
     }
@@ -260,7 +261,7 @@ impl Builder<'_, '_> {
         let receiver = if is_static { None } else { Some(self.parent_var(n, Role::Receiver)?) };
         let class = match receiver {
             Some(r) => self.test.var_type(r)?.class_name()?.to_owned(),
-            None => owner.replace('/', "."),
+            None => ClassName::from_internal(owner).binary(),
         };
         let g = self.cluster.callable(&class, CallableKind::Method, name, descriptor)?;
         let mut fixed = Vec::new();
@@ -436,7 +437,7 @@ impl Builder<'_, '_> {
         kind: access::Access,
         rng: &mut TestRng,
     ) -> Option<(access::Accessor, Arc<GenericCallable>)> {
-        let internal = class.replace('.', "/");
+        let internal = ClassName::from_binary(class).into_internal();
         let mut candidates: Vec<(access::Accessor, Arc<GenericCallable>)> =
             access::accessors(self.db, &internal, slot, kind, &self.config.access)
                 .into_iter()

@@ -4,6 +4,7 @@
 //! whether a thrown class can be named in a JUnit 4 `catch` (JLS §11.2.3: a checked exception may
 //! only be caught where the body can throw it, so those are caught as `java.lang.Exception`).
 
+use jvm_model::ClassName;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use classfile::access;
@@ -124,7 +125,7 @@ impl<'a> Inspectors<'a> {
     fn lookup(&mut self, class: &str) -> Vec<Inspector> {
         let mut seen_classes = BTreeSet::new();
         let mut seen_methods: BTreeMap<(String, String), Option<Inspector>> = BTreeMap::new();
-        let mut queue = VecDeque::from([class.replace('.', "/")]);
+        let mut queue = VecDeque::from([ClassName::from_binary(class).into_internal()]);
         // Superclasses before interfaces: a class's own method overrides an interface's.
         let mut interfaces = VecDeque::new();
         while let Some(name) = queue.pop_front().or_else(|| interfaces.pop_front()) {
@@ -170,7 +171,7 @@ impl<'a> Inspectors<'a> {
     /// that package) and unchecked (a `RuntimeException` or an `Error`); otherwise
     /// `java.lang.Exception` for an exception and `java.lang.Throwable` for anything else.
     pub fn catchable(&mut self, thrown: &str, package: &str) -> String {
-        let internal = thrown.replace('.', "/");
+        let internal = ClassName::from_binary(thrown).into_internal();
         let own_package = thrown.rsplit_once('.').map_or("", |(p, _)| p);
         let accessible =
             self.info(&internal).is_some_and(|i| i.access & access::PUBLIC != 0 || own_package == package)

@@ -30,7 +30,10 @@ struct JvmRunner {
 
 impl JvmRunner {
     fn new(classpath: &[PathBuf], class: &str) -> JvmRunner {
-        let problem = JvmProblem::new(classpath, class, &DEFAULT_CRITERIA, 2, 3000).expect("problem starts");
+        let db = ProgramDb::open(classpath, DbConfig::STANDARD).expect("program database");
+        let problem =
+            JvmProblem::with_db(&db, classpath, class, &DEFAULT_CRITERIA, 2, 3000, engine::Extras::default())
+                .expect("problem starts");
         JvmRunner { problem, round_trips: 0, trips_in_time: None }
     }
 }

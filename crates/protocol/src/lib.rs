@@ -42,48 +42,8 @@ pub struct Var(pub u16);
 /// Wire value meaning "no variable".
 pub const NO_VAR: u16 = 0xFFFF;
 
-/// JVM primitive types, by their descriptor letter (JVMS §4.3.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum PrimType {
-    Boolean,
-    Byte,
-    Char,
-    Short,
-    Int,
-    Long,
-    Float,
-    Double,
-}
-
-impl PrimType {
-    /// The descriptor letter, as sent on the wire.
-    pub fn letter(self) -> u8 {
-        match self {
-            PrimType::Boolean => b'Z',
-            PrimType::Byte => b'B',
-            PrimType::Char => b'C',
-            PrimType::Short => b'S',
-            PrimType::Int => b'I',
-            PrimType::Long => b'J',
-            PrimType::Float => b'F',
-            PrimType::Double => b'D',
-        }
-    }
-
-    pub fn from_letter(letter: u8) -> Option<PrimType> {
-        Some(match letter {
-            b'Z' => PrimType::Boolean,
-            b'B' => PrimType::Byte,
-            b'C' => PrimType::Char,
-            b'S' => PrimType::Short,
-            b'I' => PrimType::Int,
-            b'J' => PrimType::Long,
-            b'F' => PrimType::Float,
-            b'D' => PrimType::Double,
-            _ => return None,
-        })
-    }
-}
+/// JVM primitive types, by their descriptor letter (JVMS §4.3.2), sent on the wire as that letter.
+pub use jvm_model::PrimType;
 
 /// One statement of a test (docs/protocol.md, `Execute`). A statement's value is the variable with
 /// its own index; statements without a value define a variable holding `null`.
@@ -247,15 +207,19 @@ pub struct Setup {
     pub path_epsilon: f64,
 }
 
+/// How long one test may run before the worker abandons it (`Setup::timeout_ms`), unless a run sets
+/// otherwise: EvoSuite's default per-test timeout.
+pub const TEST_TIMEOUT_MS: u32 = 3000;
+
 impl Setup {
-    /// A setup with the protocol's defaults (3 s per test, 100 threads) and nothing to load.
+    /// A setup with the protocol's defaults (`TEST_TIMEOUT_MS`, 100 threads) and nothing to load.
     pub fn empty() -> Setup {
         Setup {
             classpath: Vec::new(),
             classes: Vec::new(),
             probe_count: 0,
             class_ids: Vec::new(),
-            timeout_ms: 3000,
+            timeout_ms: TEST_TIMEOUT_MS,
             max_threads: 100,
             scratch_dir: String::new(),
             time_base_ms: 1_500_000_000_000,

@@ -1,5 +1,6 @@
 //! Finding a class's source under source roots (`--sourcepath`, a project's `src/main/java`).
 
+use jvm_model::ClassName;
 use std::path::{Path, PathBuf};
 
 use crate::Source;
@@ -7,8 +8,7 @@ use crate::Source;
 /// The relative path of the source file of a class given by binary name (`a.b.Outer$Inner` ->
 /// `a/b/Outer.java`): nested classes live in their outermost class's file.
 pub fn source_path(class: &str) -> PathBuf {
-    let outer = class.split('$').next().unwrap_or(class);
-    PathBuf::from(format!("{}.java", outer.replace('.', "/")))
+    PathBuf::from(ClassName::from_binary(class).source_file_path())
 }
 
 /// The source of `class` in the first root that has it; `None` when no root does or it cannot be

@@ -1315,7 +1315,7 @@ mod tests {
         let start = loader.find("PARENT_FIRST = {").expect("PARENT_FIRST in Loader.java");
         let end = start + loader[start..].find("};").expect("end of PARENT_FIRST");
         let java: Vec<String> =
-            loader[start..end].split('"').skip(1).step_by(2).map(|p| p.replace('.', "/")).collect();
+            loader[start..end].split('"').skip(1).step_by(2).map(jvm_model::package_internal).collect();
         assert_eq!(java, PARENT_FIRST_PACKAGES);
     }
 

@@ -26,9 +26,7 @@ impl Trivial {
     fn new() -> Trivial {
         // A binary tree of goals for DynaMOSA: goal g releases 2g+1 and 2g+2.
         let children = (0..GOALS)
-            .map(|g| {
-                [2 * g + 1, 2 * g + 2].into_iter().filter(|c| *c < GOALS).map(|c| GoalIdx(c as u32)).collect()
-            })
+            .map(|g| [2 * g + 1, 2 * g + 2].into_iter().filter(|c| *c < GOALS).map(GoalIdx::new).collect())
             .collect();
         Trivial { children }
     }
@@ -40,7 +38,7 @@ impl Problem for Trivial {
     }
 
     fn roots(&self) -> Vec<GoalIdx> {
-        vec![GoalIdx(0)]
+        vec![GoalIdx::new(0)]
     }
 
     fn released_by(&self, g: GoalIdx) -> &[GoalIdx] {

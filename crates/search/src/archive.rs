@@ -53,14 +53,14 @@ impl Archive {
 
     /// The covered goals, ascending.
     pub fn covered_goals(&self) -> Vec<GoalIdx> {
-        (0..self.best.len()).filter(|&i| self.best[i].is_some()).map(|i| GoalIdx(i as u32)).collect()
+        (0..self.best.len()).filter(|&i| self.best[i].is_some()).map(GoalIdx::new).collect()
     }
 
     /// Records a test's evaluation: it becomes the archived test of every goal it covers for which
     /// no test, or only a longer one, was archived. Returns the goals covered for the first time.
     pub fn update(&mut self, test: &Arc<TestCase>, eval: &Evaluation) -> Vec<GoalIdx> {
         let covered: Vec<GoalIdx> =
-            (0..eval.fitness.len()).map(|i| GoalIdx(i as u32)).filter(|&g| eval.covers(g)).collect();
+            (0..eval.fitness.len()).map(GoalIdx::new).filter(|&g| eval.covers(g)).collect();
         self.update_covered(test, &covered)
     }
 

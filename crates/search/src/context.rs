@@ -88,7 +88,7 @@ fn covered_goals(test: usize, fitness: &[f64]) -> Result<Vec<GoalIdx>, SearchErr
         if bad {
             let (k, &value) =
                 block.iter().enumerate().find(|(_, f)| !f.is_finite() || **f < 0.0).unwrap_or((0, &block[0]));
-            return Err(SearchError::BadFitness { test, goal: GoalIdx((b * BLOCK + k) as u32), value });
+            return Err(SearchError::BadFitness { test, goal: GoalIdx::new(b * BLOCK + k), value });
         }
         if zero {
             covered.extend(
@@ -96,7 +96,7 @@ fn covered_goals(test: usize, fitness: &[f64]) -> Result<Vec<GoalIdx>, SearchErr
                     .iter()
                     .enumerate()
                     .filter(|(_, f)| **f == 0.0)
-                    .map(|(k, _)| GoalIdx((b * BLOCK + k) as u32)),
+                    .map(|(k, _)| GoalIdx::new(b * BLOCK + k)),
             );
         }
     }
@@ -192,7 +192,7 @@ impl<'a> Search<'a> {
     pub fn uncovered_targets(&self) -> Vec<GoalIdx> {
         let targets = self.policy.targets();
         (0..self.archive.n_goals())
-            .map(|i| GoalIdx(i as u32))
+            .map(GoalIdx::new)
             .filter(|&g| targets.is_target(g) && !self.archive.is_covered(g))
             .collect()
     }

@@ -60,7 +60,7 @@ impl<'a> Guiding<'a> {
     fn absorb(&mut self, range: Range<usize>, released: &mut Vec<Release>) -> Result<(), SearchError> {
         self.targets.grow(self.inner.targets().n_goals());
         for g in range {
-            self.enrol(GoalIdx(g as u32))?;
+            self.enrol(GoalIdx::new(g))?;
         }
         let scratch = std::mem::take(&mut self.scratch);
         for r in &scratch {

@@ -41,8 +41,6 @@ mod select;
 pub mod target;
 mod whole_suite;
 
-use std::fmt;
-
 pub use archive::Archive;
 pub use clock::{Clock, SystemClock};
 pub use config::{Algorithm, Budget, MioConfig, SearchConfig};
@@ -52,22 +50,9 @@ pub use target::{TargetPolicy, target_policy};
 use testcase::pool::DynamicPool;
 use testcase::{TestCase, TestCluster, TestRng, ValuePool};
 
-/// A goal of the problem: an index in `0..Problem::n_goals()`. The engine maps it to its own goal
-/// ids (`goals::GoalId`); the search only needs dense indices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GoalIdx(pub u32);
-
-impl GoalIdx {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl fmt::Display for GoalIdx {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "g{}", self.0)
-    }
-}
+/// A goal of the problem: an index in `0..Problem::n_goals()`; the engine's goal space numbers its
+/// goals so (`fitness::GoalSpace`).
+pub use fitness::GoalIdx;
 
 /// The result of running one test: the fitness of every goal and where the test stopped.
 #[derive(Debug, Clone, PartialEq)]
@@ -115,7 +100,7 @@ pub type ProblemError = Box<dyn std::error::Error + Send + Sync>;
 ///   methods, goals without dependences) are targeted from the start; covering a goal `g` releases
 ///   `released_by(g)`. The other algorithms target every goal from the start and ignore both.
 pub trait Problem {
-    /// Number of goals (`GoalIdx(0)..GoalIdx(n)`); may grow between batches (see above).
+    /// Number of goals (`GoalIdx::new(0)..GoalIdx(n)`); may grow between batches (see above).
     fn n_goals(&self) -> usize;
     /// DynaMOSA's initial targets.
     fn roots(&self) -> Vec<GoalIdx>;

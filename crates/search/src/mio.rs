@@ -47,10 +47,10 @@ impl State {
         let mut improved = false;
         let targets = cx.targets();
         for (g, &f) in ind.eval.fitness.iter().enumerate() {
-            if self.done[g] || !targets.is_target(GoalIdx(g as u32)) {
+            if self.done[g] || !targets.is_target(GoalIdx::new(g)) {
                 continue;
             }
-            if cx.archive.is_covered(GoalIdx(g as u32)) {
+            if cx.archive.is_covered(GoalIdx::new(g)) {
                 self.done[g] = true;
                 self.pops[g] = Vec::new();
                 improved = true;

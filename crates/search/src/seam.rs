@@ -89,7 +89,7 @@ impl<'a> View<'a> {
     /// The targets not covered yet, ascending.
     pub fn uncovered_targets(&self) -> Vec<GoalIdx> {
         (0..self.targets.n_goals())
-            .map(|i| GoalIdx(i as u32))
+            .map(GoalIdx::new)
             .filter(|&g| self.targets.is_target(g) && !self.archive.is_covered(g))
             .collect()
     }

@@ -171,7 +171,7 @@ impl AllGoals {
     fn all(&mut self, new: Range<usize>) -> Result<(), SearchError> {
         self.targets.grow(new.end);
         for g in new {
-            self.targets.add(GoalIdx(g as u32))?;
+            self.targets.add(GoalIdx::new(g))?;
         }
         Ok(())
     }
@@ -238,7 +238,7 @@ impl TargetPolicy for ControlDependence {
         let n = goals.n_goals();
         self.targets.grow(n);
         // Validate the whole control dependence up front: a bad index is an error, not a panic.
-        for g in (0..n).map(|i| GoalIdx(i as u32)) {
+        for g in (0..n).map(GoalIdx::new) {
             for c in goals.released_by(g) {
                 if c.index() >= n {
                     return Err(SearchError::BadGoal { goal: *c, n_goals: n });
@@ -259,7 +259,7 @@ impl TargetPolicy for ControlDependence {
     ) -> Result<(), SearchError> {
         self.targets.grow(new.end);
         for g in new {
-            self.release(GoalIdx(g as u32), None, goals, released)?;
+            self.release(GoalIdx::new(g), None, goals, released)?;
         }
         Ok(())
     }

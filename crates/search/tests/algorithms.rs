@@ -116,7 +116,7 @@ fn evolutionary_algorithms_cover_the_hard_problem() {
         // The archive's suite covers every goal: each test is the archived one of some goal.
         let suite = r.result.suite();
         for g in 0..s.n_goals {
-            let t = r.result.archive.test_for(GoalIdx(g as u32)).expect("covered");
+            let t = r.result.archive.test_for(GoalIdx::new(g)).expect("covered");
             assert!(suite.contains(t));
             assert_eq!(common::evaluate_one(&r.problem.goals, t).fitness[g], 0.0);
         }
@@ -128,7 +128,7 @@ fn evolutionary_algorithms_cover_the_hard_problem() {
 fn dynamosa_releases_goals_after_their_parent() {
     let cluster = overloads_cluster();
     let r = run(&cluster, &config(Algorithm::DynaMosa, 40_000), true, 3, &SystemClock::start());
-    let idx = |g: Goal| GoalIdx(r.problem.goals.iter().position(|x| *x == g).expect("goal exists") as u32);
+    let idx = |g: Goal| GoalIdx::new(r.problem.goals.iter().position(|x| *x == g).expect("goal exists"));
     let mut covered = Vec::new();
     let mut released = Vec::new();
     for e in &r.events {
@@ -252,7 +252,7 @@ impl Problem for Broken {
     }
 
     fn roots(&self) -> Vec<GoalIdx> {
-        vec![GoalIdx(if self.how == 3 { 7 } else { 0 })]
+        vec![GoalIdx::new(if self.how == 3 { 7 } else { 0 })]
     }
 
     fn released_by(&self, _: GoalIdx) -> &[GoalIdx] {

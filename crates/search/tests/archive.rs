@@ -21,14 +21,16 @@ fn eval(fitness: &[f64]) -> Evaluation {
 #[test]
 fn keeps_the_shortest_covering_test() {
     let mut a = Archive::new(3);
-    assert_eq!(a.update(&ints(&[1, 2, 3]), &eval(&[0.0, 0.5, 1.0])), vec![GoalIdx(0)]);
+    assert_eq!(a.update(&ints(&[1, 2, 3]), &eval(&[0.0, 0.5, 1.0])), vec![GoalIdx::new(0)]);
     // Longer: ignored; shorter: replaces; equal length: the first stays.
-    assert_eq!(a.update(&ints(&[4, 5, 6, 7]), &eval(&[0.0, 0.0, 1.0])), vec![GoalIdx(1)]);
+    assert_eq!(a.update(&ints(&[4, 5, 6, 7]), &eval(&[0.0, 0.0, 1.0])), vec![GoalIdx::new(1)]);
     assert_eq!(a.update(&ints(&[8, 9]), &eval(&[0.0, 0.3, 1.0])), vec![]);
     assert_eq!(a.update(&ints(&[10, 11]), &eval(&[0.0, 0.3, 1.0])), vec![]);
     assert_eq!((a.n_covered(), a.all_covered()), (2, false));
-    assert!(a.is_covered(GoalIdx(1)) && !a.is_covered(GoalIdx(2)) && !a.is_covered(GoalIdx(9)));
-    assert_eq!(a.covered_goals(), vec![GoalIdx(0), GoalIdx(1)]);
+    assert!(
+        a.is_covered(GoalIdx::new(1)) && !a.is_covered(GoalIdx::new(2)) && !a.is_covered(GoalIdx::new(9))
+    );
+    assert_eq!(a.covered_goals(), vec![GoalIdx::new(0), GoalIdx::new(1)]);
     expect![[r#"
         g0 -> test 0
         g1 -> test 1

@@ -45,7 +45,7 @@ fn run(
 
 fn goal(cluster: &TestCluster, g: &Goal) -> GoalIdx {
     let p = FakeProblem::new(cluster, true);
-    GoalIdx(p.goals.iter().position(|x| x == g).expect("the fake problem has the goal") as u32)
+    GoalIdx::new(p.goals.iter().position(|x| x == g).expect("the fake problem has the goal"))
 }
 
 /// Every goal guiding, no weights (or unit weights): the same batches, events and archive as the

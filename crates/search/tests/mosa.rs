@@ -6,7 +6,7 @@ use search::mosa::{crowding_distance, dominates, preference_sort};
 use testcase::rng_from_seed;
 
 fn goals(ids: &[u32]) -> Vec<GoalIdx> {
-    ids.iter().map(|i| GoalIdx(*i)).collect()
+    ids.iter().map(|&i| GoalIdx::new(i as usize)).collect()
 }
 
 /// Sorts `rows` (one fitness vector per test) over `targets`, and prints each front with the
@@ -205,7 +205,7 @@ fn preference_sort_matches_the_target_by_target_reference() {
         let rows: Vec<&[f64]> = rows.iter().map(Vec::as_slice).collect();
         let lengths: Vec<usize> = (0..n).map(|_| draw.random_range(1..4usize)).collect();
         let targets: Vec<GoalIdx> =
-            (0..n_goals as u32).filter(|_| draw.random_bool(0.7)).map(GoalIdx).collect();
+            (0..n_goals).filter(|_| draw.random_bool(0.7)).map(GoalIdx::new).collect();
         let min_ranked = draw.random_range(0..n + 2);
         let (mut r1, mut r2) = (rng_from_seed(case), rng_from_seed(case));
         let fast = preference_sort(&rows, &lengths, &targets, min_ranked, &mut r1);

@@ -107,7 +107,7 @@ struct Needle {
 
 impl Needle {
     fn goal(&self) -> GoalIdx {
-        GoalIdx(self.base.n_goals() as u32)
+        GoalIdx::new(self.base.n_goals())
     }
 }
 
@@ -185,7 +185,7 @@ fn check_needle(expect: Expect) {
     for alg in Algorithm::ALL {
         let c = config(alg, 2_000);
         let alone = run(&cluster, &c, Needle { base: FakeProblem::new(&cluster, false) }, 7, None);
-        let needle = GoalIdx(FakeProblem::new(&cluster, false).n_goals() as u32);
+        let needle = GoalIdx::new(FakeProblem::new(&cluster, false).n_goals());
         let mut hook = Inject { test: needle_test(), from: 3, calls: Vec::new() };
         let seams = Seams { hooks: vec![&mut hook], policy: None };
         let r = run(&cluster, &c, Needle { base: FakeProblem::new(&cluster, false) }, 7, Some(seams));
@@ -247,7 +247,7 @@ impl Registry {
     /// The problem's own, typed registration: the new goal's index.
     fn register(&mut self, name: &str) -> GoalIdx {
         self.extra.push(name.to_owned());
-        GoalIdx((self.base.n_goals() + self.extra.len() - 1) as u32)
+        GoalIdx::new(self.base.n_goals() + self.extra.len() - 1)
     }
 }
 
@@ -372,7 +372,7 @@ impl EvenGoals {
     fn even(&mut self, new: std::ops::Range<usize>) -> Result<(), SearchError> {
         self.targets.grow(new.end);
         for g in new.filter(|g| g % 2 == 0) {
-            self.targets.add(GoalIdx(g as u32))?;
+            self.targets.add(GoalIdx::new(g))?;
         }
         Ok(())
     }

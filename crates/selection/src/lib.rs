@@ -22,7 +22,7 @@ pub mod table;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-use goals::{ClassId, Criterion, Goal, GoalId, InsnIdx, MethodIdx, ProbePlan};
+use goals::{Criterion, Goal, GoalId, InsnIdx, MethodIdx, PlanClassIdx, ProbePlan};
 
 pub use lines::{BlockLines, ClassBlocks, LineRule};
 pub use mutants::{Operator, is_subsuming, operator_of};
@@ -171,7 +171,7 @@ impl Selection {
 pub fn select(plan: &ProbePlan, blocks: &[ClassBlocks], criteria: &[Criterion], opts: &Options) -> Selection {
     let (representatives, represented) = opts.represents.split(criteria);
     let lines = if opts.subsets { line_subset(plan, blocks, opts) } else { BTreeSet::new() };
-    let booleans: BTreeSet<(ClassId, MethodIdx, InsnIdx)> =
+    let booleans: BTreeSet<(PlanClassIdx, MethodIdx, InsnIdx)> =
         blocks.iter().flat_map(|cb| cb.boolean_jumps.iter().map(move |&(m, i)| (cb.class, m, i))).collect();
     let mut guiding = Vec::new();
     let mut deferred = Vec::new();
@@ -205,7 +205,7 @@ fn in_subset(
     g: GoalId,
     goal: &Goal,
     lines: &BTreeSet<GoalId>,
-    booleans: &BTreeSet<(ClassId, MethodIdx, InsnIdx)>,
+    booleans: &BTreeSet<(PlanClassIdx, MethodIdx, InsnIdx)>,
     opts: &Options,
 ) -> bool {
     match *goal {
@@ -224,7 +224,7 @@ fn in_subset(
 
 /// The line goals kept: the last line of every long block.
 fn line_subset(plan: &ProbePlan, blocks: &[ClassBlocks], opts: &Options) -> BTreeSet<GoalId> {
-    let by_line: BTreeMap<(ClassId, u16), GoalId> = plan
+    let by_line: BTreeMap<(PlanClassIdx, u16), GoalId> = plan
         .goals()
         .iter()
         .enumerate()

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use analysis::Cfg;
 use bytecode::{InsnIdx, MethodBody};
 use classfile::{ClassFile, ConstantPool};
-use goals::{ClassId, MethodIdx};
+use goals::{MethodIdx, PlanClassIdx};
 
 /// How a block's size is measured against `line_threshold`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +50,7 @@ impl BlockLines {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassBlocks {
     /// The class's id in the probe plan the selection reads.
-    pub class: ClassId,
+    pub class: PlanClassIdx,
     pub blocks: Vec<BlockLines>,
     /// The `ifeq`/`ifne` instructions that test a boolean, by method and instruction.
     pub boolean_jumps: BTreeSet<(MethodIdx, InsnIdx)>,
@@ -59,7 +59,7 @@ pub struct ClassBlocks {
 impl ClassBlocks {
     /// The blocks of every method of `file` that has code and decodes (a method that does not
     /// decode gets no probes and so no line goals, `goals::ProbePlan::add_class`).
-    pub fn of_class(class: ClassId, file: &ClassFile) -> ClassBlocks {
+    pub fn of_class(class: PlanClassIdx, file: &ClassFile) -> ClassBlocks {
         let cp = &file.constant_pool;
         let bodies: Vec<(MethodIdx, MethodBody)> = file
             .methods
@@ -76,7 +76,7 @@ impl ClassBlocks {
     /// The blocks of the given method bodies (for callers that keep decoded bodies, such as the
     /// program database).
     pub fn of_bodies<'a>(
-        class: ClassId,
+        class: PlanClassIdx,
         cp: &ConstantPool,
         bodies: impl IntoIterator<Item = (MethodIdx, &'a MethodBody)>,
     ) -> ClassBlocks {

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use jvm_model::arith;
+
 use crate::value::{Sort, Value, mask, sext};
 
 /// Operations, with EXACT Java/JVM semantics (JLS §15, JVMS §6.5).
@@ -192,39 +194,47 @@ fn fcmp(args: &[Value], f: impl Fn(f64, f64) -> bool) -> Value {
     Value::Bool(f(args[0].as_f64(), args[1].as_f64()))
 }
 
-fn three_way(o: std::cmp::Ordering) -> Value {
-    Value::i32(o as i32)
-}
-
-/// Signed division and remainder as Java does them; a zero divisor gives 0 (see `Op::SDiv`).
+/// Signed division and remainder as Java does them; a zero divisor gives 0 (see `Op::SDiv`). Done on
+/// the operands sign-extended to 64 bits and cut back to `w` (by `mk_bv`), which is the `w`-bit
+/// operation: `MIN / -1` of `w` bits is `2^(w-1)` in 64 bits, whose low `w` bits are `MIN` again.
 fn sdiv_srem(a: u64, b: u64, w: u8, rem: bool) -> u64 {
     let (a, b) = (sext(a, w), sext(b, w));
-    if b == 0 {
-        0
-    } else if rem {
-        a.wrapping_rem(b) as u64
-    } else {
-        a.wrapping_div(b) as u64
-    }
+    let q = if rem { arith::lrem(a, b) } else { arith::ldiv(a, b) };
+    q.unwrap_or(0) as u64
 }
 
 fn shift(a: u64, b: u64, w: u8, op: Op) -> u64 {
-    // Java masks the count by 31 or 63; for other widths the same rule with width-1 (the JVM has none).
-    let n = ((b & u64::from(w - 1)) % u64::from(w)) as u32;
-    match op {
-        Op::Shl => a << n,
-        Op::AShr => (sext(a, w) >> n) as u64,
-        _ => (a & mask(w)) >> n,
+    // The JVM's shifts are on ints and longs; the count is the low bits of the operand either way.
+    let n = b as i32;
+    match (w, op) {
+        (32, Op::Shl) => arith::ishl(a as i32, n) as u32 as u64,
+        (32, Op::AShr) => arith::ishr(a as i32, n) as u32 as u64,
+        (32, _) => arith::iushr(a as i32, n) as u32 as u64,
+        (64, Op::Shl) => arith::lshl(a as i64, n) as u64,
+        (64, Op::AShr) => arith::lshr(a as i64, n) as u64,
+        (64, _) => arith::lushr(a as i64, n) as u64,
+        // Other widths, which no JVM instruction shifts: the same rule with the count masked by w-1.
+        _ => {
+            let n = ((b & u64::from(w - 1)) % u64::from(w)) as u32;
+            match op {
+                Op::Shl => a << n,
+                Op::AShr => (sext(a, w) >> n) as u64,
+                _ => (a & mask(w)) >> n,
+            }
+        }
     }
 }
 
-/// d2i, d2l, f2i, f2l (and the same rule for other widths): truncate, saturate, NaN -> 0.
+/// d2i, d2l, f2i, f2l (a float widened to a double converts the same); for other widths the same
+/// rule: truncate, saturate, NaN -> 0.
 fn fp_to_int(x: f64, w: u8) -> Value {
-    let v = if w >= 64 {
-        x as i64
-    } else {
-        let lim = 1i64 << (w - 1);
-        (x as i64).clamp(-lim, lim - 1)
+    let v = match w {
+        32 => i64::from(arith::d2i(x)),
+        64 => arith::d2l(x),
+        _ => {
+            let lim = 1i64 << (w - 1);
+            (x as i64).clamp(-lim, lim - 1)
+        }
     };
     mk_bv(w, v as u64)
 }
@@ -286,14 +296,10 @@ pub fn apply(op: Op, args: &[Value]) -> Value {
                 Value::f64(args[0].as_f64())
             }
         }
-        Op::Cmp => three_way(args[0].as_i64().cmp(&args[1].as_i64())),
-        Op::FCmpL | Op::FCmpG => {
-            let (a, b) = (args[0].as_f64(), args[1].as_f64());
-            match a.partial_cmp(&b) {
-                Some(o) => three_way(o),
-                None => Value::i32(if op == Op::FCmpL { -1 } else { 1 }),
-            }
-        }
+        Op::Cmp => Value::i32(arith::lcmp(args[0].as_i64(), args[1].as_i64())),
+        // A float widened to a double keeps its order and NaN: `dcmp*` serves `fcmp*` too.
+        Op::FCmpL => Value::i32(arith::dcmpl(args[0].as_f64(), args[1].as_f64())),
+        Op::FCmpG => Value::i32(arith::dcmpg(args[0].as_f64(), args[1].as_f64())),
         Op::Not => Value::Bool(!args[0].as_bool()),
         Op::And2 => Value::Bool(args[0].as_bool() && args[1].as_bool()),
         Op::Or2 => Value::Bool(args[0].as_bool() || args[1].as_bool()),

@@ -57,7 +57,7 @@ impl GoalIndex {
     }
 }
 
-fn method_goals(plan: &ProbePlan, class: goals::ClassId, method: MethodIdx) -> MethodGoals {
+fn method_goals(plan: &ProbePlan, class: goals::PlanClassIdx, method: MethodIdx) -> MethodGoals {
     let mut res = MethodGoals::default();
     for (_, p) in plan.method_probes(class, method) {
         let at = match p.kind {

@@ -27,8 +27,7 @@ pub fn clause_text(c: &Clause) -> String {
 }
 
 fn ty_name(t: PrimType) -> &'static str {
-    // The protocol's primitive type and the test model's share their descriptor letters.
-    testcase::PrimType::from_descriptor_char(char::from(t.letter())).map_or("?", testcase::PrimType::name)
+    t.name()
 }
 
 /// A numeric expression as text, fully parenthesised below the top.

@@ -3,6 +3,7 @@
 //! canonical byte form (for caches) and the compact Java-like printer (for snapshot tests). It knows
 //! nothing of execution; `Statement::protocol_tag` names the docs/protocol.md tag each kind maps to.
 
+use jvm_model::ClassName;
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
 
@@ -153,7 +154,7 @@ impl ConstructorRef {
         let Some(first) = self.descriptor.strip_prefix("(L").and_then(|d| d.split_once(';')) else {
             return false;
         };
-        first.0 == outer.replace('.', "/")
+        first.0 == ClassName::from_binary(outer).internal()
     }
 }
 

@@ -2,101 +2,12 @@
 //! variables and wildcards; the parser of JVMS §4.3 descriptors and §4.7.9.1 generic signatures; and
 //! assignability over a subtype oracle. It does not load classes: the oracle (the test cluster) does.
 
+use jvm_model::ClassName;
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// The eight primitive types of JVMS §2.3, in descriptor-letter order of the protocol (`ZBCSIJFD`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum PrimType {
-    Boolean,
-    Byte,
-    Char,
-    Short,
-    Int,
-    Long,
-    Float,
-    Double,
-}
-
-impl PrimType {
-    pub const ALL: [PrimType; 8] = [
-        PrimType::Boolean,
-        PrimType::Byte,
-        PrimType::Char,
-        PrimType::Short,
-        PrimType::Int,
-        PrimType::Long,
-        PrimType::Float,
-        PrimType::Double,
-    ];
-
-    /// The descriptor letter (JVMS Table 4.3-A).
-    pub fn descriptor_char(self) -> char {
-        match self {
-            PrimType::Boolean => 'Z',
-            PrimType::Byte => 'B',
-            PrimType::Char => 'C',
-            PrimType::Short => 'S',
-            PrimType::Int => 'I',
-            PrimType::Long => 'J',
-            PrimType::Float => 'F',
-            PrimType::Double => 'D',
-        }
-    }
-
-    pub fn from_descriptor_char(c: char) -> Option<PrimType> {
-        PrimType::ALL.into_iter().find(|p| p.descriptor_char() == c)
-    }
-
-    /// The Java keyword.
-    pub fn name(self) -> &'static str {
-        match self {
-            PrimType::Boolean => "boolean",
-            PrimType::Byte => "byte",
-            PrimType::Char => "char",
-            PrimType::Short => "short",
-            PrimType::Int => "int",
-            PrimType::Long => "long",
-            PrimType::Float => "float",
-            PrimType::Double => "double",
-        }
-    }
-
-    /// The wrapper class (binary name) that boxing conversion (JLS §5.1.7) produces.
-    pub fn wrapper(self) -> &'static str {
-        match self {
-            PrimType::Boolean => "java.lang.Boolean",
-            PrimType::Byte => "java.lang.Byte",
-            PrimType::Char => "java.lang.Character",
-            PrimType::Short => "java.lang.Short",
-            PrimType::Int => "java.lang.Integer",
-            PrimType::Long => "java.lang.Long",
-            PrimType::Float => "java.lang.Float",
-            PrimType::Double => "java.lang.Double",
-        }
-    }
-
-    /// The primitive a wrapper class unboxes to (JLS §5.1.8).
-    pub fn unwrap(class: &str) -> Option<PrimType> {
-        PrimType::ALL.into_iter().find(|p| p.wrapper() == class)
-    }
-
-    /// Widening primitive conversion (JLS §5.1.2), identity included.
-    pub fn widens_to(self, to: PrimType) -> bool {
-        use PrimType::*;
-        if self == to {
-            return true;
-        }
-        match self {
-            Byte => matches!(to, Short | Int | Long | Float | Double),
-            Short | Char => matches!(to, Int | Long | Float | Double),
-            Int => matches!(to, Long | Float | Double),
-            Long => matches!(to, Float | Double),
-            Float => matches!(to, Double),
-            Boolean | Double => false,
-        }
-    }
-}
+/// The eight primitive types of JVMS §2.3 (defined at the bottom, shared with the protocol).
+pub use jvm_model::PrimType;
 
 /// A type argument of a parameterized class type (JVMS §4.7.9.1 `TypeArgument`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -198,7 +109,7 @@ impl JType {
             JType::Prim(p) => out.push(p.descriptor_char()),
             JType::Class { name, .. } => {
                 out.push('L');
-                out.push_str(&name.replace('.', "/"));
+                out.push_str(ClassName::from_binary(name).internal());
                 out.push(';');
             }
             JType::Array(c) => {
@@ -232,7 +143,7 @@ impl JType {
             }
             JType::Class { name, args } => {
                 out.push('L');
-                out.push_str(&name.replace('.', "/"));
+                out.push_str(ClassName::from_binary(name).internal());
                 if !args.is_empty() {
                     out.push('<');
                     for a in args {

@@ -6,7 +6,7 @@
 //! The scanner is a small tokenizer, not a parser: it skips comments (nested block comments too),
 //! string, raw-string, byte-string and char literals, tells lifetimes from chars, and matches braces.
 
-use std::path::{Path, PathBuf};
+mod common;
 
 const MAX_LINES: usize = 120;
 
@@ -197,32 +197,10 @@ fn char_end(b: &[char], i: usize) -> Option<usize> {
     }
 }
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() && p.file_name().is_some_and(|n| n != "target") {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-}
-
 /// Every function over the limit in the workspace: (file, function).
 fn long_functions() -> Vec<(String, Function)> {
-    let mut files = Vec::new();
-    rust_files(&root().join("crates"), &mut files);
     let mut out = Vec::new();
-    for f in files {
-        let src = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        let rel = f.strip_prefix(root()).unwrap_or(&f).to_string_lossy().replace('\\', "/");
-        let rel = rel.trim_start_matches("./").to_string();
+    for (rel, src) in common::sources() {
         for func in functions(&src).into_iter().filter(|func| func.lines > MAX_LINES) {
             out.push((rel.clone(), func));
         }

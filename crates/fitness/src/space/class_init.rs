@@ -5,6 +5,7 @@
 //! tests load their class (`GoalSpace::class_init_goals`), which takes knowing what loading a class
 //! loads and initialises (`ClassLoading`, read through the program database by `init_triggers`).
 
+use jvm_model::ClassName;
 use std::collections::{BTreeMap, BTreeSet};
 
 use goals::{Criterion, GoalId, ProbeId, ProbePlan};
@@ -170,7 +171,7 @@ impl GoalSpace {
                     protocol::Value::Object { class } | protocol::Value::Enum { class, .. },
                 ) = o
                 {
-                    loaded.insert(class.replace('.', "/"));
+                    loaded.insert(ClassName::from_binary(class).into_internal());
                 }
             }
         }

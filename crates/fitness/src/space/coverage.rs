@@ -123,7 +123,7 @@ impl GoalSpace {
         (covered, contexts, never_completed)
     }
 
-    /// The goals the traces cover (`SearchGoal` order), over the goals known now plus the context
+    /// The goals the traces cover (`GoalIdx` order), over the goals known now plus the context
     /// goals these traces reveal (appended, as the search's batches would), with those context
     /// goals.
     fn covered(&self, traces: &[&Trace]) -> (Vec<bool>, Option<ContextGoals>) {

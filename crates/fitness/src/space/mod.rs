@@ -1,4 +1,4 @@
-//! The goal space of a run: every goal the search works on, under a dense index (`SearchGoal`, the
+//! The goal space of a run: every goal the search works on, under a dense index (`GoalIdx`, the
 //! numbers the engine hands the search as `search::GoalIdx`), with its criterion, class, method,
 //! location and dependences (DynaMOSA's roots and the goals each goal releases); the context goals
 //! found at run time (`contexts`) and the path-condition goals a technique registers (`paths`,
@@ -30,17 +30,12 @@ use crate::model::GoalModel;
 use crate::suite::ContextGoal;
 use contexts::ContextGoals;
 
-/// A goal of the space: an index in `0..GoalSpace::n_goals()`, the selected static goals first (in
-/// model id order), then the context goals and path goals in the order they were found or
-/// registered. It is the number
-/// `search::GoalIdx` carries, which this crate, below `search`, cannot name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct SearchGoal(pub u32);
-
-impl SearchGoal {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
+jvm_model::entity_index! {
+    /// A goal of the search: an index in `0..GoalSpace::n_goals()` (and `search::Problem::n_goals()`),
+    /// the selected static goals first (in model id order), then the context goals and path goals in
+    /// the order they were found or registered. Defined here, the lowest crate that numbers goals so;
+    /// `search` uses it as it is.
+    pub struct GoalIdx = "g";
 }
 
 /// The goals of one run's search over a goal model (see the module comment).
@@ -48,15 +43,15 @@ impl SearchGoal {
 pub struct GoalSpace {
     /// Shared with the threads that score a batch as its results arrive (`Scorer`).
     model: Arc<GoalModel>,
-    /// `selected[i]`: the model goal of `SearchGoal(i)`, in model id order.
+    /// `selected[i]`: the model goal of `GoalIdx(i)`, in model id order.
     selected: Arc<Vec<GoalId>>,
-    roots: Vec<SearchGoal>,
-    released: Vec<Vec<SearchGoal>>,
+    roots: Vec<GoalIdx>,
+    released: Vec<Vec<GoalIdx>>,
     /// The context goals found so far. `None` when `Criterion::ContextBranch` is not selected.
     contexts: Option<ContextGoals>,
     /// The path goals registered so far (`add_path_goals`).
     paths: Vec<PathGoal>,
-    /// `SearchGoal(selected.len() + i)` is `extra[i]`: context and path goals in the order they
+    /// `GoalIdx(selected.len() + i)` is `extra[i]`: context and path goals in the order they
     /// were found or registered.
     extra: Vec<Extra>,
     /// Goals of the model no test can cover because the worker's set-up already ran them
@@ -96,7 +91,7 @@ pub struct Scorer {
 
 impl Scorer {
     /// The trace's fitness for every model goal (`goal_fitness`), and the selected goals' values in
-    /// `SearchGoal` order, in a vector with room for `width` values (the context goals come after
+    /// `GoalIdx` order, in a vector with room for `width` values (the context goals come after
     /// them, appended by `GoalSpace::fitness_with` in batch order).
     pub fn score(&self, trace: &Trace, width: usize) -> (GoalFitness, Vec<f64>) {
         score(&self.model, &self.selected, self.refiner.as_deref(), trace, width)
@@ -118,7 +113,7 @@ fn score(
     (all, values)
 }
 
-/// The values of the `selected` goals in `all`, in `SearchGoal` order, in a vector with room for
+/// The values of the `selected` goals in `all`, in `GoalIdx` order, in a vector with room for
 /// `capacity` values (the context goals come after them).
 fn selected_fitness(selected: &[GoalId], all: &GoalFitness, capacity: usize) -> Vec<f64> {
     let mut out = Vec::with_capacity(capacity.max(selected.len()));
@@ -168,11 +163,11 @@ impl GoalSpace {
     }
 
     /// The goals, in order: the selected static ones, then the context and path goals.
-    pub fn goals(&self) -> impl Iterator<Item = SearchGoal> + use<> {
-        (0..self.n_goals() as u32).map(SearchGoal)
+    pub fn goals(&self) -> impl Iterator<Item = GoalIdx> + use<> {
+        (0..self.n_goals() as u32).map(GoalIdx)
     }
 
-    /// The model goals of the static goals, in `SearchGoal` order.
+    /// The model goals of the static goals, in `GoalIdx` order.
     pub fn selected(&self) -> &[GoalId] {
         &self.selected
     }
@@ -183,19 +178,19 @@ impl GoalSpace {
     }
 
     /// DynaMOSA's initial targets: the selected goals no selected goal controls.
-    pub fn roots(&self) -> &[SearchGoal] {
+    pub fn roots(&self) -> &[GoalIdx] {
         &self.roots
     }
 
     /// The selected goals covering `g` releases (its control-dependent goals, through unselected
     /// ones); none for a context goal.
-    pub fn released_by(&self, g: SearchGoal) -> &[SearchGoal] {
+    pub fn released_by(&self, g: GoalIdx) -> &[GoalIdx] {
         self.released.get(g.index()).map_or(&[], Vec::as_slice)
     }
 
     /// The model goal behind a goal (for a context goal, its branch goal; for a path goal, the
     /// first branch goal of its path).
-    pub fn goal_id(&self, g: SearchGoal) -> GoalId {
+    pub fn goal_id(&self, g: GoalIdx) -> GoalId {
         match self.extra(g) {
             // Neither default is reached: a context index exists only with contexts, and a path
             // goal is registered with its branches (`PathGoal::branches` is never empty).
@@ -205,13 +200,13 @@ impl GoalSpace {
         }
     }
 
-    fn extra(&self, g: SearchGoal) -> Option<Extra> {
+    fn extra(&self, g: GoalIdx) -> Option<Extra> {
         let i = g.index().checked_sub(self.selected.len())?;
         self.extra.get(i).copied()
     }
 
     /// The context goal behind a goal, when it is one.
-    pub fn context_goal(&self, g: SearchGoal) -> Option<ContextGoal> {
+    pub fn context_goal(&self, g: GoalIdx) -> Option<ContextGoal> {
         match self.extra(g)? {
             Extra::Context(i) => self.contexts.as_ref()?.goals.get(i as usize).copied(),
             Extra::Path(_) => None,
@@ -219,7 +214,7 @@ impl GoalSpace {
     }
 
     /// The path goal behind a goal, when it is one.
-    pub fn path_goal(&self, g: SearchGoal) -> Option<&PathGoal> {
+    pub fn path_goal(&self, g: GoalIdx) -> Option<&PathGoal> {
         match self.extra(g)? {
             Extra::Path(i) => self.paths.get(i as usize),
             Extra::Context(_) => None,
@@ -229,10 +224,10 @@ impl GoalSpace {
     /// Registers path goals after the goals known now, in order; their search goals. Their values
     /// come from the traces' path distances (`path_fitness`), whichever batch the traces are of:
     /// the workers evaluate every condition of the set-up at every call.
-    pub fn add_path_goals(&mut self, goals: Vec<PathGoal>) -> Vec<SearchGoal> {
+    pub fn add_path_goals(&mut self, goals: Vec<PathGoal>) -> Vec<GoalIdx> {
         let mut out = Vec::with_capacity(goals.len());
         for goal in goals {
-            out.push(SearchGoal(self.n_goals() as u32));
+            out.push(GoalIdx::new(self.n_goals()));
             self.extra.push(Extra::Path(self.paths.len() as u32));
             self.paths.push(goal);
         }
@@ -241,7 +236,7 @@ impl GoalSpace {
 
     /// The criterion of a goal; a path goal's is `Branch`, the criterion it serves (it is not
     /// counted in any criterion's coverage: those count the model's goals).
-    pub fn criterion(&self, g: SearchGoal) -> Criterion {
+    pub fn criterion(&self, g: GoalIdx) -> Criterion {
         match self.extra(g) {
             Some(Extra::Context(_)) => Criterion::ContextBranch,
             Some(Extra::Path(_)) => Criterion::Branch,
@@ -250,23 +245,23 @@ impl GoalSpace {
     }
 
     /// The internal name of a goal's class.
-    pub fn class(&self, g: SearchGoal) -> &str {
+    pub fn class(&self, g: GoalIdx) -> &str {
         self.model.plan().goal_class(self.goal_id(g))
     }
 
     /// The method a goal is in (`ProbePlan::goal_method`).
-    pub fn method(&self, g: SearchGoal) -> Option<&MethodPlan> {
+    pub fn method(&self, g: GoalIdx) -> Option<&MethodPlan> {
         self.model.plan().goal_method(self.goal_id(g))
     }
 
     /// A goal's class with its source line or method (`ProbePlan::goal_location`).
-    pub fn location(&self, g: SearchGoal) -> (String, Option<u16>) {
+    pub fn location(&self, g: GoalIdx) -> (String, Option<u16>) {
         self.model.plan().goal_location(self.goal_id(g))
     }
 
     /// A goal as text with its class and line or method (`line c0 L7 (example/Triangle:7)`), as
     /// `uncovered` lists them; a context goal names its context first (`context_text`).
-    pub fn text(&self, g: SearchGoal) -> String {
+    pub fn text(&self, g: GoalIdx) -> String {
         if let Some(p) = self.path_goal(g) {
             return path_text(p);
         }
@@ -334,7 +329,7 @@ impl GoalSpace {
         added
     }
 
-    /// The fitness of every goal for one trace, indexed by `SearchGoal` (`n_goals()` values).
+    /// The fitness of every goal for one trace, indexed by `GoalIdx` (`n_goals()` values).
     pub fn fitness(&self, trace: &Trace) -> Vec<f64> {
         let (all, values) = self.score(trace, self.n_goals());
         self.fitness_with(&all, values, trace)
@@ -370,17 +365,17 @@ fn select_goals(
     model: &GoalModel,
     criteria: &[Criterion],
     init_goals: &[GoalId],
-) -> (Vec<GoalId>, Vec<SearchGoal>, Vec<Vec<SearchGoal>>) {
-    let mut dense: Vec<Option<SearchGoal>> = vec![None; model.n_goals()];
+) -> (Vec<GoalId>, Vec<GoalIdx>, Vec<Vec<GoalIdx>>) {
+    let mut dense: Vec<Option<GoalIdx>> = vec![None; model.n_goals()];
     let mut selected = Vec::new();
     for g in model.goal_ids() {
         if criteria.contains(&model.goal(g).criterion()) && init_goals.binary_search(&g).is_err() {
-            dense[g.index()] = Some(SearchGoal(selected.len() as u32));
+            dense[g.index()] = Some(GoalIdx::new(selected.len()));
             selected.push(g);
         }
     }
     // Selected goals reached from `start` through unselected goals only (iterative, cycle-safe).
-    let closure = |start: &[GoalId]| -> Vec<SearchGoal> {
+    let closure = |start: &[GoalId]| -> Vec<GoalIdx> {
         let mut out = BTreeSet::new();
         let mut seen = vec![false; model.n_goals()];
         let mut stack: Vec<GoalId> = start.iter().rev().copied().collect();

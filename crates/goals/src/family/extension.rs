@@ -16,7 +16,7 @@ use rt_abi::RecordShape;
 
 use super::{MethodCx, MethodState};
 use crate::plan::Builder;
-use crate::{ClassId, Detail, MethodIdx, ProbeKind};
+use crate::{Detail, MethodIdx, PlanClassIdx, ProbeKind};
 
 /// A probe family planned through the extension point: it looks at each instruction of each
 /// method with code and says which extension probes go before it.
@@ -40,7 +40,7 @@ pub struct RecordProbe {
 /// What a family may read about the method being planned.
 pub struct MethodView<'a> {
     pub class: &'a ClassFile,
-    pub class_id: ClassId,
+    pub class_id: PlanClassIdx,
     pub method: MethodIdx,
     pub descriptor: &'a str,
     pub body: &'a MethodBody,

@@ -27,12 +27,12 @@ pub use extension::{Extensions, MethodView, ProbeFamily, RecordProbe};
 pub(crate) use witness::completion_witnesses;
 
 use crate::plan::{Builder, PlanOptions};
-use crate::{ClassId, Constant, GoalId, MethodIdx, jacoco};
+use crate::{Constant, GoalId, MethodIdx, PlanClassIdx, jacoco};
 
 /// What every family may read about the method being planned; built once per method.
 pub(crate) struct MethodCx<'a> {
     pub(crate) class: &'a ClassFile,
-    pub(crate) class_id: ClassId,
+    pub(crate) class_id: PlanClassIdx,
     pub(crate) cp: &'a ConstantPool,
     pub(crate) method: MethodIdx,
     pub(crate) descriptor: &'a str,

@@ -67,7 +67,7 @@ impl FakeProblem {
         if hard {
             goals.extend([Goal::AddFirst42, Goal::AddBoth, Goal::BigStart]);
         }
-        let idx = |g: &Goal| goals.iter().position(|x| x == g).map(|i| GoalIdx(i as u32));
+        let idx = |g: &Goal| goals.iter().position(|x| x == g).map(GoalIdx::new);
         let call = |name: &str, desc: &str| Goal::Calls {
             class: "cluster.Overloads".into(),
             name: name.into(),
@@ -84,7 +84,7 @@ impl FakeProblem {
         edge(idx(&call("add", "(II)I")), idx(&Goal::AddFirst42));
         edge(idx(&Goal::AddFirst42), idx(&Goal::AddBoth));
         edge(idx(&call("<init>", "(I)V")), idx(&Goal::BigStart));
-        let roots = (0..goals.len()).filter(|&i| !dependent[i]).map(|i| GoalIdx(i as u32)).collect();
+        let roots = (0..goals.len()).filter(|&i| !dependent[i]).map(GoalIdx::new).collect();
         FakeProblem { goals, roots, children, batches: Vec::new() }
     }
 

@@ -5,6 +5,7 @@
 //! that the tests never meant to cover). JaCoCo counts each conditional jump as two branches, each
 //! switch target as one, and a line as covered when at least one of its instructions ran.
 
+use jvm_model::ClassName;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -45,7 +46,7 @@ pub fn jacoco_coverage(
     for class in classes {
         let bytes = class_bytes(class_files, class)?
             .ok_or_else(|| VerifyError::ClassFileMissing { class: class.clone() })?;
-        let path = dir.join(format!("{}.class", class.replace('.', "/")));
+        let path = dir.join(ClassName::from_binary(class).class_file_path());
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
                 .map_err(|e| VerifyError::io(format!("cannot create {}", parent.display()), e))?;
@@ -119,7 +120,7 @@ pub fn jacoco_coverage(
 /// `class` and its nested classes (`class$...`, binary names, sorted) as found in the first entry of
 /// `class_files` that holds `class`.
 pub fn nested_classes(class_files: &[PathBuf], class: &str) -> Result<Vec<String>, VerifyError> {
-    let rel = class.replace('.', "/");
+    let rel = ClassName::from_binary(class).into_internal();
     let prefix = format!("{rel}$");
     for entry in class_files {
         let mut names = Vec::new();
@@ -136,7 +137,7 @@ pub fn nested_classes(class_files: &[PathBuf], class: &str) -> Result<Vec<String
                 if let Some(stem) = name.strip_suffix(".class")
                     && stem.starts_with(&prefix)
                 {
-                    names.push(stem.replace('/', "."));
+                    names.push(ClassName::from_internal(stem).binary());
                 }
             }
         } else if entry.is_file() {
@@ -151,7 +152,7 @@ pub fn nested_classes(class_files: &[PathBuf], class: &str) -> Result<Vec<String
                 if let Some(stem) = name.strip_suffix(".class")
                     && stem.starts_with(&prefix)
                 {
-                    names.push(stem.replace('/', "."));
+                    names.push(ClassName::from_internal(stem).binary());
                 }
             }
         } else {
@@ -166,7 +167,7 @@ pub fn nested_classes(class_files: &[PathBuf], class: &str) -> Result<Vec<String
 
 /// The bytes of `class` from the first directory or jar of `class_files` that has it.
 fn class_bytes(class_files: &[PathBuf], class: &str) -> Result<Option<Vec<u8>>, VerifyError> {
-    let rel = format!("{}.class", class.replace('.', "/"));
+    let rel = ClassName::from_binary(class).class_file_path();
     for entry in class_files {
         if entry.is_dir() {
             let path = entry.join(&rel);
