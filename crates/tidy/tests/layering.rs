@@ -113,7 +113,8 @@ fn upward_dev_dependencies_are_current() {
     }
 }
 
-/// docs/architecture.md's code map lists the crates in the order of the root `Cargo.toml`, each once.
+/// docs/architecture.md's code map, a paragraph per crate opening with the crate's name in bold,
+/// lists the crates in the order of the root `Cargo.toml`, each once.
 #[test]
 fn code_map_follows_the_stated_order() {
     let text = std::fs::read_to_string(root().join("docs/architecture.md")).expect("docs/architecture.md");
@@ -121,7 +122,7 @@ fn code_map_follows_the_stated_order() {
     let map = map.split("\n## ").next().unwrap_or(map);
     let documented: Vec<&str> = map
         .lines()
-        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.strip_prefix("**`"))
         .filter_map(|l| l.split('`').next())
         .filter(|n| !n.contains('/'))
         .collect();
