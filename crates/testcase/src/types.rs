@@ -495,6 +495,15 @@ pub fn parse_method_sig(text: &str) -> Result<MethodSig, SignatureError> {
     Ok(MethodSig { type_params, params, ret })
 }
 
+/// Parses a `TypeParameters` part on its own (`<E:Ljava/lang/Object;>`; empty text has none), as
+/// the program database cuts it from a `ClassSignature`.
+pub fn parse_type_params(text: &str) -> Result<Vec<TypeParam>, SignatureError> {
+    let mut p = SigParser::new(text);
+    let res = p.type_params()?;
+    p.finish()?;
+    Ok(res)
+}
+
 /// Parses a `ClassSignature`.
 pub fn parse_class_sig(text: &str) -> Result<ClassSig, SignatureError> {
     let mut p = SigParser::new(text);

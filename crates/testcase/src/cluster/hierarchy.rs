@@ -1,15 +1,19 @@
-//! The class hierarchy the walk records, behind one small interface (`Hierarchy::collect`, `get`,
-//! `contains`, `is_subclass`): each met class's type parameters and generic supertypes (`Hier`),
-//! their transitive closure for subtype questions, and the index of user classes below an abstract
-//! type (`SubclassIndex`) that finds implementations. The queries see the hierarchy only through
-//! this interface, so that reading it from the program database instead is an edit of this file.
+//! The class hierarchy as the cluster reads it, behind one small interface (`Hierarchy::collect`,
+//! `get`, `contains`, `is_subclass`). The program database owns the hierarchy
+//! (`programdb::hierarchy`); kept here is only what is the cluster's own: which classes the walk
+//! admitted (those it met, and their supertypes), each one's type parameters and generic
+//! supertypes parsed into `JType`s once (`Hier`), the sorted proper supertypes of each for subtype
+//! questions, and the index of user classes below an abstract type (`SubclassIndex`) that finds
+//! implementations.
 
 use std::collections::{BTreeMap, BTreeSet};
+
+use programdb::{ClassId, ProgramDb};
 
 use super::load::ClassTable;
 use super::walk::Builder;
 use super::{TestCluster, jdk};
-use crate::types::{JType, OBJECT, SubtypeOracle, TypeParam};
+use crate::types::{JType, OBJECT, SubtypeOracle, TypeParam, parse_field_type, parse_type_params};
 
 /// The class hierarchy entry of a loaded class: what assignability and `as_super` need.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,34 +27,31 @@ pub(super) struct Hier {
 #[derive(Debug, Clone)]
 pub(super) struct Hierarchy {
     classes: BTreeMap<String, Hier>,
-    /// `ancestors(&classes)`, for `is_subclass`.
+    /// The proper supertypes of each class of `classes`, sorted, for `is_subclass`.
     ancestors: BTreeMap<String, Vec<String>>,
 }
 
 impl Hierarchy {
-    /// The hierarchy of the classes `met` plus the supertypes of each, read through `table`, so
-    /// that assignability sees them.
+    /// The hierarchy of the classes `met` plus the supertypes of each, read from the program
+    /// database behind `table`, so that assignability sees them.
     pub(super) fn collect(table: &mut ClassTable<'_>, met: BTreeSet<String>) -> Hierarchy {
+        let db = table.db();
         let mut classes = BTreeMap::new();
         let mut work: Vec<String> = met.into_iter().collect();
         while let Some(n) = work.pop() {
             if classes.contains_key(&n) {
                 continue;
             }
-            let Some(info) = table.get(&n) else { continue };
-            let mut supers = vec![info.sig.superclass.clone()];
-            if info.super_name.is_none() {
-                supers.clear();
-            }
-            supers.extend(info.sig.interfaces.iter().cloned());
-            for s in &supers {
+            let Some(c) = admitted(table, &n) else { continue };
+            let hier = generic_hier(db, c);
+            for s in &hier.supers {
                 if let Some(c) = s.class_name() {
                     work.push(c.to_string());
                 }
             }
-            classes.insert(n, Hier { type_params: info.sig.type_params.clone(), supers });
+            classes.insert(n, hier);
         }
-        let ancestors = ancestors(&classes);
+        let ancestors = classes.keys().map(|n| (n.clone(), ancestors(db, n))).collect();
         Hierarchy { classes, ancestors }
     }
 
@@ -63,7 +64,9 @@ impl Hierarchy {
         self.classes.contains_key(name)
     }
 
-    /// Whether `sub` is `sup` or below it (every class is below Object).
+    /// Whether `sub` is `sup` or below it (every class is below Object). Only admitted classes
+    /// have supertypes here: a class the walk never met is below nothing else, as before the
+    /// database owned the hierarchy, even where the database knows more.
     pub(super) fn is_subclass(&self, sub: &str, sup: &str) -> bool {
         sub == sup
             || sup == OBJECT
@@ -71,35 +74,68 @@ impl Hierarchy {
     }
 }
 
+/// The database's id of class `name` (binary name) if the cluster admits it: it is on the
+/// classpath and parses, which is when `ClassTable::get` has a summary of it. One that is not is
+/// asked of the table all the same, which records why, as it did when the hierarchy was built
+/// from the table's summaries (the cluster reports it only if the walk needed the class).
+fn admitted(table: &mut ClassTable<'_>, name: &str) -> Option<ClassId> {
+    let db = table.db();
+    let c = db.class_id(&name.replace('.', "/")).filter(|&c| db.class(c).is_ok());
+    if c.is_none() {
+        table.get(name);
+    }
+    c
+}
+
+/// The type parameters and generic supertypes of class `c`, parsed from the database's cut of
+/// its `Signature` attribute. As `load::summarize` reads a class's signature, one that does not
+/// parse whole, or that lists another number of interfaces than the class file, gives way to the
+/// erased supertypes; a class without a superclass (`Object`) lists only its interfaces.
+fn generic_hier(db: &ProgramDb, c: ClassId) -> Hier {
+    let g = db.generic_supertypes(c);
+    let interface_names = db.interface_names(c);
+    let parsed = || -> Option<Hier> {
+        if !g.generic || g.interfaces.len() != interface_names.len() {
+            return None;
+        }
+        let type_params = parse_type_params(&g.type_params).ok()?;
+        let mut supers: Vec<JType> = g.supers().map(|s| parse_field_type(s).ok()).collect::<Option<_>>()?;
+        if db.super_name(c).is_none() && !supers.is_empty() {
+            supers.remove(0);
+        }
+        Some(Hier { type_params, supers })
+    };
+    parsed().unwrap_or_else(|| Hier {
+        type_params: Vec::new(),
+        supers: db
+            .super_name(c)
+            .into_iter()
+            .chain(interface_names.iter().map(String::as_str))
+            .map(|s| JType::class(&s.replace('/', ".")))
+            .collect(),
+    })
+}
+
+/// Class `name`'s proper supertypes (superclasses and interfaces, transitively; binary names),
+/// sorted: test creation asks "is A a subtype of B" for every candidate generator, so it is
+/// precomputed once instead of walking the hierarchy (with allocations) on each question. The
+/// database lists them breadth first; `is_subclass` binary-searches, so they are sorted here.
+fn ancestors(db: &ProgramDb, name: &str) -> Vec<String> {
+    let internal = name.replace('.', "/");
+    let mut res: Vec<String> = db
+        .supertypes(&internal)
+        .into_iter()
+        .filter(|s| *s != internal)
+        .map(|s| s.replace('/', "."))
+        .collect();
+    res.sort();
+    res
+}
+
 impl SubtypeOracle for TestCluster {
     fn is_subclass(&self, sub: &str, sup: &str) -> bool {
         self.hierarchy.is_subclass(sub, sup)
     }
-}
-
-/// Every class's proper supertypes (superclasses and interfaces, transitively), sorted: test
-/// creation asks "is A a subtype of B" for every candidate generator, so it is precomputed once
-/// instead of walking the hierarchy (with allocations) on each question.
-fn ancestors(hierarchy: &BTreeMap<String, Hier>) -> BTreeMap<String, Vec<String>> {
-    hierarchy
-        .keys()
-        .map(|start| {
-            // An explicit worklist over the loaded hierarchy (STYLE.md rule 7).
-            let mut seen = BTreeSet::new();
-            let mut work = vec![start.as_str()];
-            while let Some(c) = work.pop() {
-                if let Some(h) = hierarchy.get(c) {
-                    for s in h.supers.iter().filter_map(|s| s.class_name()) {
-                        if seen.insert(s.to_string()) {
-                            work.push(s);
-                        }
-                    }
-                }
-            }
-            seen.remove(start);
-            (start.clone(), seen.into_iter().collect())
-        })
-        .collect()
 }
 
 /// Direct subclasses/implementations of each user class or interface, and the concrete accessible

@@ -317,6 +317,11 @@ impl<'a> ClassTable<'a> {
         res
     }
 
+    /// The run's program database, which owns the class hierarchy.
+    pub fn db(&self) -> &'a ProgramDb {
+        self.db
+    }
+
     pub fn classpath(&self) -> &'a ClassPath {
         self.db.classpath()
     }

@@ -34,7 +34,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use classfile::{ClassPath, access};
+use classfile::access;
 use programdb::ProgramDb;
 
 use crate::pool::ConstantValues;
@@ -52,15 +52,7 @@ use walk::Builder;
 
 /// Whether `binary` (`a.B$C`) is a nested class declared `static` (its own `InnerClasses` entry has
 /// `ACC_STATIC`, JVMS §4.7.6): its constructor's first parameter is then an ordinary argument, not
-/// the enclosing instance. False when the class cannot be read.
-pub fn is_static_nested(cp: &ClassPath, binary: &str) -> bool {
-    let internal = binary.replace('.', "/");
-    let Ok(Some(bytes)) = cp.class_bytes(&internal) else { return false };
-    let Ok(cf) = classfile::ClassFile::parse(&bytes) else { return false };
-    load::inner_class_flags(&cf, &internal).is_some_and(|(flags, _)| flags & access::STATIC != 0)
-}
-
-/// `is_static_nested` over the classes of the run's program database.
+/// the enclosing instance. False when the class cannot be read from the run's program database.
 pub fn is_static_nested_in(db: &ProgramDb, binary: &str) -> bool {
     let internal = binary.replace('.', "/");
     let Some(Ok(cf)) = db.class_id(&internal).map(|c| db.class(c)) else { return false };
