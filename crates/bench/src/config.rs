@@ -3,7 +3,7 @@
 //! technique switch added to `generate` later is benchmarked without a change here. The keys the
 //! runner sets itself (`class`, `classpath`, `out`, `seed`, ...) are refused. One key is the
 //! runner's own: `binary=PATH` runs that `suitesmith` executable for the configuration, so an old
-//! build and a new one are compared in one invocation (issue 14's speed check).
+//! build and a new one are compared in one invocation (a speed check).
 
 use std::time::Duration;
 

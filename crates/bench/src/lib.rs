@@ -1,4 +1,4 @@
-//! The benchmark runner (issue 6, DESIGN.md §5): `suitesmith generate` on every class of a subject
+//! The benchmark runner (DESIGN.md §5): `suitesmith generate` on every class of a subject
 //! list under several named configurations and seeds, each run measured (wall time, peak memory of
 //! the engine and its workers), its written tests checked independently of the engine's own
 //! verification (javac, fresh-JVM JUnit re-runs, JaCoCo), and the results written as one CSV row per

@@ -1,4 +1,4 @@
-//! An independent mutation score for the written tests (issue 19 item 4, docs/mutation.md): PIT
+//! An independent mutation score for the written tests (docs/mutation.md): PIT
 //! (`org.pitest:pitest-command-line` [`PIT_VERSION`], with `pitest-junit5-plugin`
 //! [`JUNIT5_PLUGIN_VERSION`] for JUnit 5 suites) run on the class under test and its nested classes
 //! with the compiled written tests, PIT's default mutators, [`Pit::threads`] minion threads (one

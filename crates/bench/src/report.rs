@@ -334,7 +334,7 @@ pub struct ClassComparison {
     pub verdict: Verdict,
 }
 
-/// A configuration against the baseline of the invocation, class by class (issue 53, part 3).
+/// A configuration against the baseline of the invocation, class by class.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Comparison {
     pub config: String,
@@ -480,7 +480,7 @@ fn comparison_section(md: &mut String, comparisons: &[Comparison], ctx: &Summary
         stats::A12_LOSS,
     );
     let k = ctx.seeds.len();
-    // Issue 53: a decision that rests on significance uses at least five seeds.
+    // A decision that rests on significance uses at least five seeds.
     if k < 5 {
         let smallest = stats::smallest_exact_p(k, k);
         let _ = writeln!(

@@ -1,12 +1,13 @@
 //! The statistics of comparing two configurations over seeds, as the search-based testing literature
 //! reports them (Arcuri and Briand, "A Hitchhiker's guide to statistical tests for assessing randomized
 //! algorithms in software engineering", STVR 2014): mean and median, the Vargha–Delaney Â12 effect
-//! size, the two-sided Mann–Whitney U test, and the verdict "significant win or loss" that issue 53
-//! asks for. Pure functions over samples; no rows, no formatting (report.rs does those).
+//! size, the two-sided Mann–Whitney U test, and the verdict "significant win or loss" that a
+//! comparison of configurations reports. Pure functions over samples; no rows, no formatting
+//! (report.rs does those).
 
 /// The significance level of a win or a loss.
 pub const ALPHA: f64 = 0.05;
-/// Â12 above this is a win, below [`A12_LOSS`] a loss, when p < [`ALPHA`] (issue 53; Vargha and
+/// Â12 above this is a win, below [`A12_LOSS`] a loss, when p < [`ALPHA`] (Vargha and
 /// Delaney's bound of a "medium" effect).
 pub const A12_WIN: f64 = 0.64;
 pub const A12_LOSS: f64 = 0.36;

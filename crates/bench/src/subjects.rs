@@ -10,7 +10,7 @@
 //! `60=75.8 180=25.3`); an empty cell, `-` or `–` means none. The same class on the same classpath
 //! may appear on several rows (one per competition edition): it is run once and keeps every row's
 //! published values. A row whose class is `*` stands for every top-level class (not an interface or
-//! annotation) of its classpath's first entry, a whole jar (`jars.tsv`, issue 21), each run with
+//! annotation) of its classpath's first entry, a whole jar (`jars.tsv`), each run with
 //! that row's classpath.
 
 use std::collections::BTreeMap;

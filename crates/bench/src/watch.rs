@@ -1,4 +1,4 @@
-//! What a run touched outside its scratch (issue 21 item 5): the runner gives `generate` a temporary
+//! What a run touched outside its scratch: the runner gives `generate` a temporary
 //! directory of the run's own (`TMPDIR`) and a working directory of its own, and compares, before and
 //! after the run and the check of its tests, the top-level entries of the machine's temporary
 //! directory and of the user's home. Anything new there, anything left in the run's temporary

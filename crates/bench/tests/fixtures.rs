@@ -133,7 +133,7 @@ fn real_engine_on_the_fixture_list() {
     assert!(dyn_ratio > 0.5 && dyn_ratio < 2.0, "{ratio_line}");
     assert!(summary.contains("| dynamosa | 2 |") && summary.contains("| random | 2 |"), "{summary}");
 
-    // Each class against the baseline (issue 53): with one seed a side p is 1, so never significant,
+    // Each class against the baseline: with one seed a side p is 1, so never significant,
     // and the summary says why.
     let comparisons = std::fs::read_to_string(out_dir.join("comparisons.csv")).expect("comparisons.csv");
     let lines: Vec<&str> = comparisons.lines().collect();
@@ -150,7 +150,7 @@ fn real_engine_on_the_fixture_list() {
     assert_eq!(svg.matches("<rect x=").count(), 4 + 2, "2 classes × 2 configurations, 2 legend boxes");
 }
 
-/// `--pit` (issue 19 item 4): the runner with a tiny budget on one fixture class; every PIT column
+/// `--pit`: the runner with a tiny budget on one fixture class; every PIT column
 /// of the row is filled, the counts add up, the summary has PIT's columns and section, and PIT's
 /// report is in the run's own directory. Needs PIT's jars: scripts/fetch-tools.sh.
 #[test]

@@ -1,4 +1,4 @@
-//! Throughput of decode + encode over every method of the corpus (issue 2), in methods per
+//! Throughput of decode + encode over every method of the real-world corpus, in methods per
 //! second. Class parsing and `Code` attribute parsing happen once, outside the measurement.
 //! Run: `cargo bench -p bytecode --bench codec`.
 

@@ -1,4 +1,4 @@
-//! Corpus-wide tests over every method of the real-world corpus (issue 2): decode + encode with no
+//! Corpus-wide tests over every method of the real-world corpus: decode + encode with no
 //! change reproduces the `Code` bytes exactly, and inserting a `nop` before every instruction
 //! relocates every code position consistently.
 

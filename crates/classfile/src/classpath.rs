@@ -6,7 +6,7 @@
 //! inflates only the entry asked for, with positioned reads on a shared file handle
 //! ([`SharedFile`]). This keeps `ClassPath` a plain `Send + Sync` value with `&self` methods (no
 //! locks) without holding the compressed jars in memory: java.base.jmod alone is ~22 MB, which
-//! used to stay resident for the whole run (issue 14's engine memory figure).
+//! used to stay resident for the whole run and weighed on the engine's peak memory.
 
 use jvm_model::ClassName;
 use std::collections::BTreeMap;

@@ -10,7 +10,7 @@
 //!
 //! **Architecture Invariant:** for every input `b` that `ClassFile::parse` accepts,
 //! `ClassFile::parse(b)?.to_bytes() == b`; a rejected input is an `Err`, never a panic. The
-//! round-trip tests hold this over every class of the issue-2 corpus, and the corruption tests
+//! round-trip tests hold this over every class of the real-world corpus, and the corruption tests
 //! over tens of thousands of truncated and damaged variants.
 
 mod attribute;

@@ -172,7 +172,7 @@ fn bad_entries_are_typed_errors() {
     assert!(err.to_string().contains("broken.jar"), "{err}");
 }
 
-/// Issue 21: the dependency scan leaves signed and sealed jars alone (a rewritten copy of one of
+/// The dependency scan leaves signed and sealed jars alone (a rewritten copy of one of
 /// their classes would be refused by the JVM) and classes with multi-release variants, and reads
 /// each class's constant pool on its own.
 #[test]

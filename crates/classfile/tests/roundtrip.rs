@@ -1,5 +1,5 @@
-//! Byte-exact round trip (parse, write, compare) of every class in the real-world corpus of
-//! issue 2 and of the Java 17 fixtures in `fixtures/classes/classfile/`; every `Code` attribute
+//! Byte-exact round trip (parse, write, compare) of every class in the real-world corpus
+//! and of the Java 17 fixtures in `fixtures/classes/classfile/`; every `Code` attribute
 //! must also round-trip on its own.
 
 mod common;
@@ -53,8 +53,8 @@ fn corpus_round_trips_byte_identical() {
         failures.len(),
         &failures[..failures.len().min(20)]
     );
-    // 17 jars (6,682 classes) + java.base (6,426) + java.xml + java.desktop: about 20k, as issue 2
-    // expects. Fewer than 19,000 means a container was silently skipped.
+    // 17 jars (6,682 classes) + java.base (6,426) + java.xml + java.desktop: about 20k classes.
+    // Fewer than 19,000 means a container was silently skipped.
     assert!(corpus.len() >= 19_000, "only {} classes read", corpus.len());
     assert_eq!(per_container.len(), common::corpus::paths().len(), "{per_container:?}");
 }

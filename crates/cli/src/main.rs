@@ -25,7 +25,7 @@ use clap::{Parser, Subcommand};
 
 /// mimalloc rather than glibc's allocator: the search allocates and frees test cases, traces and
 /// fitness vectors by the thousand per second, and glibc's `free` (chunk consolidation) was a tenth
-/// of the engine's time on classes with fast tests (issue 4, docs/benchmarks.md "Engine overhead").
+/// of the engine's time on classes with fast tests (docs/benchmarks.md "Engine overhead").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -1,4 +1,4 @@
-//! `suitesmith merge --out DIR SHARD_DIR...` (issue 22, docs/scale.md): the output directories of
+//! `suitesmith merge --out DIR SHARD_DIR...` (docs/scale.md): the output directories of
 //! `generate --shard I/N` runs put together as one run's: every test file, one statistics.csv (the
 //! rows in class order, as one run writes them), one report.json (the classes in class order,
 //! the shards' failures, their times added) and one report.html (every shard's classes, read back

@@ -1,4 +1,4 @@
-//! `suitesmith generate --project DIR` (issue 22): turns a Maven (or, partly, Gradle) project into the
+//! `suitesmith generate --project DIR`: turns a Maven (or, partly, Gradle) project into the
 //! runs of a plain `generate`, one per module with compiled classes, and puts the written tests into
 //! each module's `src/test/java`. Maven itself compiles the project and says its classpath
 //! (`mvn compile dependency:build-classpath`, offline first); Gradle is not run (none on these

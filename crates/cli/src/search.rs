@@ -1,6 +1,6 @@
 //! `suitesmith search`: runs the search on one class in JVM workers and prints the tests it found (as
 //! compact Java-like text) and the coverage they reach, recomputed by executing them again. Writing
-//! JUnit files is the `generate` command's job (issue 5); this shows what the search produces.
+//! JUnit files is the `generate` command's job; this shows what the search produces.
 
 use jvm_model::ClassName;
 use std::path::PathBuf;

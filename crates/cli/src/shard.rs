@@ -1,4 +1,4 @@
-//! `generate --shard I/N` (issue 22, docs/scale.md): a deterministic, balanced slice of the classes
+//! `generate --shard I/N` (docs/scale.md): a deterministic, balanced slice of the classes
 //! a run targets, so that N machines (a Kubernetes indexed job, a CI matrix, a Slurm array) each
 //! run one slice and `suitesmith merge` puts the outputs together. A class's cost is estimated from
 //! its bytecode (methods, conditional branches and switch cases of the class and its nested

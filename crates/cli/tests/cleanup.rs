@@ -1,4 +1,4 @@
-//! Issue 21 item 3: `suitesmith generate` leaves nothing in the temporary directory, whether it ends
+//! `suitesmith generate` leaves nothing in the temporary directory, whether it ends
 //! normally or is stopped by SIGTERM or SIGINT (then: exit 128 + the signal, one line on stderr,
 //! nothing written, no JVM of its left running). Each run gets a fresh, empty `TMPDIR` of its own,
 //! and the processes of a run are told apart by it: every child inherits the variable.

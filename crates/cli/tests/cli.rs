@@ -137,7 +137,7 @@ fn analyze_reports_the_bundled_example() {
         .assert_eq(&String::from_utf8_lossy(&res.stdout));
 }
 
-/// `analyze --flags` (issue 18): the flag branches of F3 (digest 000-001 §B7), with the cascade
+/// `analyze --flags`: the flag branches of F3 (digest 000-001 §B7), with the cascade
 /// through `isValid` down to `hasChecksum` and `notReserved`.
 #[test]
 fn analyze_flags_lists_flag_branches() {
@@ -150,7 +150,7 @@ fn analyze_flags_lists_flag_branches() {
         .assert_eq(&String::from_utf8_lossy(&res.stdout));
 }
 
-/// `analyze --paths` (issue 16 item 6): the path conditions of each public method of `BlockPool`
+/// `analyze --paths`: the path conditions of each public method of `BlockPool`
 /// (symbolic exploration with lazy initialisation, paper 003), with the branches they cover.
 #[test]
 fn analyze_paths_lists_path_conditions() {

@@ -1,4 +1,4 @@
-//! Issue 21: a class the class under test calls gets the guards too. `sandbox.Stamper` reads the
+//! A class the class under test calls gets the guards too. `sandbox.Stamper` reads the
 //! clock through `sandbox.Ledger` (package-private, outside its nest), and the clock's values reach
 //! the search (a compared operand goes to the value pool, return values to the outputs): before
 //! Ledger was guarded, two runs with one seed wrote different tests. Now the workers' clock is the

@@ -1,4 +1,4 @@
-//! Files and paths as test values (issue 20 item 2, docs/files.md): on `fixtures/java/files`,
+//! Files and paths as test values (docs/files.md): on `fixtures/java/files`,
 //! whose methods read a settings file (`Config`: missing, empty, a directory with and without
 //! entries, a comment, a `key=value` line), append to a journal (`Journal`: creates the file,
 //! refuses a directory) and sort paths (`PathKinds`: `Path` parameters, line counts, a copy that

@@ -1,4 +1,4 @@
-//! `--flags on` from outside (issue 18, paper 001, docs/flags.md): the same seed gives byte-
+//! `--flags on` from outside (paper 001, docs/flags.md): the same seed gives byte-
 //! identical test files with 1 and 2 workers, report.json counts the flag branches found and
 //! covered, and on a class with nothing to trace the run is the run without flags (no probe is
 //! planned, so the same tests are executed and written).

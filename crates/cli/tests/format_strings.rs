@@ -1,4 +1,4 @@
-//! Strings in the formats the code checks (issue 20 item 4, docs/generators.md): on
+//! Strings in the formats the code checks (docs/generators.md): on
 //! `fixtures/java/jdkvalues/Formats.java`, a date-time parser reading `yyyy-MM-ddTHH:mm` at fixed
 //! offsets and a dotted-quad parser reading characters, `generate --format-strings on` covers every
 //! branch within a fixed number of evaluations (the pool holds ISO date-times and dotted quads, well

@@ -14,7 +14,7 @@ use common::{stderr_line, suitesmith};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// Each bad input of issue 5 (unknown class, empty or missing classpath entry, corrupt jar, no JDK,
+/// Each bad input (unknown class, empty or missing classpath entry, corrupt jar, no JDK,
 /// budget `0s`, unwritable output directory) and a few more: exit 2, one line, nothing written.
 #[test]
 fn bad_input_is_one_line_exit_2_and_nothing_written() {

@@ -1,4 +1,4 @@
-//! `suitesmith analyze --goal-selection` from outside (issue 19): smart selection's split of a
+//! `suitesmith analyze --goal-selection` from outside: smart selection's split of a
 //! fixture class as the `selection` crate's snapshot has it, and a bad "represents" table as bad
 //! input (exit 2, one line); `generate --goal-selection smart`: byte-identical files with 1 and 2
 //! workers, the split in report.json, and bad values of the switch and its options as bad input.

@@ -1,4 +1,4 @@
-//! Issue 21's hostile corpus (`fixtures/java/hostile/corpus`, package `hostile.corpus`) through the
+//! The hostile corpus (`fixtures/java/hostile/corpus`, package `hostile.corpus`) through the
 //! whole pipeline, as a user runs it: for each class, `suitesmith generate` with its own canary
 //! directory, an empty `TMPDIR` and a loopback listener of ours, then the written tests compiled and
 //! run in 5 fresh plain JVMs. Each phase must leave the canary files as they were, put nothing in a
@@ -7,7 +7,7 @@
 //! against a second canary directory shows that each check would see the damage, so none is vacuous.
 //! For the exiting class, the written suite keeps at least 90 % of what the search covered.
 //!
-//! The machinery is in `common/hostile.rs`, shared with `hostile_io.rs` (issue 51's ways out of the
+//! The machinery is in `common/hostile.rs`, shared with `hostile_io.rs` (the ways out of the
 //! file system); as root, every process it starts runs as uid 65534 (see `confined` there).
 
 #[path = "common/hostile.rs"]
@@ -64,7 +64,7 @@ fn scribbler_writes_renames_and_creates_nothing() {
 /// the temporary directories and the canaries are intact (the workers' `java.io.tmpdir` is in their
 /// scratch directory, the guards keep temporary files there, and verification drops a test that
 /// leaves a file behind). The workers already refuse `keep(3)`'s statement, which leaves its file
-/// in `java.io.tmpdir` (issue 20), so verification finds no test to drop (before, the search's tests
+/// in `java.io.tmpdir`, so verification finds no test to drop (before, the search's tests
 /// with `keep` went whole at verification). Since 2026-11-30 a test a guard refused covers nothing
 /// in the search either (docs/architecture.md), so the search does not report `keep`'s `n > 2`
 /// side covered and no such test reaches the cut (before, the archive kept one and it was cut).

@@ -1,5 +1,5 @@
-//! Issue 51's ways out of the file system, one class of `fixtures/java/hostile/corpus` each, through
-//! the whole pipeline as `tests/hostile.rs` runs issue 21's corpus: a proof first (the class's
+//! The ways out of the file system, one class of `fixtures/java/hostile/corpus` each, through
+//! the whole pipeline as `tests/hostile.rs` runs the rest of the corpus: a proof first (the class's
 //! hostile calls run once unguarded, `hostile.corpus.Proof`, against a canary directory of their
 //! own, must do the damage named, so the checks are not vacuous), then `suitesmith generate` and
 //! the written tests in 5 fresh plain JVMs, after each of which the canaries (bytes, mode and
@@ -10,7 +10,7 @@
 //! open a named file (`PrintWriter`, `PrintStream`, `Formatter`, `FileHandler`) or delete one
 //! (`ZipFile`'s `OPEN_DELETE`); Guava's `MoreFiles` and `Files`; reflection, `MethodHandle`s, a
 //! visitor and a method reference run by JDK code; child processes; `Runtime.halt`. (`File.delete`,
-//! `FileOutputStream`, `FileWriter`, `renameTo` and `createNewFile` are issue 21's `Janitor` and
+//! `FileOutputStream`, `FileWriter`, `renameTo` and `createNewFile` are the `Janitor` and
 //! `Scribbler`, in `tests/hostile.rs`.)
 //!
 //! As root (CI), every process these tests start runs as uid 65534 over a tree of the test's own
@@ -126,7 +126,7 @@ fn zipper_open_delete_removes_no_canary() {
     assert_contained("Zipper", &["canary victim.txt deleted"]);
 }
 
-/// Issue 51's report in small: Guava 31.1 (Debian's jar, on the classpath of `generate` and of the
+/// The reported escape in small: Guava 31.1 (Debian's jar, on the classpath of `generate` and of the
 /// written tests) deleting the canary directory's contents, the directory itself, and writing a file.
 #[test]
 fn purger_guava_deletes_and_writes_no_canary() {

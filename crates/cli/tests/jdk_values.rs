@@ -1,4 +1,4 @@
-//! JDK values a user makes with factories (issue 20, item 4) and types as values (item 3): on
+//! JDK values a user makes with factories and types as values: on
 //! `fixtures/java/jdkvalues`, whose branches take `Duration`, `Period`, `LocalDate`, `Instant`,
 //! `ZoneOffset`, `ZonedDateTime`, `OffsetDateTime`, `Clock`, `Charset`, `Pattern`, `Optional`,
 //! `InetAddress`, `URI`, `UUID`, `EnumSet`, `Path` and `Class` values (an enum's for `Class<E
@@ -22,7 +22,7 @@ const CLASSES: &[(&str, &[&str])] = &[
     ),
     ("jdkvalues.Texts", &["Charset.forName(", "Pattern.compile(", "Optional."]),
     ("jdkvalues.Addresses", &["InetAddress.getByAddress(", "UUID."]),
-    // Types as values (issue 20, item 3): class literals for `Class` parameters.
+    // Types as values: class literals for `Class` parameters.
     ("jdkvalues.Types", &["Types.class", "int.class", "[].class", "String.class"]),
     // An `E extends Enum<E>` bound to an enum (before: raw `Enum.class`, 0 of 8 branch goals with
     // `size`'s `EnumSet` only null), and `EnumSet`'s factories.

@@ -1,4 +1,4 @@
-//! `generate --jvm-arg` (issue 20: Error Prone's classes need `--add-exports` on Java 17): the
+//! `generate --jvm-arg` (Error Prone's classes need `--add-exports` on Java 17): the
 //! flags reach the workers and the verification's runs. `modules.Internals` reads a private field
 //! of `String`, which gets past `setAccessible` only under `--add-opens=java.base/java.lang=..`:
 //! with the flag every branch is covered within 3,000 evaluations and the written tests, whose

@@ -1,4 +1,4 @@
-//! Generators from the package (issue 20 item 3, docs/generators.md): on `fixtures/java/generators`,
+//! Generators from the package (docs/generators.md): on `fixtures/java/generators`,
 //! whose `Router` takes a `Channel` (an interface whose only implementation is package-private
 //! behind the public factories `Channels.loopback(int)` and `Channels.closed()`), a `Ticket` (its
 //! constructor package-private; `Registry.issue(String)`, an instance method, makes it) and a

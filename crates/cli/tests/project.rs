@@ -1,4 +1,4 @@
-//! `suitesmith generate --project` and the Maven plugin on real Maven projects (issue 22): the sample
+//! `suitesmith generate --project` and the Maven plugin on real Maven projects: the sample
 //! multi-module project examples/maven end to end (generate, then `mvn -o test` runs the written
 //! tests and they pass), through the binary and through `mvn suitesmith:generate`; and bad projects
 //! (no pom, a pom that does not build, no classes, no JDK, no mvn), each one line and exit 2 with
@@ -102,7 +102,7 @@ fn the_example_project_through_the_binary_then_mvn_test() {
     check_written_tests_pass(tmp.path());
 }
 
-/// `--shard I/N` with `--project` (issue 22, item 4): the slices of the project's classes, run
+/// `--shard I/N` with `--project`: the slices of the project's classes, run
 /// apart, write together exactly the files of the whole run, each in one slice only.
 #[test]
 fn the_shards_of_a_project_together_write_the_whole_run() {

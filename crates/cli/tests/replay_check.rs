@@ -1,4 +1,4 @@
-//! `generate --replay-check` (issue 15, acceptance "Interpreter fidelity"): every test written for
+//! `generate --replay-check` (the interpreter's fidelity): every test written for
 //! the `dse` and `search` fixture areas, replayed by the concolic interpreter, covers exactly the
 //! branch and switch goals the JVM's run of it covered and ends each statement as the JVM did (0
 //! divergences), and the report says how the replays went.

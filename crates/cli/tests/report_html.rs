@@ -1,4 +1,4 @@
-//! report.html in a real browser (issue 22, item 3): `generate` on the bundled example (README's
+//! report.html in a real browser: `generate` on the bundled example (README's
 //! first command, `scripts/example.sh`: `--classpath examples/classes --prefix example`, seed 1,
 //! with a fixed number of evaluations here) with `--sourcepath examples/src`, then headless
 //! Chromium from Debian loads the page: no console message at all (the page logs nothing, so any

@@ -1,4 +1,4 @@
-//! `generate --sandbox` end to end (issue 51, docs/sandbox.md): every layer this machine has runs the
+//! `generate --sandbox` end to end (docs/sandbox.md): every layer this machine has runs the
 //! whole pipeline (search workers, javac, the verification JVMs) and writes tests that pass, and
 //! report.json names the layer; a layer that is not available is one line of bad input, exit 2,
 //! and nothing written.

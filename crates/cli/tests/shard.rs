@@ -1,4 +1,4 @@
-//! `generate --shard I/N` and `merge` (issue 22, docs/scale.md): the four classes of the bounds
+//! `generate --shard I/N` and `merge` (docs/scale.md): the four classes of the bounds
 //! fixture area run once, and as two shards merged, with the same seed and `--evaluations`, give
 //! the same test files byte for byte, the same statistics.csv but for its time column, and the
 //! same report.json but for times (DSE's `cost` too), the shard and the list of merged shards. Merging refuses

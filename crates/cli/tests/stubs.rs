@@ -1,4 +1,4 @@
-//! Stubs of abstract classes and interfaces (issue 20 items 1 and 5, docs/stubs.md): on
+//! Stubs of abstract classes and interfaces (docs/stubs.md): on
 //! `fixtures/java/stubs`, whose methods take an abstract class with constructor arguments
 //! (`Meter`), a generic interface (`Source<String>`), functional interfaces (`Callable`,
 //! `Supplier`, `Comparator`) and an `Executor`; whose `Shape` is an abstract class under test with

@@ -1,4 +1,4 @@
-//! Behaviour kept across refactors (issue 14): `generate --evaluations 3000 --seed 1` on every
+//! Behaviour kept across refactors: `generate --evaluations 3000 --seed 1` on every
 //! generation fixture area must write the same test files and the same coverage figures as the
 //! snapshots under `fixtures/snapshots/generate/<area>/`, which were produced by the commit before
 //! the program database and goal space were cut out (16ce2b0). A change that means to alter what
@@ -135,7 +135,7 @@ fn observed(out: &Path) -> BTreeMap<String, String> {
     let classes = report["classes"].as_array().expect("classes");
     let mut kept = Vec::new();
     for class in classes {
-        // Issue 14: the run's program database parsed each class once and decoded each method at
+        // The run's program database parsed each class once and decoded each method at
         // most once, through search, minimisation, assertions and verification.
         let db = &class["program_db"];
         assert_eq!(db["parses"], db["classes_parsed"], "{}: a class parsed twice", class["class"]);

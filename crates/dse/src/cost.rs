@@ -1,4 +1,4 @@
-//! What DSE costs in wall time (issue 15, acceptance "Speed"): the time of the applications, of
+//! What DSE costs in wall time, so that its speed can be judged: the time of the applications, of
 //! the replays (with the instructions they ran), of the solver per query and of the JVM checks.
 //! The times come from the search's clock (`search::Clock`, given to `Dse::timed`) and are written
 //! into report.json. Nothing DSE decides reads them, except the application time in a search with

@@ -1,4 +1,4 @@
-//! Issue 4's acceptance benchmark: coverage per search algorithm, side by side, in one run, on the
+//! The search algorithms' benchmark: coverage per search algorithm, side by side, in one run, on the
 //! public benchmark set (`shared/benchmarks/public.tsv`), with DynaMOSA's branch coverage divided by
 //! random search's as the headline ratio (Panichella et al., TSE 2018, compare DynaMOSA with MOSA and
 //! whole suite the same way; Randoop-style random search is our floor), and the engine overhead:

@@ -2,7 +2,7 @@
 //! workers (`exec`, `worker`), scoring traces with the goal model (`fitness`). `to_protocol` turns
 //! the test model into wire statements, `JvmProblem` implements `search::Problem`, and `generate`
 //! runs one class end to end: cluster, value pool, problem, search, and a final execution of the
-//! suite to report coverage per criterion (issue 4).
+//! suite to report coverage per criterion.
 
 mod batches;
 mod convert;
@@ -112,19 +112,19 @@ pub struct GenerateConfig {
     /// under test score the aggregate of the distances inside their flag methods; with `false`
     /// the run is exactly the one without it.
     pub flags: bool,
-    /// Stubs of abstract classes and interfaces as test values (issue 20 item 1, docs/stubs.md):
+    /// Stubs of abstract classes and interfaces as test values (docs/stubs.md):
     /// anonymous implementations whose methods return values the search chooses; with `false` the
     /// run is exactly the one without them.
     pub stubs: bool,
-    /// Files and paths in the test's temporary folder as test values (issue 20 item 2,
-    /// docs/files.md); with `false` the run is exactly the one without them.
+    /// Files and paths in the test's temporary folder as test values
+    /// (docs/files.md); with `false` the run is exactly the one without them.
     pub files: bool,
-    /// Generators from the CUT's package and the needed types' packages (issue 20 item 3,
-    /// docs/generators.md): a type nothing in the cluster makes is made by other classes'
+    /// Generators from the CUT's package and the needed types' packages
+    /// (docs/generators.md): a type nothing in the cluster makes is made by other classes'
     /// methods returning it; with `false` the run is exactly the one without them.
     pub package_generators: bool,
     /// Strings in the formats whose separators the class compares with, in the static pool
-    /// (issue 20 item 4, docs/generators.md); with `false` the run is exactly the one without them.
+    /// (docs/generators.md); with `false` the run is exactly the one without them.
     pub format_strings: bool,
     /// Object construction templates between generations (paper 000, docs/ocg.md); with
     /// `enabled: false` the run is exactly the one without them.

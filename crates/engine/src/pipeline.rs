@@ -1,4 +1,4 @@
-//! `generate_tests`: one class from search to verified JUnit sources (DESIGN.md §2, issue 5). The
+//! `generate_tests`: one class from search to verified JUnit sources (DESIGN.md §2). The
 //! search's suite is minimised and given regression assertions (`postprocess`), rendered
 //! (`junit`), then compiled and run in fresh JVMs by a [`Verifier`]: a test that does not compile
 //! is dropped (a renderer bug, logged), an assertion that fails in any run is removed, a test that
@@ -23,7 +23,7 @@ use crate::{EngineError, GenerateConfig, JvmProblem, search_class, smart};
 /// that fails goes whole. A test whose assertions keep failing round after round is flaky.
 const ASSERTION_ROUNDS: usize = 2;
 /// Rounds that run the tests (compile-only rounds aside). Past it, the tests that failed in the last
-/// round go and the rest are written as they passed it (issue 21: the loop once ran 7 rounds of 5
+/// round go and the rest are written as they passed it (the loop once ran 7 rounds of 5
 /// fresh JVMs on a class whose tests failed anew in every round).
 const MAX_RUN_ROUNDS: usize = 4;
 /// Rounds in all, compile-only ones included; each compile-only round drops at least one test, so
@@ -52,7 +52,7 @@ pub struct WriteConfig {
     /// limit. When it runs out, what was verified so far is written (see [`generate_tests`]).
     pub post_budget: Option<Duration>,
     /// Replay every written test in the concolic interpreter and compare it with the JVM's run
-    /// (`replay_check`, issue 15's fidelity figures): reporting only, the tests do not change.
+    /// (`replay_check`, the interpreter's fidelity figures): reporting only, the tests do not change.
     pub replay_check: bool,
 }
 
@@ -238,12 +238,12 @@ pub struct ClassTests {
     pub guard_cuts: postprocess::GuardCuts,
     /// Classes or methods left uninstrumented, with the reason.
     pub unchanged: Vec<String>,
-    /// The other classes of the classpath run with the containment guards (issue 21).
+    /// The other classes of the classpath run with the containment guards.
     pub guarded_dependencies: usize,
     /// What went wrong on the way and was repaired (dropped tests with the compiler's message...).
     pub log: Vec<String>,
     /// What the run's program database read: classes parsed and parses, methods decoded and
-    /// decodes (equal pairs: nothing read twice; issue 14).
+    /// decodes (equal pairs: nothing read twice).
     pub program: programdb::DbStats,
     /// What flag fitness found and what the written tests cover of it, when it was on
     /// (report.json `flags`).

@@ -216,7 +216,7 @@ impl JvmProblem {
     }
 
     /// The other classes of the classpath (binary names) guarded in the workers: those that call
-    /// a redirected method (issue 21).
+    /// a redirected method.
     pub fn dependencies(&self) -> &[String] {
         &self.dependencies
     }

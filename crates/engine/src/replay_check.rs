@@ -1,5 +1,5 @@
-//! The interpreter's fidelity on the written tests (issue 15, acceptance "Interpreter fidelity";
-//! `WriteConfig::replay_check`, `generate --replay-check`): every test as written is replayed by
+//! The interpreter's fidelity on the written tests
+//! (`WriteConfig::replay_check`, `generate --replay-check`): every test as written is replayed by
 //! the concolic interpreter (`symbolic::Concolic`, every primitive and string statement a symbolic
 //! input, the DSE's interpreter limits) and compared with the run the real JVM workers made of the
 //! same test for the final coverage: the branch and switch goals each covered, and each

@@ -1,4 +1,4 @@
-//! Smart goal selection wired into a run (issue 19, item 2; paper 002, digest §3.7–3.8;
+//! Smart goal selection wired into a run (paper 002, digest §3.7–3.8;
 //! docs/selection.md): the selection of crate `selection` over the run's probe plan, mapped to the
 //! search's goals as the target policy `search::guiding::Guiding` over the configuration's own
 //! (all goals, or DynaMOSA's release along control dependences), with whole suite's subset

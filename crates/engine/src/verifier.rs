@@ -3,7 +3,7 @@
 //! JDK's `javac` against JUnit and the user's classpath alone, and run with JUnit's own runner, each
 //! run in a fresh JVM.
 //!
-//! The runs are guarded and contained (issue 21): the class under test and its nested classes are
+//! The runs are guarded and contained: the class under test and its nested classes are
 //! guard-instrumented as in the workers (the escape and determinism redirections of `rt_abi`, no
 //! probes, no static reset), and so is every other class of the user's classpath that calls a
 //! redirected method (the containment redirections alone, `exec::guard_dependencies`), into a
@@ -42,13 +42,13 @@ const MIN_RUN_TIMEOUT: Duration = Duration::from_secs(10);
 /// ([`HASH_AND_SCHEDULE`]), which catches the commonest values the workers' constant hashes hide.
 /// Past them, a run starts only if the last run's duration says it ends before the deadline: on a
 /// loaded machine five fresh JVMs over a large suite took 54 s of a 60 s post-processing budget
-/// (okio's `Buffer`, issue 21), and the run's wall time went 30 s past its bound.
+/// (okio's `Buffer`, in a whole-jar run), and the run's wall time went 30 s past its bound.
 const MIN_RUNS: usize = 2;
 
 /// The run that carries the JaCoCo agent, as a user's build with coverage does (jacoco-maven-plugin,
 /// an IDE's coverage runner). The agent changes what code sees: to inject its runtime it opens
 /// `java.lang` to unnamed modules, so reflection into JDK classes that fails in a plain JVM
-/// (`InaccessibleObjectException`) succeeds under coverage. In issue 21's whole-jar run of
+/// (`InaccessibleObjectException`) succeeds under coverage. In a whole-jar run of
 /// commons-lang3, 19 written tests of 8 builder classes expected that exception and failed in the
 /// bench's JaCoCo run. One of the first [`MIN_RUNS`] runs, so that it is never skipped.
 const JACOCO_RUN: usize = 1;

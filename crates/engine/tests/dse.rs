@@ -1,4 +1,4 @@
-//! DSE on the dse fixtures (`fixtures/java/dse`, issue 15; paper 004, docs/dse.md): each subject
+//! DSE on the dse fixtures (`fixtures/java/dse`; paper 004, docs/dse.md): each subject
 //! runs DynaMOSA on Branch goals twice with the same seed and the same evaluation budget, with DSE
 //! off and on, in real JVM workers. One assertion per subject:
 //!

@@ -1,4 +1,4 @@
-//! The search fixtures (`fixtures/java/search`, issue 4): every subject class there has a `.goals`
+//! The search fixtures (`fixtures/java/search`): every subject class there has a `.goals`
 //! listing beside it that says, per criterion, how many goals the class has, how many of them some
 //! test can cover, and which goals no test can cover, each with its reason. This test runs DynaMOSA
 //! on every listed class in real JVM workers and checks the listing against the engine both ways:

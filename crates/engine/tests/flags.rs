@@ -1,4 +1,4 @@
-//! Interprocedural flag fitness in the engine (issue 18 items 2–4, paper 001; docs/flags.md), with
+//! Interprocedural flag fitness in the engine (paper 001; docs/flags.md), with
 //! real JVM workers on `fixtures/java/flags`: the flag branch goals' fitness from the traced
 //! distances inside the flag methods (and Listing 5's call-site separation), and the search with
 //! and without `flags`.

@@ -1,4 +1,4 @@
-//! Smart goal selection wired into the search (issue 19, item 2; docs/selection.md) on
+//! Smart goal selection wired into the search (docs/selection.md) on
 //! `fixtures/java/selection/InvoiceCalculator.java` (digest 002 §8.1: hundreds of flat line and
 //! mutant goals beside a few hard nested branches in `audit`), at a fixed evaluation budget and
 //! seed, so that each run is the same on any machine.

@@ -1,4 +1,4 @@
-//! Issue 14, item 1: in a whole `generate` run (cluster, plan, instrumentation, goal model, search
+//! In a whole `generate` run (cluster, plan, instrumentation, goal model, search
 //! in real JVM workers) each class is parsed once and each method decoded at most once, by the run's
 //! one program database.
 

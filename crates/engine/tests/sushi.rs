@@ -1,4 +1,4 @@
-//! SUSHI in the search (issue 16; paper 003, docs/sushi.md) on the sushi fixtures
+//! SUSHI in the search (paper 003, docs/sushi.md) on the sushi fixtures
 //! (`fixtures/java/sushi`), in real JVM workers, DynaMOSA on Branch goals:
 //!
 //! - the loop's bookkeeping: conditions are sent, goals selected, and every selected goal ends in

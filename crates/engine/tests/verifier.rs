@@ -1,5 +1,5 @@
-//! `JvmVerifier` on hand-written JUnit 4 tests of `fixtures/java/sandbox`, with real javac and JVMs
-//! (issue 21): the runs are guarded and contained (a test that would delete a file outside the
+//! `JvmVerifier` on hand-written JUnit 4 tests of `fixtures/java/sandbox`, with real javac and JVMs:
+//! the runs are guarded and contained (a test that would delete a file outside the
 //! scratch directory fails instead, and the file survives), a JVM that dies is re-run to find the
 //! one test that killed it, and the five runs differ in identity hashes and clock so that an
 //! assertion on either fails in one of them.
@@ -125,7 +125,7 @@ fn the_canary_survives_and_the_test_that_hit_a_guard_fails() {
     }
 }
 
-/// Issue 21: a test that deletes files it did not make (here every file in `java.io.tmpdir`, as
+/// A test that deletes files it did not make (here every file in `java.io.tmpdir`, as
 /// commons-io's `FileUtils.cleanDirectory(getTempDirectory())` did in a benchmark, wiping `/tmp`
 /// when the written tests ran) fails in every run: verification keeps a canary file in the working,
 /// temporary and home directories, and the test deleted the one in `tmp`. A test that has the
@@ -156,7 +156,7 @@ fn a_test_that_deletes_files_it_did_not_make_fails() {
     }
 }
 
-/// Issue 21: a class the CUT calls (here `Ledger`, package-private, outside `Stamper`'s nest) is
+/// A class the CUT calls (here `Ledger`, package-private, outside `Stamper`'s nest) is
 /// guarded in the verification runs too, and loads beside its package-mate.
 #[test]
 fn a_deletion_through_a_helper_is_refused() {
@@ -185,7 +185,7 @@ fn only_the_test_that_ends_its_jvm_is_reported() {
         &[
             "assertEquals(2, 1 + 1);",
             // Through a class outside the CUT's nest: guarded too, since it calls a redirected
-            // method (issue 21), so refused and the JVM lives on.
+            // method, so refused and the JVM lives on.
             "Quitter.quitElsewhere(3);",
             "assertEquals(4, 2 + 2);",
             // In the CUT: refused by the guard, the JVM lives on.

@@ -1,4 +1,4 @@
-//! The other classes of the user's classpath that need the guards (issue 21): a class that the
+//! The other classes of the user's classpath that need the guards: a class that the
 //! class under test calls, directly or not, may exit, delete files, open sockets or read the clock
 //! as well as the class under test itself, and it runs in the same workers and in the same
 //! verification JVMs. Every class of the user's classpath entries (not the JDK's jmods) whose

@@ -1,8 +1,8 @@
 //! The classes under test made ready for the workers: planned together (so probe ids are unique),
 //! instrumented with every probe kind, the guards and the static reset, and packed into the `Setup`
 //! a worker loads them from, with the guarded copies of the other classes of the user's classpath
-//! that call a redirected method (`dependencies.rs`). This is where issue 2's instrumenter meets
-//! issue 3's workers.
+//! that call a redirected method (`dependencies.rs`). This is where the instrumenter meets the
+//! workers.
 //!
 //! A class that cannot be instrumented at all is sent as it was and reported: the worker then runs it
 //! without probes or guards, which the caller sees in `Subject::reports`.

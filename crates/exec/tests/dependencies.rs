@@ -1,4 +1,4 @@
-//! Issue 21: the classes of the user's classpath other than those under test get the containment
+//! The classes of the user's classpath other than those under test get the containment
 //! guards when they call a redirected method. `sandbox.Stamper` reads the clock and deletes files
 //! through `sandbox.Ledger`, a package-private helper outside its nest: in the workers the deletion
 //! is refused (the canary stays), the clock is the workers' deterministic one, and the helper links

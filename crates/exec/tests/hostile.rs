@@ -1,4 +1,4 @@
-//! Issue 3's hostile fixtures, instrumented by issue 2's instrumenter and run through a real worker
+//! The hostile fixtures, instrumented by the class-file instrumenter and run through a real worker
 //! pool: the engine survives each one, the outcome is classified, the next test on the same pool runs
 //! normally, no file outside the scratch directory changes, and running the same tests again gives
 //! identical outcomes and traces (static reset and deterministic time and randomness).
@@ -100,7 +100,7 @@ fn escapes_are_guarded_and_the_pool_survives() {
         call("Recursion", "depth", "(I)I", vec![int(0)]),
         call("Recursion", "bounded", "(I)I", vec![int(10)]),
         // A relative name is refused even though a worker's working directory is its scratch
-        // directory: in a written test it would be the user's project (issue 21).
+        // directory: in a written test it would be the user's project.
         call(
             "Files",
             "write",

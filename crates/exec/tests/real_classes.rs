@@ -1,4 +1,4 @@
-//! Issue 3's acceptance on real libraries: hand-built tests against commons-lang3 and Guava classes
+//! The workers on real libraries: hand-built tests against commons-lang3 and Guava classes
 //! instrumented by the class-file layer, run in a real worker; the traces carry the branch distances
 //! computed by hand below (EvoSuite's distances, docs/protocol.md "Branch distance").
 

@@ -124,8 +124,8 @@ impl Hits {
 /// dependences, hence approach levels, stay inside a method: `analysis` computes them per method
 /// body), so only the goals with a site in a method the trace touched (a probe hit, a branch or
 /// switch evaluated) are recomputed; every other goal keeps its baseline value. A test touches a
-/// few methods of a class with thousands of goals, so this is what makes scoring cheap (issue 4,
-/// engine overhead). Equal, value for value, to [`goal_fitness_reference`] (property test
+/// few methods of a class with thousands of goals, so this is what makes scoring cheap (the
+/// engine's overhead). Equal, value for value, to [`goal_fitness_reference`] (property test
 /// `tests/incremental.rs` on real traces).
 pub fn goal_fitness(model: &GoalModel, trace: &Trace) -> GoalFitness {
     let n = model.n_goals();

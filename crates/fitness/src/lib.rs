@@ -1,5 +1,5 @@
-//! fitness: pure functions from execution traces to goal fitness and coverage (DESIGN.md §4, issue 4
-//! item 4). [`GoalModel`] attaches every goal of a `goals::ProbePlan` to the branch goals it is
+//! fitness: pure functions from execution traces to goal fitness and coverage (DESIGN.md §4).
+//! [`GoalModel`] attaches every goal of a `goals::ProbePlan` to the branch goals it is
 //! control dependent on (for approach levels and DynaMOSA's goal release); [`goal_fitness`] scores
 //! every goal for one trace; [`direct_calls`] decides EvoSuite's top-level method criteria from a
 //! test's statements; [`coverage`] and [`suite_fitness`] score a suite; [`context_goals`]

@@ -1,4 +1,4 @@
-//! UOI and RC weak-mutation goals (issue 4 item 4) scored from real worker traces: the mutation
+//! UOI and RC weak-mutation goals scored from real worker traces: the mutation
 //! fixture (`fixtures/java/mutation/Values.java`) instrumented with every probe, a few calls run
 //! in a JVM, and every UOI/RC goal's fitness per test snapshotted. What the snapshot shows, and
 //! the asserts check by name: `x + 1`, `x - 1` are infected for any int; `-x` is not for `x == 0`

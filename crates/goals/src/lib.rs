@@ -1,4 +1,4 @@
-//! Coverage goals and the probe plan (DESIGN.md §3.2, issue 2 item 5): which probe the instrumenter
+//! Coverage goals and the probe plan (DESIGN.md §3.2): which probe the instrumenter
 //! puts at which instruction, which goals each probe serves, and back from a goal to its probes.
 //!
 //! The plan is a pure function of the class files, in the order they are added: probe and goal ids

@@ -1,4 +1,4 @@
-//! Throughput of the whole instrumentation pipeline over the corpus jars of issue 2 (parse, plan,
+//! Throughput of the whole instrumentation pipeline over the real-world corpus jars (parse, plan,
 //! decode, insert probes and guards, add the reset method, encode, write bytes), in classes per
 //! second. Reading the jars happens once, outside the measurement.
 //! Run: `cargo bench -p instrument --bench instrument`.

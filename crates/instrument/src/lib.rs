@@ -54,7 +54,7 @@ impl Options {
     }
 
     /// The containment guards alone (no probes, no reset): what a class of the user's classpath
-    /// other than those under test gets when it calls a redirected method (issue 21).
+    /// other than those under test gets when it calls a redirected method.
     pub fn containment() -> Options {
         Options { plan: PlanOptions::none(), guards: Some(GuardSet::Containment), reset: false }
     }
@@ -275,7 +275,7 @@ fn rewrite_class<'b>(
 
 /// Points every method handle constant of `cp` that names a method `set` redirects by a guard of
 /// the same effective type ([`RedirectAction::ReplaceWith`] of a static or virtual method) at that
-/// guard instead, and returns how many it changed (issue 51). Such a constant is an `ldc` operand or
+/// guard instead, and returns how many it changed. Such a constant is an `ldc` operand or
 /// a bootstrap argument: `list.forEach(File::delete)` hands `File.delete` to JDK code through
 /// `LambdaMetafactory` without any call instruction that [`rewrite`] could redirect. A static
 /// guard taking the receiver first has the effective type of the virtual method, which is all

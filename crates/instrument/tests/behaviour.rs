@@ -1,4 +1,4 @@
-//! Issue 2 acceptance: instrumented fixture programs behave as the originals (same stdout and exit
+//! Instrumented fixture programs behave as the originals (same stdout and exit
 //! status under `-Xverify:all`), their probe records match hand-checked expectations, the reset
 //! method restores static state, and the harness does catch a class the verifier rejects.
 

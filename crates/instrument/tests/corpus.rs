@@ -1,4 +1,4 @@
-//! Issue 2 acceptance: every class of every corpus jar, instrumented with all probe kinds, guards
+//! Every class of every corpus jar, instrumented with all probe kinds, guards
 //! and the reset method, loads and links in a JVM with `-Xverify:all`: 0 VerifyErrors, and every
 //! method left unchanged is listed with its reason. One test per jar so they run in parallel.
 

@@ -1,4 +1,4 @@
-//! Issue 21 item 7: with no probes, no guards and no reset (`Options::none()`, what `suitesmith
+//! With no probes, no guards and no reset (`Options::none()`, what `suitesmith
 //! instrument --probes none` does), every class of the 17-jar corpus comes out exactly as it went in,
 //! byte for byte: interfaces and other classes without a `Code` attribute included, which once got
 //! an unused "Code" constant. The jars are spread over the machine's cores (std threads), which keeps

@@ -1,4 +1,4 @@
-//! Method references to redirected methods (issue 51): `list.forEach(File::delete)` hands
+//! Method references to redirected methods: `list.forEach(File::delete)` hands
 //! `File.delete` to JDK code as a method handle constant (a bootstrap argument of
 //! `LambdaMetafactory`), with no call instruction the guards could redirect. Instrumented with the
 //! containment guards, the constant points at the guard, so the test runtime's guard refuses, while

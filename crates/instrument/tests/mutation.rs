@@ -1,4 +1,4 @@
-//! The weak-mutation probes of UOI and RC (issue 4 item 4) on the mutation fixture: the program
+//! The weak-mutation probes of UOI and RC on the mutation fixture: the program
 //! behaves the same instrumented (under `-Xverify:all`), and each `Value*` probe records the value
 //! its load just pushed, checked against the source and `javap -c` in the log snapshot.
 

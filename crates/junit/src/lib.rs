@@ -1,5 +1,5 @@
 //! Renders a suite of `testcase::TestCase`s, with their assertions and expected exceptions, as the
-//! Java source of ONE JUnit test class (issue 5, item 3). This crate is the only one that writes Java
+//! Java source of ONE JUnit test class. This crate is the only one that writes Java
 //! syntax (STYLE.md rule 2). It does not execute anything, choose assertions or minimise tests: it
 //! renders what it is given, byte for byte the same for the same input (no timestamps, no hash-map
 //! order), and the output depends on JUnit alone, never on a runtime library of ours.

@@ -739,8 +739,8 @@ impl Ctx<'_> {
         self.arg(case, names, v, want)
     }
 
-    /// A stub as the anonymous class the worker's generated class is equivalent to (issue 20
-    /// item 1; `suitesmith.rt.Stubs` has the semantics): the raw type, so that every method is
+    /// A stub as the anonymous class the worker's generated class is equivalent to
+    /// (`suitesmith.rt.Stubs` has the semantics): the raw type, so that every method is
     /// overridden with its erased signature (JLS §4.8); each method returns its answers in turn,
     /// through a counter field, then the default value (a loop on `hasNext()` ends); a void method
     /// taking a `Runnable` runs it; a method that throws does so once, at the call after its

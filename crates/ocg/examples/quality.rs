@@ -1,4 +1,4 @@
-//! OCG quality on a benchmark's plain runs (issue 17's acceptance): for every branch goal a run
+//! OCG quality on a benchmark's plain runs: for every branch goal a run
 //! without templates left uncovered, whether an object construction graph with at least one leaf
 //! is built for its jump, how long building takes, and whether the template made from it is a
 //! valid test. Reads a `bench` output directory and its subject list:

@@ -1,4 +1,4 @@
-//! Tests are never written with a statement the workers' guards refused (issue 21 item 1): exit,
+//! Tests are never written with a statement the workers' guards refused: exit,
 //! halt, exec, a file outside the scratch directory, a socket, the thread limit. In a worker such a
 //! statement got `false` or a `GuardException`; in the user's `mvn test` it would act for real
 //! (delete the file, end the JVM). The search may keep such tests as stepping stones; here, before

@@ -47,7 +47,7 @@ pub struct Inspectors<'a> {
 /// `InetAddress.getHostName`/`getCanonicalHostName` do a reverse DNS lookup: the workers' guards do
 /// not see it (the inspector is called from the runtime, not from instrumented code), and in a test
 /// it waits seconds for the network and hits the 4 s timeout in some runs and not in others
-/// (Guava's `InetAddresses`, issue 21).
+/// (Guava's `InetAddresses`).
 const UNSTABLE_WORDS: [&str; 16] = [
     "time", "date", "millis", "nano", "clock", "now", "random", "uuid", "hash", "identity", "memory",
     "thread", "next", "getand", "hostname", "space",
@@ -156,7 +156,7 @@ impl<'a> Inspectors<'a> {
             interfaces.extend(info.interfaces.iter().cloned());
         }
         let mut out: Vec<Inspector> = seen_methods.into_values().flatten().collect();
-        // A class literal (issue 20 item 3) is known by its name; `Class`'s other twenty getters
+        // A class literal is known by its name; `Class`'s other twenty getters
         // (`getModifiers`, `isArray`, `getPackageName`, ...) only restate what the literal in the
         // test already says, and would be ten assertions under every literal.
         if class == "java.lang.Class" {

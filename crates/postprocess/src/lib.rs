@@ -1,5 +1,5 @@
-//! What happens to a suite between the search and the JUnit renderer (DESIGN.md §2, issue 5 items 1
-//! and 2): [`minimise`] (EvoSuite's `TestSuiteMinimizer`: the shortest test per covered goal, the
+//! What happens to a suite between the search and the JUnit renderer (DESIGN.md §2):
+//! [`minimise`] (EvoSuite's `TestSuiteMinimizer`: the shortest test per covered goal, the
 //! statements no covered goal needs removed, redundant tests dropped, the covered goals checked by
 //! re-execution) and [`assertions`] (EvoSuite's regression assertions from observed values, kept only
 //! when two executions agree, as `testcase::assertion::JUnitTest`s).

@@ -34,7 +34,7 @@ const CHUNK: usize = 512;
 /// The first chunk of a call: chunks start this small and double up to [`CHUNK`], so that the
 /// deadline is checked after a few candidates when each one is slow. On commons-lang3's
 /// `TimedSemaphore` candidates that drop a `release()` block until the test timeout, and a first
-/// chunk of 512 ran 59 s past a 5 s search budget (issue 21's whole-jar run). Which chunk a
+/// chunk of 512 ran 59 s past a 5 s search budget (in a whole-jar run). Which chunk a
 /// candidate runs in changes no result.
 const FIRST_CHUNK: usize = 16;
 
@@ -43,7 +43,7 @@ const FIRST_CHUNK: usize = 16;
 /// candidates `accept` takes, in order. Candidates are built as the chunks are filled and each
 /// chunk's results are dropped once judged: a round of a large suite is thousands of candidates, and
 /// holding them all with their traces set the engine's peak memory (Guava's `CharMatcher`: ~55 MB
-/// at once; issue 14).
+/// at once).
 fn run_accepted<O: Copy>(
     runner: &mut dyn Runner,
     mut cands: impl Iterator<Item = (O, TestCase)>,

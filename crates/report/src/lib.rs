@@ -1,4 +1,4 @@
-//! The HTML report of a `generate` run (issue 22, docs/report.md): [`ReportData`] is what the
+//! The HTML report of a `generate` run (docs/report.md): [`ReportData`] is what the
 //! engine's results say per class (coverage per criterion, each line's goals and the tests that
 //! cover them, the source when found), [`render`] turns it into one self-contained page (inline
 //! CSS and JS, no network), and the page carries its data as JSON so that `merge` can read the

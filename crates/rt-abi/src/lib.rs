@@ -1,7 +1,7 @@
 //! The ABI between instrumented classes and `java/runtime`: which static methods of the runtime a
 //! probe or a guard calls, with their JVM descriptors.
 //!
-//! This is the one shared definition DESIGN.md §3.2 and issue 3 ask for: `instrument` emits calls only
+//! This is the one shared definition DESIGN.md §3.2 asks for: `instrument` emits calls only
 //! to the methods listed here, and a test in `worker` parses the compiled runtime jar and checks that
 //! every method listed here exists there with the same descriptor and is `public static`.
 //! It also defines [`ProbeId`], the one probe id type of the workspace. It deliberately knows nothing
@@ -16,15 +16,15 @@ pub const GUARDS_CLASS: &str = "suitesmith/rt/Guards";
 /// reset static state between tests. Classes without `<clinit>` get one that only resets fields.
 pub const STATIC_RESET_METHOD: &str = "__suitesmith_reset";
 pub const STATIC_RESET_DESCRIPTOR: &str = "()V";
-/// Internal name of the runtime class every generated stub method calls (`stubgen`, issue 20).
+/// Internal name of the runtime class every generated stub method calls (`stubgen`).
 pub const STUBS_CLASS: &str = "suitesmith/rt/Stubs";
 /// The static method of [`STUBS_CLASS`] every stub method calls, as (name, descriptor): it takes
 /// the method's answer and its boxed arguments and returns the (boxed) value to return.
 pub const STUB_ANSWER_METHOD: (&str, &str) =
     ("answer", "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;");
 
-/// The JVM option that makes the runtime's guarded file system provider the default one (issue 51,
-/// layer 2): every JVM that runs code under test (workers, contained verification runs) gets it,
+/// The JVM option that makes the runtime's guarded file system provider the default one (the
+/// sandbox's layer 2): every JVM that runs code under test (workers, contained verification runs) gets it,
 /// with the runtime jar on its class path. `crates/worker` spells it out (it does not depend on
 /// this crate); a test of this crate checks the class and property against java/runtime.
 pub const GUARDED_PROVIDER_ARG: &str =
@@ -350,7 +350,7 @@ pub enum GuardSet {
     All,
     /// The redirects that contain the test or make it deterministic (exit, processes, files,
     /// sockets, threads, time, randomness), not the observing ones ([`Redirect::observes_only`]):
-    /// the other classes of the user's classpath that call one (issue 21).
+    /// the other classes of the user's classpath that call one.
     Containment,
 }
 
@@ -425,7 +425,7 @@ pub const REDIRECTS: &[Redirect] = &[
     replace(INVOKEVIRTUAL, "java/lang/Runtime", "exit", "(I)V", "runtimeExit", "(Ljava/lang/Runtime;I)V"),
     replace(INVOKEVIRTUAL, "java/lang/Runtime", "halt", "(I)V", "runtimeHalt", "(Ljava/lang/Runtime;I)V"),
     // A shutdown hook runs when the JVM exits: in a worker never during its test, in the user's
-    // `mvn test` at the end of the run, doing whatever it does (issue 21).
+    // `mvn test` at the end of the run, doing whatever it does.
     replace(
         INVOKEVIRTUAL,
         "java/lang/Runtime",
@@ -815,7 +815,7 @@ pub const REDIRECTS: &[Redirect] = &[
         descriptor: "(Ljava/io/File;)V",
         action: CheckLastArgBefore { name: "checkWriteFile", descriptor: "(Ljava/io/File;)Ljava/io/File;" },
     },
-    // The same constructors with a charset (name) after the file (issue 51): the file is below the
+    // The same constructors with a charset (name) after the file: the file is below the
     // top; where it lies deeper (a charset and a flag or locale after it) the write is refused outright.
     Redirect {
         opcode: INVOKESPECIAL,
@@ -1199,8 +1199,8 @@ pub const REDIRECTS: &[Redirect] = &[
         "urlOpenStream",
         "(Ljava/net/URL;)Ljava/io/InputStream;",
     ),
-    // Reflection and method handles: onto a redirected method they end in its guard (issue 51;
-    // `Reflective` in java/runtime holds a copy of this table, checked below), else they do what
+    // Reflection and method handles: onto a redirected method they end in its guard
+    // (`Reflective` in java/runtime holds a copy of this table, checked below), else they do what
     // the JDK does.
     replace(
         INVOKEVIRTUAL,

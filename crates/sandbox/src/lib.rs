@@ -211,10 +211,10 @@ impl Sandbox {
         })
     }
 
-    /// A read-only world for a whole run of the engine as root (the bench's `contain`, issue 51's
-    /// acceptance): a user and mount namespace in which root stays root, every mount read-only but
-    /// `writable`, the mounts locked against that root; no seccomp filter, no limits (the engine
-    /// inside sets up its own sandbox for the JVMs it starts).
+    /// A read-only world for a whole run of the engine as root (the bench's `contain`, for the
+    /// sandbox's acceptance runs): a user and mount namespace in which root stays root, every
+    /// mount read-only but `writable`, the mounts locked against that root; no seccomp filter, no
+    /// limits (the engine inside sets up its own sandbox for the JVMs it starts).
     pub fn read_only_world(writable: &[&Path]) -> Result<Confinement, SandboxError> {
         Ok(Confinement {
             kind: Kind::Namespace(namespace::Plan::keeping_root(writable)?),

@@ -1,6 +1,6 @@
 //! The search's own cost per generation (batch) with a trivial `Problem` whose evaluation is
 //! nearly free: test creation, mutation, crossover, archive updates, sorting and selection on
-//! `cluster.Overloads` with 200 goals. This is the engine-side cost that issue 4's "< 10 % of wall
+//! `cluster.Overloads` with 200 goals. This is the engine-side cost that the target "< 10 % of wall
 //! time outside waiting for workers" compares with the workers' time per batch.
 //!
 //! Run: `cargo bench -p search --bench overhead`.

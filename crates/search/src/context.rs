@@ -366,7 +366,7 @@ pub(crate) trait Batches {
 
 /// Runs `alg` with one batch in flight: batch k+1 is made before the results of batch k are
 /// absorbed, so the workers run it while the engine absorbs batch k (archive, ranking) and makes
-/// batch k+2 (issue 4: the engine's work overlaps the workers' instead of alternating with it).
+/// batch k+2 (so that the engine's work overlaps the workers' instead of alternating with it).
 /// Batches thus see the results of all batches but the one just before them. That lag is part of
 /// the algorithm, not of the timing: a seed gives the same run with any number of workers, and
 /// with a `Problem` that ignores `then`. Whether batch k+1 starts is judged before batch k's

@@ -47,7 +47,7 @@ pub fn dominates(a: &[f64], b: &[f64], targets: &[GoalIdx]) -> bool {
 /// these rows in order; the rows of the tests that survive a generation are kept with them
 /// (`Member::row`), so a generation gathers only its offspring's values from the full fitness
 /// vectors (thousands of goals per test, the targets a scattered subset: gathering every member's
-/// values each generation was most of the engine's own time on large classes, issue 4).
+/// values each generation was most of the engine's own time on large classes).
 fn gather(fitness: &[f64], targets: &[GoalIdx]) -> Vec<f64> {
     targets.iter().map(|&g| at(fitness, g)).collect()
 }
@@ -278,7 +278,7 @@ impl Best {
 /// What front 0 of the preference sorting and its crowding distance need, kept up to date for a
 /// population that keeps all of front 0 from one generation to the next (DynaMOSA), so that a
 /// generation costs a pass over its offspring's rows and over the lists of best and minimal rows,
-/// instead of passes over every member's row (issue 4: on gson `JsonReader`, front 0 holds ~600
+/// instead of passes over every member's row (on gson `JsonReader`, front 0 holds ~600
 /// tests for ~1,700 targets, ~1M values, while the minimal rows of the targets on which front 0
 /// differs are ~60k; ranking from scratch was most of the engine's time). Rows are
 /// positions in the order they were pushed; the fronts, the draws from the RNG and the distances

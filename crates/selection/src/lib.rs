@@ -11,7 +11,7 @@
 //!
 //! Pure: it reads the probe plan and the basic blocks of the planned classes and returns two
 //! lists of goal ids. It does not run, score or wire anything: the search's target policy decides
-//! how the split is used (issue 19, item 2). Docs: docs/selection.md.
+//! how the split is used. Docs: docs/selection.md.
 
 mod booleans;
 mod lines;

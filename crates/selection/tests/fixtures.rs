@@ -1,4 +1,4 @@
-//! Smart selection per class on the fixtures of `fixtures/java/selection` (issue 19, acceptance):
+//! Smart selection per class on the fixtures of `fixtures/java/selection`:
 //! a snapshot of the split of every class (`test_data/<Class>.sel.txt`: the criteria's split, the
 //! counts, every guiding and every deferred goal), and explicit checks of what the digest's
 //! subjects and our own dilution subjects must give, each derived by hand from the source and

@@ -1,4 +1,4 @@
-//! The subsumption table (`selection::table`) against exhaustive evaluation (issue 19, acceptance):
+//! The subsumption table (`selection::table`) against exhaustive evaluation:
 //! every operator site and jump condition the table can list is recomputed here and the result
 //! must equal the constants in the code.
 //!

@@ -1,5 +1,5 @@
 //! Dev-dependency only: locates the things tests read — the fixture classes, the real-world corpus of
-//! Debian-packaged jars (issue 2), the JDK's `java.base.jmod` — so that every test names them the same way.
+//! Debian-packaged jars, the JDK's `java.base.jmod` — so that every test names them the same way.
 //! It deliberately runs nothing: spawning processes is `worker`'s job (tests spawn `java` themselves).
 
 use std::path::{Path, PathBuf};
@@ -26,7 +26,7 @@ pub struct CorpusJar {
     pub deps: Vec<PathBuf>,
 }
 
-/// The jars of issue 2's real-world corpus: the public benchmark set plus commons-text, jgrapht and xz.
+/// The jars of the real-world corpus: the public benchmark set plus commons-text, jgrapht and xz.
 /// Installed by `scripts/test.sh`; a missing jar is a set-up error, so this panics with the package name.
 pub fn corpus_jars() -> Vec<CorpusJar> {
     const JARS: &[(&str, &str, &[&str])] = &[

@@ -184,7 +184,7 @@ pub struct FieldRef {
     pub ty: JType,
 }
 
-/// An abstract class or interface a test implements with an anonymous class (issue 20 item 1):
+/// An abstract class or interface a test implements with an anonymous class:
 /// what the cluster found about it. The worker runs the generated class `stub_class` (crate
 /// `stubgen`); the renderer writes the same thing as an anonymous class.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -217,7 +217,7 @@ pub struct StubMethod {
     pub java_params: Vec<JType>,
     pub java_ret: Option<JType>,
     /// Whether the stub runs its `Runnable` arguments before answering (a void method taking
-    /// one is an executor: `execute(r)` runs `r` on the calling thread, issue 20 item 5).
+    /// one is an executor: `execute(r)` runs `r` on the calling thread).
     pub runs_arguments: bool,
     /// The class of what the method may throw (binary name): the first class of its `throws`
     /// clause a test can name (`IOException` for `Closeable.close`, `Exception` for
@@ -306,17 +306,17 @@ pub enum Statement {
     ArrayLoad { array: VarId, index: u32, ty: JType },
     /// `T v = from` (tag 11).
     Copy { from: VarId, ty: JType },
-    /// The class literal `T.class` (tag 12; issue 20 item 3, types as values): `ty` is a class
+    /// The class literal `T.class` (tag 12; types as values): `ty` is a class
     /// (erased: `List.class`, never `List<String>.class`), an array or a primitive type.
     ClassLiteral { ty: JType },
-    /// An instance of an anonymous implementation of an abstract class or interface (tag 13;
-    /// issue 20 item 1): `args` go to the superclass constructor, and method k returns
+    /// An instance of an anonymous implementation of an abstract class or interface (tag 13):
+    /// `args` go to the superclass constructor, and method k returns
     /// `answers[k]` in turn, then its return type's default value (so that a loop on a stub's
     /// `hasNext()` ends). With `throws[k]`, the call after the answers throws that value (of the
     /// method's `throw_bound`; a null throws `NullPointerException`, as `throw null` does), once:
     /// Mockito's `thenThrow`, for the code that catches what such a method throws.
     Stub { stub: Arc<StubRef>, args: Vec<VarId>, answers: Vec<Vec<VarId>>, throws: Vec<Option<VarId>> },
-    /// A file or directory in the test's own temporary folder (tag 14; issue 20 item 2): a
+    /// A file or directory in the test's own temporary folder (tag 14): a
     /// `java.io.File`, or a `java.nio.file.Path` when `path`. A file holds `contents` (UTF-8); a
     /// directory holds `contents` in one file `data.txt` when they are not empty; a missing file
     /// is a name in the folder that nothing has created yet. The k-th such statement of a test is

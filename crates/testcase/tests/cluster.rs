@@ -309,7 +309,7 @@ fn overrides_the_test_cannot_call_hide_the_superclass_method() {
     assert!(dump.contains("access.other.SpecialFactory:\n    Factory.level()"), "{dump}");
 }
 
-/// JDK value classes are made by their public static factories (issue 20, item 4): the cluster of
+/// JDK value classes are made by their public static factories: the cluster of
 /// `fixtures/java/jdkvalues`' `Times` offers `Duration.ofSeconds`, `LocalDate.ofEpochDay`,
 /// `Clock.fixed` (with `ZoneOffset` standing for the abstract `ZoneId`), and none of the factories
 /// that read the clock (`now`) or parse text the search rarely gets right (`parse`). Snapshot:
@@ -329,7 +329,7 @@ fn jdk_value_classes_come_from_their_deterministic_factories() {
     expect_file!["../test_data/cluster/jdkvalues-Times.txt"].assert_eq(&dump);
 }
 
-/// Stubs (issue 20 item 1): the abstract classes and interfaces of `stubs.Elapsed`'s parameters
+/// Stubs: the abstract classes and interfaces of `stubs.Elapsed`'s parameters
 /// get stubs with their constructors and abstract methods (a protected abstract method, a generic
 /// interface's two methods but not its default one, `Comparator.compare` but not the `equals` it
 /// redeclares, `Executor.execute` running its task); JDK types' stubs live in `suitesmith.stubs`.
@@ -383,7 +383,7 @@ fn abstract_types_get_stubs_with_their_abstract_methods() {
     assert!(!names.creations(&order).is_empty(), "KeyOrder.natural() stays: {}", names.dump());
 }
 
-/// Files (issue 20 item 2): with `files: true` a wanted `File` or `Path` can be a scratch file
+/// Files: with `files: true` a wanted `File` or `Path` can be a scratch file
 /// (offered first, beside `new File(String)` and the like); with `files: false` none is offered.
 #[test]
 fn files_and_paths_can_be_scratch_files() {
@@ -403,7 +403,7 @@ fn files_and_paths_can_be_scratch_files() {
     }
 }
 
-/// Generators from the package (issue 20 item 3): with `package_generators: true`, the types of
+/// Generators from the package: with `package_generators: true`, the types of
 /// `generators.Router`'s parameters that nothing in the cluster makes get the methods of their own
 /// package returning them: `Channels.loopback(int)` and `Channels.closed()` for `Channel` (its
 /// implementation is package-private in another package), the instance method `Registry.issue`

@@ -1,4 +1,4 @@
-//! No function over 120 lines (issue 14, acceptance): every `fn` in the workspace's Rust sources,
+//! No function over 120 lines: every `fn` in the workspace's Rust sources,
 //! measured from its `fn` line to its closing brace, is at most [`MAX_LINES`] long, except the ones
 //! in [`ALLOWED`]: opcode interpreters (one arm per instruction, which read best as one match) and
 //! test data tables. A long function is split along its phases instead; an entry here is a decision.

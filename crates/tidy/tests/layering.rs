@@ -1,4 +1,4 @@
-//! Layering that holds (issue 14, item 5): the internal crates are listed bottom-up in the root
+//! Layering that holds: the internal crates are listed bottom-up in the root
 //! `Cargo.toml` (`[workspace.dependencies]`), and this test reads the real dependencies from
 //! `cargo metadata` and fails when a crate depends on one listed after it.
 //!

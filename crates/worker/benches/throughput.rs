@@ -1,4 +1,4 @@
-//! Worker throughput (issue 3 acceptance): executions/s of 5-statement `ArrayList` tests on one
+//! Worker throughput: executions/s of 5-statement `ArrayList` tests on one
 //! worker at batch sizes 1 and 50; the engine-side cost per execution (encoding the request and
 //! decoding the results, in-process) and the pipe overhead (batch wall time not spent inside tests,
 //! as the worker measures them); worker start to first `Ready`; and the engine's resident memory

@@ -44,11 +44,11 @@ pub struct WorkerConfig {
     pub sandbox: Arc<sandbox::Sandbox>,
 }
 
-/// The heap of a worker JVM by default, in MiB (issue 3).
+/// The heap of a worker JVM by default, in MiB.
 pub const DEFAULT_MAX_HEAP_MB: u32 = 512;
 
 impl WorkerConfig {
-    /// The defaults of issue 3: 512 MiB heap, 4 MiB stacks, 2 s grace.
+    /// The defaults: 512 MiB heap, 4 MiB stacks, 2 s grace.
     pub fn new(java: Java, runtime_jar: PathBuf, setup: Setup) -> WorkerConfig {
         let sandbox = crate::default_sandbox(&java);
         WorkerConfig {
@@ -94,7 +94,7 @@ impl WorkerConfig {
         // the scratch directory's wins even over a flag the CLI did not refuse.
         args.push(format!("-Djava.io.tmpdir={}", tmp.display()));
         // Every java.nio.file operation of the code under test goes through the runtime's guarded
-        // provider, which refuses changes outside the scratch directory (issue 51, layer 2).
+        // provider, which refuses changes outside the scratch directory (the sandbox's layer 2).
         // (rt_abi::GUARDED_PROVIDER_ARG; this crate does not depend on rt-abi.)
         args.push(
             "-Djava.nio.file.spi.DefaultFileSystemProvider=suitesmith.rt.GuardedFileSystemProvider"

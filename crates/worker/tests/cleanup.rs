@@ -1,4 +1,4 @@
-//! Issue 21 item 3, at the worker: a worker that died under a test (here `Runtime.halt`) is reaped and
+//! Nothing left behind, at the worker: a worker that died under a test (here `Runtime.halt`) is reaped and
 //! its scratch directory removed when it is dropped (as the pool drops it to restart it), files the
 //! code under test left there and a directory it made read-only included.
 

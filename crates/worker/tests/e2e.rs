@@ -1,4 +1,4 @@
-//! End-to-end tests against real JVMs (issue 3): handshake, every statement kind through a real worker
+//! End-to-end tests against real JVMs: handshake, every statement kind through a real worker
 //! (the cross-language round trip docs/protocol.md asks for), JDK classes, the hostile fixtures that
 //! need no instrumentation (timeout, stack overflow, out of memory, halt/exit, native crash), pool
 //! ordering and recovery, the engine-side deadline, and the runtime ABI (tracer and guard methods of

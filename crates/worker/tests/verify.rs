@@ -1,4 +1,4 @@
-//! The verification machinery of `generate` (issue 5) against real javac, JUnit 4, JUnit 5 and JaCoCo
+//! The verification machinery of `generate` against real javac, JUnit 4, JUnit 5 and JaCoCo
 //! from /usr/share/java: hand-written suites of `fixtures/java/verify/Grade.java` stored as sources in
 //! `test_data/verify/` are compiled and run in fresh JVMs. Outcomes are snapshots; the failure lines
 //! are checked against the `// line: <method>` markers of the sources; the JaCoCo counts against

@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests and the benchmark: the real-world corpus of issue 2
+//! Helpers shared by the integration tests and the benchmark: the real-world corpus
 //! (the jars and `java.base.jmod` listed in `test-support`) and the bytecode fixture classes.
 
 // Not every test target uses every helper.

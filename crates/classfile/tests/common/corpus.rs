@@ -1,4 +1,4 @@
-//! The real-world corpus of issue 2, shared by the round-trip tests and the benchmark: Debian jars
+//! The real-world corpus, shared by the round-trip tests and the benchmark: Debian jars
 //! from /usr/share/java and the JDK's own modules (listed once, in `test-support`).
 
 // Not every test target uses every helper.

@@ -1,5 +1,5 @@
-//! What the hostile corpus's test files (`tests/hostile.rs`, issue 21; `tests/hostile_io.rs`, issue
-//! 51) share: a canary world per class, `suitesmith generate` on one class of
+//! What the hostile corpus's test files (`tests/hostile.rs`, `tests/hostile_io.rs`)
+//! share: a canary world per class, `suitesmith generate` on one class of
 //! `fixtures/java/hostile/corpus`, the written tests compiled and run in fresh plain JVMs, an
 //! unguarded proof run, and the checks after each phase (canaries, temporary directories, the
 //! test's listener). It is included by `#[path]` from those files only, not from `common/mod.rs`,
@@ -40,7 +40,7 @@ pub const BUDGET_SECONDS: u64 = 30;
 /// Fresh plain JVMs the written tests must pass in, as the engine's own verification runs them.
 pub const RUNS: usize = 5;
 pub const JUNIT4: &[&str] = &["/usr/share/java/junit4.jar", "/usr/share/java/hamcrest-core.jar"];
-/// Debian's Guava 31.1, the library of issue 51's report; `Purger` deletes through it.
+/// Debian's Guava 31.1, the library of the reported escape; `Purger` deletes through it.
 pub const GUAVA: &str = "/usr/share/java/guava.jar";
 /// Where a JVM on Linux puts `java.io.tmpdir` when not told otherwise: `/tmp`, whatever `TMPDIR` says.
 /// The ticker's files land there unless something points the property elsewhere.

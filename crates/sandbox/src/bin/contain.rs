@@ -1,6 +1,6 @@
 //! `contain --writable DIR [--writable DIR ...] -- COMMAND [ARGS ...]`: runs a command, as the user
 //! who runs this (root stays root), in a user and mount namespace where every mount is read-only
-//! but the named directories. The safety net of issue 51's acceptance runs: `suitesmith generate`
+//! but the named directories. The safety net of the sandbox's acceptance runs: `suitesmith generate`
 //! and the written tests run as root inside it, so a hole in the product's own sandbox shows as a
 //! changed canary tree (a writable directory) or a refused write, never as damage to the machine.
 //! Exits with the command's status (128 + signal when a signal ended it), 2 on bad usage.

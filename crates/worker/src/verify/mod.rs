@@ -1,4 +1,4 @@
-//! Verification of generated JUnit suites before they are written (issue 5): compile them with the
+//! Verification of generated JUnit suites before they are written: compile them with the
 //! JDK's `javac` ([`compile`]), run them with JUnit's own runner, each run in a fresh JVM
 //! ([`run_tests`], [`run_repeatedly`]), learn which test failed at which line of the test class
 //! ([`TestOutcome::Failed`], [`summarize`]), and measure the line and branch coverage of the class

@@ -146,8 +146,8 @@ fn containment(dir: &Path) -> Result<(Vec<String>, PathBuf), VerifyError> {
         format!("-Djava.io.tmpdir={}", tmp.display()),
         format!("-Duser.home={}", home.display()),
         format!("-Dsuitesmith.verify.scratch={}", dir.display()),
-        // java.nio.file goes through the runtime's guarded provider, as in the workers (issue 51;
-        // rt_abi::GUARDED_PROVIDER_ARG): a test changing something outside `dir` is refused.
+        // java.nio.file goes through the runtime's guarded provider, as in the workers
+        // (rt_abi::GUARDED_PROVIDER_ARG): a test changing something outside `dir` is refused.
         "-Djava.nio.file.spi.DefaultFileSystemProvider=suitesmith.rt.GuardedFileSystemProvider".to_string(),
     ];
     Ok((args, cwd))

@@ -1,5 +1,5 @@
 /**
- * Denials by the operating system count as guard refusals (issue 51, layer 3).
+ * Denials by the operating system count as guard refusals (the sandbox's layer 3).
  *
  * <p>The workers and verification runs are sandboxed (Landlock; a read-only root or another uid
  * where it is missing): a write outside the scratch directory that no guard saw fails there with

@@ -973,7 +973,7 @@ final class Executor {
 
     /**
      * Removes what the statement just run left in {@code java.io.tmpdir}, and says so: a guard
-     * refusal, so that the test is cut before the statement (issue 20). A worker's temporary
+     * refusal, so that the test is cut before the statement. A worker's temporary
      * directory is its own, but for the user it is the machine's /tmp: a written test whose code
      * under test keeps a temporary file (Guava's {@code Files.createTempDir()}) would leave it there,
      * and verification drops any test that leaves a file behind. Seen here, at the statement that
@@ -1022,7 +1022,7 @@ final class Executor {
     private boolean scratchFolderReady;
 
     /**
-     * A file, directory or missing name in the test's scratch folder (issue 20 item 2), which is
+     * A file, directory or missing name in the test's scratch folder, which is
      * emptied at the test's first one, so that what an earlier test left there is gone. The
      * written test makes the same in its TemporaryFolder / @TempDir.
      */

@@ -1,5 +1,5 @@
 /**
- * The one chokepoint of java.nio.file (issue 51, layer 2): a default {@link FileSystemProvider}
+ * The one chokepoint of java.nio.file (the sandbox's layer 2): a default {@link FileSystemProvider}
  * that delegates to the JDK's and refuses, as a guard, every operation that would change something
  * outside the scratch directory. Every JVM that runs code under test installs it with
  * {@code -Djava.nio.file.spi.DefaultFileSystemProvider=suitesmith.rt.GuardedFileSystemProvider}

@@ -448,8 +448,7 @@ public final class Guards {
      * the {@link #userDirsBelow stand-ins for the user's directories} there. A relative path
      * never is: in the workers it resolves against a directory inside the scratch directory, but in
      * a written test it names a file in the user's working directory (their project), so a write,
-     * rename or delete by a relative name is refused and recorded, and the test is cut before it
-     * (issue 21).
+     * rename or delete by a relative name is refused and recorded, and the test is cut before it.
      */
     static boolean inScratch(File f) {
         String root = scratch;
@@ -474,7 +473,7 @@ public final class Guards {
     /**
      * Set whenever a guard lets a file operation through (every write-side guard asks
      * {@link #inScratch(File)} first): the executor then lists {@code java.io.tmpdir} after the
-     * statement, to find what it left there (issue 20).
+     * statement, to find what it left there.
      */
     private static final java.util.concurrent.atomic.AtomicBoolean allowedWrite =
         new java.util.concurrent.atomic.AtomicBoolean();

@@ -1,5 +1,5 @@
 /**
- * Reflection and method handles onto guarded methods (issue 51): {@code Method.invoke},
+ * Reflection and method handles onto guarded methods: {@code Method.invoke},
  * {@code Constructor.newInstance} and {@code MethodHandles.Lookup.find*}/{@code unreflect*} are
  * redirected (crates/rt-abi {@code REDIRECTS}) to {@link Guards}, which asks here whether the
  * target is itself a redirected call and, if so, ends in its guard, as an instrumented call site

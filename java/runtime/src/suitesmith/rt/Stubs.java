@@ -1,6 +1,6 @@
 /**
  * What the methods of stub classes answer. A stub is an anonymous implementation of an abstract
- * class or interface that a test creates (issue 20 item 1); the engine generates its class (crate
+ * class or interface that a test creates; the engine generates its class (crate
  * stubgen), whose every method calls {@link #answer} with its own {@link Answers} and its
  * arguments. The semantics are those of the anonymous class the JUnit renderer writes: the answers
  * in turn, then the return type's default value (so that a loop on a stub's {@code hasNext()}

@@ -1,5 +1,5 @@
 /**
- * Tests of the guarded file system provider (suitesmith.rt.GuardedFileSystemProvider, issue 51) and
+ * Tests of the guarded file system provider (suitesmith.rt.GuardedFileSystemProvider) and
  * of what goes with it: reflection and method handles onto guarded methods, and denials by the
  * operating system counted as refusals. Real workers and JVMs with the provider installed (as
  * crates/worker installs it); every operation of subjects.FileOps runs once on a canary outside the
