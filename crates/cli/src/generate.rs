@@ -123,23 +123,23 @@ pub struct Args {
     /// the distances inside those methods. Off until a benchmark ablation shows a gain.
     #[arg(long, value_enum, default_value = "off")]
     flags: crate::dse_args::Switch,
-    /// Stubs (issue 20, docs/stubs.md): abstract classes and interfaces become anonymous classes
+    /// Stubs (docs/stubs.md): abstract classes and interfaces become anonymous classes
     /// in the tests, whose methods return values the search chooses (a `Ticker` that reads 5 then
     /// 9, a `Callable` returning "x", an `Executor` that runs its task at once).
     #[arg(long, value_enum, default_value = "off")]
     stubs: crate::dse_args::Switch,
-    /// Files (issue 20, docs/files.md): a `File` or `Path` parameter can get a file, a directory
+    /// Files (docs/files.md): a `File` or `Path` parameter can get a file, a directory
     /// or a missing name in the test's temporary folder, with contents the search chooses; the
     /// written tests make them in JUnit 4's `TemporaryFolder` / JUnit 5's `@TempDir`.
     #[arg(long, value_enum, default_value = "off")]
     files: crate::dse_args::Switch,
-    /// Generators from the package (issue 20, docs/generators.md): a type the test cannot make
+    /// Generators from the package (docs/generators.md): a type the test cannot make
     /// otherwise (no accessible constructor, no implementation with one) is made by the methods
     /// of other classes of the class's package or of the type's own package that return it
     /// (a public factory of a package-private implementation, `newDirectExecutorService()`).
     #[arg(long, value_enum, default_value = "off")]
     package_generators: crate::dse_args::Switch,
-    /// Format strings (issue 20, docs/generators.md): the static pool also holds dotted quads,
+    /// Format strings (docs/generators.md): the static pool also holds dotted quads,
     /// ISO dates and times, URLs, e-mail addresses, ... when the class compares characters with
     /// their separators (`charAt(i) == '-'`), so that its parsers get well-formed input.
     #[arg(long, value_enum, default_value = "off")]

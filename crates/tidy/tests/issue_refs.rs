@@ -14,27 +14,6 @@ const NOT_YET: &[(&str, &str)] = &[
     ("crates/testcase/src/cluster/", "cleaned after the merge of the work under way there"),
 ];
 
-/// Lines that name an issue but are not only comments, as (file, trimmed line): clap turns these
-/// doc comments into `suitesmith generate --help`, so rewording them changes what users read.
-const HELP_TEXT: &[(&str, &str)] = &[
-    (
-        "crates/cli/src/generate.rs",
-        "/// Stubs (issue 20, docs/stubs.md): abstract classes and interfaces become anonymous classes",
-    ),
-    (
-        "crates/cli/src/generate.rs",
-        "/// Files (issue 20, docs/files.md): a `File` or `Path` parameter can get a file, a directory",
-    ),
-    (
-        "crates/cli/src/generate.rs",
-        "/// Generators from the package (issue 20, docs/generators.md): a type the test cannot make",
-    ),
-    (
-        "crates/cli/src/generate.rs",
-        "/// Format strings (issue 20, docs/generators.md): the static pool also holds dotted quads,",
-    ),
-];
-
 /// The comment on `line`, if any: the whole line when it starts with `//`, else what follows a
 /// ` // ` after code.
 fn comment(line: &str) -> Option<&str> {
@@ -102,9 +81,7 @@ fn comments_name_no_issue() {
             continue;
         }
         for (line, text) in issue_refs(&src) {
-            if !HELP_TEXT.iter().any(|&(f, t)| f == file && t == text) {
-                found.push(format!("{file}:{line}: {text}"));
-            }
+            found.push(format!("{file}:{line}: {text}"));
         }
     }
     assert!(
@@ -112,18 +89,6 @@ fn comments_name_no_issue() {
         "say what the code does and why, without the issue number:\n{}",
         found.join("\n")
     );
-}
-
-#[test]
-fn help_text_entries_still_exist() {
-    let sources = common::product_sources();
-    for (file, text) in HELP_TEXT {
-        let src = &sources.iter().find(|(f, _)| f == file).unwrap_or_else(|| panic!("{file} is gone")).1;
-        assert!(
-            src.lines().any(|l| l.trim() == *text),
-            "{file} no longer has: {text}\n(drop it from HELP_TEXT)"
-        );
-    }
 }
 
 #[test]
