@@ -1,7 +1,8 @@
-//! programdb: the program database of one run (issue 14, item 1). A classpath opened once; each
-//! class parsed at most once and each method decoded at most once, on demand, and kept; the
-//! per-method analyses memoised beside the body; one class hierarchy (`hierarchy`) and a call
-//! graph by class-hierarchy analysis (`callgraph`) answered from the same memoised classes.
+//! programdb: the program database of one run, shared by every stage so that none of them reads
+//! the classpath again. A classpath opened once; each class parsed at most once and each method
+//! decoded at most once, on demand, and kept; the per-method analyses memoised beside the body;
+//! one class hierarchy (`hierarchy`) and a call graph by class-hierarchy analysis (`callgraph`)
+//! answered from the same memoised classes.
 //! Callers never parse or decode themselves: they ask the database (rust-analyzer's query model at
 //! a small scale, DESIGN.md "Seams before features").
 //!

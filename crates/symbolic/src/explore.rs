@@ -39,13 +39,14 @@ use std::fmt;
 use std::rc::Rc;
 
 use goals::GoalId;
+use jvm_model::ClassName;
 use protocol::{AccessPath, Clause, PathCondition, Root};
 use solver::{Arena, Assignment, ExprId, Op, Outcome, Portfolio, Solver, SolverLimits, Value};
 
 use crate::interp::{Abrupt, Machine, Res};
 use crate::invariants::{Invariants, Preset};
 use crate::invoke::CallKind;
-use crate::lazy::{Bound, Caches, LazyState, Limits, Logged, binary, prim_of};
+use crate::lazy::{Bound, Caches, LazyState, Limits, Logged, prim_of};
 use crate::numeric::{self, Vars};
 use crate::value::{Slot, split_descriptor};
 use crate::{Concolic, EntryKind, PcEntry, Stop, SymConfig};
@@ -509,7 +510,7 @@ impl<'c> Dfs<'c> {
         let r = enter(&mut m, &self.entry);
         let mut end = match r {
             Ok(v) => PathEnd::Return(v.map_or("void".to_string(), |v| m.summary(v))),
-            Err(Abrupt::Throw(e)) => PathEnd::Exception(binary(&m.heap.class_of(e))),
+            Err(Abrupt::Throw(e)) => PathEnd::Exception(ClassName::binary_of(&m.heap.class_of(e))),
             Err(Abrupt::Stop(s)) => PathEnd::Stop(s),
         };
         self.out.stats.replays += 1;
@@ -652,7 +653,7 @@ impl<'c> Dfs<'c> {
         };
         *self.out.stats.ends.entry(key.to_string()).or_insert(0) += 1;
         let condition = PathCondition {
-            class: binary(&self.entry.class),
+            class: ClassName::binary_of(&self.entry.class),
             name: self.entry.name.clone(),
             descriptor: self.entry.desc.clone(),
             clauses,

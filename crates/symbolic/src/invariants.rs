@@ -27,10 +27,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use jvm_model::ClassName;
 use protocol::{AccessPath, Clause, Root, Step};
 
 use crate::interp::Machine;
-use crate::lazy::{Alt, binary, path_text};
+use crate::lazy::{Alt, path_text};
 use crate::value::ObjId;
 
 /// The invariants an exploration assumes of its input heap.
@@ -76,7 +77,7 @@ impl Invariants {
         if self.max_objects.is_empty() {
             return default;
         }
-        self.max_objects.get(&binary(class)).copied().unwrap_or(default)
+        self.max_objects.get(&ClassName::binary_of(class)).copied().unwrap_or(default)
     }
 }
 
@@ -298,14 +299,14 @@ impl Preset {
         let mut fresh: BTreeMap<String, String> = BTreeMap::new();
         for c in clauses {
             if let Clause::Fresh { path, class } = c {
-                fresh.insert(path_text(path), class.replace('.', "/"));
+                fresh.insert(path_text(path), ClassName::internal_of(class));
             }
         }
         let mut decisions = BTreeMap::new();
         for c in clauses {
             let (p, d) = match c {
                 Clause::Null(p) => (p, Decision::Null),
-                Clause::Fresh { path, class } => (path, Decision::Fresh(class.replace('.', "/"))),
+                Clause::Fresh { path, class } => (path, Decision::Fresh(ClassName::internal_of(class))),
                 // An alias of a parameter's object says nothing `repOk` can use: free.
                 Clause::Alias(p, t) if t.root == Root::This => {
                     (p, Decision::Alias(t.clone(), fresh.get(&path_text(t)).cloned()))

@@ -25,6 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use classfile::access;
+use jvm_model::ClassName;
 use protocol::{AccessPath, Clause, PrimType, Root, Step};
 use solver::{ExprId, Op, Sort, Value, VarId};
 
@@ -175,11 +176,6 @@ impl LazyState {
     }
 }
 
-/// The binary name (dots) of an internal one.
-pub(crate) fn binary(internal: &str) -> String {
-    internal.replace('/', ".")
-}
-
 /// The primitive type and solver sort of a field descriptor.
 pub(crate) fn prim_of(desc: &str) -> Option<(PrimType, Sort)> {
     Some(match desc {
@@ -230,7 +226,7 @@ impl Machine<'_, '_> {
         }
         let Some(base) = st.paths.get(&id) else { return Ok(None) };
         let mut path = base.clone();
-        path.steps.push(Step::Field { class: binary(owner), name: name.to_string() });
+        path.steps.push(Step::Field { class: ClassName::binary_of(owner), name: name.to_string() });
         let v = if let Some((ty, sort)) = prim_of(desc) {
             self.symbolic_input(path, ty, sort)
         } else {
@@ -337,7 +333,9 @@ impl Machine<'_, '_> {
         let clause = match &alts[chosen] {
             Alt::Null => Clause::Null(path.clone()),
             Alt::Alias(o) => Clause::Alias(path.clone(), st.paths.get(o).cloned().unwrap_or(path.clone())),
-            Alt::Fresh(c) | Alt::FreshAt(c, _) => Clause::Fresh { path: path.clone(), class: binary(c) },
+            Alt::Fresh(c) | Alt::FreshAt(c, _) => {
+                Clause::Fresh { path: path.clone(), class: ClassName::binary_of(c) }
+            }
         };
         st.log.push(Logged::Ref { clause, alts: alts.len() as u32, chosen: chosen as u32 });
         let alt = alts[chosen].clone();
@@ -370,7 +368,7 @@ impl Machine<'_, '_> {
             let value = match prim_of(d) {
                 Some((ty, sort)) if self.lazy.is_some() => {
                     let mut at = path.clone();
-                    at.steps.push(Step::Field { class: binary(c), name: "value".to_string() });
+                    at.steps.push(Step::Field { class: ClassName::binary_of(c), name: "value".to_string() });
                     self.symbolic_input(at, ty, sort)
                 }
                 _ => crate::value::default_of(d),

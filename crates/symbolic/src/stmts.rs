@@ -5,6 +5,7 @@
 //! `Executor.runTest` stops at the first statement whose outcome is not a value. The Primitive and
 //! String statements listed as symbolic become the replay's inputs.
 
+use jvm_model::ClassName;
 use solver::{Op, Sort, Value};
 use testcase::{JType, PrimValue, Statement, TestCase};
 
@@ -30,7 +31,7 @@ pub(crate) fn run_test(m: &mut Machine<'_, '_>, test: &TestCase, symbolic: &[usi
                 vars[i] = v;
             }
             Err(Abrupt::Throw(e)) => {
-                let text = format!("threw {}", m.heap.class_of(e).replace('/', "."));
+                let text = format!("threw {}", ClassName::binary_of(&m.heap.class_of(e)));
                 m.outcomes.push(text);
                 break;
             }
@@ -41,11 +42,6 @@ pub(crate) fn run_test(m: &mut Machine<'_, '_>, test: &TestCase, symbolic: &[usi
             }
         }
     }
-}
-
-/// Internal name of a binary class name.
-fn internal(binary: &str) -> String {
-    binary.replace('.', "/")
 }
 
 impl Machine<'_, '_> {
@@ -59,7 +55,7 @@ impl Machine<'_, '_> {
             C::R(None) => "null".to_string(),
             C::R(Some(o)) => match self.heap.get(o) {
                 Obj::Str(s) => format!("{:?}", s.to_rust()),
-                _ => self.heap.class_of(o).replace('/', "."),
+                _ => ClassName::binary_of(&self.heap.class_of(o)),
             },
             C::Top => "?".to_string(),
         }
@@ -78,12 +74,12 @@ impl Machine<'_, '_> {
             Statement::String(s) => Ok(self.string_input(i, s, sym)),
             Statement::Null(_) => Ok(Slot::null()),
             Statement::EnumConstant { ty, name } => {
-                let class = internal(ty.class_name().unwrap_or_default());
+                let class = ClassName::internal_of(ty.class_name().unwrap_or_default());
                 let desc = format!("L{class};");
                 self.get_static(&class, name, &desc)
             }
             Statement::Constructor { ctor, args } => {
-                let class = internal(&ctor.class);
+                let class = ClassName::internal_of(&ctor.class);
                 let (params, _) = split_descriptor(&ctor.descriptor);
                 let mut vals = self.args(test, vars, args, &params)?;
                 // `outer.new Inner(..)` with a null outer instance throws before the constructor
@@ -100,7 +96,7 @@ impl Machine<'_, '_> {
                 Ok(Slot::obj(o))
             }
             Statement::Method { method, receiver, args } => {
-                let class = internal(&method.class);
+                let class = ClassName::internal_of(&method.class);
                 let (params, _) = split_descriptor(&method.descriptor);
                 let mut vals = self.args(test, vars, args, &params)?;
                 let kind = if method.is_static {
@@ -120,7 +116,7 @@ impl Machine<'_, '_> {
                 Ok(self.call(kind, &class, &method.name, &method.descriptor, vals)?.unwrap_or(Slot::null()))
             }
             Statement::FieldGet { field, receiver } => {
-                let class = internal(&field.class);
+                let class = ClassName::internal_of(&field.class);
                 if field.is_static {
                     return self.get_static(&class, &field.name, &field.descriptor);
                 }
@@ -128,7 +124,7 @@ impl Machine<'_, '_> {
                 self.get_field(r, &class, &field.name, &field.descriptor)
             }
             Statement::FieldSet { field, receiver, value } => {
-                let class = internal(&field.class);
+                let class = ClassName::internal_of(&field.class);
                 let v = self.arg(test, vars, *value, &field.descriptor)?;
                 if field.is_static {
                     self.put_static(&class, &field.name, &field.descriptor, v)?;
@@ -151,7 +147,7 @@ impl Machine<'_, '_> {
             // A class literal is the class's mirror, as `ldc` of a class constant makes it; the
             // mirrors of primitive types (`Integer.TYPE`) are not modelled.
             Statement::ClassLiteral { ty } => match ty.erasure() {
-                JType::Class { name, .. } => Ok(Slot::obj(self.heap.mirror(&internal(&name)))),
+                JType::Class { name, .. } => Ok(Slot::obj(self.heap.mirror(&ClassName::internal_of(&name)))),
                 t @ JType::Array(_) => Ok(Slot::obj(self.heap.mirror(&t.descriptor()))),
                 _ => Err(Abrupt::Stop(Stop::Unsupported("a primitive class literal".into()))),
             },
@@ -215,7 +211,7 @@ impl Machine<'_, '_> {
         let prim = test.var_type(v).and_then(|t| t.as_primitive());
         match (prim, desc.len() == 1) {
             (Some(p), false) if !matches!(s.c, C::R(_)) => {
-                let class = internal(p.wrapper());
+                let class = ClassName::internal_of(p.wrapper());
                 Ok(Slot::obj(self.box_value(&class, s)))
             }
             _ => self.coerce(s, desc),

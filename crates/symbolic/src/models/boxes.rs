@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use jvm_model::ClassName;
 use solver::{ExprId, Op, Value};
 
 use crate::heap::Obj;
@@ -163,8 +164,8 @@ impl Machine<'_, '_> {
                 Ok(Some(self.compare3(prim, args[0], args[1])))
             }
             ("compareTo", _) if args[1].as_ref().is_some_and(|o| self.heap.class_of(o) != class) => {
-                let other = self.heap.class_of(args[1].as_ref()?).replace('/', ".");
-                let msg = format!("{other} cannot be cast to {}", class.replace('/', "."));
+                let other = ClassName::binary_of(&self.heap.class_of(args[1].as_ref()?));
+                let msg = format!("{other} cannot be cast to {}", ClassName::binary_of(class));
                 self.throw_new("java/lang/ClassCastException", &msg)
             }
             ("compareTo", _) => {

@@ -3,6 +3,7 @@
 //! `Math` (abs, min, max, signum, floorDiv, floorMod symbolic; the rest concretised with pins),
 //! `Class` names, and `PrintStream` output as a no-op (that still calls `toString`).
 
+use jvm_model::ClassName;
 use solver::{Op, Value};
 
 use crate::heap::{Obj, StrVal};
@@ -52,7 +53,7 @@ impl Machine<'_, '_> {
                     Ok(h) => h.map_or(0, |s| self.pin(s).as_int()),
                     Err(e) => return Some(Err(e)),
                 };
-                let c = self.heap.class_of(this).replace('/', ".");
+                let c = ClassName::binary_of(&self.heap.class_of(this));
                 Ok(Some(self.new_rust_string(&format!("{c}@{h:x}"))))
             }
             ("clone", "()Ljava/lang/Object;") => self.clone_object(this).map(Some),
@@ -67,7 +68,7 @@ impl Machine<'_, '_> {
         if let Obj::Inst { class, .. } = &copy
             && !self.assignable(class, "java/lang/Cloneable")
         {
-            let c = class.replace('/', ".");
+            let c = ClassName::binary_of(class);
             return self.throw_new("java/lang/CloneNotSupportedException", &c);
         }
         Ok(Slot::obj(self.heap.alloc(copy)))
@@ -129,7 +130,7 @@ impl Machine<'_, '_> {
                 Ok(Some(Slot::obj(a)))
             }
             ("toString", "()Ljava/lang/String;") => {
-                let c = self.heap.class_of(this).replace('/', ".");
+                let c = ClassName::binary_of(&self.heap.class_of(this));
                 let msg = get(self, DETAIL);
                 let text = match msg.as_ref() {
                     Some(m) => match self.fixed_str(m) {
@@ -433,7 +434,7 @@ impl Machine<'_, '_> {
                 return self.get_static(&t, &f, &format!("L{t};")).map(Some);
             }
         }
-        let msg = format!("No enum constant {}.{}", t.replace('/', "."), wanted.to_rust());
+        let msg = format!("No enum constant {}.{}", ClassName::binary_of(&t), wanted.to_rust());
         self.throw_new("java/lang/IllegalArgumentException", &msg)
     }
 
@@ -441,7 +442,7 @@ impl Machine<'_, '_> {
         let this = args.first()?.as_ref()?;
         let Obj::Mirror(t) = self.heap.get(this).clone() else { return None };
         let r = match name {
-            "getName" | "getTypeName" => Ok(Some(self.new_rust_string(&t.replace('/', ".")))),
+            "getName" | "getTypeName" => Ok(Some(self.new_rust_string(&ClassName::binary_of(&t)))),
             "getSimpleName" => {
                 let simple = t.rsplit(['/', '$']).next().unwrap_or(&t).to_string();
                 Ok(Some(self.new_rust_string(&simple)))

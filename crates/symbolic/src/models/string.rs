@@ -4,6 +4,7 @@
 //! `equals`, `startsWith` and `equalsIgnoreCase` keep an input's length symbolic; operations whose
 //! result's shape depends on the exact length pin it (`fixed_str`).
 
+use jvm_model::ClassName;
 use solver::{ExprId, Op, Value};
 
 use crate::heap::{Ch, Obj, StrVal};
@@ -324,8 +325,10 @@ impl Machine<'_, '_> {
         };
         if !matches!(self.heap.get(o), Obj::Str(_)) {
             // The bridge `compareTo(Object)` casts its argument.
-            let msg =
-                format!("{} cannot be cast to java.lang.String", self.heap.class_of(o).replace('/', "."));
+            let msg = format!(
+                "{} cannot be cast to java.lang.String",
+                ClassName::binary_of(&self.heap.class_of(o))
+            );
             return self.throw_new("java/lang/ClassCastException", &msg);
         }
         let a = self.fixed_str(this)?;
