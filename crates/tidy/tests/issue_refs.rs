@@ -8,11 +8,8 @@
 mod common;
 
 /// Areas not cleaned yet, each with why; a path prefix.
-const NOT_YET: &[(&str, &str)] = &[
-    ("crates/programdb/", "cleaned after the merge of the work under way there"),
-    ("crates/symbolic/", "cleaned after the merge of the work under way there"),
-    ("crates/testcase/src/cluster/", "cleaned after the merge of the work under way there"),
-];
+const NOT_YET: &[(&str, &str)] =
+    &[("crates/testcase/src/cluster/", "cleaned after the merge of the work under way there")];
 
 /// The comment on `line`, if any: the whole line when it starts with `//`, else what follows a
 /// ` // ` after code.
