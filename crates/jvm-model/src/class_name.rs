@@ -16,7 +16,19 @@ impl ClassName {
 
     /// From a binary name (`java.util.Map$Entry`).
     pub fn from_binary(binary: &str) -> ClassName {
-        ClassName(binary.replace('.', "/"))
+        ClassName(Self::internal_of(binary))
+    }
+
+    /// The internal form of a binary name held as a borrowed `&str`, when only the other spelling
+    /// is wanted: one allocation, for callers on the interpreter's per-statement path.
+    pub fn internal_of(binary: &str) -> String {
+        binary.replace('.', "/")
+    }
+
+    /// The binary name of an internal form held as a borrowed `&str`: one allocation, where
+    /// `from_internal(name.to_string()).binary()` would copy the name first.
+    pub fn binary_of(internal: &str) -> String {
+        internal.replace('/', ".")
     }
 
     /// The internal form: `java/util/Map$Entry`.
@@ -30,7 +42,7 @@ impl ClassName {
 
     /// The binary name: `java.util.Map$Entry`.
     pub fn binary(&self) -> String {
-        self.0.replace('/', ".")
+        Self::binary_of(&self.0)
     }
 
     /// The path of the class file below a classpath root or in a jar: `java/util/Map$Entry.class`.
@@ -82,6 +94,15 @@ mod tests {
         assert_eq!(n.package_internal(), "java/util");
         assert_eq!(n.simple_name(), "Map$Entry");
         assert_eq!(n.into_internal(), "java/util/Map$Entry");
+    }
+
+    #[test]
+    fn borrowed_spellings() {
+        assert_eq!(ClassName::internal_of("java.util.Map$Entry"), "java/util/Map$Entry");
+        assert_eq!(ClassName::binary_of("java/util/Map$Entry"), "java.util.Map$Entry");
+        assert_eq!(ClassName::internal_of("Foo"), "Foo");
+        assert_eq!(ClassName::binary_of("Foo"), "Foo");
+        assert_eq!(ClassName::binary_of(""), "");
     }
 
     #[test]

@@ -13,7 +13,6 @@ const HOME: &str = "crates/jvm-model/src/class_name.rs";
 const NOT_YET: &[(&str, &str)] = &[
     ("crates/programdb/", "converted after the merge of the work under way there"),
     ("crates/symbolic/", "converted after the merge of the work under way there"),
-    ("crates/testcase/src/cluster/", "converted after the merge of the work under way there"),
 ];
 
 /// The spelling changes in `src` as (line number, line); whitespace inside the call is ignored.
