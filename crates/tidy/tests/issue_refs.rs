@@ -7,10 +7,6 @@
 
 mod common;
 
-/// Areas not cleaned yet, each with why; a path prefix.
-const NOT_YET: &[(&str, &str)] =
-    &[("crates/testcase/src/cluster/", "cleaned after the merge of the work under way there")];
-
 /// The comment on `line`, if any: the whole line when it starts with `//`, else what follows a
 /// ` // ` after code.
 fn comment(line: &str) -> Option<&str> {
@@ -66,17 +62,10 @@ fn issue_refs(src: &str) -> Vec<(usize, String)> {
     found
 }
 
-fn not_yet(file: &str) -> bool {
-    NOT_YET.iter().any(|(prefix, _)| file.starts_with(prefix))
-}
-
 #[test]
 fn comments_name_no_issue() {
     let mut found = Vec::new();
     for (file, src) in common::product_sources() {
-        if not_yet(&file) {
-            continue;
-        }
         for (line, text) in issue_refs(&src) {
             found.push(format!("{file}:{line}: {text}"));
         }

@@ -8,10 +8,6 @@ mod common;
 /// The one file allowed to spell the conversion out.
 const HOME: &str = "crates/jvm-model/src/class_name.rs";
 
-/// Areas not converted yet, each with why; a path prefix.
-const NOT_YET: &[(&str, &str)] =
-    &[("crates/testcase/src/cluster/", "converted after the merge of the work under way there")];
-
 /// The spelling changes in `src` as (line number, line); whitespace inside the call is ignored.
 fn spelling_changes(src: &str) -> Vec<(usize, String)> {
     const CALLS: &[&str] =
@@ -26,15 +22,11 @@ fn spelling_changes(src: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
-fn not_yet(file: &str) -> bool {
-    NOT_YET.iter().any(|(prefix, _)| file.starts_with(prefix))
-}
-
 #[test]
 fn class_names_change_spelling_only_in_class_name() {
     let mut found = Vec::new();
     for (file, src) in common::product_sources() {
-        if file == HOME || not_yet(&file) {
+        if file == HOME {
             continue;
         }
         for (line, text) in spelling_changes(&src) {

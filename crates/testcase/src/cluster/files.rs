@@ -1,5 +1,5 @@
 //! Files in the test's temporary folder as values of a wanted `java.io.File` or
-//! `java.nio.file.Path` (issue 20 item 2, `--files`, docs/files.md): a file with contents the
+//! `java.nio.file.Path` (`--files`, docs/files.md): a file with contents the
 //! search chooses, a directory or a name nothing has created yet, where otherwise such a parameter
 //! only gets a random name that names nothing. What the statement holds and writes is the
 //! factory's and the renderer's; the cluster only offers the creation.

@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use jvm_model::ClassName;
 use programdb::{ClassId, ProgramDb};
 
 use super::load::ClassTable;
@@ -80,7 +81,7 @@ impl Hierarchy {
 /// from the table's summaries (the cluster reports it only if the walk needed the class).
 fn admitted(table: &mut ClassTable<'_>, name: &str) -> Option<ClassId> {
     let db = table.db();
-    let c = db.class_id(&name.replace('.', "/")).filter(|&c| db.class(c).is_ok());
+    let c = db.class_id(ClassName::from_binary(name).internal()).filter(|&c| db.class(c).is_ok());
     if c.is_none() {
         table.get(name);
     }
@@ -111,7 +112,7 @@ fn generic_hier(db: &ProgramDb, c: ClassId) -> Hier {
             .super_name(c)
             .into_iter()
             .chain(interface_names.iter().map(String::as_str))
-            .map(|s| JType::class(&s.replace('/', ".")))
+            .map(|s| JType::class(&ClassName::binary_of(s)))
             .collect(),
     })
 }
@@ -121,12 +122,12 @@ fn generic_hier(db: &ProgramDb, c: ClassId) -> Hier {
 /// precomputed once instead of walking the hierarchy (with allocations) on each question. The
 /// database lists them breadth first; `is_subclass` binary-searches, so they are sorted here.
 fn ancestors(db: &ProgramDb, name: &str) -> Vec<String> {
-    let internal = name.replace('.', "/");
+    let name = ClassName::from_binary(name);
     let mut res: Vec<String> = db
-        .supertypes(&internal)
+        .supertypes(name.internal())
         .into_iter()
-        .filter(|s| *s != internal)
-        .map(|s| s.replace('/', "."))
+        .filter(|s| *s != name.internal())
+        .map(ClassName::binary_of)
         .collect();
     res.sort();
     res
@@ -155,7 +156,7 @@ impl Builder<'_> {
                 .iter()
                 .filter(|e| e.path().extension().is_none_or(|x| x != "jmod"))
                 .flat_map(|e| e.class_names())
-                .map(|n| n.replace('/', "."))
+                .map(ClassName::binary_of)
                 .filter(|n| !jdk::is_jdk(n) && n != "module-info")
                 .collect::<BTreeSet<String>>()
                 .into_iter()

@@ -43,7 +43,7 @@ pub(crate) fn implementations(abstract_type: &str) -> &'static [&'static str] {
         // `Files` throw.
         "java.nio.file.OpenOption" => &["java.nio.file.StandardOpenOption", "java.nio.file.LinkOption"],
         "java.nio.file.CopyOption" => &["java.nio.file.StandardCopyOption", "java.nio.file.LinkOption"],
-        // Types as values (issue 20 item 3): a class literal is a `Type`.
+        // A type passed as a value: a class literal is a `Type`.
         "java.lang.reflect.Type" => &["java.lang.Class"],
         // Their public factories (`jdk_factories`) make these; the subclass stands for the type.
         "java.time.ZoneId" => &["java.time.ZoneOffset"],
@@ -167,7 +167,7 @@ pub(crate) fn is_jdk_modifier(name: &str) -> bool {
 /// Public static factories of JDK value classes, by class (binary name): the methods a user writes
 /// to make such a value (`Duration.ofSeconds(90)`, `LocalDate.ofEpochDay(19000)`,
 /// `Charset.forName("UTF-8")`), for classes that have no public constructor or whose constructors
-/// are not how they are made (issue 20, item 4). A factory is used only where it returns its own
+/// are not how they are made. A factory is used only where it returns its own
 /// class. Every one is deterministic: nothing that reads the clock (`now`), the default zone or
 /// locale, fresh entropy (`randomUUID`), the network (`InetAddress.getByName`) or files.
 pub(crate) fn jdk_factories(class: &str) -> &'static [&'static str] {

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use bytecode::{Insn, MethodBody};
 use classfile::{ClassFile, ClassPath, Constant, ConstantPool, Member, access};
+use jvm_model::ClassName;
 use programdb::ProgramDb;
 
 use crate::cluster::ClusterError;
@@ -87,10 +88,6 @@ pub(crate) fn package_of(name: &str) -> &str {
     name.rfind('.').map_or("", |i| &name[..i])
 }
 
-fn dotted(internal: &str) -> String {
-    internal.replace('/', ".")
-}
-
 fn signature_text(cp: &ConstantPool, attrs_owner: Option<&Member>, cf: &ClassFile) -> Option<String> {
     let attr = match attrs_owner {
         Some(m) => m.attribute(cp, "Signature"),
@@ -128,13 +125,13 @@ pub(crate) fn inner_class_flags(cf: &ClassFile, own: &str) -> Option<(u16, bool)
 pub(crate) fn summarize(cf: &ClassFile) -> ClassInfo {
     let cp = &cf.constant_pool;
     let own = cf.name().into_owned();
-    let name = dotted(&own);
+    let name = ClassName::binary_of(&own);
     let (access, is_local) = match inner_class_flags(cf, &own) {
         Some((flags, local)) => ((cf.access_flags & !0x0007) | (flags & 0x000f), local),
         None => (cf.access_flags, false),
     };
-    let super_name = cf.super_name().map(|s| dotted(&s));
-    let interfaces: Vec<String> = cf.interface_names().map(|s| dotted(&s)).collect();
+    let super_name = cf.super_name().map(|s| ClassName::binary_of(&s));
+    let interfaces: Vec<String> = cf.interface_names().map(|s| ClassName::binary_of(&s)).collect();
     let erased_sig = ClassSig {
         type_params: Vec::new(),
         superclass: JType::class(super_name.as_deref().unwrap_or(crate::types::OBJECT)),
@@ -157,7 +154,7 @@ pub(crate) fn summarize(cf: &ClassFile) -> ClassInfo {
             descriptor: desc.into_owned(),
             access: m.access_flags,
             sig,
-            exceptions: m.exceptions(cp).iter().map(|e| dotted(e)).collect(),
+            exceptions: m.exceptions(cp).iter().map(|e| ClassName::binary_of(e)).collect(),
         });
     }
     let mut fields = Vec::new();
@@ -268,7 +265,7 @@ impl<'a> ClassTable<'a> {
 
     /// The class the database parsed (binary name with dots).
     pub fn parse(&self, name: &str) -> Result<Cow<'a, ClassFile>, ClusterError> {
-        let internal = name.replace('.', "/");
+        let internal = ClassName::from_binary(name).into_internal();
         if let Some(Ok(cf)) = self.db.class_id(&internal).map(|c| self.db.class(c)) {
             return Ok(Cow::Borrowed(cf));
         }
@@ -291,7 +288,7 @@ impl<'a> ClassTable<'a> {
         let initializer =
             |index: usize| cf.methods[index].name(&cf.constant_pool).as_deref() == Some("<clinit>");
         let db = self.db;
-        let Some(class) = db.class_id(&name.replace('.', "/")) else { return res };
+        let Some(class) = db.class_id(ClassName::from_binary(name).internal()) else { return res };
         for m in db.methods(class) {
             if !initializer(usize::from(m.index()))
                 && let Some(Ok(body)) = db.body(m)

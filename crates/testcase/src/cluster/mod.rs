@@ -35,6 +35,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use classfile::access;
+use jvm_model::ClassName;
 use programdb::ProgramDb;
 
 use crate::pool::ConstantValues;
@@ -54,9 +55,9 @@ use walk::Builder;
 /// `ACC_STATIC`, JVMS §4.7.6): its constructor's first parameter is then an ordinary argument, not
 /// the enclosing instance. False when the class cannot be read from the run's program database.
 pub fn is_static_nested_in(db: &ProgramDb, binary: &str) -> bool {
-    let internal = binary.replace('.', "/");
-    let Some(Ok(cf)) = db.class_id(&internal).map(|c| db.class(c)) else { return false };
-    load::inner_class_flags(cf, &internal).is_some_and(|(flags, _)| flags & access::STATIC != 0)
+    let name = ClassName::from_binary(binary);
+    let Some(Ok(cf)) = db.class_id(name.internal()).map(|c| db.class(c)) else { return false };
+    load::inner_class_flags(cf, name.internal()).is_some_and(|(flags, _)| flags & access::STATIC != 0)
 }
 
 /// The test cluster of one class under test.

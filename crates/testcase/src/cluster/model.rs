@@ -31,10 +31,10 @@ pub struct ClusterConfig {
     /// Nesting bound for type arguments of instantiated generic types (`max_generic_depth`).
     pub max_generic_depth: u32,
     /// Whether abstract classes and interfaces get stubs: anonymous implementations whose
-    /// methods return values the search chooses (issue 20 item 1, `--stubs`).
+    /// methods return values the search chooses (`--stubs`).
     pub stubs: bool,
     /// Whether a wanted `java.io.File` or `java.nio.file.Path` can be a file, directory or
-    /// missing name in the test's temporary folder (issue 20 item 2, `--files`).
+    /// missing name in the test's temporary folder (`--files`).
     pub files: bool,
     /// Whether the static pool also holds the numbers the CUT's methods push with instructions
     /// (`bipush`, `sipush`, `iconst`, ...: `load::code_constants`), as EvoSuite's does, besides
@@ -42,12 +42,12 @@ pub struct ClusterConfig {
     /// set (docs/benchmarks.md), and it moves the fixed-budget fixtures of the techniques.
     pub code_constants: bool,
     /// Whether a type the cluster cannot make is made by the methods of other classes of the
-    /// CUT's package or of its own package that return it or a subtype (issue 20 item 3,
-    /// `package::package_generators`, `--package-generators`).
+    /// CUT's package or of its own package that return it or a subtype
+    /// (`package::package_generators`, `--package-generators`).
     pub package_generators: bool,
     /// Whether the static pool also holds strings in the formats whose separators the CUT
-    /// compares with (dotted quads, ISO dates, URLs, ...: `shapes::format_shapes`, issue 20 item
-    /// 4, `--format-strings`).
+    /// compares with (dotted quads, ISO dates, URLs, ...: `shapes::format_shapes`,
+    /// `--format-strings`).
     pub format_strings: bool,
 }
 

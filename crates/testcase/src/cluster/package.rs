@@ -1,4 +1,4 @@
-//! Generators from the whole package (issue 20 item 3, `--package-generators`): a type the
+//! Generators from the whole package (`--package-generators`): a type the
 //! cluster needs but cannot make (no accessible constructor, no implementation with one, no
 //! stub) is made by the methods of other classes of the CUT's package, or of the type's own
 //! package, that return it or a subtype of it: a public factory in another class
@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use classfile::access;
+use jvm_model::{ClassName, package_internal};
 
 use super::features::ClusterFeature;
 use super::load::{ClassInfo, package_of};
@@ -149,9 +150,9 @@ impl Builder<'_> {
         if needed.is_empty() {
             return 0;
         }
-        let mut packages = BTreeSet::from([self.cut_package().replace('.', "/")]);
+        let mut packages = BTreeSet::from([package_internal(self.cut_package())]);
         for n in needed.keys().filter(|n| !jdk::is_jdk(n)) {
-            packages.insert(package_of(n).replace('.', "/"));
+            packages.insert(package_internal(package_of(n)));
         }
         let classes: BTreeSet<String> = self
             .table
@@ -159,7 +160,7 @@ impl Builder<'_> {
             .class_names()
             .filter(|n| packages.contains(n.rsplit_once('/').map_or("", |(p, _)| p)))
             .filter(|n| !n.ends_with("module-info") && !n.ends_with("package-info"))
-            .map(|n| n.replace('/', "."))
+            .map(ClassName::binary_of)
             .collect();
         let mut found: BTreeSet<Candidate> = BTreeSet::new();
         let mut memo = BTreeMap::new();

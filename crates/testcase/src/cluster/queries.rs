@@ -130,7 +130,7 @@ impl TestCluster {
         res
     }
 
-    /// The class literals a `Class<args>` may be (types as values, issue 20 item 3; EvoSuite's
+    /// The class literals a `Class<args>` may be (a type passed as a value; EvoSuite's
     /// `ClassPrimitiveStatement`): the argument itself when it is exact, a bound and its concrete
     /// implementations for `? extends B`, a bound and `Object` for `? super B`; for `Class<?>`, a
     /// raw `Class`, an unresolved variable or `? extends Object`, the CUT and a few JDK classes of

@@ -1,4 +1,4 @@
-//! Strings in the formats the code under test checks (issue 20 item 4, `--format-strings`):
+//! Strings in the formats the code under test checks (`--format-strings`):
 //! dotted quads, CIDR blocks, ISO dates and times, host-port pairs, e-mail addresses, paths,
 //! URLs, percent escapes and colours, added to the static pool when the class under test compares
 //! characters with the separators of that format.

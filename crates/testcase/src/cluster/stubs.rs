@@ -1,5 +1,5 @@
-//! Which abstract classes and interfaces a test may implement with an anonymous class (issue 20
-//! item 1), and what such a stub is made of: the superclass constructors it mirrors and the
+//! Which abstract classes and interfaces a test may implement with an anonymous class
+//! (`--stubs`), and what such a stub is made of: the superclass constructors it mirrors and the
 //! abstract methods it answers. The rules are those of javac for an anonymous class written in a
 //! test of the CUT's package (JLS §15.9.5, §8.4.8.1, §6.6), so that what the worker runs is what
 //! the written test compiles to.

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
 use classfile::access;
+use jvm_model::ClassName;
 
 use super::generics::{FALLBACK_ENUM, enum_bounded};
 use super::hierarchy::{Hierarchy, SubclassIndex};
@@ -38,7 +39,7 @@ pub(super) struct Builder<'a> {
     /// The CUT's accessible member classes, whose members are targets too.
     pub(super) nested: BTreeSet<String>,
     /// The JDK interfaces the CUT's named nested classes that a test cannot name implement
-    /// (`ClusterConfig::package_generators`, issue 20 item 3): their methods are the only way in
+    /// (`ClusterConfig::package_generators`): their methods are the only way in
     /// to those classes' code, so they are offered whole, not only the container-filling ones of
     /// other JDK types.
     pub(super) nested_jdk_supertypes: BTreeSet<String>,
@@ -244,13 +245,13 @@ impl<'a> Builder<'a> {
         self.queue.push_back((cut.clone(), 0));
         // Accessible member classes of the CUT (`Cut$Inner`, also nested deeper; local and
         // anonymous classes are filtered by `process`'s accessibility check), in name order.
-        let prefix = format!("{}$", cut.replace('.', "/"));
+        let prefix = format!("{}$", ClassName::from_binary(&cut).internal());
         let nested: Vec<String> = self
             .table
             .classpath()
             .class_names()
             .filter(|n| n.starts_with(&prefix))
-            .map(|n| n.replace('/', "."))
+            .map(ClassName::binary_of)
             .collect::<BTreeSet<String>>()
             .into_iter()
             .collect();
