@@ -182,19 +182,25 @@ impl JType {
 
     /// Replaces type variables by the substitution; unmapped variables stay.
     pub fn subst(&self, map: &BTreeMap<String, JType>) -> JType {
+        self.map_vars(&|v| map.get(v).cloned())
+    }
+
+    /// Rebuilds the type with each type variable replaced by what `f` gives for its name (`None`:
+    /// the variable stays); the one structural walk behind substitution and erasure.
+    pub fn map_vars(&self, f: &impl Fn(&str) -> Option<JType>) -> JType {
         match self {
             JType::Prim(_) => self.clone(),
-            JType::Var(v) => map.get(v).cloned().unwrap_or_else(|| self.clone()),
-            JType::Array(c) => JType::array_of(c.subst(map)),
+            JType::Var(v) => f(v).unwrap_or_else(|| self.clone()),
+            JType::Array(c) => JType::array_of(c.map_vars(f)),
             JType::Class { name, args } => JType::Class {
                 name: name.clone(),
                 args: args
                     .iter()
                     .map(|a| match a {
                         TypeArg::Any => TypeArg::Any,
-                        TypeArg::Exact(t) => TypeArg::Exact(t.subst(map)),
-                        TypeArg::Extends(t) => TypeArg::Extends(t.subst(map)),
-                        TypeArg::Super(t) => TypeArg::Super(t.subst(map)),
+                        TypeArg::Exact(t) => TypeArg::Exact(t.map_vars(f)),
+                        TypeArg::Extends(t) => TypeArg::Extends(t.map_vars(f)),
+                        TypeArg::Super(t) => TypeArg::Super(t.map_vars(f)),
                     })
                     .collect(),
             },

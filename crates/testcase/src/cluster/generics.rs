@@ -132,23 +132,7 @@ pub(super) fn enum_bounded(p: &TypeParam) -> bool {
 }
 
 pub(super) fn erase_vars(t: &JType) -> JType {
-    match t {
-        JType::Var(_) => JType::object(),
-        JType::Array(c) => JType::array_of(erase_vars(c)),
-        JType::Class { name, args } => JType::Class {
-            name: name.clone(),
-            args: args
-                .iter()
-                .map(|a| match a {
-                    TypeArg::Any => TypeArg::Any,
-                    TypeArg::Exact(t) => TypeArg::Exact(erase_vars(t)),
-                    TypeArg::Extends(t) => TypeArg::Extends(erase_vars(t)),
-                    TypeArg::Super(t) => TypeArg::Super(erase_vars(t)),
-                })
-                .collect(),
-        },
-        JType::Prim(_) => t.clone(),
-    }
+    t.map_vars(&|_| Some(JType::object()))
 }
 
 impl TestCluster {
