@@ -31,6 +31,16 @@ pub(crate) struct Header {
 /// Direct subtypes (subclasses and implementing or extending types) by supertype name, sorted.
 pub(crate) type SubtypeIndex = BTreeMap<String, Vec<ClassId>>;
 
+/// Which classes a subtype question ranges over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Within {
+    /// Every class of the classpath, the JDK's modules included.
+    Classpath,
+    /// The classes of the classpath's entries other than the JDK's `.jmod`s: what a user's
+    /// `-cp` holds. Its index parses only those classes, so asking it does not parse the JDK.
+    Application,
+}
+
 impl ProgramDb {
     fn header(&self, c: ClassId) -> &Header {
         self.classes[c.index()].header.get_or_init(|| {
@@ -121,7 +131,24 @@ impl ProgramDb {
     /// The direct subtypes of `name` on the classpath, sorted. The first such question parses
     /// every class of the classpath.
     pub fn direct_subtypes(&self, name: &str) -> &[ClassId] {
-        self.subtype_index().get(name).map_or(&[], Vec::as_slice)
+        self.direct_subtypes_within(name, Within::Classpath)
+    }
+
+    /// The direct subtypes of `name` among the classes `within` ranges over, sorted. The first
+    /// question of each range parses every class in it.
+    pub fn direct_subtypes_within(&self, name: &str, within: Within) -> &[ClassId] {
+        let index = match within {
+            Within::Classpath => self.subtypes.get_or_init(|| self.subtype_index_of(self.class_ids())),
+            Within::Application => self.application_subtypes.get_or_init(|| {
+                let ids: BTreeSet<ClassId> = (self.classpath.entries().iter())
+                    .filter(|e| !e.is_jmod())
+                    .flat_map(|e| e.class_names())
+                    .filter_map(|n| self.class_id(n))
+                    .collect();
+                self.subtype_index_of(ids.into_iter())
+            }),
+        };
+        index.get(name).map_or(&[], Vec::as_slice)
     }
 
     /// All subtypes of `name` on the classpath (transitively, not `name` itself), sorted.
@@ -137,21 +164,19 @@ impl ProgramDb {
         seen.into_iter().collect()
     }
 
-    fn subtype_index(&self) -> &SubtypeIndex {
-        self.subtypes.get_or_init(|| {
-            let mut index: SubtypeIndex = BTreeMap::new();
-            // Classes in id order, so each list comes out sorted.
-            for c in self.class_ids() {
-                let h = self.header(c);
-                for sup in h.super_name.iter().chain(&h.interface_names) {
-                    let list = index.entry(sup.clone()).or_default();
-                    if list.last() != Some(&c) {
-                        list.push(c);
-                    }
+    /// The subtype index over `classes`, which come in id order so that each list is sorted.
+    fn subtype_index_of(&self, classes: impl Iterator<Item = ClassId>) -> SubtypeIndex {
+        let mut index: SubtypeIndex = BTreeMap::new();
+        for c in classes {
+            let h = self.header(c);
+            for sup in h.super_name.iter().chain(&h.interface_names) {
+                let list = index.entry(sup.clone()).or_default();
+                if list.last() != Some(&c) {
+                    list.push(c);
                 }
             }
-            index
-        })
+        }
+        index
     }
 }
 

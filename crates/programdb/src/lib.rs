@@ -29,7 +29,7 @@ use bytecode::MethodBody;
 use classfile::{ClassFile, ClassPath, Member};
 
 pub use callgraph::CallSite;
-pub use hierarchy::{GenericSupertypes, OBJECT};
+pub use hierarchy::{GenericSupertypes, OBJECT, Within};
 pub use resolve::{InvokeKind, SelectError};
 
 /// A class on the database's classpath.
@@ -98,6 +98,8 @@ pub struct ProgramDb {
     /// Direct subtypes by supertype name, over the whole classpath; built on the first question
     /// that needs it (it parses every class).
     subtypes: OnceLock<hierarchy::SubtypeIndex>,
+    /// The same over the application's classes only (`Within::Application`).
+    application_subtypes: OnceLock<hierarchy::SubtypeIndex>,
 }
 
 /// What the database keeps of one class.
@@ -142,7 +144,14 @@ impl ProgramDb {
         let names: Vec<Box<str>> = classpath.class_names().map(Box::from).collect();
         debug_assert!(names.is_sorted());
         let classes = names.iter().map(|_| ClassSlot::default()).collect();
-        ProgramDb { classpath, config, names, classes, subtypes: OnceLock::new() }
+        ProgramDb {
+            classpath,
+            config,
+            names,
+            classes,
+            subtypes: OnceLock::new(),
+            application_subtypes: OnceLock::new(),
+        }
     }
 
     /// The classpath, for what is not a class (listing names, the entries).

@@ -87,3 +87,19 @@ fn with_the_jdk_interfaces_are_known() {
     // Walking up parsed only the classes on the way, not the JDK.
     assert!(db.stats().classes_parsed < 10, "{:?}", db.stats());
 }
+
+#[test]
+fn application_subtypes_leave_the_jdk_unparsed() {
+    use programdb::Within;
+    let db = open(&[test_support::fixture_classes("cluster"), test_support::java_base_jmod()]);
+    let enums = db.direct_subtypes_within("java/lang/Enum", Within::Application);
+    assert_eq!(names(&db, enums), ["cluster/Color"]);
+    let shapes = db.direct_subtypes_within("cluster/Shape", Within::Application);
+    assert_eq!(names(&db, shapes), ["cluster/Circle", "cluster/Square"]);
+    // Only the fixture classes were read (20 with `hidden`), not java.base.
+    assert!(db.stats().classes_parsed <= 20, "{:?}", db.stats());
+    // The whole classpath's index also knows the JDK's enums, and parses java.base for it.
+    let all = db.direct_subtypes_within("java/lang/Enum", Within::Classpath);
+    assert!(all.len() > 10 && names(&db, all).contains(&"java/lang/Thread$State".to_string()));
+    assert_eq!(db.direct_subtypes("cluster/Shape"), shapes);
+}

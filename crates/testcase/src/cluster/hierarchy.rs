@@ -2,14 +2,14 @@
 //! `get`, `contains`, `is_subclass`). The program database owns the hierarchy
 //! (`programdb::hierarchy`); kept here is only what is the cluster's own: which classes the walk
 //! admitted (those it met, and their supertypes), each one's type parameters and generic
-//! supertypes parsed into `JType`s once (`Hier`), the sorted proper supertypes of each for subtype
-//! questions, and the index of user classes below an abstract type (`SubclassIndex`) that finds
-//! implementations.
+//! supertypes parsed into `JType`s once (`Hier`), and the sorted proper supertypes of each for
+//! subtype questions. The user classes below an abstract type (its implementations) come from the
+//! database's subtype index over the application's classes.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use jvm_model::ClassName;
-use programdb::{ClassId, ProgramDb};
+use programdb::{ClassId, ProgramDb, Within};
 
 use super::load::ClassTable;
 use super::walk::Builder;
@@ -139,58 +139,36 @@ impl SubtypeOracle for TestCluster {
     }
 }
 
-/// Direct subclasses/implementations of each user class or interface, and the concrete accessible
-/// user classes.
-pub(super) type SubclassIndex = (BTreeMap<String, BTreeSet<String>>, BTreeSet<String>);
-
 impl Builder<'_> {
-    /// Concrete, accessible user classes below `sup` on the classpath (outside the JDK). Built
-    /// once by reading every user class's header.
+    /// Concrete, accessible user classes below `sup` on the classpath (outside the JDK), sorted:
+    /// the database's direct subtypes among the application's classes, followed through user
+    /// classes only (abstract ones included, so that chains through abstract classes and
+    /// sub-interfaces are followed). JDK types are `jdk::implementations`' part.
     pub(super) fn user_implementations(&mut self, sup: &str) -> Vec<String> {
-        if self.subclass_index.is_none() {
-            // User classes only: JDK modules are covered by `jdk::implementations`.
-            let names: Vec<String> = self
-                .table
-                .classpath()
-                .entries()
-                .iter()
-                .filter(|e| e.path().extension().is_none_or(|x| x != "jmod"))
-                .flat_map(|e| e.class_names())
-                .map(ClassName::binary_of)
-                .filter(|n| !jdk::is_jdk(n) && n != "module-info")
-                .collect::<BTreeSet<String>>()
-                .into_iter()
-                .collect();
-            // Edges from every class (abstract ones included, so that chains through abstract
-            // classes and sub-interfaces are followed); concrete accessible classes marked.
-            let mut index: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-            let mut concrete = BTreeSet::new();
-            for n in names {
-                let Some(info) = self.table.get(&n) else { continue };
-                if !info.is_abstract() && self.class_accessible(&info) {
-                    concrete.insert(n.clone());
-                }
-                for s in info.super_name.iter().chain(&info.interfaces) {
-                    index.entry(s.clone()).or_default().insert(n.clone());
-                }
-            }
-            self.subclass_index = Some((index, concrete));
-        }
-        let Some((index, concrete)) = &self.subclass_index else { return Vec::new() };
-        let mut res = BTreeSet::new();
-        let mut work = vec![sup.to_string()];
+        let db = self.table.db();
+        let mut below = BTreeSet::new();
+        let mut work = vec![ClassName::internal_of(sup)];
         let mut seen = BTreeSet::new();
         while let Some(s) = work.pop() {
             if !seen.insert(s.clone()) {
                 continue;
             }
-            for c in index.get(&s).into_iter().flatten() {
-                if concrete.contains(c) {
-                    res.insert(c.clone());
+            for &c in db.direct_subtypes_within(&s, Within::Application) {
+                let n = ClassName::binary_of(db.class_name(c));
+                if !jdk::is_jdk(&n) && n != "module-info" {
+                    work.push(db.class_name(c).to_string());
+                    below.insert(n);
                 }
-                work.push(c.clone());
             }
         }
-        res.into_iter().collect()
+        // Only the classes below `sup` are summarised, to ask whether a test can make one.
+        let mut res = Vec::new();
+        for n in below {
+            let Some(info) = self.table.get(&n) else { continue };
+            if !info.is_abstract() && self.class_accessible(&info) {
+                res.push(n);
+            }
+        }
+        res
     }
 }

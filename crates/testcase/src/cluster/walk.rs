@@ -10,7 +10,7 @@ use classfile::access;
 use jvm_model::ClassName;
 
 use super::generics::{FALLBACK_ENUM, enum_bounded};
-use super::hierarchy::{Hierarchy, SubclassIndex};
+use super::hierarchy::Hierarchy;
 use super::load::{ClassInfo, ClassTable, CutPool};
 use super::model::{CreationCache, ModifierCache};
 use super::stubs::StubInfo;
@@ -31,8 +31,6 @@ pub(super) struct Builder<'a> {
     pub(super) modifiers: BTreeMap<String, BTreeSet<Arc<GenericCallable>>>,
     pub(super) implementations: BTreeMap<String, Vec<String>>,
     pub(super) enums: BTreeMap<String, Vec<String>>,
-    /// Superclass/interface -> concrete user classes below it, built on first need.
-    pub(super) subclass_index: Option<SubclassIndex>,
     /// Static methods of non-JDK dependency classes that do not return their own class.
     pub(super) statics: Vec<Arc<GenericCallable>>,
     pub(super) constants: ConstantValues,
@@ -77,7 +75,6 @@ impl<'a> Builder<'a> {
             modifiers: BTreeMap::new(),
             implementations: BTreeMap::new(),
             enums: BTreeMap::new(),
-            subclass_index: None,
             statics: Vec::new(),
             constants,
             nested: BTreeSet::new(),
