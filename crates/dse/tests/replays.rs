@@ -7,14 +7,14 @@ use std::sync::Arc;
 
 use dse::DseConfig;
 use expect_test::{Expect, expect};
-use programdb::{DbConfig, ProgramDb};
+use programdb::ProgramDb;
 use testcase::{JType, MethodRef, PrimType, PrimValue, Statement, TestCase, VarId};
 
 /// The program database over the dse fixtures and `java.base`, and the plan of `class`.
 fn program(class: &str) -> (ProgramDb, goals::ProbePlan) {
     let mut cp = vec![test_support::fixture_classes("dse")];
     cp.extend(jdk::base_jmod());
-    let db = ProgramDb::open(&cp, DbConfig::STANDARD).expect("classpath");
+    let db = test_support::open_db(&cp);
     let id = db.class_id(&class.replace('.', "/")).expect("class on the classpath");
     let (plan, _) = instrument::instrument_classes_in(&db, &[id], &instrument::Options::all());
     (db, plan)

@@ -70,12 +70,12 @@ const INFEASIBLE: &str = "context-branch p29@context/Calls:36 branch p7 not-take
 /// The search itself, as `generate` runs it, keeping the problem to read the goals it found.
 #[test]
 fn context_goals_are_found_while_searching_and_the_infeasible_one_stays_uncovered() {
-    let db = programdb::ProgramDb::open(&classpath(), programdb::DbConfig::STANDARD).expect("classpath");
+    let db = test_support::open_db(&classpath());
     let cluster = TestCluster::build_in(&db, CLASS, &ClusterConfig::evosuite()).expect("cluster");
     let config = SearchConfig::evosuite(Budget::evaluations(2_000));
     let mut pool = ValuePool::new(cluster.constants().clone(), config.factory.dynamic_pool_size);
     let cp = classpath();
-    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
+    let db = test_support::open_db(&cp);
     let mut problem =
         JvmProblem::with_db(&db, &cp, CLASS, &DEFAULT_CRITERIA, 2, 3000, engine::Extras::default())
             .expect("problem");

@@ -16,7 +16,7 @@ fn classpath() -> Vec<PathBuf> {
 }
 
 fn problem(class: &str, flags: bool) -> JvmProblem {
-    let db = programdb::ProgramDb::open(&classpath(), programdb::DbConfig::STANDARD).expect("db");
+    let db = test_support::open_db(&classpath());
     JvmProblem::with_db(
         &db,
         &classpath(),

@@ -12,18 +12,14 @@ const CLASS: &str = "context.Calls";
 
 fn problem(workers: usize) -> JvmProblem {
     let classpath = vec![test_support::fixture_classes("context")];
-    let db = programdb::ProgramDb::open(&classpath, programdb::DbConfig::STANDARD).expect("program database");
+    let db = test_support::open_db(&classpath);
     JvmProblem::with_db(&db, &classpath, CLASS, &DEFAULT_CRITERIA, workers, 3000, engine::Extras::default())
         .expect("problem")
 }
 
 /// Four batches of random tests, some repeated within and across batches (cache hits).
 fn batches() -> Vec<Vec<TestCase>> {
-    let db = programdb::ProgramDb::open(
-        &[test_support::fixture_classes("context")],
-        programdb::DbConfig::STANDARD,
-    )
-    .expect("classpath");
+    let db = test_support::open_db(&[test_support::fixture_classes("context")]);
     let cluster = TestCluster::build_in(&db, CLASS, &ClusterConfig::evosuite()).expect("cluster");
     let config = SearchConfig::evosuite(search::Budget::evaluations(1));
     let pool = ValuePool::new(cluster.constants().clone(), config.factory.dynamic_pool_size);

@@ -229,7 +229,7 @@ fn every_statement_kind_runs_on_a_real_worker() {
 
     let classes = test_support::workspace_root().join("examples/classes");
     let cp = [classes];
-    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
+    let db = test_support::open_db(&cp);
     let mut problem =
         JvmProblem::with_db(&db, &cp, "example.Stack", &DEFAULT_CRITERIA, 1, 3000, engine::Extras::default())
             .expect("problem");
@@ -323,7 +323,7 @@ fn a_null_outer_instance_fails_the_inner_constructor_call() {
     let tests = [make(false, &inner), make(true, &inner), make(false, &nested)];
     let classes = test_support::fixture_classes("junit");
     let cp = [classes];
-    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
+    let db = test_support::open_db(&cp);
     let mut problem =
         JvmProblem::with_db(&db, &cp, "junit.Outer", &DEFAULT_CRITERIA, 1, 3000, engine::Extras::default())
             .expect("problem");

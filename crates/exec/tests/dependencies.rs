@@ -17,7 +17,7 @@ fn executor(subject: exec::Subject) -> JvmExecutor {
 fn prepare() -> exec::Subject {
     let dir = test_support::fixture_classes("sandbox");
     let cp = [dir];
-    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
+    let db = test_support::open_db(&cp);
     exec::prepare_in(&db, &cp, &["sandbox/Stamper".to_string()], &instrument::Options::all(), 3000)
         .expect("prepare")
 }

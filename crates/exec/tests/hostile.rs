@@ -18,7 +18,7 @@ fn executor_with_timeout(workers: usize, timeout_ms: u32) -> JvmExecutor {
     let entry = classfile::ClassPathEntry::open(&dir).expect("fixtures/classes/hostile");
     let names: Vec<String> = entry.class_names().map(str::to_owned).collect();
     let cp = [dir];
-    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
+    let db = test_support::open_db(&cp);
     let subject =
         exec::prepare_in(&db, &cp, &names, &instrument::Options::all(), timeout_ms).expect("prepare");
     assert!(subject.unchanged.is_empty(), "left uninstrumented: {:?}", subject.unchanged);

@@ -27,7 +27,7 @@ fn static_call(class: &str, name: &str, descriptor: &str, n_args: usize) -> Stat
 fn subject(jar: &str, class: &str) -> (Subject, JvmExecutor) {
     let jar = PathBuf::from(format!("/usr/share/java/{jar}"));
     let cp = [jar];
-    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
+    let db = test_support::open_db(&cp);
     let subject =
         exec::prepare_in(&db, &cp, &[class.to_string()], &instrument::Options::all(), 3000).expect("prepare");
     assert!(subject.unchanged.is_empty(), "{:?}", subject.unchanged);

@@ -26,7 +26,7 @@ fn string_comparisons_are_reported_and_unchanged() {
     let dir = test_support::fixture_classes("behaviour");
     let classes = vec!["behaviour/Switches".to_string()];
     let cp = [dir];
-    let db = programdb::ProgramDb::open(&cp, programdb::DbConfig::STANDARD).expect("program database");
+    let db = test_support::open_db(&cp);
     let subject = exec::prepare_in(&db, &cp, &classes, &instrument::Options::all(), 3000).expect("prepare");
     let java = Java::discover().unwrap_or_else(|e| panic!("{e}"));
     let config = WorkerConfig::new(java, worker::runtime_jar().expect("runtime jar"), subject.setup);

@@ -112,7 +112,7 @@ fn push(t: &mut Vec<Statement>, s: Statement) -> Var {
 /// Plans, instruments and runs `n` random tests of `classes` (internal names) found on
 /// `classpath`; returns the model and the traces.
 fn traces_of(classpath: &[PathBuf], classes: &[String], n: usize, seed: u64) -> (GoalModel, Vec<Trace>) {
-    let db = programdb::ProgramDb::open(classpath, programdb::DbConfig::STANDARD).expect("program database");
+    let db = test_support::open_db(classpath);
     let subject =
         exec::prepare_in(&db, classpath, classes, &instrument::Options::all(), 2000).expect("prepare");
     let cp = classfile::ClassPath::open(classpath).expect("classpath");

@@ -10,7 +10,6 @@ use classfile::ClassFile;
 use expect_test::{expect, expect_file};
 use fitness::{ClassLoading, GoalIdx, GoalModel, GoalSpace};
 use goals::{Criterion, PlanOptions, ProbeKind, ProbePlan};
-use programdb::{DbConfig, ProgramDb};
 use protocol::{ContextBranch, Outcome, ProbeId, Trace, Value};
 
 /// The space of the fixture classes `names` (under fixtures/classes, CUT first) over `criteria`,
@@ -30,7 +29,7 @@ fn space_of(names: &[&str], criteria: &[Criterion], init: &Trace) -> GoalSpace {
     }
     let cut = names[0].split_once('/').map_or(names[0], |(_, rest)| rest);
     let area = names[0].split_once('/').map_or(names[0], |(area, _)| area);
-    let db = ProgramDb::open(&[root.join(area)], DbConfig::STANDARD).expect("db");
+    let db = test_support::open_db(&[root.join(area)]);
     let loading = ClassLoading::read(&db, cut, &plan);
     let model = GoalModel::build(&plan, &files).expect("model");
     GoalSpace::new(model, criteria, loading, init)

@@ -10,14 +10,13 @@ use std::path::PathBuf;
 use bytecode::Insn;
 use flags::fitness::Required;
 use flags::{FlagConfig, PathSource, Via};
-use programdb::{DbConfig, ProgramDb};
 
 #[test]
 fn commons_lang3_and_guava() {
     let config = FlagConfig::standard();
     let mut lines = Vec::new();
     for jar in ["/usr/share/java/commons-lang3.jar", "/usr/share/java/guava.jar"] {
-        let db = ProgramDb::open(&[PathBuf::from(jar)], DbConfig::STANDARD).expect("jar opens");
+        let db = test_support::open_db(&[PathBuf::from(jar)]);
         let (mut with_branches, mut with_flags, mut with_local_flags, mut branches) = (0, 0, 0, 0);
         for c in db.class_ids().collect::<Vec<_>>() {
             for m in db.methods(c).collect::<Vec<_>>() {

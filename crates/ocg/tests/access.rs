@@ -7,11 +7,11 @@ use std::path::PathBuf;
 
 use expect_test::{Expect, expect};
 use ocg::access::{self, Access, AccessConfig, Accessor, FieldSlot};
-use programdb::{DbConfig, MethodId, ProgramDb};
+use programdb::{MethodId, ProgramDb};
 
 fn db() -> ProgramDb {
     let paths: Vec<PathBuf> = vec![test_support::fixture_classes("ocg")];
-    ProgramDb::open(&paths, DbConfig::STANDARD).expect("classpath opens")
+    test_support::open_db(&paths)
 }
 
 fn field(owner: &str, name: &str, descriptor: &str) -> FieldSlot {

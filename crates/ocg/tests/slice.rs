@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use ocg::graph::Target;
 use ocg::slice::{self, SliceConfig};
 use ocg::{Input, NodeId, NodeKind, Ocg, Role};
-use programdb::{DbConfig, MethodId, ProgramDb};
+use programdb::{MethodId, ProgramDb};
 
 /// The one hard branch of `class`.
 fn hard_graph(db: &ProgramDb, class: &str) -> Ocg {
@@ -214,7 +214,7 @@ fn corpus_robustness() {
         }
         let mut paths = vec![jar.path.clone()];
         paths.extend(jar.deps.iter().cloned());
-        let db = ProgramDb::open(&paths, DbConfig::STANDARD).expect("jar opens");
+        let db = test_support::open_db(&paths);
         let budget = if k == 0 { Duration::MAX } else { Duration::from_secs(3) };
         let jar_start = Instant::now();
         for c in db.class_ids().collect::<Vec<_>>() {

@@ -15,7 +15,7 @@ use engine::{DEFAULT_CRITERIA, GenerateConfig, JvmProblem, generate};
 use exec::ExecResult;
 use junit::{RenderConfig, Style};
 use postprocess::{AssertedTest, AssertionConfig, Minimised, Runner, RunnerError, assertions, minimise};
-use programdb::{DbConfig, ProgramDb};
+use programdb::ProgramDb;
 use search::{Algorithm, Budget};
 use testcase::TestCase;
 
@@ -30,7 +30,7 @@ struct JvmRunner {
 
 impl JvmRunner {
     fn new(classpath: &[PathBuf], class: &str) -> JvmRunner {
-        let db = ProgramDb::open(classpath, DbConfig::STANDARD).expect("program database");
+        let db = test_support::open_db(classpath);
         let problem =
             JvmProblem::with_db(&db, classpath, class, &DEFAULT_CRITERIA, 2, 3000, engine::Extras::default())
                 .expect("problem starts");
@@ -94,7 +94,7 @@ fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
 fn class_path(classpath: &[PathBuf]) -> ProgramDb {
     let mut paths = classpath.to_vec();
     paths.push(test_support::java_base_jmod());
-    ProgramDb::open(&paths, DbConfig::STANDARD).expect("classpath opens")
+    test_support::open_db(&paths)
 }
 
 /// The asserted tests as text: each test, its assertions by statement, its expected exception.

@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 
 use expect_test::expect;
-use programdb::{ClassId, DbConfig, ProgramDb};
+use programdb::{ClassId, ProgramDb};
 
 fn open(paths: &[PathBuf]) -> ProgramDb {
-    ProgramDb::open(paths, DbConfig::STANDARD).expect("classpath opens")
+    test_support::open_db(paths)
 }
 
 fn names(db: &ProgramDb, ids: &[ClassId]) -> Vec<String> {

@@ -4,14 +4,14 @@
 
 use std::path::PathBuf;
 
-use programdb::{DbConfig, InvokeKind, MethodId, ProgramDb, SelectError};
+use programdb::{InvokeKind, MethodId, ProgramDb, SelectError};
 
 const STRING: &str = "()Ljava/lang/String;";
 
 fn db() -> ProgramDb {
     let paths: Vec<PathBuf> =
         vec![test_support::fixture_classes("resolution"), test_support::java_base_jmod()];
-    ProgramDb::open(&paths, DbConfig::STANDARD).expect("the resolution fixtures and java.base open")
+    test_support::open_db(&paths)
 }
 
 fn class(db: &ProgramDb, name: &str) -> programdb::ClassId {

@@ -12,7 +12,6 @@ use std::path::PathBuf;
 
 use exec::JvmExecutor;
 use goals::{Goal, GoalId};
-use programdb::{DbConfig, ProgramDb};
 use protocol::Outcome;
 use solver::{Op, Outcome as Answer, Portfolio, Solver, SolverLimits};
 use symbolic::{Concolic, EntryKind, SymConfig};
@@ -46,7 +45,7 @@ struct Tally {
 fn run_area(area: &str, classes: &[&str], per_class: usize, tally: &mut Tally) {
     let dir = test_support::fixture_classes(area);
     let paths: Vec<PathBuf> = vec![dir.clone(), test_support::java_base_jmod()];
-    let db = ProgramDb::open(&paths, DbConfig::STANDARD).expect("classpath");
+    let db = test_support::open_db(&paths);
     let all: Vec<String> = db
         .class_ids()
         .map(|c| db.class_name(c).to_string())

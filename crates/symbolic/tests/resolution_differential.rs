@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use classfile::access;
-use programdb::{ClassId, DbConfig, InvokeKind, MethodId, ProgramDb};
+use programdb::{ClassId, InvokeKind, MethodId, ProgramDb};
 
 /// What a call site's `(kind, owner, name, descriptor)` selects: targets sorted and capped, and
 /// whether the cap cut some off (as `CallSite::targets` and `truncated`).
@@ -73,7 +73,7 @@ fn compare(db: &ProgramDb, jars: &[PathBuf]) -> (usize, Vec<String>) {
 }
 
 fn open(paths: Vec<PathBuf>) -> ProgramDb {
-    ProgramDb::open(&paths, DbConfig::STANDARD).expect("the classpath opens")
+    test_support::open_db(&paths)
 }
 
 #[test]

@@ -1,8 +1,29 @@
 //! Dev-dependency only: locates the things tests read — the fixture classes, the real-world corpus of
-//! Debian-packaged jars, the JDK's `java.base.jmod` — so that every test names them the same way.
-//! It deliberately runs nothing: spawning processes is `worker`'s job (tests spawn `java` themselves).
+//! Debian-packaged jars, the JDK's `java.base.jmod` — so that every test names them the same way,
+//! and is the one door through which tests open a program database over them (`open_db`,
+//! `fixture_db`), as a run does. It deliberately runs nothing: spawning processes is `worker`'s job
+//! (tests spawn `java` themselves).
+//!
+//! It sits above `programdb` in the layering; every crate may still dev-depend on it (the crates
+//! below `programdb` use only its locators). Cargo builds such a cycle because a crate's
+//! integration tests are crates of their own, linked against the same library.
 
 use std::path::{Path, PathBuf};
+
+use programdb::{DbConfig, ProgramDb};
+
+/// The program database over `paths`, as a run opens it (`DbConfig::STANDARD`). A classpath that
+/// does not open is a set-up error of the test, so this panics naming it.
+pub fn open_db(paths: &[PathBuf]) -> ProgramDb {
+    ProgramDb::open(paths, DbConfig::STANDARD)
+        .unwrap_or_else(|e| panic!("the classpath {paths:?} does not open: {e}"))
+}
+
+/// The database of one fixture area's classes with `java.base` after them: what a run opens for a
+/// user's classpath (the test cluster and the interpreter need the JDK's classes).
+pub fn fixture_db(area: &str) -> ProgramDb {
+    open_db(&[fixture_classes(area), java_base_jmod()])
+}
 
 /// The workspace root (the directory holding the root `Cargo.toml`).
 pub fn workspace_root() -> PathBuf {

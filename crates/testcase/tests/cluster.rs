@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use expect_test::expect_file;
-use programdb::{DbConfig, ProgramDb};
+use programdb::ProgramDb;
 use testcase::cluster::Creation;
 use testcase::types::parse_field_type;
 use testcase::{
@@ -24,7 +24,7 @@ fn area_db(area: &str) -> ProgramDb {
 }
 
 fn db_of(paths: &[PathBuf]) -> ProgramDb {
-    ProgramDb::open(paths, DbConfig::STANDARD).expect("classpath opens")
+    test_support::open_db(paths)
 }
 
 fn check_cluster(db: &ProgramDb, simple: &str) {

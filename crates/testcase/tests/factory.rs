@@ -3,7 +3,6 @@
 //! passes `testcase::check`). A snapshot shows what generated tests look like.
 
 use expect_test::expect_file;
-use programdb::{DbConfig, ProgramDb};
 use testcase::{
     ClusterConfig, FactoryConfig, TestCase, TestCluster, TestFactory, ValuePool, check, remove_statement,
     rng_from_seed,
@@ -13,11 +12,8 @@ const SUBJECTS: [&str; 8] =
     ["Overloads", "Generics", "Geometry", "Zoo", "Palette", "Pizza", "Money", "ArrayOps"];
 
 fn clusters() -> Vec<TestCluster> {
-    let db = ProgramDb::open(
-        &[test_support::java_base_jmod(), test_support::fixture_classes("cluster")],
-        DbConfig::STANDARD,
-    )
-    .expect("fixture classpath opens");
+    let db =
+        test_support::open_db(&[test_support::java_base_jmod(), test_support::fixture_classes("cluster")]);
     SUBJECTS
         .iter()
         .map(|s| {

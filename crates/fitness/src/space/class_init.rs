@@ -214,8 +214,7 @@ mod tests {
     use super::*;
 
     fn search_fixtures() -> ProgramDb {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/classes/search");
-        ProgramDb::open(&[dir], programdb::DbConfig::STANDARD).expect("fixture classes")
+        test_support::open_db(&[test_support::fixture_classes("search")])
     }
 
     /// A switch on an enum reads javac's switch map (`getstatic Alarm$1.$SwitchMap$...`) on the

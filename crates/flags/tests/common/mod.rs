@@ -3,11 +3,11 @@
 
 use std::path::PathBuf;
 
-use programdb::{DbConfig, MethodId, ProgramDb};
+use programdb::{MethodId, ProgramDb};
 
 pub fn db() -> ProgramDb {
     let paths: Vec<PathBuf> = vec![test_support::fixture_classes("flags")];
-    ProgramDb::open(&paths, DbConfig::STANDARD).expect("classpath opens")
+    test_support::open_db(&paths)
 }
 
 pub fn method(db: &ProgramDb, class: &str, name: &str) -> MethodId {

@@ -10,7 +10,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use junit::{Assertion, Check, Expected, JUnitTest, Rendered, Subject};
-use programdb::{DbConfig, ProgramDb};
+use programdb::ProgramDb;
 use testcase::cluster::CallableKind;
 use testcase::{
     ClusterConfig, ConstructorRef, JType, MethodRef, PrimType, PrimValue, Statement, TestCase, TestCluster,
@@ -22,7 +22,7 @@ use testcase::{
 pub fn program_db(areas: &[&str]) -> ProgramDb {
     let mut paths = vec![test_support::java_base_jmod()];
     paths.extend(areas.iter().map(|a| test_support::fixture_classes(a)));
-    ProgramDb::open(&paths, DbConfig::STANDARD).expect("fixture classpath opens")
+    test_support::open_db(&paths)
 }
 
 /// Test clusters of several classes under test, keyed by binary name.

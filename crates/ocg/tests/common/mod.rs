@@ -8,17 +8,17 @@ use std::path::PathBuf;
 use bytecode::InsnIdx;
 use ocg::graph::Target;
 use ocg::slice;
-use programdb::{DbConfig, MethodId, ProgramDb};
+use programdb::{MethodId, ProgramDb};
 
 /// The `ocg` fixture classes alone.
 pub fn fixture_db() -> ProgramDb {
-    ProgramDb::open(&[test_support::fixture_classes("ocg")], DbConfig::STANDARD).expect("fixtures open")
+    test_support::open_db(&[test_support::fixture_classes("ocg")])
 }
 
 /// The `ocg` fixture classes and `java.base`, as a run opens them (the cluster needs the JDK).
 pub fn run_db() -> ProgramDb {
     let paths = [test_support::fixture_classes("ocg"), test_support::java_base_jmod()];
-    ProgramDb::open(&paths, DbConfig::STANDARD).expect("fixtures open")
+    test_support::open_db(&paths)
 }
 
 pub fn java_dir() -> PathBuf {

@@ -6,7 +6,6 @@
 
 #![allow(dead_code)]
 
-use programdb::{DbConfig, ProgramDb};
 use search::{Evaluation, GoalIdx, Problem, ProblemError};
 use testcase::pool::DynamicPool;
 use testcase::{ClusterConfig, PrimValue, Statement, TestCase, TestCluster, VarId};
@@ -39,11 +38,8 @@ pub struct FakeProblem {
 }
 
 pub fn overloads_cluster() -> TestCluster {
-    let db = ProgramDb::open(
-        &[test_support::java_base_jmod(), test_support::fixture_classes("cluster")],
-        DbConfig::STANDARD,
-    )
-    .expect("fixture classpath opens");
+    let db =
+        test_support::open_db(&[test_support::java_base_jmod(), test_support::fixture_classes("cluster")]);
     TestCluster::build_in(&db, "cluster.Overloads", &ClusterConfig::evosuite()).expect("cluster builds")
 }
 

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use goals::{PlanOptions, ProbePlan};
-use programdb::{DbConfig, ProgramDb};
+use programdb::ProgramDb;
 use protocol::{PrimType as WirePrim, Statement as Wire, Var};
 use solver::{Assignment, Value};
 use symbolic::{InputOrigin, Replay};
@@ -20,7 +20,7 @@ use testcase::{ConstructorRef, JType, MethodRef, PrimType, PrimValue, Statement,
 
 pub fn db() -> ProgramDb {
     let paths = [test_support::fixture_classes("dse"), test_support::java_base_jmod()];
-    ProgramDb::open(&paths, DbConfig::STANDARD).expect("the dse fixtures and java.base open")
+    test_support::open_db(&paths)
 }
 
 /// The probe plan of every class of the `dse` area (package `dse` and below), in name order.

@@ -2,11 +2,11 @@
 //! database and probe plan.
 
 use goals::{PlanOptions, ProbePlan};
-use programdb::{DbConfig, ProgramDb};
+use programdb::ProgramDb;
 
 pub fn db() -> ProgramDb {
     let paths = [test_support::fixture_classes("sushi"), test_support::java_base_jmod()];
-    ProgramDb::open(&paths, DbConfig::STANDARD).expect("the sushi fixtures and java.base open")
+    test_support::open_db(&paths)
 }
 
 pub fn plan(db: &ProgramDb) -> ProbePlan {
