@@ -60,7 +60,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     type View = fn(&[std::path::PathBuf], &str, &Args) -> Result<String, Failure>;
     let views: [(bool, View); 4] = [
         (args.dse, |cp, _, a| {
-            engine::explain_dse(cp, &a.class, a.seed, &engine::DseConfig::paper())
+            engine::explain_dse(cp, &a.class, a.seed, &engine::Techniques::standard().dse)
                 .map_err(|e| Failure::Internal(e.into()))
         }),
         (args.flags, |cp, class, _| render_flags(cp, class)),

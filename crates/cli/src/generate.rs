@@ -14,7 +14,7 @@ use engine::{ClassTests, Criterion, GenerateConfig, JvmVerifier, Phase, Stage, W
 use worker::verify::{JUnitJars, JUnitVersion};
 
 use crate::report;
-use crate::search::{AlgorithmArg, parse_duration};
+use crate::search::{AlgorithmArg, parse_duration, product};
 use crate::shard::Shard;
 use crate::{Failure, open_classpath};
 
@@ -40,8 +40,8 @@ pub struct Args {
     /// Every class of this jar or directory (added to the classpath if it is not on it).
     #[arg(long, group = "targets")]
     target: Option<PathBuf>,
-    /// Search time per class, e.g. `60s` or `2m` (EvoSuite's default: 60 s).
-    #[arg(long, default_value = "60s")]
+    /// Search time per class, e.g. `90s` or `2m` (by default EvoSuite's).
+    #[arg(long, default_value_t = format!("{}s", engine::DEFAULT_BUDGET.as_secs()))]
     budget: String,
     /// Also stop each search after this many test executions (reproducible on any machine).
     #[arg(long)]
@@ -59,18 +59,14 @@ pub struct Args {
     /// The JUnit version the tests are written for.
     #[arg(long, default_value = "4", value_parser = ["4", "5"])]
     junit: String,
-    #[arg(long, value_enum, default_value = "dynamosa")]
+    /// The search algorithm.
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::of(product().algorithm))]
     algorithm: AlgorithmArg,
-    /// Comma-separated criteria (EvoSuite's names); default: all eight.
-    #[arg(
-        long,
-        default_value = "line,branch,exception,weakmutation,output,method,methodnoexception,cbranch"
-    )]
+    /// Comma-separated criteria (EvoSuite's names); by default EvoSuite's eight.
+    #[arg(long, default_value_t = product().criteria.iter().map(|c| c.name()).collect::<Vec<_>>().join(","))]
     criteria: String,
-    #[command(flatten)]
-    selection: crate::selection_args::SelectionArgs,
     /// Fresh-JVM runs each written test must pass (a failing assertion is removed).
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = WriteConfig::new(junit::Style::JUnit4).verify_runs)]
     verify_runs: usize,
     /// Also measure the written tests' line and branch coverage with JaCoCo (Debian libjacoco-java)
     /// and put it in report.json beside ours.
@@ -106,44 +102,8 @@ pub struct Args {
     /// `landlock`, `user`, `namespace` ask for exactly that layer. report.json names the layer.
     #[arg(long, default_value = "auto", value_parser = ["auto", "required", "landlock", "user", "namespace"])]
     sandbox: String,
-    /// The static value pool also holds the numbers the class's methods push (`bipush 58`,
-    /// `sipush 5000`, `iconst_3`, ...), not only its constant pool's, as EvoSuite's does. Off: its
-    /// ablation lost branch coverage on the public set (docs/benchmarks.md).
-    #[arg(long, value_enum, default_value = "off")]
-    code_constants: crate::dse_args::Switch,
     #[command(flatten)]
-    dse: crate::dse_args::DseArgs,
-    #[command(flatten)]
-    ocg: crate::ocg_args::OcgArgs,
-    #[command(flatten)]
-    local_search: crate::local_search_args::LocalSearchArgs,
-    #[command(flatten)]
-    sushi: crate::sushi_args::SushiArgs,
-    /// Interprocedural flag fitness (paper 001, docs/flags.md): branches on boolean methods score
-    /// the distances inside those methods. Off until a benchmark ablation shows a gain.
-    #[arg(long, value_enum, default_value = "off")]
-    flags: crate::dse_args::Switch,
-    /// Stubs (docs/stubs.md): abstract classes and interfaces become anonymous classes
-    /// in the tests, whose methods return values the search chooses (a `Ticker` that reads 5 then
-    /// 9, a `Callable` returning "x", an `Executor` that runs its task at once).
-    #[arg(long, value_enum, default_value = "off")]
-    stubs: crate::dse_args::Switch,
-    /// Files (docs/files.md): a `File` or `Path` parameter can get a file, a directory
-    /// or a missing name in the test's temporary folder, with contents the search chooses; the
-    /// written tests make them in JUnit 4's `TemporaryFolder` / JUnit 5's `@TempDir`.
-    #[arg(long, value_enum, default_value = "off")]
-    files: crate::dse_args::Switch,
-    /// Generators from the package (docs/generators.md): a type the test cannot make
-    /// otherwise (no accessible constructor, no implementation with one) is made by the methods
-    /// of other classes of the class's package or of the type's own package that return it
-    /// (a public factory of a package-private implementation, `newDirectExecutorService()`).
-    #[arg(long, value_enum, default_value = "off")]
-    package_generators: crate::dse_args::Switch,
-    /// Format strings (docs/generators.md): the static pool also holds dotted quads,
-    /// ISO dates and times, URLs, e-mail addresses, ... when the class compares characters with
-    /// their separators (`charAt(i) == '-'`), so that its parsers get well-formed input.
-    #[arg(long, value_enum, default_value = "off")]
-    format_strings: crate::dse_args::Switch,
+    techniques: crate::technique_args::TechniqueArgs,
     /// Source roots (`:`-separated) where report.html looks for each class's `.java` file to show
     /// its lines coloured by coverage; without it, the bytecode's line numbers (docs/report.md).
     #[arg(long)]
@@ -230,29 +190,24 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 /// The sandbox `--sandbox` asks for, resolved once for the run; a warning on stderr when no layer is
 /// available (report.json says it again), bad input when the layer asked for is not.
 fn sandbox_for(
-    request: &str,
+    request: worker::SandboxRequest,
     java: &worker::Java,
-) -> Result<(worker::SandboxRequest, std::sync::Arc<worker::Sandbox>), Failure> {
+) -> Result<std::sync::Arc<worker::Sandbox>, Failure> {
     let bad = |m: String| Failure::BadInput(m);
-    let sandbox_request: worker::SandboxRequest = request.parse().map_err(bad)?;
-    let sandbox = worker::sandbox_for(sandbox_request, java).map_err(|e| bad(e.to_string()))?;
+    let sandbox = worker::sandbox_for(request, java).map_err(|e| bad(e.to_string()))?;
     if !sandbox.layer().contains() {
         eprintln!("suitesmith: warning: {}", sandbox.layer());
     }
-    Ok((sandbox_request, sandbox))
+    Ok(sandbox)
 }
 
 /// Checks every input and resolves the classes; any problem is one line of bad input.
 fn check(args: &Args) -> Result<Plan, Failure> {
     let bad = |m: String| Failure::BadInput(m);
-    let budget = parse_duration(&args.budget)?;
-    if args.evaluations == Some(0) {
-        return Err(bad("--evaluations must be positive".into()));
-    }
     if args.verify_runs == 0 {
         return Err(bad("--verify-runs must be at least 1: unverified tests are never written".into()));
     }
-    let criteria = parse_criteria(&args.criteria)?;
+    let config = configure(args)?;
     let given_cp = args.classpath.as_deref().unwrap_or_default();
     let mut cp_string = given_cp.to_string();
     if let Some(t) = &args.target {
@@ -309,39 +264,14 @@ fn check(args: &Args) -> Result<Plan, Failure> {
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("suitesmith-tests"));
     crate::check_out_dir(&out, crate::OutDir::MayHoldFiles)?;
     let java = worker::Java::discover().map_err(|e| bad(e.to_string()))?;
-    let (sandbox_request, sandbox) = sandbox_for(&args.sandbox, &java)?;
+    let sandbox = sandbox_for(config.sandbox, &java)?;
     let version = if args.junit == "5" { JUnitVersion::Five } else { JUnitVersion::Four };
     let jars = JUnitJars::debian(version).map_err(|e| bad(e.to_string()))?;
     if args.jacoco {
         worker::verify::JacocoJars::debian().map_err(|e| bad(e.to_string()))?;
     }
     let classpath: Vec<PathBuf> = cp_string.split(':').map(PathBuf::from).collect();
-    let mut search_budget = search::Budget::time(budget);
-    search_budget.evaluations = args.evaluations;
-    let config = GenerateConfig {
-        classpath: classpath.clone(),
-        class: String::new(),
-        criteria,
-        algorithm: args.algorithm.algorithm(),
-        goal_selection: args.selection.config()?,
-        budget: search_budget,
-        seed: args.seed,
-        workers: args.workers.unwrap_or_else(worker::default_workers).max(1),
-        timeout_ms: protocol::TEST_TIMEOUT_MS,
-        stop_when_covered: None,
-        dse: args.dse.config()?,
-        flags: args.flags == crate::dse_args::Switch::On,
-        stubs: args.stubs == crate::dse_args::Switch::On,
-        files: args.files == crate::dse_args::Switch::On,
-        package_generators: args.package_generators == crate::dse_args::Switch::On,
-        format_strings: args.format_strings == crate::dse_args::Switch::On,
-        ocg: args.ocg.config()?,
-        local_search: args.local_search.config()?,
-        sushi: args.sushi.config()?,
-        jvm_args: jvm_args(&args.jvm_args)?,
-        sandbox: sandbox_request,
-        code_constants: args.code_constants == crate::dse_args::Switch::On,
-    };
+    let config = GenerateConfig { classpath: classpath.clone(), ..config };
     let style = match version {
         JUnitVersion::Four => junit::Style::JUnit4,
         JUnitVersion::Five => junit::Style::JUnit5,
@@ -352,9 +282,34 @@ fn check(args: &Args) -> Result<Plan, Failure> {
     write.replay_check = args.replay_check;
     write.post_budget = Some(match &args.post_budget {
         Some(b) => parse_duration(b)?,
-        None => budget.max(MIN_POST_BUDGET),
+        None => config.budget.time.unwrap_or(engine::DEFAULT_BUDGET).max(MIN_POST_BUDGET),
     });
     Ok(Plan { classes, classpath, config, write, java, sandbox, jars, version, out, shard })
+}
+
+/// The run's configuration as far as the arguments decide it, before any file is read: what no
+/// argument sets is the product's (`GenerateConfig::standard`); the classpath and the class are
+/// the caller's to set.
+pub(crate) fn configure(args: &Args) -> Result<GenerateConfig, Failure> {
+    let bad = |m: String| Failure::BadInput(m);
+    let mut budget = search::Budget::time(parse_duration(&args.budget)?);
+    if args.evaluations == Some(0) {
+        return Err(bad("--evaluations must be positive".into()));
+    }
+    budget.evaluations = args.evaluations;
+    let criteria = parse_criteria(&args.criteria)?;
+    let techniques = args.techniques.config()?;
+    let sandbox: worker::SandboxRequest = args.sandbox.parse().map_err(bad)?;
+    let standard = GenerateConfig::standard(Vec::new(), "", budget, args.seed);
+    Ok(GenerateConfig {
+        criteria,
+        algorithm: args.algorithm.algorithm(),
+        workers: args.workers.unwrap_or(standard.workers).max(1),
+        techniques,
+        jvm_args: jvm_args(&args.jvm_args)?,
+        sandbox,
+        ..standard
+    })
 }
 
 /// `--project`: crate::project finds the modules and their classes; each module is a plain run into

@@ -1,32 +1,38 @@
-//! The `--local-search` switch and its `--local-search-*` parameters (docs/localsearch.md), shared
-//! by `generate` and `search`: arguments -> `engine::LocalSearchConfig`. Off by default until a
-//! benchmark ablation shows a gain (DESIGN.md §3.11).
+//! The `--local-search-*` parameters (docs/localsearch.md), part of `TechniqueArgs` (whose
+//! `--local-search` switch turns local search on or off): arguments ->
+//! `engine::LocalSearchConfig`. Every default is the standard techniques'
+//! (`engine::Techniques::standard`).
 
 use crate::Failure;
-use crate::dse_args::Switch;
+use crate::technique_args::Switch;
+
+/// Local search's parameters in the standard techniques: the defaults below.
+fn standard() -> engine::LocalSearchConfig {
+    engine::Techniques::standard().local_search
+}
 
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct LocalSearchArgs {
-    /// Local search between generations: the alternating variable method's exponential moves
-    /// (±1, ±2, ±4, ...) on one number of an uncovered goal's best test, all in one batch.
-    #[arg(long, value_enum, default_value = "off")]
-    local_search: Switch,
     /// Moves per direction in a round: steps up to 2^(N-1) (1..=62).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = standard().exponents)]
     local_search_exponents: u32,
     /// The most tests local search adds, as a share of the search's evaluations (in (0, 1]).
-    #[arg(long, default_value_t = 0.2)]
+    #[arg(long, default_value_t = standard().share)]
     local_search_share: f64,
     /// Call rounds once a goal's plain rounds missed every number: a call the best test passes a
     /// number to is made once more right after itself, with the number moved (docs/localsearch.md
-    /// "Call rounds"). Off until a benchmark ablation shows a gain.
-    #[arg(long, value_enum, default_value = "off")]
+    /// "Call rounds").
+    #[arg(long, value_enum, default_value_t = Switch::of(standard().calls))]
     local_search_calls: Switch,
 }
 
 impl LocalSearchArgs {
-    /// The configuration; exponents outside 1..=62 or a share outside (0, 1] is bad input.
-    pub(crate) fn config(&self) -> Result<engine::LocalSearchConfig, Failure> {
+    /// `base` (on or off) with these parameters; exponents outside 1..=62 or a share outside
+    /// (0, 1] is bad input.
+    pub(crate) fn config(
+        &self,
+        base: engine::LocalSearchConfig,
+    ) -> Result<engine::LocalSearchConfig, Failure> {
         if !(1..=62).contains(&self.local_search_exponents) {
             return Err(Failure::BadInput(format!(
                 "--local-search-exponents must be in 1..=62, not {}",
@@ -39,11 +45,10 @@ impl LocalSearchArgs {
                 self.local_search_share
             )));
         }
-        let mut c = engine::LocalSearchConfig::off();
-        c.enabled = self.local_search == Switch::On;
+        let mut c = base;
         c.exponents = self.local_search_exponents;
         c.share = self.local_search_share;
-        c.calls = self.local_search_calls == Switch::On;
+        c.calls = self.local_search_calls.is_on();
         Ok(c)
     }
 }

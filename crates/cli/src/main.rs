@@ -17,6 +17,9 @@ mod search;
 mod selection_args;
 mod shard;
 mod sushi_args;
+mod technique_args;
+#[cfg(test)]
+mod tests;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;

@@ -19,7 +19,8 @@ pub struct Args {
     /// Stop after this many test executions (reproducible with `--seed`).
     #[arg(long, conflicts_with = "budget")]
     evaluations: Option<u64>,
-    /// Stop after this much wall time, e.g. `60s` (the default; results then depend on the machine).
+    /// Stop after this much wall time, e.g. `90s` (without it and --evaluations: EvoSuite's
+    /// budget, as `generate`'s; results then depend on the machine).
     #[arg(long)]
     budget: Option<String>,
     #[arg(long, default_value_t = 0)]
@@ -27,30 +28,11 @@ pub struct Args {
     /// JVM workers evaluating tests in parallel; results do not depend on it.
     #[arg(long)]
     workers: Option<usize>,
-    #[arg(long, value_enum, default_value = "dynamosa")]
+    /// The search algorithm.
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::of(product().algorithm))]
     algorithm: AlgorithmArg,
     #[command(flatten)]
-    selection: crate::selection_args::SelectionArgs,
-    #[command(flatten)]
-    dse: crate::dse_args::DseArgs,
-    #[command(flatten)]
-    ocg: crate::ocg_args::OcgArgs,
-    #[command(flatten)]
-    local_search: crate::local_search_args::LocalSearchArgs,
-    #[command(flatten)]
-    sushi: crate::sushi_args::SushiArgs,
-    /// Stubs of abstract classes and interfaces (as `generate --stubs`).
-    #[arg(long, value_enum, default_value = "off")]
-    stubs: crate::dse_args::Switch,
-    /// Files and paths in the test's temporary folder (as `generate --files`).
-    #[arg(long, value_enum, default_value = "off")]
-    files: crate::dse_args::Switch,
-    /// Generators from the package (as `generate --package-generators`).
-    #[arg(long, value_enum, default_value = "off")]
-    package_generators: crate::dse_args::Switch,
-    /// Strings in the formats the class checks (as `generate --format-strings`).
-    #[arg(long, value_enum, default_value = "off")]
-    format_strings: crate::dse_args::Switch,
+    techniques: crate::technique_args::TechniqueArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +44,23 @@ pub(crate) enum AlgorithmArg {
     Random,
 }
 
+/// The product's defaults for a run (`engine::GenerateConfig::standard`), from which the defaults
+/// of `generate`'s and `search`'s options are read.
+pub(crate) fn product() -> engine::GenerateConfig {
+    engine::GenerateConfig::standard(Vec::new(), "", search::Budget::time(engine::DEFAULT_BUDGET), 0)
+}
+
 impl AlgorithmArg {
+    pub(crate) fn of(a: search::Algorithm) -> AlgorithmArg {
+        match a {
+            search::Algorithm::DynaMosa => AlgorithmArg::Dynamosa,
+            search::Algorithm::Mosa => AlgorithmArg::Mosa,
+            search::Algorithm::WholeSuite => AlgorithmArg::Wholesuite,
+            search::Algorithm::Mio => AlgorithmArg::Mio,
+            search::Algorithm::Random => AlgorithmArg::Random,
+        }
+    }
+
     pub(crate) fn algorithm(self) -> search::Algorithm {
         match self {
             AlgorithmArg::Dynamosa => search::Algorithm::DynaMosa,
@@ -74,43 +72,32 @@ impl AlgorithmArg {
     }
 }
 
-pub fn run(args: &Args) -> Result<(), Failure> {
+/// The run's configuration: what no argument sets is the product's (`GenerateConfig::standard`).
+pub(crate) fn configure(args: &Args) -> Result<engine::GenerateConfig, Failure> {
     let budget = match (args.evaluations, &args.budget) {
         (Some(0), _) => return Err(Failure::BadInput("--evaluations must be positive".into())),
         (Some(n), _) => search::Budget::evaluations(n),
         (None, Some(b)) => search::Budget::time(parse_duration(b)?),
-        (None, None) => search::Budget::time(Duration::from_secs(60)),
+        (None, None) => search::Budget::time(engine::DEFAULT_BUDGET),
     };
+    let techniques = args.techniques.config()?;
+    let classpath = args.classpath.split(':').map(PathBuf::from).collect();
+    let standard = engine::GenerateConfig::standard(classpath, &args.class, budget, args.seed);
+    Ok(engine::GenerateConfig {
+        algorithm: args.algorithm.algorithm(),
+        workers: args.workers.unwrap_or(standard.workers).max(1),
+        techniques,
+        ..standard
+    })
+}
+
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let config = configure(args)?;
     // Reject a bad classpath or an unknown class with one line before starting any JVM.
     let cp = open_classpath(&args.classpath)?;
     if !cp.contains(ClassName::from_binary(&args.class).internal()) {
         return Err(Failure::BadInput(format!("class {} is not on the classpath", args.class)));
     }
-    let algorithm = args.algorithm.algorithm();
-    let config = engine::GenerateConfig {
-        classpath: args.classpath.split(':').map(PathBuf::from).collect(),
-        class: args.class.clone(),
-        criteria: engine::DEFAULT_CRITERIA.to_vec(),
-        algorithm,
-        goal_selection: args.selection.config()?,
-        budget,
-        seed: args.seed,
-        workers: args.workers.unwrap_or_else(worker::default_workers).max(1),
-        timeout_ms: protocol::TEST_TIMEOUT_MS,
-        stop_when_covered: None,
-        dse: args.dse.config()?,
-        flags: false,
-        stubs: args.stubs == crate::dse_args::Switch::On,
-        files: args.files == crate::dse_args::Switch::On,
-        package_generators: args.package_generators == crate::dse_args::Switch::On,
-        format_strings: args.format_strings == crate::dse_args::Switch::On,
-        ocg: args.ocg.config()?,
-        local_search: args.local_search.config()?,
-        sushi: args.sushi.config()?,
-        jvm_args: Vec::new(),
-        sandbox: engine::SandboxRequest::Auto,
-        code_constants: false,
-    };
     let generation = engine::generate(&config).map_err(|e| Failure::Internal(e.into()))?;
     print!("{}", generation.suite_text);
     let secs = generation.elapsed.as_secs_f64();

@@ -1,45 +1,56 @@
-//! The `--goal-selection smart|all` switch and smart selection's options (paper 002,
-//! docs/selection.md), shared by `generate` and `search`: arguments -> `engine::GoalSelection`.
-//! `all` by default (the search as it was) until the benchmark ablation decides. Every value is
-//! read as text and checked here, so that a bad one is one line and exit 2.
+//! Smart selection's options (paper 002, docs/selection.md), part of `TechniqueArgs` (whose
+//! `--goal-selection smart|all` switch picks the mode): arguments -> `engine::GoalSelection`.
+//! Every value is read as text and checked here, so that a bad one is one line and exit 2; one not
+//! given is the paper's (`selection::Options::default`), which each help names.
 
 use crate::Failure;
 
+/// What `--help` says of an option: `text` and the paper's value, read from `selection::Options`.
+fn with_default(text: &str, value: impl std::fmt::Display) -> String {
+    format!("{text} [default: {value}]")
+}
+
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct SelectionArgs {
-    /// Which goals guide the search: `all` of the criteria's, or `smart` selection's (paper 002:
-    /// the representatives' goals, the last lines of long blocks, the subsuming mutants; the others
-    /// are still scored, archived and reported).
-    #[arg(long, default_value = "all")]
-    goal_selection: String,
-    /// Smart selection: blocks with fewer source lines give no line goal (default 8).
-    #[arg(long)]
+    // The options are text, not values with clap defaults: given with `--goal-selection all` they
+    // are bad input, so whether one was given must be known. Their help names the default.
+    #[arg(long, help = with_default(
+        "Smart selection: blocks with fewer source lines give no line goal",
+        selection::Options::default().line_threshold,
+    ))]
     line_threshold: Option<String>,
-    /// Smart selection: how a block's lines are measured, `count` (the paper) or `span` (the
-    /// artifact: last − first).
-    #[arg(long)]
+    #[arg(long, help = with_default(
+        "Smart selection: how a block's lines are measured, `count` (the paper) or `span` (the \
+         artifact: last − first)",
+        format!("{:?}", selection::Options::default().line_rule).to_lowercase(),
+    ))]
     line_rule: Option<String>,
-    /// Smart selection: the subsuming mutants kept per site, `all` (the paper) or a number (the
-    /// artifact keeps 1).
-    #[arg(long)]
+    #[arg(long, help = with_default(
+        "Smart selection: the subsuming mutants kept per site, `all` (the paper) or a number (the \
+         artifact keeps 1)",
+        selection::Options::default().mutants_per_site.map_or("all".to_string(), |k| k.to_string()),
+    ))]
     mutants_per_site: Option<String>,
-    /// Smart selection: whole suite's relative weight of the line and mutant subsets (default
-    /// 0.1), or `none` for weight 1.
-    #[arg(long)]
+    #[arg(long, help = with_default(
+        "Smart selection: whole suite's relative weight of the line and mutant subsets, or `none` \
+         for weight 1",
+        selection::Options::default().subset_weight.map_or("none".to_string(), |w| w.to_string()),
+    ))]
     subset_weight: Option<String>,
-    /// Smart selection: the "represents" table, e.g.
-    /// `cbranch>branch,line,weakmutation;methodnoexception>method` (the default).
-    #[arg(long)]
+    #[arg(long, help = with_default(
+        "Smart selection: the \"represents\" table, e.g. `cbranch>branch,line`",
+        selection::Options::default().represents,
+    ))]
     represents: Option<String>,
 }
 
 impl SelectionArgs {
-    /// The configuration; an unknown mode, a bad number or table, or an option of smart selection
-    /// given with `all` is bad input.
-    pub(crate) fn config(&self) -> Result<engine::GoalSelection, Failure> {
+    /// `base` with these options; a bad number or table, or an option of smart selection given
+    /// with `all`, is bad input.
+    pub(crate) fn config(&self, base: engine::GoalSelection) -> Result<engine::GoalSelection, Failure> {
         let bad = |s: String| Failure::BadInput(s);
-        match self.goal_selection.as_str() {
-            "all" => {
+        match base {
+            engine::GoalSelection::All => {
                 let given = [
                     ("--line-threshold", self.line_threshold.is_some()),
                     ("--line-rule", self.line_rule.is_some()),
@@ -52,14 +63,12 @@ impl SelectionArgs {
                     None => Ok(engine::GoalSelection::All),
                 }
             }
-            "smart" => self.options().map(engine::GoalSelection::Smart),
-            other => Err(bad(format!("--goal-selection {other:?}: expected smart or all"))),
+            engine::GoalSelection::Smart(o) => self.options(o).map(engine::GoalSelection::Smart),
         }
     }
 
-    fn options(&self) -> Result<selection::Options, Failure> {
+    fn options(&self, mut o: selection::Options) -> Result<selection::Options, Failure> {
         let bad = |s: String| Failure::BadInput(s);
-        let mut o = selection::Options::default();
         if let Some(t) = &self.line_threshold {
             o.line_threshold = t
                 .parse()

@@ -1,43 +1,43 @@
-//! The `--sushi` switch and its `--sushi-*` parameters (paper 003, docs/sushi.md), shared by
-//! `generate` and `search`: arguments -> `engine::SushiConfig`. Off by default until a benchmark
-//! ablation shows a gain (DESIGN.md §3.11).
+//! The `--sushi-*` parameters (paper 003, docs/sushi.md), part of `TechniqueArgs` (whose
+//! `--sushi` switch turns SUSHI on or off): arguments -> `engine::SushiConfig`. Every default is
+//! the standard techniques' (`engine::Techniques::standard`).
 
 use crate::Failure;
-use crate::dse_args::Switch;
+use crate::technique_args::Switch;
+
+/// SUSHI's parameters in the standard techniques: the defaults below.
+fn standard() -> engine::SushiConfig {
+    engine::Techniques::standard().sushi
+}
 
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct SushiArgs {
-    /// SUSHI (paper 003): the public methods are explored symbolically with lazy inputs, and the
-    /// conditions of a minimal set of paths become goals whose distance is computed on the heap
-    /// a test builds.
-    #[arg(long, value_enum, default_value = "off")]
-    sushi: Switch,
     /// Paths explored per public method at most.
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = standard().explore.max_paths)]
     sushi_paths: u32,
     /// Paths explored for the whole class at most (each method gets an even share of what is
     /// left).
-    #[arg(long, default_value_t = 800)]
+    #[arg(long, default_value_t = standard().max_class_paths)]
     sushi_class_paths: u32,
     /// Fresh objects of one class per explored path (the heap scope).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = standard().explore.heap_scope)]
     sushi_heap: u32,
     /// Reference resolutions (lazy initialisations) per explored path: a perfect binary tree of
     /// 15 nodes takes 31 (its 16 null leaves included).
-    #[arg(long, default_value_t = 24)]
+    #[arg(long, default_value_t = standard().explore.max_lazy_inits)]
     sushi_lazy: u32,
     /// Z3 resource units (`rlimit count`) the exploration of the whole class may spend; each
     /// method may spend half of it at most. Deterministic, unlike a time limit.
-    #[arg(long, default_value_t = 40_000_000)]
+    #[arg(long, default_value_t = standard().max_class_solver_work)]
     sushi_solver_work: u64,
     /// Path conditions sent to the workers at most (rounds of selection).
-    #[arg(long, default_value_t = 128)]
+    #[arg(long, default_value_t = standard().max_conditions)]
     sushi_conditions: usize,
     /// Evaluations a path goal may stay unsolved before it counts as spurious.
-    #[arg(long, default_value_t = 2_000)]
+    #[arg(long, default_value_t = standard().patience)]
     sushi_patience: u64,
     /// Prune explored paths whose input state the class's own `repOk()` cannot accept (§A.2.7).
-    #[arg(long, value_enum, default_value = "off")]
+    #[arg(long, value_enum, default_value_t = Switch::of(standard().explore.invariants == symbolic::Invariants::rep_ok()))]
     sushi_rep_ok: Switch,
     /// An invariant of the input heaps (§A.2.7), consulted at every lazy resolution; repeat for
     /// more: `not_null(P)`, `null_only(P)`, `expand_only(P)`, `alias_only(P, T)` or
@@ -52,8 +52,8 @@ pub(crate) struct SushiArgs {
 }
 
 impl SushiArgs {
-    /// The configuration; a bound of 0 is bad input.
-    pub(crate) fn config(&self) -> Result<engine::SushiConfig, Failure> {
+    /// `base` (on or off) with these parameters; a bound of 0 is bad input.
+    pub(crate) fn config(&self, base: engine::SushiConfig) -> Result<engine::SushiConfig, Failure> {
         for (name, v) in [
             ("--sushi-paths", u64::from(self.sushi_paths)),
             ("--sushi-class-paths", u64::from(self.sushi_class_paths)),
@@ -67,8 +67,7 @@ impl SushiArgs {
                 return Err(Failure::BadInput(format!("{name} must be at least 1")));
             }
         }
-        let mut c = engine::SushiConfig::standard();
-        c.enabled = self.sushi == Switch::On;
+        let mut c = base;
         c.explore.max_paths = self.sushi_paths;
         c.max_class_paths = self.sushi_class_paths;
         c.explore.heap_scope = self.sushi_heap;
@@ -76,7 +75,7 @@ impl SushiArgs {
         c.max_class_solver_work = self.sushi_solver_work;
         c.max_conditions = self.sushi_conditions;
         c.patience = self.sushi_patience;
-        if self.sushi_rep_ok == Switch::On {
+        if self.sushi_rep_ok.is_on() {
             c.explore.invariants = symbolic::Invariants::rep_ok();
         }
         for r in &self.sushi_rule {

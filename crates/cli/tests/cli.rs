@@ -1,6 +1,8 @@
 //! The `suitesmith` binary from outside: exit codes and the one-line error of bad input (with nothing
 //! written), `instrument` output that runs unchanged under the verifier, and the `analyze` report of
-//! the bundled example as a snapshot (bless with `UPDATE_EXPECT=1`), and `analyze --flags` on a flag fixture.
+//! the bundled example as a snapshot (bless with `UPDATE_EXPECT=1`), and `analyze --flags` on a flag fixture;
+//! `generate --help` as a snapshot with every switch's default, and a technique's switch given with its
+//! `--no-` form as bad input.
 
 // Tests run the binary and `java` as a user would; only the worker crate spawns processes in the engine.
 #![allow(clippy::disallowed_methods)]
@@ -176,4 +178,56 @@ fn help_opens_with_what_the_tool_does() {
     let text = String::from_utf8_lossy(&res.stdout);
     assert!(text.starts_with("Writes JUnit tests for compiled Java classes"), "{text}");
     assert!(text.contains("Start with: suitesmith generate --classpath"), "{text}");
+}
+
+/// `generate --help` as a snapshot (bless with `UPDATE_EXPECT=1`): every switch with its default,
+/// read from the product's defaults (`engine::Techniques::standard`), and every technique's
+/// `--no-` form.
+#[test]
+fn generate_help_shows_every_default() {
+    let res = suitesmith(&["generate", "--help"], &[]);
+    assert_eq!(res.status.code(), Some(0), "{res:?}");
+    let text = String::from_utf8_lossy(&res.stdout);
+    expect_test::expect_file!["snapshots/generate-help.txt"].assert_eq(&text);
+    let standard = engine::Techniques::standard();
+    for t in engine::Technique::ALL {
+        let name = t.name();
+        let (on, off) = if t == engine::Technique::GoalSelection { ("smart", "all") } else { ("on", "off") };
+        let default = if standard.is_on(t) { on } else { off };
+        // The switch's entry: its line and, when clap puts the help below it, the next.
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines.iter().position(|l| l.trim_start().starts_with(&format!("--{name} ")));
+        let entry = at.map(|i| lines[i..(i + 2).min(lines.len())].join("\n")).unwrap_or_default();
+        let entry = entry.split("\n      --").next().unwrap_or_default();
+        assert!(entry.contains(&format!("[default: {default}]")), "--{name}: {entry:?}");
+        assert!(text.contains(&format!("--no-{name} ")), "--no-{name}");
+    }
+}
+
+/// A technique's switch with its `--no-` form, on each command that takes them: exit 2, one line
+/// naming both, nothing written, before any JVM starts.
+#[test]
+fn a_switch_and_its_ablation_together_are_bad_input() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    let out_s = out.display().to_string();
+    let generate =
+        ["generate", "--classpath", "examples/classes", "--class", "example.Stack", "--out", &out_s];
+    let search =
+        ["search", "--classpath", "examples/classes", "--class", "example.Stack", "--evaluations", "10"];
+    for t in engine::Technique::ALL {
+        let name = t.name();
+        let (switch, ablation) = (format!("--{name}"), format!("--no-{name}"));
+        for command in [&generate[..], &search[..]] {
+            let mut args = command.to_vec();
+            args.extend([switch.as_str(), ablation.as_str()]);
+            let res = suitesmith(&args, &[]);
+            assert_eq!(res.status.code(), Some(2), "{args:?}: {res:?}");
+            let line = stderr_line(&res);
+            let expected =
+                format!("suitesmith: error: {switch} and {ablation} contradict each other: give one of them");
+            assert_eq!(line.trim_end(), expected, "{args:?}");
+            assert!(!out.exists(), "{args:?} wrote {}", out.display());
+        }
+    }
 }

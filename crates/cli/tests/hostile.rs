@@ -117,31 +117,17 @@ fn quitter_exits_no_jvm_and_keeps_its_tests() {
 
     let (_sb, written, mut problems) = check("Quitter");
     let config = engine::GenerateConfig {
-        classpath: vec![test_support::fixture_classes("hostile")],
-        class: "hostile.corpus.Quitter".into(),
-        criteria: engine::DEFAULT_CRITERIA.to_vec(),
-        algorithm: search::Algorithm::DynaMosa,
-        goal_selection: engine::GoalSelection::All,
-        budget: search::Budget {
-            time: Some(Duration::from_secs(BUDGET_SECONDS)),
-            evaluations: Some(EVALUATIONS),
-        },
-        seed: 1,
         workers: 1,
-        timeout_ms: 3000,
-        stop_when_covered: None,
-        dse: engine::DseConfig::off(),
-        flags: false,
-        stubs: false,
-        files: false,
-        package_generators: false,
-        format_strings: false,
-        ocg: engine::OcgConfig::off(),
-        sushi: engine::SushiConfig::off(),
-        local_search: engine::LocalSearchConfig::off(),
-        jvm_args: Vec::new(),
-        sandbox: engine::SandboxRequest::Auto,
-        code_constants: false,
+        techniques: engine::Techniques::none(),
+        ..engine::GenerateConfig::standard(
+            vec![test_support::fixture_classes("hostile")],
+            "hostile.corpus.Quitter",
+            search::Budget {
+                time: Some(Duration::from_secs(BUDGET_SECONDS)),
+                evaluations: Some(EVALUATIONS),
+            },
+            1,
+        )
     };
     // Runs in this process, so its workers' scratch directories go to this process's temporary
     // directory, which is not checked here (`generate`'s is, above).

@@ -104,7 +104,7 @@ impl DseConfig {
         }
     }
 
-    /// DSE off (the default of `generate` until an ablation shows a gain: DESIGN.md §3.11).
+    /// 004's configuration, switched off.
     pub fn off() -> DseConfig {
         DseConfig { enabled: false, ..DseConfig::paper() }
     }

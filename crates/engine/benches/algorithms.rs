@@ -169,28 +169,16 @@ fn read_subjects(tsv: &Path) -> Vec<Subject> {
 /// The run of one subject with one algorithm: EvoSuite's criteria, no technique switched on.
 fn run_config(s: &Subject, alg: Algorithm, budget_s: f64, seed: u64) -> GenerateConfig {
     GenerateConfig {
-        classpath: classpath(&s.jar),
-        class: s.class.clone(),
-        criteria: DEFAULT_CRITERIA.to_vec(),
         algorithm: alg,
-        goal_selection: engine::GoalSelection::All,
-        budget: Budget::time(Duration::from_secs_f64(budget_s)),
-        seed,
         workers: WORKERS,
         timeout_ms: TIMEOUT_MS,
-        stop_when_covered: None,
-        dse: engine::DseConfig::off(),
-        flags: false,
-        stubs: false,
-        files: false,
-        package_generators: false,
-        format_strings: false,
-        ocg: engine::OcgConfig::off(),
-        sushi: engine::SushiConfig::off(),
-        local_search: engine::LocalSearchConfig::off(),
-        jvm_args: Vec::new(),
-        sandbox: engine::SandboxRequest::Auto,
-        code_constants: false,
+        techniques: engine::Techniques::none(),
+        ..GenerateConfig::standard(
+            classpath(&s.jar),
+            &s.class,
+            Budget::time(Duration::from_secs_f64(budget_s)),
+            seed,
+        )
     }
 }
 

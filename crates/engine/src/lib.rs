@@ -15,6 +15,7 @@ mod problem;
 mod replay_check;
 mod smart;
 mod sushi_target;
+mod techniques;
 mod verifier;
 
 use std::path::PathBuf;
@@ -39,6 +40,7 @@ pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, Extras, GoalRuns, JvmProb
 pub use replay_check::{ReplayCheck, replay_check, stop_kind};
 pub use smart::{GoalSelection, SelectionCounts};
 pub use sushi::{SushiConfig, SushiStats};
+pub use techniques::{Technique, Techniques};
 pub use verifier::JvmVerifier;
 pub use worker::{Sandbox, SandboxLayer, SandboxRequest};
 
@@ -84,8 +86,9 @@ pub struct GoalFilter {
     pub except: Vec<String>,
 }
 
-/// One generation run. No `Default`: every field is a decision.
-#[derive(Debug, Clone)]
+/// One generation run. No `Default`: every field is a decision, and
+/// [`GenerateConfig::standard`] states the product's.
+#[derive(Debug, Clone, PartialEq)]
 pub struct GenerateConfig {
     /// User classpath (directories and jars) holding the class under test and its dependencies.
     pub classpath: Vec<PathBuf>,
@@ -94,8 +97,6 @@ pub struct GenerateConfig {
     /// Criteria whose goals the search targets (`DEFAULT_CRITERIA` for EvoSuite's default).
     pub criteria: Vec<Criterion>,
     pub algorithm: Algorithm,
-    /// Which goals guide the search: all, or smart selection's (paper 002, docs/selection.md).
-    pub goal_selection: GoalSelection,
     pub budget: Budget,
     pub seed: u64,
     /// JVM workers evaluating tests in parallel; results do not depend on it.
@@ -105,40 +106,10 @@ pub struct GenerateConfig {
     /// Stop as soon as every goal of this set is covered (besides the budget and full coverage):
     /// tests and benchmarks time how long the feasible goals of a subject take. `None` for users.
     pub stop_when_covered: Option<GoalFilter>,
-    /// Dynamic symbolic execution between generations (paper 004, docs/dse.md); with
-    /// `enabled: false` the search is exactly the one without it.
-    pub dse: DseConfig,
-    /// Interprocedural flag fitness (paper 001, docs/flags.md): flag branches of the classes
-    /// under test score the aggregate of the distances inside their flag methods; with `false`
-    /// the run is exactly the one without it.
-    pub flags: bool,
-    /// Stubs of abstract classes and interfaces as test values (docs/stubs.md):
-    /// anonymous implementations whose methods return values the search chooses; with `false` the
-    /// run is exactly the one without them.
-    pub stubs: bool,
-    /// Files and paths in the test's temporary folder as test values
-    /// (docs/files.md); with `false` the run is exactly the one without them.
-    pub files: bool,
-    /// Generators from the CUT's package and the needed types' packages
-    /// (docs/generators.md): a type nothing in the cluster makes is made by other classes'
-    /// methods returning it; with `false` the run is exactly the one without them.
-    pub package_generators: bool,
-    /// Strings in the formats whose separators the class compares with, in the static pool
-    /// (docs/generators.md); with `false` the run is exactly the one without them.
-    pub format_strings: bool,
-    /// Object construction templates between generations (paper 000, docs/ocg.md); with
-    /// `enabled: false` the run is exactly the one without them.
-    pub ocg: OcgConfig,
-    /// SUSHI: path conditions over heap inputs as goals (paper 003, docs/sushi.md); with
-    /// `enabled: false` the run is exactly the one without it.
-    pub sushi: SushiConfig,
-    /// The AVM's exponential moves on the numbers of a goal's best test between generations
-    /// (docs/localsearch.md); with `enabled: false` the run is exactly the one without them.
-    pub local_search: LocalSearchConfig,
-    /// The static pool also holds the numbers the CUT's methods push (`bipush`, `sipush`, ...),
-    /// as EvoSuite's does (`ClusterConfig::code_constants`); with `false` the run is exactly the
-    /// one without them.
-    pub code_constants: bool,
+    /// The techniques on top of EvoSuite's core and their parameters (`Techniques::standard`,
+    /// the product's; `Techniques::none`, the core alone). A technique that is off leaves the run
+    /// exactly as it is without it.
+    pub techniques: Techniques,
     /// The user's flags for every JVM that runs the code under test: the workers, and the
     /// verification's runs (`JvmVerifier::with_jvm_args`, whose javac gets their module options),
     /// e.g. `--add-exports` for classes compiled against a JDK module's internal packages. Empty
@@ -147,6 +118,32 @@ pub struct GenerateConfig {
     /// The operating-system sandbox of every JVM that runs the code under test (DESIGN.md §10,
     /// docs/sandbox.md): `Auto` takes the first available layer.
     pub sandbox: SandboxRequest,
+}
+
+/// The search budget per class when the user gives none: EvoSuite's (`search_budget`, 60 s).
+pub const DEFAULT_BUDGET: Duration = Duration::from_secs(60);
+
+impl GenerateConfig {
+    /// The product's defaults for one class: EvoSuite's criteria and algorithm, the standard
+    /// techniques, a worker per processor (`worker::default_workers`), the protocol's per-test
+    /// timeout, the sandbox's first available layer. The CLI, the tests and the benchmarks start
+    /// from it and change what they decide.
+    pub fn standard(classpath: Vec<PathBuf>, class: &str, budget: Budget, seed: u64) -> GenerateConfig {
+        GenerateConfig {
+            classpath,
+            class: class.to_string(),
+            criteria: DEFAULT_CRITERIA.to_vec(),
+            algorithm: Algorithm::DynaMosa,
+            budget,
+            seed,
+            workers: worker::default_workers(),
+            timeout_ms: protocol::TEST_TIMEOUT_MS,
+            stop_when_covered: None,
+            techniques: Techniques::standard(),
+            jvm_args: Vec::new(),
+            sandbox: SandboxRequest::Auto,
+        }
+    }
 }
 
 /// The result of `generate`.
@@ -287,18 +284,19 @@ fn search_class_in(
     config: &GenerateConfig,
     on_event: &mut dyn FnMut(&search::Event),
 ) -> Result<Searched, EngineError> {
+    let t = &config.techniques;
     let mut cluster_config = ClusterConfig {
-        stubs: config.stubs,
-        files: config.files,
-        code_constants: config.code_constants,
-        package_generators: config.package_generators,
-        format_strings: config.format_strings,
+        stubs: t.stubs,
+        files: t.files,
+        code_constants: t.code_constants,
+        package_generators: t.package_generators,
+        format_strings: t.format_strings,
         ..ClusterConfig::evosuite()
     };
-    if config.ocg.enabled {
+    if t.ocg.enabled {
         // Templates build objects as deep as the slice follows calls (t_dep), deeper than
         // EvoSuite's dependency depth: their classes must be in the cluster (docs/ocg.md).
-        cluster_config.cluster_depth = cluster_config.cluster_depth.max(config.ocg.slice.depth);
+        cluster_config.cluster_depth = cluster_config.cluster_depth.max(t.ocg.slice.depth);
     }
     let cluster = TestCluster::build_in(db, &config.class, &cluster_config)?;
     let mut search_config = SearchConfig::evosuite(config.budget);
@@ -311,21 +309,16 @@ fn search_class_in(
         &config.criteria,
         config.workers,
         config.timeout_ms,
-        Extras {
-            flags: config.flags,
-            sushi: Some(&config.sushi),
-            jvm_args: &config.jvm_args,
-            sandbox: config.sandbox,
-        },
+        Extras { flags: t.flags, sushi: Some(&t.sushi), jvm_args: &config.jvm_args, sandbox: config.sandbox },
     )?;
     if let Some(filter) = &config.stop_when_covered {
         search_config.stop_goals = Some(stop_goals(&problem, filter)?);
     }
     let mut rng = rng_from_seed(config.seed);
     let clock = SystemClock::start();
-    let policy = smart::policy(db, &problem, &config.goal_selection, &config.criteria, &search_config);
+    let policy = smart::policy(db, &problem, &t.goal_selection, &config.criteria, &search_config);
     let prepared = problem.take_sushi();
-    let hookless = !config.dse.enabled && !config.ocg.enabled && !config.local_search.enabled;
+    let hookless = !t.dse.enabled && !t.ocg.enabled && !t.local_search.enabled;
     if hookless && policy.is_none() && prepared.is_none() {
         let result =
             search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
@@ -339,11 +332,10 @@ fn search_class_in(
         (Some(t), None) => dse::ShareBy::Time { lead: t / 4 },
         _ => dse::ShareBy::Work,
     };
-    let mut hook =
-        config.dse.enabled.then(|| dse::Dse::timed(db, &config.dse, config.seed, &clock, share_by));
-    let mut ocg = config.ocg.enabled.then(|| ocg::OcgHook::new(db, &config.ocg, config.seed));
-    let mut sushi = prepared.map(|p| sushi::SushiHook::new(&config.sushi, p));
-    let mut local = config.local_search.enabled.then(|| localsearch::LocalSearch::new(&config.local_search));
+    let mut hook = t.dse.enabled.then(|| dse::Dse::timed(db, &t.dse, config.seed, &clock, share_by));
+    let mut ocg = t.ocg.enabled.then(|| ocg::OcgHook::new(db, &t.ocg, config.seed));
+    let mut sushi = prepared.map(|p| sushi::SushiHook::new(&t.sushi, p));
+    let mut local = t.local_search.enabled.then(|| localsearch::LocalSearch::new(&t.local_search));
     let hooks = hook
         .iter_mut()
         .map(|h| h as &mut dyn search::Hook<JvmProblem>)

@@ -82,7 +82,7 @@ pub(crate) fn of(
     tests: &[TestCase],
     results: &[ExecResult],
 ) -> ReplayCheck {
-    replay_check(db, problem.space().model(), config.dse.sym(), tests, results)
+    replay_check(db, problem.space().model(), config.techniques.dse.sym(), tests, results)
 }
 
 /// Replays `tests` and compares each with its JVM result (`results[i]` is `tests[i]`'s).

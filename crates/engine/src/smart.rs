@@ -59,7 +59,7 @@ pub(crate) fn counts(
     problem: &JvmProblem,
     config: &GenerateConfig,
 ) -> Option<SelectionCounts> {
-    let sel = select(db, problem, &config.goal_selection, &config.criteria, config.algorithm)?;
+    let sel = select(db, problem, &config.techniques.goal_selection, &config.criteria, config.algorithm)?;
     Some(sel.counts(problem.space().model().plan()))
 }
 

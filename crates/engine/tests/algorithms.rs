@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use engine::{Criterion, DEFAULT_CRITERIA, GenerateConfig, Generation, generate};
+use engine::{Criterion, GenerateConfig, Generation, generate};
 use search::{Algorithm, Budget};
 
 /// Test executions per run: small enough for 5 algorithms x all fixtures to stay within the time
@@ -52,28 +52,15 @@ fn fixtures() -> Vec<(String, usize, usize)> {
 
 fn config(class: &str, algorithm: Algorithm, evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
     GenerateConfig {
-        classpath: vec![test_support::fixture_classes("search")],
-        class: class.into(),
-        criteria: DEFAULT_CRITERIA.to_vec(),
         algorithm,
-        goal_selection: engine::GoalSelection::All,
-        budget: Budget::evaluations(evaluations),
-        seed,
         workers,
-        timeout_ms: 3000,
-        stop_when_covered: None,
-        dse: engine::DseConfig::off(),
-        flags: false,
-        stubs: false,
-        files: false,
-        package_generators: false,
-        format_strings: false,
-        ocg: engine::OcgConfig::off(),
-        sushi: engine::SushiConfig::off(),
-        local_search: engine::LocalSearchConfig::off(),
-        jvm_args: Vec::new(),
-        sandbox: engine::SandboxRequest::Auto,
-        code_constants: false,
+        techniques: engine::Techniques::none(),
+        ..GenerateConfig::standard(
+            vec![test_support::fixture_classes("search")],
+            class,
+            Budget::evaluations(evaluations),
+            seed,
+        )
     }
 }
 

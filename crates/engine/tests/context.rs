@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use engine::{
     Criterion, CriterionCoverage, DEFAULT_CRITERIA, GenerateConfig, Generation, JvmProblem, generate,
 };
-use search::{Algorithm, Budget, SearchConfig, SystemClock};
+use search::{Budget, SearchConfig, SystemClock};
 use testcase::{ClusterConfig, TestCluster, ValuePool, rng_from_seed};
 
 const CLASS: &str = "context.Calls";
@@ -20,28 +20,9 @@ fn classpath() -> Vec<PathBuf> {
 
 fn config(evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
     GenerateConfig {
-        classpath: classpath(),
-        class: CLASS.into(),
-        criteria: DEFAULT_CRITERIA.to_vec(),
-        algorithm: Algorithm::DynaMosa,
-        goal_selection: engine::GoalSelection::All,
-        budget: Budget::evaluations(evaluations),
-        seed,
         workers,
-        timeout_ms: 3000,
-        stop_when_covered: None,
-        dse: engine::DseConfig::off(),
-        flags: false,
-        stubs: false,
-        files: false,
-        package_generators: false,
-        format_strings: false,
-        ocg: engine::OcgConfig::off(),
-        sushi: engine::SushiConfig::off(),
-        local_search: engine::LocalSearchConfig::off(),
-        jvm_args: Vec::new(),
-        sandbox: engine::SandboxRequest::Auto,
-        code_constants: false,
+        techniques: engine::Techniques::none(),
+        ..GenerateConfig::standard(classpath(), CLASS, Budget::evaluations(evaluations), seed)
     }
 }
 

@@ -47,28 +47,16 @@ const FOUND_WITHOUT_DSE: &[&str] = &["dse.CharCode", "dse.Guard", "dse.Reverse",
 
 fn run(class: &str, algorithm: Algorithm, dse: DseConfig) -> Generation {
     let config = GenerateConfig {
-        classpath: vec![test_support::fixture_classes("dse")],
-        class: class.to_string(),
         criteria: vec![Criterion::Branch],
         algorithm,
-        goal_selection: engine::GoalSelection::All,
-        budget: Budget::evaluations(EVALUATIONS),
-        seed: 1,
         workers: 2,
-        timeout_ms: 3000,
-        stop_when_covered: None,
-        dse,
-        flags: false,
-        stubs: false,
-        files: false,
-        package_generators: false,
-        format_strings: false,
-        ocg: engine::OcgConfig::off(),
-        sushi: engine::SushiConfig::off(),
-        local_search: engine::LocalSearchConfig::off(),
-        jvm_args: Vec::new(),
-        sandbox: engine::SandboxRequest::Auto,
-        code_constants: false,
+        techniques: engine::Techniques { dse, ..engine::Techniques::none() },
+        ..GenerateConfig::standard(
+            vec![test_support::fixture_classes("dse")],
+            class,
+            Budget::evaluations(EVALUATIONS),
+            1,
+        )
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: generate failed: {e}"))
 }

@@ -44,8 +44,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use engine::{Criterion, DEFAULT_CRITERIA, GenerateConfig, GoalFilter, generate};
-use search::{Algorithm, Budget};
+use engine::{Criterion, GenerateConfig, GoalFilter, generate};
+use search::Budget;
 
 /// One criterion of a listing.
 #[derive(Debug, Default)]
@@ -148,28 +148,15 @@ fn check(listing: &Listing) -> Vec<String> {
     let except: Vec<String> =
         [Criterion::Branch, Criterion::Line].into_iter().flat_map(|c| listing.not_covered(c)).collect();
     let config = GenerateConfig {
-        classpath: vec![test_support::fixture_classes("search")],
-        class: listing.class.clone(),
-        criteria: DEFAULT_CRITERIA.to_vec(),
-        algorithm: Algorithm::DynaMosa,
-        goal_selection: engine::GoalSelection::All,
-        budget: Budget::time(Duration::from_secs(20)),
-        seed: 1,
         workers: 2,
-        timeout_ms: 3000,
         stop_when_covered: Some(GoalFilter { criteria: vec![Criterion::Branch, Criterion::Line], except }),
-        dse: engine::DseConfig::off(),
-        flags: false,
-        stubs: false,
-        files: false,
-        package_generators: false,
-        format_strings: false,
-        ocg: engine::OcgConfig::off(),
-        sushi: engine::SushiConfig::off(),
-        local_search: engine::LocalSearchConfig::off(),
-        jvm_args: Vec::new(),
-        sandbox: engine::SandboxRequest::Auto,
-        code_constants: false,
+        techniques: engine::Techniques::none(),
+        ..GenerateConfig::standard(
+            vec![test_support::fixture_classes("search")],
+            &listing.class,
+            Budget::time(Duration::from_secs(20)),
+            1,
+        )
     };
     let g = match generate(&config) {
         Ok(g) => g,

@@ -231,28 +231,11 @@ fn search_with(
     local_search: engine::LocalSearchConfig,
 ) -> engine::Generation {
     let config = engine::GenerateConfig {
-        classpath: classpath(),
-        class: class.into(),
         criteria: vec![Criterion::Branch],
         algorithm,
-        goal_selection: engine::GoalSelection::All,
-        budget: search::Budget::evaluations(evaluations),
-        seed,
         workers: 2,
-        timeout_ms: 3000,
-        stop_when_covered: None,
-        dse: engine::DseConfig::off(),
-        flags,
-        stubs: false,
-        files: false,
-        package_generators: false,
-        format_strings: false,
-        ocg: engine::OcgConfig::off(),
-        sushi: engine::SushiConfig::off(),
-        local_search,
-        jvm_args: Vec::new(),
-        sandbox: engine::SandboxRequest::Auto,
-        code_constants: false,
+        techniques: engine::Techniques { flags, local_search, ..engine::Techniques::none() },
+        ..engine::GenerateConfig::standard(classpath(), class, search::Budget::evaluations(evaluations), seed)
     };
     let g = engine::generate(&config).unwrap_or_else(|e| panic!("{class}: {e}"));
     println!(

@@ -5,33 +5,19 @@
 //! condition and switch case can go both ways), so both must reach that. The same seed must give
 //! the same suite with one worker and with two.
 
-use engine::{Criterion, DEFAULT_CRITERIA, EngineError, GenerateConfig, Generation, GoalFilter, generate};
-use search::{Algorithm, Budget};
+use engine::{Criterion, EngineError, GenerateConfig, Generation, GoalFilter, generate};
+use search::Budget;
 
 fn config(class: &str, evaluations: u64, seed: u64, workers: usize) -> GenerateConfig {
     GenerateConfig {
-        classpath: vec![test_support::workspace_root().join("examples/classes")],
-        class: class.into(),
-        criteria: DEFAULT_CRITERIA.to_vec(),
-        algorithm: Algorithm::DynaMosa,
-        goal_selection: engine::GoalSelection::All,
-        budget: Budget::evaluations(evaluations),
-        seed,
         workers,
-        timeout_ms: 3000,
-        stop_when_covered: None,
-        dse: engine::DseConfig::off(),
-        flags: false,
-        stubs: false,
-        files: false,
-        package_generators: false,
-        format_strings: false,
-        ocg: engine::OcgConfig::off(),
-        sushi: engine::SushiConfig::off(),
-        local_search: engine::LocalSearchConfig::off(),
-        jvm_args: Vec::new(),
-        sandbox: engine::SandboxRequest::Auto,
-        code_constants: false,
+        techniques: engine::Techniques::none(),
+        ..GenerateConfig::standard(
+            vec![test_support::workspace_root().join("examples/classes")],
+            class,
+            Budget::evaluations(evaluations),
+            seed,
+        )
     }
 }
 

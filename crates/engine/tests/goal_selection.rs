@@ -8,28 +8,15 @@ use search::{Algorithm, Budget};
 
 fn config(algorithm: Algorithm, goal_selection: GoalSelection, seed: u64) -> GenerateConfig {
     GenerateConfig {
-        classpath: vec![test_support::fixture_classes("selection")],
-        class: "selection.InvoiceCalculator".into(),
-        criteria: DEFAULT_CRITERIA.to_vec(),
         algorithm,
-        goal_selection,
-        budget: Budget::evaluations(3_000),
-        seed,
         workers: 1,
-        timeout_ms: 3000,
-        stop_when_covered: None,
-        dse: engine::DseConfig::off(),
-        flags: false,
-        stubs: false,
-        files: false,
-        package_generators: false,
-        format_strings: false,
-        ocg: engine::OcgConfig::off(),
-        sushi: engine::SushiConfig::off(),
-        local_search: engine::LocalSearchConfig::off(),
-        jvm_args: Vec::new(),
-        sandbox: engine::SandboxRequest::Auto,
-        code_constants: false,
+        techniques: engine::Techniques { goal_selection, ..engine::Techniques::none() },
+        ..GenerateConfig::standard(
+            vec![test_support::fixture_classes("selection")],
+            "selection.InvoiceCalculator",
+            Budget::evaluations(3_000),
+            seed,
+        )
     }
 }
 

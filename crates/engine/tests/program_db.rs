@@ -2,34 +2,20 @@
 //! in real JVM workers) each class is parsed once and each method decoded at most once, by the run's
 //! one program database.
 
-use engine::{DEFAULT_CRITERIA, GenerateConfig, generate_in, open_program};
-use search::{Algorithm, Budget};
+use engine::{GenerateConfig, generate_in, open_program};
+use search::Budget;
 
 #[test]
 fn each_class_parsed_once_and_each_method_decoded_at_most_once() {
     let config = GenerateConfig {
-        classpath: vec![test_support::workspace_root().join("examples/classes")],
-        class: "example.Triangle".into(),
-        criteria: DEFAULT_CRITERIA.to_vec(),
-        algorithm: Algorithm::DynaMosa,
-        goal_selection: engine::GoalSelection::All,
-        budget: Budget::evaluations(200),
-        seed: 1,
         workers: 1,
-        timeout_ms: 3000,
-        stop_when_covered: None,
-        dse: engine::DseConfig::off(),
-        flags: false,
-        stubs: false,
-        files: false,
-        package_generators: false,
-        format_strings: false,
-        ocg: engine::OcgConfig::off(),
-        sushi: engine::SushiConfig::off(),
-        local_search: engine::LocalSearchConfig::off(),
-        jvm_args: Vec::new(),
-        sandbox: engine::SandboxRequest::Auto,
-        code_constants: false,
+        techniques: engine::Techniques::none(),
+        ..GenerateConfig::standard(
+            vec![test_support::workspace_root().join("examples/classes")],
+            "example.Triangle",
+            Budget::evaluations(200),
+            1,
+        )
     };
     let db = open_program(&config).expect("classpath opens");
     let generation = generate_in(&db, &config).expect("generates");

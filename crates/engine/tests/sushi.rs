@@ -16,7 +16,7 @@
 //!   once its condition rewards each node in place (local search on in both arms).
 
 use engine::{Criterion, GenerateConfig, Generation, SushiConfig, generate};
-use search::{Algorithm, Budget};
+use search::Budget;
 
 fn run(class: &str, evaluations: u64, workers: usize, sushi: SushiConfig) -> Generation {
     run_with(class, evaluations, workers, sushi, engine::LocalSearchConfig::off())
@@ -30,28 +30,15 @@ fn run_with(
     local_search: engine::LocalSearchConfig,
 ) -> Generation {
     let config = GenerateConfig {
-        classpath: vec![test_support::fixture_classes("sushi")],
-        class: class.to_string(),
         criteria: vec![Criterion::Branch],
-        algorithm: Algorithm::DynaMosa,
-        goal_selection: engine::GoalSelection::All,
-        budget: Budget::evaluations(evaluations),
-        seed: 1,
         workers,
-        timeout_ms: 3000,
-        stop_when_covered: None,
-        dse: engine::DseConfig::off(),
-        flags: false,
-        stubs: false,
-        files: false,
-        package_generators: false,
-        format_strings: false,
-        ocg: engine::OcgConfig::off(),
-        sushi,
-        local_search,
-        jvm_args: Vec::new(),
-        sandbox: engine::SandboxRequest::Auto,
-        code_constants: false,
+        techniques: engine::Techniques { sushi, local_search, ..engine::Techniques::none() },
+        ..GenerateConfig::standard(
+            vec![test_support::fixture_classes("sushi")],
+            class,
+            Budget::evaluations(evaluations),
+            1,
+        )
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: generate failed: {e}"))
 }

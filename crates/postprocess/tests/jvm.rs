@@ -16,7 +16,7 @@ use exec::ExecResult;
 use junit::{RenderConfig, Style};
 use postprocess::{AssertedTest, AssertionConfig, Minimised, Runner, RunnerError, assertions, minimise};
 use programdb::ProgramDb;
-use search::{Algorithm, Budget};
+use search::Budget;
 use testcase::TestCase;
 
 /// The `Runner` the engine will provide: `JvmProblem` executes, goal fitness 0 is covered.
@@ -64,28 +64,9 @@ fn cluster() -> Vec<PathBuf> {
 
 fn search(classpath: &[PathBuf], class: &str) -> Vec<TestCase> {
     let config = GenerateConfig {
-        classpath: classpath.to_vec(),
-        class: class.into(),
-        criteria: DEFAULT_CRITERIA.to_vec(),
-        algorithm: Algorithm::DynaMosa,
-        goal_selection: engine::GoalSelection::All,
-        budget: Budget::evaluations(2000),
-        seed: 1,
         workers: 2,
-        timeout_ms: 3000,
-        stop_when_covered: None,
-        dse: engine::DseConfig::off(),
-        flags: false,
-        stubs: false,
-        files: false,
-        package_generators: false,
-        format_strings: false,
-        ocg: engine::OcgConfig::off(),
-        sushi: engine::SushiConfig::off(),
-        local_search: engine::LocalSearchConfig::off(),
-        jvm_args: Vec::new(),
-        sandbox: engine::SandboxRequest::Auto,
-        code_constants: false,
+        techniques: engine::Techniques::none(),
+        ..GenerateConfig::standard(classpath.to_vec(), class, Budget::evaluations(2000), 1)
     };
     generate(&config).unwrap_or_else(|e| panic!("{class}: {e}")).suite
 }

@@ -6,7 +6,7 @@ use symbolic::ExploreConfig;
 use crate::SelectConfig;
 
 /// How SUSHI runs in a search. No `Default`: [`SushiConfig::off`] or [`SushiConfig::standard`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SushiConfig {
     pub enabled: bool,
     /// The bounds of the symbolic exploration of each public method of the class under test.
