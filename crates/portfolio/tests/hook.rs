@@ -1,0 +1,254 @@
+//! The portfolio as a search hook, over fake technique hooks on a fake problem: goals are needles
+//! (a test holding one int literal no factory makes), so that only injected tests cover them and
+//! every credit is known in advance. Search's own seam tests drive hooks the same way.
+
+use std::cell::Cell;
+use std::time::Duration;
+
+use expect_test::{Expect, expect};
+use portfolio::{Arm, Budget, Gate, Metered, Plain, Portfolio, PortfolioArm, PortfolioConfig};
+use search::{Clock, Evaluation, GoalIdx, Hook, Problem, ProblemError, Seams, SearchConfig, View};
+use testcase::pool::DynamicPool;
+use testcase::{
+    ClusterConfig, PrimValue, Statement, TestCase, TestCluster, TestRng, ValuePool, rng_from_seed,
+};
+
+/// Far from every constant of `cluster.Overloads` and from the factory's random ints.
+const NEEDLE: i32 = 700_000_000;
+const N_NEEDLES: usize = 12;
+
+fn cluster() -> TestCluster {
+    let db = test_support::fixture_db("cluster");
+    TestCluster::build_in(&db, "cluster.Overloads", &ClusterConfig::evosuite()).expect("cluster builds")
+}
+
+/// A clock the problem and the hooks advance.
+#[derive(Default)]
+struct FakeClock(Cell<Duration>);
+
+impl FakeClock {
+    fn advance(&self, d: Duration) {
+        self.0.set(self.0.get() + d);
+    }
+}
+
+impl Clock for FakeClock {
+    fn elapsed(&self) -> Duration {
+        self.0.get()
+    }
+}
+
+/// Goal k < `N_NEEDLES`: some statement is the literal `NEEDLE + k`; one more goal no test covers,
+/// so that every run uses its whole budget (the search derives the needles next to a given one by
+/// mutation). Each evaluation takes 1 ms of the clock.
+struct Needles<'c> {
+    clock: &'c FakeClock,
+}
+
+impl Problem for Needles<'_> {
+    fn n_goals(&self) -> usize {
+        N_NEEDLES + 1
+    }
+
+    fn roots(&self) -> Vec<GoalIdx> {
+        (0..=N_NEEDLES).map(GoalIdx::new).collect()
+    }
+
+    fn released_by(&self, _: GoalIdx) -> &[GoalIdx] {
+        &[]
+    }
+
+    fn evaluate(&mut self, tests: &[TestCase], _: &mut DynamicPool) -> Result<Vec<Evaluation>, ProblemError> {
+        self.clock.advance(Duration::from_millis(tests.len() as u64));
+        Ok(tests
+            .iter()
+            .map(|t| Evaluation {
+                fitness: (0..N_NEEDLES)
+                    .map(|k| if holds(t, NEEDLE + k as i32) { 0.0 } else { 1.0 })
+                    .chain([1.0])
+                    .collect(),
+                exception_at: None,
+            })
+            .collect())
+    }
+}
+
+fn holds(t: &TestCase, x: i32) -> bool {
+    t.statements.iter().any(|s| matches!(s, Statement::Primitive(PrimValue::Int(v)) if *v == x))
+}
+
+fn literal(x: i32) -> TestCase {
+    let mut t = TestCase::new();
+    t.push(Statement::Primitive(PrimValue::Int(x)));
+    t
+}
+
+/// The giver's needles: the search may find the last two by mutating a given one.
+const GIVEN: usize = N_NEEDLES - 2;
+
+/// Injects the next needle at each call until it has given `GIVEN`, taking `cost` of the clock
+/// per call.
+struct Giver<'c> {
+    next: usize,
+    calls: u64,
+    cost: Duration,
+    clock: &'c FakeClock,
+}
+
+impl<P: ?Sized> Hook<P> for Giver<'_> {
+    fn between(&mut self, _: &View<'_>, _: &mut P, _: &mut TestRng) -> Result<Vec<TestCase>, ProblemError> {
+        self.calls += 1;
+        self.clock.advance(self.cost);
+        if self.next >= GIVEN {
+            return Ok(Vec::new());
+        }
+        self.next += 1;
+        Ok(vec![literal(NEEDLE + self.next as i32 - 1)])
+    }
+}
+
+/// Injects a test that covers nothing, reporting 50 units of work per call and taking `cost` of
+/// the clock.
+struct Waster<'c> {
+    calls: u64,
+    cost: Duration,
+    clock: &'c FakeClock,
+}
+
+impl<P: ?Sized> Hook<P> for Waster<'_> {
+    fn between(&mut self, _: &View<'_>, _: &mut P, _: &mut TestRng) -> Result<Vec<TestCase>, ProblemError> {
+        self.calls += 1;
+        self.clock.advance(self.cost);
+        Ok(vec![literal(7)])
+    }
+}
+
+impl<P: ?Sized> Metered<P> for Waster<'_> {
+    fn work(&self) -> Option<u64> {
+        Some(50 * self.calls)
+    }
+}
+
+/// Counts its calls; its gate is closed, so it must never be called.
+struct Never {
+    calls: u64,
+}
+
+impl<P: ?Sized> Hook<P> for Never {
+    fn between(&mut self, _: &View<'_>, _: &mut P, _: &mut TestRng) -> Result<Vec<TestCase>, ProblemError> {
+        self.calls += 1;
+        Ok(Vec::new())
+    }
+}
+
+struct Outcome {
+    report: String,
+    json: String,
+    covered: usize,
+    calls: (u64, u64, u64),
+}
+
+/// One search with the portfolio over a giver (as OCG), a waster (as DSE) and a closed arm (as
+/// SUSHI), on `budget`; the hooks take `give` and `waste` of the clock per call.
+fn run(budget: search::Budget, seed: u64, give: Duration, waste: Duration) -> Outcome {
+    let cluster = cluster();
+    let clock = FakeClock::default();
+    let config = SearchConfig::evosuite(budget);
+    let mut pool = ValuePool::new(cluster.constants().clone(), config.factory.dynamic_pool_size);
+    let mut giver = Giver { next: 0, calls: 0, cost: give, clock: &clock };
+    let mut waster = Waster { calls: 0, cost: waste, clock: &clock };
+    let mut never = Never { calls: 0 };
+    let mut plain_giver = Plain(&mut giver);
+    let mut plain_never = Plain(&mut never);
+    let gates = vec![
+        Gate { arm: Arm::Ocg, open: true, reason: "a parameter with fields".into() },
+        Gate { arm: Arm::Sushi, open: false, reason: "no heap input".into() },
+    ];
+    let arms = vec![
+        PortfolioArm { arm: Arm::Ocg, hook: &mut plain_giver as &mut dyn Metered<Needles<'_>> },
+        PortfolioArm { arm: Arm::Dse, hook: &mut waster },
+        PortfolioArm { arm: Arm::Sushi, hook: &mut plain_never },
+    ];
+    let mut portfolio =
+        Portfolio::new(PortfolioConfig::standard(), Budget::of(&config.budget), &clock, arms, gates);
+    let mut problem = Needles { clock: &clock };
+    let mut rng = rng_from_seed(seed);
+    let result = {
+        let seams = Seams { hooks: vec![&mut portfolio as &mut dyn Hook<Needles<'_>>], policy: None };
+        search::run_with(&mut problem, &cluster, &mut pool, &config, &clock, &mut rng, &mut |_| {}, seams)
+            .expect("search runs")
+    };
+    let mut report = String::new();
+    for a in portfolio.ledger().accounts() {
+        report.push_str(&format!(
+            "{:6} calls {:3} held {:3} work {:5} time {:>7.3}s earned {:2}\n",
+            a.arm.name(),
+            a.calls,
+            a.held,
+            a.work,
+            a.time.as_secs_f64(),
+            a.earned
+        ));
+    }
+    let json = serde_json::to_string(&portfolio.report()).expect("serialises");
+    drop(portfolio);
+    Outcome {
+        report,
+        json,
+        covered: result.archive.n_covered(),
+        calls: (giver.calls, waster.calls, never.calls),
+    }
+}
+
+fn check(o: &Outcome, expect: Expect) {
+    expect.assert_eq(&format!("{}covered {}\ncalls {:?}\n", o.report, o.covered, o.calls));
+}
+
+/// Under an evaluation budget: the giver earns every needle it injects (one per call, credited a
+/// batch later), the waster is held back once its 50 units a call pass its share of the search's
+/// evaluations (of at least the lead, 1,000) and then runs at its share, which grows as the
+/// giver's earnings fade once it has nothing left to give; the closed arm is never called; and
+/// wall time changes nothing.
+#[test]
+fn by_work_the_earner_runs_the_waster_is_held_and_the_closed_arm_never_runs() {
+    let budget = search::Budget::evaluations(4_000);
+    let a = run(budget, 3, Duration::ZERO, Duration::ZERO);
+    check(
+        &a,
+        expect![[r#"
+            ocg    calls  75 held   0 work    10 time   0.000s earned 10
+            dse    calls  21 held  54 work  1050 time   0.000s earned  0
+            covered 12
+            calls (75, 21, 0)
+        "#]],
+    );
+    assert_eq!(a.calls.2, 0, "a closed gate's hook is never called");
+    let b = run(budget, 3, Duration::from_millis(5), Duration::from_millis(70));
+    assert_eq!(a.json, b.json, "wall time decides nothing under an evaluation budget");
+}
+
+/// Under a time budget: the waster takes 200 ms of the clock per call and earns nothing, so it
+/// is held to its floor-to-ceiling share of the search's own time (with a lead of a quarter of
+/// the budget); the giver, cheap and earning, runs at every call.
+#[test]
+fn by_time_the_costly_arm_stays_within_its_share() {
+    let budget = search::Budget::time(Duration::from_secs(20));
+    let o = run(budget, 5, Duration::from_millis(1), Duration::from_millis(200));
+    check(
+        &o,
+        expect![[r#"
+            ocg    calls 302 held   0 work    10 time   0.302s earned 10
+            dse    calls  18 held 284 work   900 time   3.600s earned  0
+            covered 11
+            calls (302, 18, 0)
+        "#]],
+    );
+    let config = PortfolioConfig::standard();
+    let lead = config.lead * 20.0;
+    let waste = o.calls.1 as f64 * 0.2;
+    // At most the ceiling of the lead or of the search's own time, plus the one call that
+    // crossed it.
+    let own = 20.0_f64;
+    assert!(waste <= config.ceiling * own.max(lead) + 0.2, "{waste}");
+    assert!(o.json.contains(r#""technique":"dse""#));
+}
