@@ -289,6 +289,17 @@ mod tests {
     }
 
     #[test]
+    fn a_time_budget_alone_allocates_by_time_any_evaluation_budget_by_work() {
+        let t = Duration::from_secs(60);
+        assert_eq!(Budget::of(&search::Budget::time(t)), Budget::Time(t));
+        assert_eq!(Budget::of(&search::Budget::evaluations(900)), Budget::Evaluations(900));
+        let both = search::Budget { time: Some(t), evaluations: Some(900) };
+        assert_eq!(Budget::of(&both).measure(), Measure::Work);
+        let none = search::Budget { time: None, evaluations: None };
+        assert_eq!(PortfolioConfig::standard().lead_for(Budget::of(&none)), 0.0);
+    }
+
+    #[test]
     fn one_arm_alone_gets_the_ceiling_and_the_standard_config_is_valid() {
         let c = PortfolioConfig::standard();
         assert_eq!(c.validate(), Ok(()));

@@ -82,6 +82,11 @@ impl Arm {
         }
     }
 
+    /// The arm of a switch name: how the engine maps its `Technique`s (`Arm::named(t.name())`).
+    pub fn named(name: &str) -> Option<Arm> {
+        Arm::ALL.into_iter().find(|a| a.name() == name)
+    }
+
     /// Whether the technique joins the search as a hook, so that the portfolio gives it a share
     /// of the budget online; the others change the cluster, the pool or the fitness once, and only
     /// their gate applies.
@@ -93,5 +98,20 @@ impl Arm {
 impl std::fmt::Display for Arm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_arm_is_found_by_its_name() {
+        for a in Arm::ALL {
+            assert_eq!(Arm::named(a.name()), Some(a));
+        }
+        assert_eq!(Arm::named("nothing"), None);
+        let hooks: Vec<&str> = Arm::ALL.into_iter().filter(|a| a.is_hook()).map(Arm::name).collect();
+        assert_eq!(hooks, ["ocg", "sushi", "dse", "local-search"]);
     }
 }
