@@ -54,6 +54,36 @@ impl<P: ?Sized> Hook<P> for Plain<'_, P> {
 
 impl<P: ?Sized> Metered<P> for Plain<'_, P> {}
 
+/// A hook whose work a function reads from it: how the engine meters a hook of a crate below this
+/// one without a type of its own (DSE: `WorkFrom::new(&mut dse, |d| dse::work(..))`).
+pub struct WorkFrom<'a, H, F> {
+    hook: &'a mut H,
+    work: F,
+}
+
+impl<'a, H, F: Fn(&H) -> u64> WorkFrom<'a, H, F> {
+    pub fn new(hook: &'a mut H, work: F) -> WorkFrom<'a, H, F> {
+        WorkFrom { hook, work }
+    }
+}
+
+impl<P: ?Sized, H: Hook<P>, F> Hook<P> for WorkFrom<'_, H, F> {
+    fn between(
+        &mut self,
+        view: &View<'_>,
+        problem: &mut P,
+        rng: &mut TestRng,
+    ) -> Result<Vec<TestCase>, ProblemError> {
+        self.hook.between(view, problem, rng)
+    }
+}
+
+impl<P: ?Sized, H: Hook<P>, F: Fn(&H) -> u64> Metered<P> for WorkFrom<'_, H, F> {
+    fn work(&self) -> Option<u64> {
+        Some((self.work)(self.hook))
+    }
+}
+
 /// One technique hook and its arm.
 pub struct PortfolioArm<'h, P: ?Sized> {
     pub arm: Arm,

@@ -24,7 +24,7 @@ pub mod report;
 
 pub use allocation::{Budget, ConfigError, Measure, PortfolioConfig, Shares, may_run, shares, weight};
 pub use gates::{GATES, Gate, GateError, GateInput, GateRow, gates, open_arms, render};
-pub use hook::{Metered, Plain, Portfolio, PortfolioArm};
+pub use hook::{Metered, Plain, Portfolio, PortfolioArm, WorkFrom};
 pub use ledger::{Account, Ledger};
 pub use report::{ArmReport, Given, report};
 

@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::time::Duration;
 
 use expect_test::{Expect, expect};
-use portfolio::{Arm, Budget, Gate, Metered, Plain, Portfolio, PortfolioArm, PortfolioConfig};
+use portfolio::{Arm, Budget, Gate, Metered, Plain, Portfolio, PortfolioArm, PortfolioConfig, WorkFrom};
 use search::{Clock, Evaluation, GoalIdx, Hook, Problem, ProblemError, Seams, SearchConfig, View};
 use testcase::pool::DynamicPool;
 use testcase::{
@@ -107,8 +107,8 @@ impl<P: ?Sized> Hook<P> for Giver<'_> {
     }
 }
 
-/// Injects a test that covers nothing, reporting 50 units of work per call and taking `cost` of
-/// the clock.
+/// Injects a test that covers nothing, taking `cost` of the clock per call; metered at 50 units of
+/// work per call (`WorkFrom`).
 struct Waster<'c> {
     calls: u64,
     cost: Duration,
@@ -120,12 +120,6 @@ impl<P: ?Sized> Hook<P> for Waster<'_> {
         self.calls += 1;
         self.clock.advance(self.cost);
         Ok(vec![literal(7)])
-    }
-}
-
-impl<P: ?Sized> Metered<P> for Waster<'_> {
-    fn work(&self) -> Option<u64> {
-        Some(50 * self.calls)
     }
 }
 
@@ -160,13 +154,14 @@ fn run(budget: search::Budget, seed: u64, give: Duration, waste: Duration) -> Ou
     let mut never = Never { calls: 0 };
     let mut plain_giver = Plain(&mut giver);
     let mut plain_never = Plain(&mut never);
+    let mut metered_waster = WorkFrom::new(&mut waster, |w: &Waster<'_>| 50 * w.calls);
     let gates = vec![
         Gate { arm: Arm::Ocg, open: true, reason: "a parameter with fields".into() },
         Gate { arm: Arm::Sushi, open: false, reason: "no heap input".into() },
     ];
     let arms = vec![
         PortfolioArm { arm: Arm::Ocg, hook: &mut plain_giver as &mut dyn Metered<Needles<'_>> },
-        PortfolioArm { arm: Arm::Dse, hook: &mut waster },
+        PortfolioArm { arm: Arm::Dse, hook: &mut metered_waster },
         PortfolioArm { arm: Arm::Sushi, hook: &mut plain_never },
     ];
     let mut portfolio =
