@@ -142,13 +142,47 @@ struct Outcome {
     calls: (u64, u64, u64),
 }
 
+/// What a search with the portfolio over `arms` left: the ledger as text, report.json's lines,
+/// the goals covered.
+fn drive<'h>(
+    clock: &'h FakeClock,
+    budget: search::Budget,
+    seed: u64,
+    arms: Vec<PortfolioArm<'h, Needles<'h>>>,
+    gates: Vec<Gate>,
+) -> (String, String, usize) {
+    let cluster = cluster();
+    let config = SearchConfig::evosuite(budget);
+    let mut pool = ValuePool::new(cluster.constants().clone(), config.factory.dynamic_pool_size);
+    let mut portfolio =
+        Portfolio::new(PortfolioConfig::standard(), Budget::of(&config.budget), clock, arms, gates);
+    let mut problem = Needles { clock };
+    let mut rng = rng_from_seed(seed);
+    let result = {
+        let seams = Seams { hooks: vec![&mut portfolio as &mut dyn Hook<Needles<'h>>], policy: None };
+        search::run_with(&mut problem, &cluster, &mut pool, &config, clock, &mut rng, &mut |_| {}, seams)
+            .expect("search runs")
+    };
+    let mut report = String::new();
+    for a in portfolio.ledger().accounts() {
+        report.push_str(&format!(
+            "{:12} calls {:3} held {:3} work {:5} time {:>7.3}s earned {:2}\n",
+            a.arm.name(),
+            a.calls,
+            a.held,
+            a.work,
+            a.time.as_secs_f64(),
+            a.earned
+        ));
+    }
+    let json = serde_json::to_string(&portfolio.report()).expect("serialises");
+    (report, json, result.archive.n_covered())
+}
+
 /// One search with the portfolio over a giver (as OCG), a waster (as DSE) and a closed arm (as
 /// SUSHI), on `budget`; the hooks take `give` and `waste` of the clock per call.
 fn run(budget: search::Budget, seed: u64, give: Duration, waste: Duration) -> Outcome {
-    let cluster = cluster();
     let clock = FakeClock::default();
-    let config = SearchConfig::evosuite(budget);
-    let mut pool = ValuePool::new(cluster.constants().clone(), config.factory.dynamic_pool_size);
     let mut giver = Giver { next: 0, calls: 0, cost: give, clock: &clock };
     let mut waster = Waster { calls: 0, cost: waste, clock: &clock };
     let mut never = Never { calls: 0 };
@@ -164,35 +198,8 @@ fn run(budget: search::Budget, seed: u64, give: Duration, waste: Duration) -> Ou
         PortfolioArm { arm: Arm::Dse, hook: &mut metered_waster },
         PortfolioArm { arm: Arm::Sushi, hook: &mut plain_never },
     ];
-    let mut portfolio =
-        Portfolio::new(PortfolioConfig::standard(), Budget::of(&config.budget), &clock, arms, gates);
-    let mut problem = Needles { clock: &clock };
-    let mut rng = rng_from_seed(seed);
-    let result = {
-        let seams = Seams { hooks: vec![&mut portfolio as &mut dyn Hook<Needles<'_>>], policy: None };
-        search::run_with(&mut problem, &cluster, &mut pool, &config, &clock, &mut rng, &mut |_| {}, seams)
-            .expect("search runs")
-    };
-    let mut report = String::new();
-    for a in portfolio.ledger().accounts() {
-        report.push_str(&format!(
-            "{:6} calls {:3} held {:3} work {:5} time {:>7.3}s earned {:2}\n",
-            a.arm.name(),
-            a.calls,
-            a.held,
-            a.work,
-            a.time.as_secs_f64(),
-            a.earned
-        ));
-    }
-    let json = serde_json::to_string(&portfolio.report()).expect("serialises");
-    drop(portfolio);
-    Outcome {
-        report,
-        json,
-        covered: result.archive.n_covered(),
-        calls: (giver.calls, waster.calls, never.calls),
-    }
+    let (report, json, covered) = drive(&clock, budget, seed, arms, gates);
+    Outcome { report, json, covered, calls: (giver.calls, waster.calls, never.calls) }
 }
 
 fn check(o: &Outcome, expect: Expect) {
@@ -211,8 +218,8 @@ fn by_work_the_earner_runs_the_waster_is_held_and_the_closed_arm_never_runs() {
     check(
         &a,
         expect![[r#"
-            ocg    calls  75 held   0 work    10 time   0.000s earned 10
-            dse    calls  21 held  54 work  1050 time   0.000s earned  0
+            ocg          calls  75 held   0 work    10 time   0.000s earned 10
+            dse          calls  21 held  54 work  1050 time   0.000s earned  0
             covered 12
             calls (75, 21, 0)
         "#]],
@@ -232,8 +239,8 @@ fn by_time_the_costly_arm_stays_within_its_share() {
     check(
         &o,
         expect![[r#"
-            ocg    calls 302 held   0 work    10 time   0.302s earned 10
-            dse    calls  18 held 284 work   900 time   3.600s earned  0
+            ocg          calls 302 held   0 work    10 time   0.302s earned 10
+            dse          calls  18 held 284 work   900 time   3.600s earned  0
             covered 11
             calls (302, 18, 0)
         "#]],
@@ -246,4 +253,27 @@ fn by_time_the_costly_arm_stays_within_its_share() {
     let own = 20.0_f64;
     assert!(waste <= config.ceiling * own.max(lead) + 0.2, "{waste}");
     assert!(o.json.contains(r#""technique":"dse""#));
+}
+
+/// Two arms inject the same needles: each goal is credited once, to the arm that injected the
+/// test first (the first in the portfolio's order at the same `between`), and the other earns
+/// nothing for the same tests.
+#[test]
+fn a_test_two_arms_inject_is_credited_to_the_first() {
+    let clock = FakeClock::default();
+    let mut first = Giver { next: 0, calls: 0, cost: Duration::ZERO, clock: &clock };
+    let mut second = Giver { next: 0, calls: 0, cost: Duration::ZERO, clock: &clock };
+    let mut a = Plain(&mut first);
+    let mut b = Plain(&mut second);
+    let arms = vec![
+        PortfolioArm { arm: Arm::LocalSearch, hook: &mut a as &mut dyn Metered<Needles<'_>> },
+        PortfolioArm { arm: Arm::Ocg, hook: &mut b },
+    ];
+    let (report, _, covered) = drive(&clock, search::Budget::evaluations(1_500), 11, arms, Vec::new());
+    expect![[r#"
+        local-search calls  27 held   0 work    10 time   0.000s earned  9
+        ocg          calls  27 held   0 work    10 time   0.000s earned  0
+        covered 10
+    "#]]
+    .assert_eq(&format!("{report}covered {covered}\n"));
 }
