@@ -136,6 +136,13 @@ impl<'h, P: ?Sized> Portfolio<'h, P> {
         }
     }
 
+    /// Charges `arm` for work done outside the search (SUSHI's exploration before the workers
+    /// start), so that it counts against the arm's share like a call; an arm whose gate is closed
+    /// or that is not in the portfolio is not charged.
+    pub fn charge(&mut self, arm: Arm, time: std::time::Duration, work: u64) {
+        self.ledger.charge(arm, time, work);
+    }
+
     pub fn ledger(&self) -> &Ledger {
         &self.ledger
     }

@@ -150,12 +150,17 @@ fn drive<'h>(
     seed: u64,
     arms: Vec<PortfolioArm<'h, Needles<'h>>>,
     gates: Vec<Gate>,
+    before: Option<(Arm, Duration)>,
 ) -> (String, String, usize) {
     let cluster = cluster();
     let config = SearchConfig::evosuite(budget);
     let mut pool = ValuePool::new(cluster.constants().clone(), config.factory.dynamic_pool_size);
     let mut portfolio =
         Portfolio::new(PortfolioConfig::standard(), Budget::of(&config.budget), clock, arms, gates);
+    if let Some((arm, time)) = before {
+        clock.advance(time);
+        portfolio.charge(arm, time, 0);
+    }
     let mut problem = Needles { clock };
     let mut rng = rng_from_seed(seed);
     let result = {
@@ -198,7 +203,7 @@ fn run(budget: search::Budget, seed: u64, give: Duration, waste: Duration) -> Ou
         PortfolioArm { arm: Arm::Dse, hook: &mut metered_waster },
         PortfolioArm { arm: Arm::Sushi, hook: &mut plain_never },
     ];
-    let (report, json, covered) = drive(&clock, budget, seed, arms, gates);
+    let (report, json, covered) = drive(&clock, budget, seed, arms, gates, None);
     Outcome { report, json, covered, calls: (giver.calls, waster.calls, never.calls) }
 }
 
@@ -269,11 +274,30 @@ fn a_test_two_arms_inject_is_credited_to_the_first() {
         PortfolioArm { arm: Arm::LocalSearch, hook: &mut a as &mut dyn Metered<Needles<'_>> },
         PortfolioArm { arm: Arm::Ocg, hook: &mut b },
     ];
-    let (report, _, covered) = drive(&clock, search::Budget::evaluations(1_500), 11, arms, Vec::new());
+    let (report, _, covered) = drive(&clock, search::Budget::evaluations(1_500), 11, arms, Vec::new(), None);
     expect![[r#"
         local-search calls  27 held   0 work    10 time   0.000s earned  9
         ocg          calls  27 held   0 work    10 time   0.000s earned  0
         covered 10
     "#]]
     .assert_eq(&format!("{report}covered {covered}\n"));
+}
+
+/// Work before the search counts against the arm's share: SUSHI charged 4 s of exploration in a
+/// 20 s run (lead 5 s, its share alone 0.4: 2 s) waits until the search's own time reaches
+/// 4 / 0.4 = 10 s: it is held for the first 186 generations (about 50 ms each here), and the
+/// exploration counts as one call.
+#[test]
+fn work_before_the_search_counts_against_the_share() {
+    let clock = FakeClock::default();
+    let mut giver = Giver { next: 0, calls: 0, cost: Duration::ZERO, clock: &clock };
+    let mut plain = Plain(&mut giver);
+    let arms = vec![PortfolioArm { arm: Arm::Sushi, hook: &mut plain as &mut dyn Metered<Needles<'_>> }];
+    let before = Some((Arm::Sushi, Duration::from_secs(4)));
+    let (report, _, _) =
+        drive(&clock, search::Budget::time(Duration::from_secs(20)), 2, arms, Vec::new(), before);
+    expect![[r#"
+        sushi        calls 114 held 186 work    10 time   4.000s earned 10
+    "#]]
+    .assert_eq(&report);
 }
