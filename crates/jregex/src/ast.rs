@@ -1,0 +1,41 @@
+//! The regular-expression tree a Java pattern parses into: character sets, concatenation,
+//! alternation, counted repetition and the zero-width anchors that whole-string and containment
+//! matching can decide. Flags are already applied (case folding is in the sets, `.` is a set), so
+//! the tree means one language and nothing about Java's spelling survives here.
+
+use crate::charset::CharSet;
+
+/// A zero-width assertion the automata keep as a conditional empty step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Look {
+    /// At the start of the input: `^` (without `MULTILINE`) and `\A`.
+    Start,
+    /// At the end of the input: `\z`.
+    End,
+    /// At the end of the input or before a line terminator that ends it: `$` (without
+    /// `MULTILINE`) and `\Z`. With `UNIX_LINES` only `\n` is a line terminator.
+    Dollar { unix_lines: bool },
+}
+
+/// A regular expression over code points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ast {
+    /// The empty string.
+    Empty,
+    /// One code point of the set (an empty set matches nothing).
+    Set(CharSet),
+    Concat(Vec<Ast>),
+    Alt(Vec<Ast>),
+    /// `min` to `max` (unbounded when `None`) repetitions; greedy, reluctant and possessive
+    /// quantifiers that reach this tree all mean the same language.
+    Repeat {
+        ast: Box<Ast>,
+        min: u32,
+        max: Option<u32>,
+    },
+    /// An anchor, with the offset in the pattern that wrote it (for errors found later).
+    Look {
+        look: Look,
+        offset: usize,
+    },
+}

@@ -1,0 +1,154 @@
+//! The subset construction: a deterministic automaton over code points whose transitions are
+//! labelled by disjoint ranges, built once per pattern. Anchors are decided here: `^` and `\A`
+//! only in the initial state, `$`, `\Z` and `\z` only in the acceptance of a state (at the end of
+//! the input). States that cannot reach acceptance are removed, so every state left is live and
+//! a missing transition means rejection.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::error::RegexError;
+use crate::nfa::{At, Nfa, State as NState, StateId as NStateId};
+
+/// Past this many states the pattern is refused rather than built.
+pub const MAX_DFA_STATES: usize = 20_000;
+
+pub type StateId = usize;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DState {
+    /// `(lo, hi, target)`, sorted by `lo`, disjoint.
+    pub trans: Vec<(u32, u32, StateId)>,
+    pub accept: bool,
+}
+
+/// A deterministic automaton whose start is state 0; it accepts nothing when `states` is empty.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dfa {
+    pub states: Vec<DState>,
+}
+
+impl Dfa {
+    pub fn build(nfa: &Nfa) -> Result<Dfa, RegexError> {
+        let intervals = alphabet(nfa);
+        let initial_at = At { start: true, ..At::INSIDE };
+        let initial = nfa.closure([nfa.start], initial_at);
+        // The initial state is keyed apart: its anchors differ from a later state's with the same
+        // NFA states (`^` held there).
+        let mut ids: BTreeMap<(bool, BTreeSet<NStateId>), StateId> = BTreeMap::new();
+        let mut sets = vec![(true, initial.clone())];
+        ids.insert((true, initial), 0);
+        let mut states = Vec::new();
+        let mut i = 0;
+        while i < sets.len() {
+            let (is_initial, set) = sets[i].clone();
+            let end_at = At { start: is_initial, end: true, ..At::INSIDE };
+            let accept = nfa.is_match(&nfa.closure(set.iter().copied(), end_at));
+            let mut trans: Vec<(u32, u32, StateId)> = Vec::new();
+            for &(lo, hi) in &intervals {
+                let next = nfa.step(&set, lo);
+                if next.is_empty() {
+                    continue;
+                }
+                let key = (false, nfa.closure(next, At::INSIDE));
+                let n = ids.len();
+                let to = *ids.entry(key.clone()).or_insert(n);
+                if to == n {
+                    if n >= MAX_DFA_STATES {
+                        return Err(RegexError::TooLarge { limit: MAX_DFA_STATES });
+                    }
+                    sets.push(key);
+                }
+                match trans.last_mut() {
+                    Some(last) if last.2 == to && last.1 + 1 == lo => last.1 = hi,
+                    _ => trans.push((lo, hi, to)),
+                }
+            }
+            states.push(DState { trans, accept });
+            i += 1;
+        }
+        Ok(trim(Dfa { states }))
+    }
+
+    /// The state after reading `c` in `state`, if any.
+    pub fn next(&self, state: StateId, c: u32) -> Option<StateId> {
+        let trans = &self.states[state].trans;
+        let i = trans.partition_point(|&(lo, _, _)| lo <= c);
+        (i > 0 && trans[i - 1].1 >= c).then(|| trans[i - 1].2)
+    }
+
+    pub fn matches(&self, s: &str) -> bool {
+        if self.states.is_empty() {
+            return false;
+        }
+        let mut state = 0;
+        for c in s.chars() {
+            match self.next(state, c as u32) {
+                Some(n) => state = n,
+                None => return false,
+            }
+        }
+        self.states[state].accept
+    }
+}
+
+/// The elementary intervals of the code points: maximal ranges that no set of the automaton
+/// splits, so one code point stands for each.
+fn alphabet(nfa: &Nfa) -> Vec<(u32, u32)> {
+    let mut cuts = BTreeSet::new();
+    for s in &nfa.states {
+        if let NState::Char(set, _) = s {
+            for &(lo, hi) in set.ranges() {
+                cuts.insert(lo);
+                cuts.insert(hi + 1);
+            }
+        }
+    }
+    let cuts: Vec<u32> = cuts.into_iter().collect();
+    cuts.windows(2).map(|w| (w[0], w[1] - 1)).collect()
+}
+
+/// Removes the states from which no accepting state is reachable, renumbering the rest in
+/// order (the start stays 0 unless it is dead, and then nothing is left).
+fn trim(dfa: Dfa) -> Dfa {
+    let n = dfa.states.len();
+    let mut preds: Vec<Vec<StateId>> = vec![Vec::new(); n];
+    for (s, st) in dfa.states.iter().enumerate() {
+        for &(_, _, to) in &st.trans {
+            preds[to].push(s);
+        }
+    }
+    let mut live = vec![false; n];
+    let mut work: Vec<StateId> = (0..n).filter(|&s| dfa.states[s].accept).collect();
+    while let Some(s) = work.pop() {
+        if !std::mem::replace(&mut live[s], true) {
+            work.extend(preds[s].iter().copied());
+        }
+    }
+    if n == 0 || !live[0] {
+        return Dfa { states: Vec::new() };
+    }
+    let mut new_id = vec![usize::MAX; n];
+    let mut k = 0;
+    for s in 0..n {
+        if live[s] {
+            new_id[s] = k;
+            k += 1;
+        }
+    }
+    let states = dfa
+        .states
+        .into_iter()
+        .enumerate()
+        .filter(|&(s, _)| live[s])
+        .map(|(_, st)| DState {
+            trans: st
+                .trans
+                .into_iter()
+                .filter(|t| live[t.2])
+                .map(|(lo, hi, to)| (lo, hi, new_id[to]))
+                .collect(),
+            accept: st.accept,
+        })
+        .collect();
+    Dfa { states }
+}

@@ -1,0 +1,220 @@
+//! Thompson's construction: the tree to a nondeterministic automaton whose steps read one code
+//! point of a set, are empty, or are empty under an anchor's condition. It is the input of the
+//! subset construction (`dfa.rs`) and runs itself for containment (`contains`), where a match may
+//! start anywhere.
+
+use std::collections::BTreeSet;
+
+use crate::ast::{Ast, Look};
+use crate::charset::CharSet;
+use crate::error::RegexError;
+
+/// Counted repetition is unrolled, so a pattern's automaton can be large; past this many states
+/// the pattern is refused rather than built.
+pub const MAX_NFA_STATES: usize = 100_000;
+
+pub type StateId = usize;
+
+#[derive(Clone, Debug)]
+pub enum State {
+    /// Read one code point of the set, then go to the target.
+    Char(CharSet, StateId),
+    /// Go to any of the targets without reading.
+    Split(Vec<StateId>),
+    /// Go to the target without reading when the anchor holds.
+    Look(Look, StateId),
+    Match,
+}
+
+#[derive(Clone, Debug)]
+pub struct Nfa {
+    pub states: Vec<State>,
+    pub start: StateId,
+}
+
+/// Where anchors hold at one position of the input.
+#[derive(Clone, Copy, Debug)]
+pub struct At {
+    pub start: bool,
+    pub end: bool,
+    /// Only a line terminator is left (so `$` holds).
+    pub before_final_terminator: bool,
+    /// Only `\n` is left (so `$` holds under `UNIX_LINES`).
+    pub before_final_newline: bool,
+}
+
+impl At {
+    pub const INSIDE: At =
+        At { start: false, end: false, before_final_terminator: false, before_final_newline: false };
+}
+
+impl Nfa {
+    pub fn build(ast: &Ast) -> Result<Nfa, RegexError> {
+        let mut states = vec![State::Match];
+        let start = compile(&mut states, ast, 0)?;
+        let nfa = Nfa { states, start };
+        nfa.check_dollars(ast)?;
+        Ok(nfa)
+    }
+
+    /// The states reachable from `from` by empty steps whose anchors hold `at`.
+    pub fn closure(&self, from: impl IntoIterator<Item = StateId>, at: At) -> BTreeSet<StateId> {
+        let mut seen = BTreeSet::new();
+        let mut work: Vec<StateId> = from.into_iter().collect();
+        while let Some(s) = work.pop() {
+            if !seen.insert(s) {
+                continue;
+            }
+            match &self.states[s] {
+                State::Split(targets) => work.extend(targets.iter().copied()),
+                State::Look(look, to) if holds(*look, at) => work.push(*to),
+                _ => {}
+            }
+        }
+        seen
+    }
+
+    /// The targets of the code-point steps out of `set` that read `c`.
+    pub fn step(&self, set: &BTreeSet<StateId>, c: u32) -> Vec<StateId> {
+        set.iter()
+            .filter_map(|&s| match &self.states[s] {
+                State::Char(cs, to) if cs.contains(c) => Some(*to),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn is_match(&self, set: &BTreeSet<StateId>) -> bool {
+        set.iter().any(|&s| matches!(self.states[s], State::Match))
+    }
+
+    /// Whether some substring of `s` is in the language (Java's `Matcher.find` succeeding).
+    pub fn contains(&self, s: &str) -> bool {
+        let chars: Vec<char> = s.chars().collect();
+        let mut current = BTreeSet::new();
+        for i in 0..=chars.len() {
+            let at = At {
+                start: i == 0,
+                end: i == chars.len(),
+                before_final_terminator: is_final_terminator(&chars[i..]),
+                before_final_newline: chars[i..] == ['\n'],
+            };
+            // A match may start here too.
+            current = self.closure(current.into_iter().chain([self.start]), at);
+            if self.is_match(&current) {
+                return true;
+            }
+            if let Some(&c) = chars.get(i) {
+                current = self.step(&current, c as u32).into_iter().collect();
+            }
+        }
+        false
+    }
+
+    /// Whole-string automata treat `$` and `\Z` as the end of the input. That is exact unless
+    /// what follows them can read a line terminator: `a$\n` accepts `a\n` in Java, which this
+    /// crate refuses; `a$b` accepts nothing, which the end reading gives too.
+    fn check_dollars(&self, ast: &Ast) -> Result<(), RegexError> {
+        let anywhere =
+            At { start: true, end: true, before_final_terminator: true, before_final_newline: true };
+        for s in &self.states {
+            let State::Look(Look::Dollar { unix_lines }, to) = s else { continue };
+            let terminators = if *unix_lines {
+                CharSet::single('\n' as u32)
+            } else {
+                CharSet::of_chars("\n\r\u{85}\u{2028}\u{2029}")
+            };
+            let after = self.closure([*to], anywhere);
+            let reads_terminator = after.iter().any(|&t| match &self.states[t] {
+                State::Char(set, _) => !set.intersect(&terminators).ranges().is_empty(),
+                _ => false,
+            });
+            if reads_terminator {
+                let offset = dollar_offset(ast).unwrap_or(0);
+                return Err(RegexError::unsupported(offset, "$ or \\Z before a line terminator"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `rest` is exactly one line terminator (`\r\n` counts as one).
+fn is_final_terminator(rest: &[char]) -> bool {
+    matches!(rest, ['\r', '\n'] | ['\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'])
+}
+
+fn holds(look: Look, at: At) -> bool {
+    match look {
+        Look::Start => at.start,
+        Look::End => at.end,
+        Look::Dollar { unix_lines: false } => at.end || at.before_final_terminator,
+        Look::Dollar { unix_lines: true } => at.end || at.before_final_newline,
+    }
+}
+
+/// The offset of the first `$`/`\Z` of the tree, for the error message.
+fn dollar_offset(ast: &Ast) -> Option<usize> {
+    match ast {
+        Ast::Look { look: Look::Dollar { .. }, offset } => Some(*offset),
+        Ast::Concat(items) | Ast::Alt(items) => items.iter().find_map(dollar_offset),
+        Ast::Repeat { ast, .. } => dollar_offset(ast),
+        _ => None,
+    }
+}
+
+fn push(states: &mut Vec<State>, s: State) -> Result<StateId, RegexError> {
+    if states.len() >= MAX_NFA_STATES {
+        return Err(RegexError::TooLarge { limit: MAX_NFA_STATES });
+    }
+    states.push(s);
+    Ok(states.len() - 1)
+}
+
+/// Compiles `ast` so that it continues to `next`; returns its entry state. Recursion depth is
+/// the tree's, which the parser bounds.
+fn compile(states: &mut Vec<State>, ast: &Ast, next: StateId) -> Result<StateId, RegexError> {
+    match ast {
+        Ast::Empty => Ok(next),
+        Ast::Set(set) => push(states, State::Char(set.clone(), next)),
+        Ast::Look { look, .. } => push(states, State::Look(*look, next)),
+        Ast::Concat(items) => {
+            let mut cur = next;
+            for item in items.iter().rev() {
+                cur = compile(states, item, cur)?;
+            }
+            Ok(cur)
+        }
+        Ast::Alt(items) => {
+            let entries = items.iter().map(|a| compile(states, a, next)).collect::<Result<Vec<_>, _>>()?;
+            push(states, State::Split(entries))
+        }
+        Ast::Repeat { ast, min, max } => {
+            // Bounds checked before unrolling: a body that adds no state would not hit the cap.
+            let span = max.map_or(0, |m| m - min) as usize;
+            if *min as usize > MAX_NFA_STATES || span > MAX_NFA_STATES {
+                return Err(RegexError::TooLarge { limit: MAX_NFA_STATES });
+            }
+            let mut cur = match max {
+                None => {
+                    // The loop: `ast` then back here, or on to `next`.
+                    let lp = push(states, State::Split(Vec::new()))?;
+                    let body = compile(states, ast, lp)?;
+                    states[lp] = State::Split(vec![body, next]);
+                    lp
+                }
+                Some(max) => {
+                    let mut cur = next;
+                    for _ in *min..*max {
+                        let body = compile(states, ast, cur)?;
+                        cur = push(states, State::Split(vec![body, next]))?;
+                    }
+                    cur
+                }
+            };
+            for _ in 0..*min {
+                cur = compile(states, ast, cur)?;
+            }
+            Ok(cur)
+        }
+    }
+}

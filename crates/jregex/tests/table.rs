@@ -1,0 +1,346 @@
+//! The data-driven tests of the crate: a table of Java patterns and inputs with the expected
+//! whole-string match and edit distance, whose match column (and `find`) the real JVM confirms
+//! (`Pattern.matches` and `Matcher.find`, run by a small Java program compiled into a temporary
+//! directory); the nearest accepted string and the examples checked for consistency with the
+//! distance, against a brute-force reference on small alphabets, and as snapshots; the refusals
+//! of unsupported constructs; and a determinism check.
+
+// The oracle starts `javac` and `java` itself; in the product only the worker crate spawns
+// processes.
+#![allow(clippy::disallowed_methods)]
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use expect_test::expect;
+use jregex::{Flags, JavaRegex};
+
+/// (pattern, input, whole-string match, distance).
+const ROWS: &[(&str, &str, bool, u32)] = &[
+    (r"\d{3}-\d{4}", "12-45678", false, 2),
+    (r"\d{3}-\d{4}", "555-1234", true, 0),
+    ("abc", "ac", false, 1),
+    ("abc", "", false, 3),
+    ("", "", true, 0),
+    ("", "abc", false, 3),
+    ("a*", "aaab", false, 1),
+    ("a|bc", "c", false, 1),
+    ("[a-z]+", "", false, 1),
+    ("[a-z]+", "ABC", false, 3),
+    ("(?i)[a-z]+", "ABC", true, 0),
+    ("(?i)abc", "aBc", true, 0),
+    ("(?i)[^a]", "A", false, 1),
+    ("(?i)\\p{Lower}", "A", true, 0),
+    ("[^abc]", "d", true, 0),
+    ("[^abc]", "a", false, 1),
+    ("[^a[b]]", "b", false, 1),
+    ("[a-z&&[^aeiou]]+", "bcd", true, 0),
+    ("[a-z&&[^aeiou]]+", "bad", false, 1),
+    ("[a-z&&def]", "e", true, 0),
+    ("[a-d[m-p]]", "n", true, 0),
+    ("[a-d[m-p]]", "e", false, 1),
+    ("[]a]", "]", true, 0),
+    (r"[\Q]\E]", "]", true, 0),
+    (r"[\w.-]+@[\w-]+\.[a-z]{2,}", "user@example.com", true, 0),
+    (r"[\w.-]+@[\w-]+\.[a-z]{2,}", "user@examplecom", false, 1),
+    (r"\p{Upper}\p{Lower}+", "Hello", true, 0),
+    (r"\p{Upper}\p{Lower}+", "hello", false, 1),
+    (r"\p{XDigit}{2}", "fG", false, 1),
+    (r"\p{Punct}\p{Alnum}\p{Space}", "!a ", true, 0),
+    (r"\P{Alpha}", "a", false, 1),
+    (r"\Qa.b\E", "a.b", true, 0),
+    (r"\Qa.b\E", "axb", false, 1),
+    ("a.b", "axb", true, 0),
+    ("a.b", "a\nb", false, 1),
+    ("(?s)a.b", "a\nb", true, 0),
+    ("^abc$", "abc", true, 0),
+    ("a$", "a\n", false, 1),
+    (r"\Aab\z", "ab", true, 0),
+    (r"a\Z", "a", true, 0),
+    ("colou?r", "colour", true, 0),
+    ("colou?r", "colr", false, 1),
+    ("x{2,3}", "x", false, 1),
+    ("x{2,3}", "xxxx", false, 1),
+    ("x{2,3}", "xxx", true, 0),
+    ("x{2,}", "xxxxx", true, 0),
+    ("(ab)+", "aba", false, 1),
+    ("(?:ab)*c", "ababab", false, 1),
+    (r"(?<year>\d{4})-(?<m>\d{2})", "2024-01", true, 0),
+    ("\\t\\n", "\t\n", true, 0),
+    (r"\x41\u0042\0103\x{44}", "ABCD", true, 0),
+    (r"\cA\e", "\u{1}\u{1b}", true, 0),
+    ("a+?b??c*?", "aab", true, 0),
+    (r"\s+\S", " \ta", true, 0),
+    (r"\D\W\w", "a!_", true, 0),
+    (r"\h\v", " \n", true, 0),
+    ("(?x) a b # a comment", "ab", true, 0),
+    (r"\d+(\.\d+)?", "3.", false, 1),
+    (r"\d+(\.\d+)?", "3.14", true, 0),
+    (r"[+-]?\d+", "-12", true, 0),
+    ("(a|b)*abb", "aabb", true, 0),
+    ("(a|b)*abb", "ab", false, 1),
+    (".*foo.*", "xfox", false, 1),
+    ("é+", "éé", true, 0),
+    (r"\x{1F600}", "😀", true, 0),
+    ("[a-c]{3}", "abcd", false, 1),
+    (r"(\d{1,3}\.){3}\d{1,3}", "10.0.0", false, 1),
+    (r"(\d{1,3}\.){3}\d{1,3}", "192.168.1.1", true, 0),
+    ("[0-9]{4}-[0-9]{2}-[0-9]{2}", "2024/01/15", false, 2),
+];
+
+fn compile(pattern: &str) -> JavaRegex {
+    JavaRegex::parse(pattern, Flags::NONE).unwrap_or_else(|e| panic!("{pattern:?}: {e}"))
+}
+
+/// Levenshtein distance over code points (the reference for `nearest`).
+fn levenshtein(a: &str, b: &str) -> u32 {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<u32> = (0..=b.len() as u32).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i as u32 + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + u32::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[test]
+fn table_matches_and_distances() {
+    let mut failures = String::new();
+    for &(pattern, input, matches, dist) in ROWS {
+        let re = compile(pattern);
+        let got = (re.matches(input), re.distance(input));
+        if got != (matches, dist) {
+            writeln!(failures, "{pattern:?} on {input:?}: got {got:?}, want {:?}", (matches, dist)).unwrap();
+        }
+        // The repair is accepted and exactly `distance` edits away.
+        let near = re.nearest(input).expect("every table pattern accepts something");
+        if !re.matches(&near) || levenshtein(input, &near) != re.distance(input) {
+            writeln!(failures, "{pattern:?} on {input:?}: nearest {near:?} is not a repair").unwrap();
+        }
+        if re.matches(input) != (re.distance(input) == 0)
+            || (re.matches(input) && re.nearest(input).as_deref() != Some(input))
+        {
+            writeln!(failures, "{pattern:?} on {input:?}: distance 0 iff matches").unwrap();
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+}
+
+/// Every string over `alphabet` of length at most `max_len`.
+fn strings(alphabet: &[char], max_len: usize) -> Vec<String> {
+    let mut res = vec![String::new()];
+    let mut layer = vec![String::new()];
+    for _ in 0..max_len {
+        layer = layer.iter().flat_map(|s| alphabet.iter().map(move |&c| format!("{s}{c}"))).collect();
+        res.extend(layer.iter().cloned());
+    }
+    res
+}
+
+/// The distance against its definition: the least Levenshtein distance to an accepted string,
+/// searched by brute force over a small alphabet (every accepted string within reach is in it).
+#[test]
+fn distance_equals_brute_force_on_small_alphabets() {
+    let cases: &[(&str, &[char], &[&str])] = &[
+        ("(ab)+c?", &['a', 'b', 'c'], &["", "ba", "abba", "cab", "abcab"]),
+        ("a*b*a", &['a', 'b'], &["", "b", "bab", "abba", "bbbb"]),
+        ("(a|bb)*c", &['a', 'b', 'c'], &["", "bc", "abab", "cc", "bbb"]),
+        ("[ab]{2,3}", &['a', 'b', 'c'], &["", "c", "cccc", "abcab"]),
+    ];
+    for &(pattern, alphabet, inputs) in cases {
+        let re = compile(pattern);
+        let accepted: Vec<String> = strings(alphabet, 7).into_iter().filter(|s| re.matches(s)).collect();
+        for &input in inputs {
+            let want = accepted.iter().map(|w| levenshtein(input, w)).min().unwrap();
+            assert_eq!(re.distance(input), want, "{pattern:?} on {input:?}");
+        }
+    }
+}
+
+/// The examples and repairs of the table's patterns, as one snapshot.
+#[test]
+fn examples_and_repairs() {
+    let mut out = String::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for &(pattern, input, _, _) in ROWS {
+        let re = compile(pattern);
+        if seen.insert(pattern) {
+            let shortest = re.example(0, usize::MAX);
+            let longer = re.example(5, 12);
+            writeln!(out, "{pattern:?}: shortest {shortest:?}, 5..=12 {longer:?}").unwrap();
+        }
+        if !re.matches(input) {
+            writeln!(out, "  {input:?} -> {:?}", re.nearest(input)).unwrap();
+        }
+    }
+    expect_test::expect_file!["../test_data/examples.txt"].assert_eq(&out);
+}
+
+#[test]
+fn unsupported_and_invalid_patterns_are_typed_errors() {
+    let patterns = [
+        r"(a)\1",
+        "(?=a)b",
+        "(?<=a)b",
+        "(?>a)",
+        "a*+",
+        r"\bfoo",
+        r"\p{L}",
+        r"\p{IsLatin}",
+        "(?m)^a",
+        "a$\n",
+        r"a\Z\s",
+        r"\R",
+        "a{2,1}",
+        "(ab",
+        "ab)",
+        "*a",
+        "[a",
+        "x{99999999}",
+        r"\y",
+        "(?iu)a",
+    ];
+    let mut out = String::new();
+    for p in patterns {
+        let res = JavaRegex::parse(p, Flags::NONE).map(|_| ());
+        writeln!(out, "{p:?}: {res:?}").unwrap();
+    }
+    expect![[r#"
+        "(a)\\1": Err(Unsupported { offset: 3, construct: "back reference \\1" })
+        "(?=a)b": Err(Unsupported { offset: 0, construct: "lookahead (?=" })
+        "(?<=a)b": Err(Unsupported { offset: 0, construct: "lookbehind (?<" })
+        "(?>a)": Err(Unsupported { offset: 0, construct: "atomic group (?>" })
+        "a*+": Err(Unsupported { offset: 0, construct: "possessive quantifier" })
+        "\\bfoo": Err(Unsupported { offset: 0, construct: "word boundary \\b" })
+        "\\p{L}": Err(Unsupported { offset: 0, construct: "\\p{L}" })
+        "\\p{IsLatin}": Err(Unsupported { offset: 0, construct: "\\p{IsLatin}" })
+        "(?m)^a": Err(Unsupported { offset: 4, construct: "^ in MULTILINE mode" })
+        "a$\n": Err(Unsupported { offset: 1, construct: "$ or \\Z before a line terminator" })
+        "a\\Z\\s": Err(Unsupported { offset: 1, construct: "$ or \\Z before a line terminator" })
+        "\\R": Err(Unsupported { offset: 0, construct: "linebreak matcher \\R" })
+        "a{2,1}": Err(Syntax { offset: 1, message: "illegal repetition range" })
+        "(ab": Err(Syntax { offset: 0, message: "unclosed group" })
+        "ab)": Err(Syntax { offset: 2, message: "unmatched closing ')'" })
+        "*a": Err(Syntax { offset: 0, message: "dangling meta character '*'" })
+        "[a": Err(Syntax { offset: 0, message: "unclosed character class" })
+        "x{99999999}": Err(TooLarge { limit: 100000 })
+        "\\y": Err(Syntax { offset: 0, message: "illegal/unsupported escape \\y" })
+        "(?iu)a": Err(Unsupported { offset: 0, construct: "UNICODE_CASE with CASE_INSENSITIVE" })
+    "#]]
+    .assert_eq(&out);
+}
+
+/// Patterns that accept nothing: no distance, repair or example.
+#[test]
+fn empty_languages() {
+    for p in ["a$b", r"a\zb", "[^\\x{0}-\\x{10FFFF}]", "[a&&b]"] {
+        let re = compile(p);
+        assert!(re.is_empty_language() && !re.matches("ab") && !re.find("ab"), "{p:?}");
+        assert_eq!((re.distance("ab"), re.nearest("ab"), re.example(0, 9)), (u32::MAX, None, None), "{p:?}");
+    }
+}
+
+#[test]
+fn flags_from_java_bits() {
+    let re = JavaRegex::parse("a.c", Flags::from_java_bits(2 | 32).unwrap()).unwrap();
+    assert!(re.matches("A\nC"));
+    let lit = JavaRegex::parse("a.c", Flags::from_java_bits(16).unwrap()).unwrap();
+    assert!(lit.matches("a.c") && !lit.matches("abc"));
+    assert!(Flags::from_java_bits(256).is_err());
+}
+
+#[test]
+fn deterministic() {
+    let run = || {
+        let mut out = String::new();
+        for &(pattern, input, _, _) in ROWS {
+            let re = compile(pattern);
+            write!(out, "{re:?} {:?} {:?} {}", re.nearest(input), re.example(3, 9), re.distance(input))
+                .unwrap();
+        }
+        out
+    };
+    assert_eq!(run(), run());
+}
+
+const ORACLE: &str = r#"
+import java.io.*;
+import java.util.regex.*;
+
+public class Oracle {
+    static String decode(String hex) {
+        StringBuilder b = new StringBuilder();
+        if (!hex.isEmpty()) for (String x : hex.split(" ")) b.appendCodePoint(Integer.parseInt(x, 16));
+        return b.toString();
+    }
+
+    public static void main(String[] args) throws IOException {
+        BufferedReader r = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
+        for (String line; (line = r.readLine()) != null; ) {
+            String[] f = line.split("\t", -1);
+            try {
+                Pattern p = Pattern.compile(decode(f[0]));
+                String s = decode(f[1]);
+                System.out.println(p.matcher(s).matches() + " " + p.matcher(s).find());
+            } catch (PatternSyntaxException e) {
+                System.out.println("error");
+            }
+        }
+    }
+}
+"#;
+
+/// The JDK's tool `name`: under `JAVA_HOME` when set, else on `PATH`.
+fn jdk_tool(name: &str) -> PathBuf {
+    match std::env::var_os("JAVA_HOME") {
+        Some(home) => PathBuf::from(home).join("bin").join(name),
+        None => PathBuf::from(name),
+    }
+}
+
+fn hex(s: &str) -> String {
+    s.chars().map(|c| format!("{:x}", c as u32)).collect::<Vec<_>>().join(" ")
+}
+
+/// The match column of the table (and `find`) as the JVM computes them.
+#[test]
+fn table_agrees_with_the_jvm() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("Oracle.java"), ORACLE).unwrap();
+    let javac = Command::new(jdk_tool("javac"))
+        .arg("-d")
+        .arg(dir.path())
+        .arg(dir.path().join("Oracle.java"))
+        .output()
+        .unwrap();
+    assert!(javac.status.success(), "javac: {}", String::from_utf8_lossy(&javac.stderr));
+    let mut child = Command::new(jdk_tool("java"))
+        .arg("-cp")
+        .arg(dir.path())
+        .arg("Oracle")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input: String = ROWS.iter().map(|(p, s, _, _)| format!("{}\t{}\n", hex(p), hex(s))).collect();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let lines: Vec<String> = String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), ROWS.len());
+    let mut failures = String::new();
+    for (&(pattern, input, matches, _), jvm) in ROWS.iter().zip(&lines) {
+        let re = compile(pattern);
+        let ours = format!("{} {}", re.matches(input), re.find(input));
+        if *jvm != ours || !jvm.starts_with(&matches.to_string()) {
+            writeln!(failures, "{pattern:?} on {input:?}: JVM {jvm}, ours {ours}, table {matches}").unwrap();
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+}
