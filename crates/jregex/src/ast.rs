@@ -26,12 +26,14 @@ pub enum Ast {
     Set(CharSet),
     Concat(Vec<Ast>),
     Alt(Vec<Ast>),
-    /// `min` to `max` (unbounded when `None`) repetitions; greedy, reluctant and possessive
-    /// quantifiers that reach this tree all mean the same language.
+    /// `min` to `max` (unbounded when `None`) repetitions. Greedy and reluctant repetition
+    /// accept the same strings; `greedy` only orders the choices for leftmost-first match
+    /// positions (`split`).
     Repeat {
         ast: Box<Ast>,
         min: u32,
         max: Option<u32>,
+        greedy: bool,
     },
     /// An anchor, with the offset in the pattern that wrote it (for errors found later).
     Look {

@@ -30,8 +30,8 @@ pub struct Dfa {
 impl Dfa {
     pub fn build(nfa: &Nfa) -> Result<Dfa, RegexError> {
         let intervals = alphabet(nfa);
-        let initial_at = At { start: true, ..At::INSIDE };
-        let initial = nfa.closure([nfa.start], initial_at);
+        let covers = covers(nfa, &intervals);
+        let initial = key(nfa, nfa.closure([nfa.start], At { start: true, ..At::INSIDE }));
         // The initial state is keyed apart: its anchors differ from a later state's with the same
         // NFA states (`^` held there).
         let mut ids: BTreeMap<(bool, BTreeSet<NStateId>), StateId> = BTreeMap::new();
@@ -43,21 +43,36 @@ impl Dfa {
             let (is_initial, set) = sets[i].clone();
             let end_at = At { start: is_initial, end: true, ..At::INSIDE };
             let accept = nfa.is_match(&nfa.closure(set.iter().copied(), end_at));
-            let mut trans: Vec<(u32, u32, StateId)> = Vec::new();
-            for &(lo, hi) in &intervals {
-                let next = nfa.step(&set, lo);
-                if next.is_empty() {
-                    continue;
-                }
-                let key = (false, nfa.closure(next, At::INSIDE));
-                let n = ids.len();
-                let to = *ids.entry(key.clone()).or_insert(n);
-                if to == n {
-                    if n >= MAX_DFA_STATES {
-                        return Err(RegexError::TooLarge { limit: MAX_DFA_STATES });
+            // The NFA targets of each interval, gathered from the code-point steps of the set.
+            let mut targets: BTreeMap<usize, Vec<NStateId>> = BTreeMap::new();
+            for &s in &set {
+                if let NState::Char(_, to) = nfa.states[s] {
+                    for &k in &covers[s] {
+                        targets.entry(k).or_default().push(to);
                     }
-                    sets.push(key);
                 }
+            }
+            // Intervals with the same targets lead to the same state: one closure each.
+            let mut memo: BTreeMap<Vec<NStateId>, StateId> = BTreeMap::new();
+            let mut trans: Vec<(u32, u32, StateId)> = Vec::new();
+            for (k, next) in targets {
+                let (lo, hi) = intervals[k];
+                let to = match memo.get(&next) {
+                    Some(&to) => to,
+                    None => {
+                        let k = (false, key(nfa, nfa.closure(next.iter().copied(), At::INSIDE)));
+                        let n = ids.len();
+                        let to = *ids.entry(k.clone()).or_insert(n);
+                        if to == n {
+                            if n >= MAX_DFA_STATES {
+                                return Err(RegexError::TooLarge { limit: MAX_DFA_STATES });
+                            }
+                            sets.push(k);
+                        }
+                        memo.insert(next, to);
+                        to
+                    }
+                };
                 match trans.last_mut() {
                     Some(last) if last.2 == to && last.1 + 1 == lo => last.1 = hi,
                     _ => trans.push((lo, hi, to)),
@@ -105,6 +120,40 @@ fn alphabet(nfa: &Nfa) -> Vec<(u32, u32)> {
     }
     let cuts: Vec<u32> = cuts.into_iter().collect();
     cuts.windows(2).map(|w| (w[0], w[1] - 1)).collect()
+}
+
+/// The NFA states of a closure that matter for what follows: code-point steps, the match, and
+/// the anchors acceptance still has to decide (`$`, `\Z`, `\z`). Dropping the rest merges subsets
+/// that differ only in empty steps already taken.
+fn key(nfa: &Nfa, closure: BTreeSet<NStateId>) -> BTreeSet<NStateId> {
+    closure
+        .into_iter()
+        .filter(|&s| match &nfa.states[s] {
+            NState::Char(..) | NState::Match => true,
+            NState::Look(look, _) => *look != crate::ast::Look::Start,
+            NState::Split(_) | NState::Loop { .. } => false,
+        })
+        .collect()
+}
+
+/// For each NFA state, the indices of the intervals its code-point step reads.
+fn covers(nfa: &Nfa, intervals: &[(u32, u32)]) -> Vec<Vec<usize>> {
+    nfa.states
+        .iter()
+        .map(|s| match s {
+            NState::Char(set, _) => set
+                .ranges()
+                .iter()
+                .flat_map(|&(lo, hi)| {
+                    // Intervals are cut at every range's ends, so each range is a run of them.
+                    let first = intervals.partition_point(|&(a, _)| a < lo);
+                    let last = intervals.partition_point(|&(a, _)| a <= hi);
+                    first..last
+                })
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect()
 }
 
 /// Removes the states from which no accepting state is reachable, renumbering the rest in

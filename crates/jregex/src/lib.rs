@@ -3,9 +3,9 @@
 //! then asked whether a string matches as a whole (`String.matches`), whether a substring does
 //! (`Matcher.find`), how many single-char edits separate a string from the language (the string
 //! branch distance of a `matches` call), and for accepted strings: the nearest to a given one,
-//! or the first of a length. It does not run Java's backtracking matcher, so nothing here
-//! depends on which of several matches Java would pick (no groups, no `split` or `replaceAll`
-//! positions); every answer is a pure function of the pattern, the flags and the input.
+//! or the first of a length; and where Java's matcher would find matches (`split`), by a Pike VM
+//! whose choices are ordered as Java's backtracking tries them. Groups are not reported. Every
+//! answer is a pure function of the pattern, the flags and the input.
 
 mod ast;
 mod charset;
@@ -16,6 +16,7 @@ mod error;
 mod escape;
 mod nfa;
 mod parse;
+mod pike;
 
 pub use crate::error::RegexError;
 
@@ -115,7 +116,21 @@ impl JavaRegex {
 
     /// Whether some substring of `s` matches: `Pattern.compile(pattern).matcher(s).find()`.
     pub fn find(&self, s: &str) -> bool {
-        self.nfa.contains(s)
+        let chars: Vec<char> = s.chars().collect();
+        pike::find_at(&self.nfa, &chars, 0).is_some()
+    }
+
+    /// The first match of the pattern in `s` as Java's `Matcher.find` reports it (leftmost, and
+    /// among matches starting there the one Java's backtracking prefers), as char offsets
+    /// `(start, end)`.
+    pub fn find_span(&self, s: &str) -> Option<(usize, usize)> {
+        let chars: Vec<char> = s.chars().collect();
+        pike::find_at(&self.nfa, &chars, 0)
+    }
+
+    /// `s.split(pattern)`: Java's `String.split` with limit 0.
+    pub fn split(&self, s: &str) -> Vec<String> {
+        pike::split(&self.nfa, s)
     }
 
     /// The least number of single-code-point insertions, deletions and replacements that turn

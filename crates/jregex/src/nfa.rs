@@ -1,7 +1,6 @@
 //! Thompson's construction: the tree to a nondeterministic automaton whose steps read one code
 //! point of a set, are empty, or are empty under an anchor's condition. It is the input of the
-//! subset construction (`dfa.rs`) and runs itself for containment (`contains`), where a match may
-//! start anywhere.
+//! subset construction (`dfa.rs`) and of the Pike VM that finds match positions (`pike.rs`).
 
 use std::collections::BTreeSet;
 
@@ -19,8 +18,15 @@ pub type StateId = usize;
 pub enum State {
     /// Read one code point of the set, then go to the target.
     Char(CharSet, StateId),
-    /// Go to any of the targets without reading.
+    /// Go to any of the targets without reading; the order is the priority for match positions.
     Split(Vec<StateId>),
+    /// The entry of an unbounded loop: the body or the exit, without reading. Kept apart from
+    /// `Split` because Java leaves a loop whose iteration read nothing (`pike.rs`).
+    Loop {
+        body: StateId,
+        exit: StateId,
+        greedy: bool,
+    },
     /// Go to the target without reading when the anchor holds.
     Look(Look, StateId),
     Match,
@@ -46,6 +52,16 @@ pub struct At {
 impl At {
     pub const INSIDE: At =
         At { start: false, end: false, before_final_terminator: false, before_final_newline: false };
+
+    /// The anchors that hold at position `i` of `chars`.
+    pub fn of(chars: &[char], i: usize) -> At {
+        At {
+            start: i == 0,
+            end: i == chars.len(),
+            before_final_terminator: is_final_terminator(&chars[i..]),
+            before_final_newline: chars[i..] == ['\n'],
+        }
+    }
 }
 
 impl Nfa {
@@ -67,6 +83,7 @@ impl Nfa {
             }
             match &self.states[s] {
                 State::Split(targets) => work.extend(targets.iter().copied()),
+                State::Loop { body, exit, .. } => work.extend([*body, *exit]),
                 State::Look(look, to) if holds(*look, at) => work.push(*to),
                 _ => {}
             }
@@ -74,41 +91,8 @@ impl Nfa {
         seen
     }
 
-    /// The targets of the code-point steps out of `set` that read `c`.
-    pub fn step(&self, set: &BTreeSet<StateId>, c: u32) -> Vec<StateId> {
-        set.iter()
-            .filter_map(|&s| match &self.states[s] {
-                State::Char(cs, to) if cs.contains(c) => Some(*to),
-                _ => None,
-            })
-            .collect()
-    }
-
     pub fn is_match(&self, set: &BTreeSet<StateId>) -> bool {
         set.iter().any(|&s| matches!(self.states[s], State::Match))
-    }
-
-    /// Whether some substring of `s` is in the language (Java's `Matcher.find` succeeding).
-    pub fn contains(&self, s: &str) -> bool {
-        let chars: Vec<char> = s.chars().collect();
-        let mut current = BTreeSet::new();
-        for i in 0..=chars.len() {
-            let at = At {
-                start: i == 0,
-                end: i == chars.len(),
-                before_final_terminator: is_final_terminator(&chars[i..]),
-                before_final_newline: chars[i..] == ['\n'],
-            };
-            // A match may start here too.
-            current = self.closure(current.into_iter().chain([self.start]), at);
-            if self.is_match(&current) {
-                return true;
-            }
-            if let Some(&c) = chars.get(i) {
-                current = self.step(&current, c as u32).into_iter().collect();
-            }
-        }
-        false
     }
 
     /// Whole-string automata treat `$` and `\Z` as the end of the input. That is exact unless
@@ -143,7 +127,7 @@ fn is_final_terminator(rest: &[char]) -> bool {
     matches!(rest, ['\r', '\n'] | ['\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}'])
 }
 
-fn holds(look: Look, at: At) -> bool {
+pub fn holds(look: Look, at: At) -> bool {
     match look {
         Look::Start => at.start,
         Look::End => at.end,
@@ -160,6 +144,11 @@ fn dollar_offset(ast: &Ast) -> Option<usize> {
         Ast::Repeat { ast, .. } => dollar_offset(ast),
         _ => None,
     }
+}
+
+/// The choice between one more repetition and going on, in the order Java's matcher tries them.
+fn ordered(greedy: bool, body: StateId, next: StateId) -> Vec<StateId> {
+    if greedy { vec![body, next] } else { vec![next, body] }
 }
 
 fn push(states: &mut Vec<State>, s: State) -> Result<StateId, RegexError> {
@@ -188,7 +177,7 @@ fn compile(states: &mut Vec<State>, ast: &Ast, next: StateId) -> Result<StateId,
             let entries = items.iter().map(|a| compile(states, a, next)).collect::<Result<Vec<_>, _>>()?;
             push(states, State::Split(entries))
         }
-        Ast::Repeat { ast, min, max } => {
+        Ast::Repeat { ast, min, max, greedy } => {
             // Bounds checked before unrolling: a body that adds no state would not hit the cap.
             let span = max.map_or(0, |m| m - min) as usize;
             if *min as usize > MAX_NFA_STATES || span > MAX_NFA_STATES {
@@ -199,14 +188,14 @@ fn compile(states: &mut Vec<State>, ast: &Ast, next: StateId) -> Result<StateId,
                     // The loop: `ast` then back here, or on to `next`.
                     let lp = push(states, State::Split(Vec::new()))?;
                     let body = compile(states, ast, lp)?;
-                    states[lp] = State::Split(vec![body, next]);
+                    states[lp] = State::Loop { body, exit: next, greedy: *greedy };
                     lp
                 }
                 Some(max) => {
                     let mut cur = next;
                     for _ in *min..*max {
                         let body = compile(states, ast, cur)?;
-                        cur = push(states, State::Split(vec![body, next]))?;
+                        cur = push(states, State::Split(ordered(*greedy, body, next)))?;
                     }
                     cur
                 }

@@ -265,9 +265,14 @@ impl Parser {
         };
         // Past `*`, `+`, `?` or the `}` of a counted closure.
         self.pos += 1;
+        let mut greedy = true;
         match self.chars.get(self.pos) {
-            // A reluctant quantifier matches the same language as the greedy one.
-            Some('?') => self.pos += 1,
+            // A reluctant quantifier accepts the same strings as the greedy one; it only
+            // prefers shorter matches.
+            Some('?') => {
+                self.pos += 1;
+                greedy = false;
+            }
             Some('+') => {
                 // A possessive quantifier never gives back what it took, so `a*+a` accepts
                 // nothing: its language is not the greedy one's.
@@ -275,7 +280,7 @@ impl Parser {
             }
             _ => {}
         }
-        Ok(Ast::Repeat { ast: Box::new(atom), min, max })
+        Ok(Ast::Repeat { ast: Box::new(atom), min, max, greedy })
     }
 
     /// `{n}`, `{n,}` or `{n,m}` after the `{`, with the `}` consumed.

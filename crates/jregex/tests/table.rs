@@ -1,17 +1,12 @@
 //! The data-driven tests of the crate: a table of Java patterns and inputs with the expected
-//! whole-string match and edit distance, whose match column (and `find`) the real JVM confirms
-//! (`Pattern.matches` and `Matcher.find`, run by a small Java program compiled into a temporary
-//! directory); the nearest accepted string and the examples checked for consistency with the
+//! whole-string match and edit distance, whose match column (and `find` and `split`) the real JVM
+//! confirms (the oracle of `common/mod.rs`); `split` on worked examples; the nearest accepted string and the examples checked for consistency with the
 //! distance, against a brute-force reference on small alphabets, and as snapshots; the refusals
 //! of unsupported constructs; and a determinism check.
 
-// The oracle starts `javac` and `java` itself; in the product only the worker crate spawns
-// processes.
-#![allow(clippy::disallowed_methods)]
+mod common;
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use expect_test::expect;
 use jregex::{Flags, JavaRegex};
@@ -269,78 +264,52 @@ fn deterministic() {
     assert_eq!(run(), run());
 }
 
-const ORACLE: &str = r#"
-import java.io.*;
-import java.util.regex.*;
-
-public class Oracle {
-    static String decode(String hex) {
-        StringBuilder b = new StringBuilder();
-        if (!hex.isEmpty()) for (String x : hex.split(" ")) b.appendCodePoint(Integer.parseInt(x, 16));
-        return b.toString();
-    }
-
-    public static void main(String[] args) throws IOException {
-        BufferedReader r = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
-        for (String line; (line = r.readLine()) != null; ) {
-            String[] f = line.split("\t", -1);
-            try {
-                Pattern p = Pattern.compile(decode(f[0]));
-                String s = decode(f[1]);
-                System.out.println(p.matcher(s).matches() + " " + p.matcher(s).find());
-            } catch (PatternSyntaxException e) {
-                System.out.println("error");
-            }
-        }
-    }
-}
-"#;
-
-/// The JDK's tool `name`: under `JAVA_HOME` when set, else on `PATH`.
-fn jdk_tool(name: &str) -> PathBuf {
-    match std::env::var_os("JAVA_HOME") {
-        Some(home) => PathBuf::from(home).join("bin").join(name),
-        None => PathBuf::from(name),
-    }
-}
-
-fn hex(s: &str) -> String {
-    s.chars().map(|c| format!("{:x}", c as u32)).collect::<Vec<_>>().join(" ")
-}
-
 /// The match column of the table (and `find`) as the JVM computes them.
 #[test]
 fn table_agrees_with_the_jvm() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("Oracle.java"), ORACLE).unwrap();
-    let javac = Command::new(jdk_tool("javac"))
-        .arg("-d")
-        .arg(dir.path())
-        .arg(dir.path().join("Oracle.java"))
-        .output()
-        .unwrap();
-    assert!(javac.status.success(), "javac: {}", String::from_utf8_lossy(&javac.stderr));
-    let mut child = Command::new(jdk_tool("java"))
-        .arg("-cp")
-        .arg(dir.path())
-        .arg("Oracle")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let input: String = ROWS.iter().map(|(p, s, _, _)| format!("{}\t{}\n", hex(p), hex(s))).collect();
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let lines: Vec<String> = String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect();
-    assert_eq!(lines.len(), ROWS.len());
+    let rows: Vec<(String, String)> =
+        ROWS.iter().map(|(p, s, _, _)| (p.to_string(), s.to_string())).collect();
+    let lines = common::jvm(&rows);
     let mut failures = String::new();
     for (&(pattern, input, matches, _), jvm) in ROWS.iter().zip(&lines) {
-        let re = compile(pattern);
-        let ours = format!("{} {}", re.matches(input), re.find(input));
+        let ours = common::ours(&compile(pattern), input);
         if *jvm != ours || !jvm.starts_with(&matches.to_string()) {
             writeln!(failures, "{pattern:?} on {input:?}: JVM {jvm}, ours {ours}, table {matches}").unwrap();
         }
     }
     assert!(failures.is_empty(), "{failures}");
+}
+
+/// The first match's span in chars, as docs/regex.md shows it.
+#[test]
+fn find_span_examples() {
+    assert_eq!(compile(r"\d{3}-\d{4}").find_span("tel 555-1234"), Some((4, 12)));
+    assert_eq!(compile("a+?").find_span("baa"), Some((1, 2)));
+    assert_eq!(compile("a|ab").find_span("xab"), Some((1, 2)));
+    assert_eq!(compile("x").find_span("abc"), None);
+}
+
+/// `String.split` on worked examples, which the JVM confirms too.
+#[test]
+fn split_examples() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (",", "a,b,,c,,", &["a", "b", "", "c"]),
+        (r"\.", "1.2.3", &["1", "2", "3"]),
+        ("", "abc", &["a", "b", "c"]),
+        (":", ":a", &["", "a"]),
+        (":", ":", &[]),
+        (":", "", &[""]),
+        (r"\s*,\s*", "a , b,c", &["a", "b", "c"]),
+        ("x*", "axxb", &["a", "", "b"]),
+        ("a|ab", "cabd", &["c", "bd"]),
+        ("ab|a", "cabd", &["c", "d"]),
+        ("b+?", "abbc", &["a", "", "c"]),
+    ];
+    for &(pattern, input, want) in cases {
+        assert_eq!(compile(pattern).split(input), want, "{pattern:?} on {input:?}");
+    }
+    let rows: Vec<(String, String)> = cases.iter().map(|(p, s, _)| (p.to_string(), s.to_string())).collect();
+    for ((pattern, input), jvm) in rows.iter().zip(common::jvm(&rows)) {
+        assert_eq!(jvm, common::ours(&compile(pattern), input), "{pattern:?} on {input:?}");
+    }
 }
