@@ -34,6 +34,9 @@ pub enum Ast {
         min: u32,
         max: Option<u32>,
         greedy: bool,
+        /// The offset of a possessive quantifier's atom (a character set; the compiler checks
+        /// that possession cannot change the language).
+        possessive: Option<usize>,
     },
     /// An anchor, with the offset in the pattern that wrote it (for errors found later).
     Look {

@@ -67,9 +67,11 @@ impl At {
 impl Nfa {
     pub fn build(ast: &Ast) -> Result<Nfa, RegexError> {
         let mut states = vec![State::Match];
-        let start = compile(&mut states, ast, 0)?;
+        let mut possessive = Vec::new();
+        let start = compile(&mut states, &mut possessive, ast, 0)?;
         let nfa = Nfa { states, start };
         nfa.check_dollars(ast)?;
+        nfa.check_possessive(&possessive)?;
         Ok(nfa)
     }
 
@@ -93,6 +95,27 @@ impl Nfa {
 
     pub fn is_match(&self, set: &BTreeSet<StateId>) -> bool {
         set.iter().any(|&s| matches!(self.states[s], State::Match))
+    }
+
+    /// A possessive repetition of a set `S` continuing at `next` accepts what the greedy one
+    /// does when nothing readable first from `next` is in `S`: the greedy matcher then never
+    /// gains by giving back an `S`, so never does.
+    fn check_possessive(&self, checks: &[PossessiveCheck]) -> Result<(), RegexError> {
+        let anywhere =
+            At { start: true, end: true, before_final_terminator: true, before_final_newline: true };
+        for (next, set, offset) in checks {
+            let overlaps = self.closure([*next], anywhere).into_iter().any(|s| match &self.states[s] {
+                State::Char(first, _) => !first.intersect(set).ranges().is_empty(),
+                _ => false,
+            });
+            if overlaps {
+                return Err(RegexError::unsupported(
+                    *offset,
+                    "possessive quantifier followed by what it repeats",
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Whole-string automata treat `$` and `\Z` as the end of the input. That is exact unless
@@ -161,7 +184,15 @@ fn push(states: &mut Vec<State>, s: State) -> Result<StateId, RegexError> {
 
 /// Compiles `ast` so that it continues to `next`; returns its entry state. Recursion depth is
 /// the tree's, which the parser bounds.
-fn compile(states: &mut Vec<State>, ast: &Ast, next: StateId) -> Result<StateId, RegexError> {
+/// A possessive repetition to check: where it continues, the set it repeats, its offset.
+type PossessiveCheck = (StateId, CharSet, usize);
+
+fn compile(
+    states: &mut Vec<State>,
+    checks: &mut Vec<PossessiveCheck>,
+    ast: &Ast,
+    next: StateId,
+) -> Result<StateId, RegexError> {
     match ast {
         Ast::Empty => Ok(next),
         Ast::Set(set) => push(states, State::Char(set.clone(), next)),
@@ -169,15 +200,19 @@ fn compile(states: &mut Vec<State>, ast: &Ast, next: StateId) -> Result<StateId,
         Ast::Concat(items) => {
             let mut cur = next;
             for item in items.iter().rev() {
-                cur = compile(states, item, cur)?;
+                cur = compile(states, checks, item, cur)?;
             }
             Ok(cur)
         }
         Ast::Alt(items) => {
-            let entries = items.iter().map(|a| compile(states, a, next)).collect::<Result<Vec<_>, _>>()?;
+            let entries =
+                items.iter().map(|a| compile(states, checks, a, next)).collect::<Result<Vec<_>, _>>()?;
             push(states, State::Split(entries))
         }
-        Ast::Repeat { ast, min, max, greedy } => {
+        Ast::Repeat { ast, min, max, greedy, possessive } => {
+            if let (Some(offset), Ast::Set(set)) = (possessive, ast.as_ref()) {
+                checks.push((next, set.clone(), *offset));
+            }
             // Bounds checked before unrolling: a body that adds no state would not hit the cap.
             let span = max.map_or(0, |m| m - min) as usize;
             if *min as usize > MAX_NFA_STATES || span > MAX_NFA_STATES {
@@ -187,21 +222,21 @@ fn compile(states: &mut Vec<State>, ast: &Ast, next: StateId) -> Result<StateId,
                 None => {
                     // The loop: `ast` then back here, or on to `next`.
                     let lp = push(states, State::Split(Vec::new()))?;
-                    let body = compile(states, ast, lp)?;
+                    let body = compile(states, checks, ast, lp)?;
                     states[lp] = State::Loop { body, exit: next, greedy: *greedy };
                     lp
                 }
                 Some(max) => {
                     let mut cur = next;
                     for _ in *min..*max {
-                        let body = compile(states, ast, cur)?;
+                        let body = compile(states, checks, ast, cur)?;
                         cur = push(states, State::Split(ordered(*greedy, body, next)))?;
                     }
                     cur
                 }
             };
             for _ in 0..*min {
-                cur = compile(states, ast, cur)?;
+                cur = compile(states, checks, ast, cur)?;
             }
             Ok(cur)
         }

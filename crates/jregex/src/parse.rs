@@ -266,6 +266,7 @@ impl Parser {
         // Past `*`, `+`, `?` or the `}` of a counted closure.
         self.pos += 1;
         let mut greedy = true;
+        let mut possessive = None;
         match self.chars.get(self.pos) {
             // A reluctant quantifier accepts the same strings as the greedy one; it only
             // prefers shorter matches.
@@ -275,12 +276,18 @@ impl Parser {
             }
             Some('+') => {
                 // A possessive quantifier never gives back what it took, so `a*+a` accepts
-                // nothing: its language is not the greedy one's.
-                return Err(RegexError::unsupported(start, "possessive quantifier"));
+                // nothing. On one character set it means the greedy language exactly when what
+                // follows cannot start with that set, which the compiler checks; on a group
+                // it is an atomic group, refused.
+                if !matches!(atom, Ast::Set(_)) {
+                    return Err(RegexError::unsupported(start, "possessive quantifier on a group"));
+                }
+                self.pos += 1;
+                possessive = Some(start);
             }
             _ => {}
         }
-        Ok(Ast::Repeat { ast: Box::new(atom), min, max, greedy })
+        Ok(Ast::Repeat { ast: Box::new(atom), min, max, greedy, possessive })
     }
 
     /// `{n}`, `{n,}` or `{n,m}` after the `{`, with the `}` consumed.

@@ -1,6 +1,6 @@
 //! Differential testing against the JVM: patterns generated from the covered syntax (literals,
-//! `.`, classes with ranges, negation and `&&`, predefined classes, groups, alternation, greedy
-//! and reluctant quantifiers, `(?i)`, anchors) by a fixed-seed generator, each run on generated
+//! `.`, classes with ranges, negation and `&&`, predefined classes, groups, alternation, greedy,
+//! reluctant and possessive quantifiers, `(?i)`, anchors) by a fixed-seed generator, each run on generated
 //! inputs by this crate and by `java.util.regex` (whole-string match, `find`, `split`); every
 //! row must agree, and the distance must be 0 exactly on matches with a repair that matches.
 
@@ -8,7 +8,7 @@ mod common;
 
 use std::fmt::Write as _;
 
-use jregex::{Flags, JavaRegex};
+use jregex::{Flags, JavaRegex, RegexError};
 
 /// xorshift64: a fixed sequence, so the rows are the same on every run.
 struct Gen(u64);
@@ -40,8 +40,8 @@ impl Gen {
         let atom = self.atom(depth);
         let q = ["", "", "", "*", "+", "?", "{1,2}", "{2}", "{0,}"];
         let q = self.pick(&q);
-        let lazy = if !q.is_empty() && self.below(4) == 0 { "?" } else { "" };
-        format!("{atom}{q}{lazy}")
+        let modifier = if q.is_empty() { "" } else { self.pick(&["", "", "", "?", "+"]) };
+        format!("{atom}{q}{modifier}")
     }
 
     fn alternation(&mut self, depth: u32) -> String {
@@ -78,10 +78,16 @@ fn generated_patterns_agree_with_the_jvm() {
     let lines = common::jvm(&rows);
     let mut failures = String::new();
     let mut compiled: Option<(String, JavaRegex)> = None;
+    let mut refused = std::collections::BTreeSet::new();
     for ((pattern, input), jvm) in rows.iter().zip(&lines) {
         if compiled.as_ref().is_none_or(|(p, _)| p != pattern) {
             match JavaRegex::parse(pattern, Flags::NONE) {
                 Ok(re) => compiled = Some((pattern.clone(), re)),
+                // Possessive quantifiers are refused where they could change the language.
+                Err(RegexError::Unsupported { construct, .. }) if construct.starts_with("possessive") => {
+                    refused.insert(pattern.clone());
+                    continue;
+                }
                 Err(e) => {
                     writeln!(failures, "{pattern:?}: {e} (JVM {jvm})").unwrap();
                     continue;
@@ -99,4 +105,14 @@ fn generated_patterns_agree_with_the_jvm() {
         }
     }
     assert!(failures.is_empty(), "{failures}");
+    // Possessive quantifiers on a set are compiled when they keep the language (and then agree
+    // with the JVM above); on groups they are refused. Both happen often enough to count.
+    let possessive = |p: &String| ["*+", "++", "?+", "}+"].iter().any(|q| p.contains(q));
+    let patterns: std::collections::BTreeSet<&String> = rows.iter().map(|(p, _)| p).collect();
+    let accepted = patterns.iter().filter(|p| possessive(p) && !refused.contains(**p)).count();
+    assert!(
+        refused.len() < 150 && accepted >= 20,
+        "{} refused, {accepted} possessive compiled",
+        refused.len()
+    );
 }

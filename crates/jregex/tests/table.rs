@@ -82,6 +82,11 @@ const ROWS: &[(&str, &str, bool, u32)] = &[
     (r"(\d{1,3}\.){3}\d{1,3}", "10.0.0", false, 1),
     (r"(\d{1,3}\.){3}\d{1,3}", "192.168.1.1", true, 0),
     ("[0-9]{4}-[0-9]{2}-[0-9]{2}", "2024/01/15", false, 2),
+    (r#"[^"]*+""#, r#"ab""#, true, 0),
+    (r#""[^"]*+""#, r#""ab"#, false, 1),
+    (r"\d++\.\d{1,2}+", "12.345", false, 1),
+    ("a*+b", "aab", true, 0),
+    ("a?+b|a", "a", true, 0),
 ];
 
 fn compile(pattern: &str) -> JavaRegex {
@@ -184,7 +189,9 @@ fn unsupported_and_invalid_patterns_are_typed_errors() {
         "(?=a)b",
         "(?<=a)b",
         "(?>a)",
-        "a*+",
+        "a*+a",
+        "(ab)++",
+        "a?+(?:b|a)",
         r"\bfoo",
         r"\p{L}",
         r"\p{IsLatin}",
@@ -211,7 +218,9 @@ fn unsupported_and_invalid_patterns_are_typed_errors() {
         "(?=a)b": Err(Unsupported { offset: 0, construct: "lookahead (?=" })
         "(?<=a)b": Err(Unsupported { offset: 0, construct: "lookbehind (?<" })
         "(?>a)": Err(Unsupported { offset: 0, construct: "atomic group (?>" })
-        "a*+": Err(Unsupported { offset: 0, construct: "possessive quantifier" })
+        "a*+a": Err(Unsupported { offset: 0, construct: "possessive quantifier followed by what it repeats" })
+        "(ab)++": Err(Unsupported { offset: 0, construct: "possessive quantifier on a group" })
+        "a?+(?:b|a)": Err(Unsupported { offset: 0, construct: "possessive quantifier followed by what it repeats" })
         "\\bfoo": Err(Unsupported { offset: 0, construct: "word boundary \\b" })
         "\\p{L}": Err(Unsupported { offset: 0, construct: "\\p{L}" })
         "\\p{IsLatin}": Err(Unsupported { offset: 0, construct: "\\p{IsLatin}" })
