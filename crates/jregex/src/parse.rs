@@ -147,7 +147,13 @@ impl Parser {
             '*' | '+' | '?' => {
                 return Err(RegexError::syntax(offset, format!("dangling meta character '{c}'")));
             }
-            '{' => return Err(RegexError::syntax(offset, "illegal repetition")),
+            '{' => {
+                // Java reads a counted quantifier with nothing before it (at the start, after a
+                // group's `(`, `|` or another quantifier) as repeating the empty string; the
+                // caller parses it as a quantifier of this empty atom.
+                self.pos = offset;
+                Ast::Empty
+            }
             c => Ast::Set(literal_set(c as u32, self.flags)),
         };
         Ok(Some(ast))

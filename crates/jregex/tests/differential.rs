@@ -116,3 +116,43 @@ fn generated_patterns_agree_with_the_jvm() {
         refused.len()
     );
 }
+
+/// Random text over Java's metacharacters: the parser must never panic, must not call valid
+/// Java a syntax error, and whatever it compiles must agree with the JVM.
+#[test]
+fn random_text_parses_like_the_jvm() {
+    let pieces = [
+        "a", "b", "-", "(", ")", "[", "]", "{", "}", "{2}", "{1,", ",", "^", "$", ".", "*", "+", "?", "|",
+        "\\", "\\d", "\\w", "\\s", "\\Q", "\\E", "&&", ":", "(?", "<", ">", "=", "!", "i)", "\\p{", "Lower}",
+        "\\x4", "1", "0", "\\u00", "\\0", "\\t", "#", " ", "x", "\\b", "\\1",
+    ];
+    let mut g = Gen(0x0dd_ba11_c0ff_ee00);
+    let mut rows = Vec::new();
+    for _ in 0..4000 {
+        let pattern: String = (0..g.below(12)).map(|_| g.pick(&pieces)).collect();
+        let input = g.input();
+        rows.push((pattern, input));
+    }
+    let lines = common::jvm(&rows);
+    let mut failures = String::new();
+    let (mut compared, mut refused) = (0, 0);
+    for ((pattern, input), jvm) in rows.iter().zip(&lines) {
+        match JavaRegex::parse(pattern, Flags::NONE) {
+            Ok(re) => {
+                compared += usize::from(jvm != "error");
+                let ours = common::ours(&re, input);
+                if jvm != "error" && *jvm != ours {
+                    writeln!(failures, "{pattern:?} on {input:?}: JVM {jvm}, ours {ours}").unwrap();
+                }
+            }
+            Err(RegexError::Syntax { offset, message }) if jvm != "error" => {
+                writeln!(failures, "{pattern:?}: valid Java, ours: syntax error at {offset}: {message}")
+                    .unwrap();
+            }
+            Err(_) => refused += usize::from(jvm != "error"),
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+    // Not vacuous: most of what the JVM compiles is compiled and compared.
+    assert!(compared > 4 * refused, "compared {compared}, refused {refused}");
+}
