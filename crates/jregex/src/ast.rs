@@ -15,6 +15,26 @@ pub enum Look {
     /// At the end of the input or before a line terminator that ends it: `$` (without
     /// `MULTILINE`) and `\Z`. With `UNIX_LINES` only `\n` is a line terminator.
     Dollar { unix_lines: bool },
+    /// `\b`: a word char on one side and not on the other (word chars: `[A-Za-z0-9_]`).
+    WordBoundary,
+    /// `\B`: word chars on both sides or on neither.
+    NotWordBoundary,
+    /// `^` under `MULTILINE`: at the start or after a line terminator (not inside `\r\n`),
+    /// but never at the end of the input.
+    LineStart { unix_lines: bool },
+    /// `$` under `MULTILINE`: at the end or before a line terminator (not inside `\r\n`).
+    LineEnd { unix_lines: bool },
+}
+
+impl Look {
+    /// Whether the anchor depends on the chars around the position, not only on whether there
+    /// are any (the DFA then tells states apart by the char before).
+    pub fn is_local(self) -> bool {
+        matches!(
+            self,
+            Look::WordBoundary | Look::NotWordBoundary | Look::LineStart { .. } | Look::LineEnd { .. }
+        )
+    }
 }
 
 /// A regular expression over code points.

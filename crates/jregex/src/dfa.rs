@@ -1,13 +1,19 @@
 //! The subset construction: a deterministic automaton over code points whose transitions are
-//! labelled by disjoint ranges, built once per pattern. Anchors are decided here: `^` and `\A`
-//! only in the initial state, `$`, `\Z` and `\z` only in the acceptance of a state (at the end of
-//! the input). States that cannot reach acceptance are removed, so every state left is live and
-//! a missing transition means rejection.
+//! labelled by disjoint ranges, built once per pattern. Anchors are decided here, as in
+//! `regex-automata`: a state remembers the kind of the char read last (none in the initial
+//! state), and the empty steps out of it are taken only when the next char is known (on a
+//! transition) or known to be absent (for acceptance), so `^`, `\A`, `$`, `\z`, `\Z`, `\b`, `\B`
+//! and the `MULTILINE` anchors see both sides of their position. States that cannot reach
+//! acceptance are removed, so every state left is live and a missing transition means rejection.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::RegexError;
-use crate::nfa::{At, Nfa, State as NState, StateId as NStateId};
+use crate::nfa::{At, Kind, Nfa, State as NState, StateId as NStateId};
+
+/// A subset-construction state: NFA states entered by the last step, and the kind of the char
+/// read there.
+type Key = (BTreeSet<NStateId>, Kind);
 
 /// Past this many states the pattern is refused rather than built.
 pub const MAX_DFA_STATES: usize = 20_000;
@@ -29,50 +35,51 @@ pub struct Dfa {
 
 impl Dfa {
     pub fn build(nfa: &Nfa) -> Result<Dfa, RegexError> {
-        let intervals = alphabet(nfa);
+        // Without `\b`, `\B` or `MULTILINE` anchors only whether a char is there matters, so
+        // every char is `Other` and states are not split by the char before them.
+        let local = nfa.states.iter().any(|s| matches!(s, NState::Look(look, _) if look.is_local()));
+        let intervals = alphabet(nfa, local);
+        let kinds: Vec<Kind> = intervals
+            .iter()
+            .map(|&(lo, _)| if local { Kind::of(char::from_u32(lo)) } else { Kind::Other })
+            .collect();
         let covers = covers(nfa, &intervals);
-        let initial = key(nfa, nfa.closure([nfa.start], At { start: true, ..At::INSIDE }));
-        // The initial state is keyed apart: its anchors differ from a later state's with the same
-        // NFA states (`^` held there).
-        let mut ids: BTreeMap<(bool, BTreeSet<NStateId>), StateId> = BTreeMap::new();
-        let mut sets = vec![(true, initial.clone())];
-        ids.insert((true, initial), 0);
+        // A state is the NFA states entered by the last step (before their empty steps, which
+        // depend on the next char) and the kind of the char read.
+        let initial: Key = (BTreeSet::from([nfa.start]), Kind::None);
+        let mut ids: BTreeMap<Key, StateId> = BTreeMap::from([(initial.clone(), 0)]);
+        let mut keys = vec![initial];
         let mut states = Vec::new();
         let mut i = 0;
-        while i < sets.len() {
-            let (is_initial, set) = sets[i].clone();
-            let end_at = At { start: is_initial, end: true, ..At::INSIDE };
-            let accept = nfa.is_match(&nfa.closure(set.iter().copied(), end_at));
-            // The NFA targets of each interval, gathered from the code-point steps of the set.
-            let mut targets: BTreeMap<usize, Vec<NStateId>> = BTreeMap::new();
-            for &s in &set {
-                if let NState::Char(_, to) = nfa.states[s] {
-                    for &k in &covers[s] {
-                        targets.entry(k).or_default().push(to);
+        while i < keys.len() {
+            let (set, prev) = keys[i].clone();
+            let accept = nfa.is_match(&nfa.closure(set.iter().copied(), At::between(prev, Kind::None)));
+            // The NFA targets of each interval, from the closure under the interval's kind.
+            let mut targets: BTreeMap<usize, BTreeSet<NStateId>> = BTreeMap::new();
+            let mut by_kind: Vec<Kind> = kinds.clone();
+            by_kind.sort_unstable();
+            by_kind.dedup();
+            for kind in by_kind {
+                for s in nfa.closure(set.iter().copied(), At::between(prev, kind)) {
+                    if let NState::Char(_, to) = nfa.states[s] {
+                        for &k in covers[s].iter().filter(|&&k| kinds[k] == kind) {
+                            targets.entry(k).or_default().insert(to);
+                        }
                     }
                 }
             }
-            // Intervals with the same targets lead to the same state: one closure each.
-            let mut memo: BTreeMap<Vec<NStateId>, StateId> = BTreeMap::new();
             let mut trans: Vec<(u32, u32, StateId)> = Vec::new();
             for (k, next) in targets {
                 let (lo, hi) = intervals[k];
-                let to = match memo.get(&next) {
-                    Some(&to) => to,
-                    None => {
-                        let k = (false, key(nfa, nfa.closure(next.iter().copied(), At::INSIDE)));
-                        let n = ids.len();
-                        let to = *ids.entry(k.clone()).or_insert(n);
-                        if to == n {
-                            if n >= MAX_DFA_STATES {
-                                return Err(RegexError::TooLarge { limit: MAX_DFA_STATES });
-                            }
-                            sets.push(k);
-                        }
-                        memo.insert(next, to);
-                        to
+                let key = (next, kinds[k]);
+                let n = ids.len();
+                let to = *ids.entry(key.clone()).or_insert(n);
+                if to == n {
+                    if n >= MAX_DFA_STATES {
+                        return Err(RegexError::TooLarge { limit: MAX_DFA_STATES });
                     }
-                };
+                    keys.push(key);
+                }
                 match trans.last_mut() {
                     Some(last) if last.2 == to && last.1 + 1 == lo => last.1 = hi,
                     _ => trans.push((lo, hi, to)),
@@ -107,9 +114,15 @@ impl Dfa {
 }
 
 /// The elementary intervals of the code points: maximal ranges that no set of the automaton
-/// splits, so one code point stands for each.
-fn alphabet(nfa: &Nfa) -> Vec<(u32, u32)> {
+/// splits (nor, with `local` anchors, a change of [`Kind`]), so one code point stands for each.
+fn alphabet(nfa: &Nfa, local: bool) -> Vec<(u32, u32)> {
     let mut cuts = BTreeSet::new();
+    if local {
+        for &(lo, hi) in Kind::special().ranges() {
+            cuts.insert(lo);
+            cuts.insert(hi + 1);
+        }
+    }
     for s in &nfa.states {
         if let NState::Char(set, _) = s {
             for &(lo, hi) in set.ranges() {
@@ -120,20 +133,6 @@ fn alphabet(nfa: &Nfa) -> Vec<(u32, u32)> {
     }
     let cuts: Vec<u32> = cuts.into_iter().collect();
     cuts.windows(2).map(|w| (w[0], w[1] - 1)).collect()
-}
-
-/// The NFA states of a closure that matter for what follows: code-point steps, the match, and
-/// the anchors acceptance still has to decide (`$`, `\Z`, `\z`). Dropping the rest merges subsets
-/// that differ only in empty steps already taken.
-fn key(nfa: &Nfa, closure: BTreeSet<NStateId>) -> BTreeSet<NStateId> {
-    closure
-        .into_iter()
-        .filter(|&s| match &nfa.states[s] {
-            NState::Char(..) | NState::Match => true,
-            NState::Look(look, _) => *look != crate::ast::Look::Start,
-            NState::Split(_) | NState::Loop { .. } => false,
-        })
-        .collect()
 }
 
 /// For each NFA state, the indices of the intervals its code-point step reads.

@@ -1,8 +1,8 @@
 //! Java's backslash escapes: control and numeric character escapes (`\t \n \r \f \a \e \cX \0oo
 //! \xhh \x{h..h} \uhhhh`), predefined classes (`\d \D \s \S \w \W \h \H \v \V`), POSIX and
 //! `java.lang.Character` classes by name (`\p{Lower}`, `\P{Alpha}`, ASCII ranges only), `\Q..\E`
-//! quoting and the anchors `\A \z \Z`. What needs Unicode tables or context beyond one code point
-//! (`\b`, `\R`, `\X`, scripts, blocks, categories, back references) is refused by name.
+//! quoting and the anchors `\A \z \Z \b \B`. What needs Unicode tables or more context (`\R`,
+//! `\X`, scripts, blocks, categories, back references) is refused by name.
 
 use crate::ast::Look;
 use crate::charset::CharSet;
@@ -22,6 +22,8 @@ impl Parser {
             'A' => self.step(Escaped::Look(Look::Start)),
             'z' => self.step(Escaped::Look(Look::End)),
             'Z' => self.step(Escaped::Look(Look::Dollar { unix_lines: self.flags.unix_lines })),
+            'b' => self.step(Escaped::Look(Look::WordBoundary)),
+            'B' => self.step(Escaped::Look(Look::NotWordBoundary)),
             'Q' => {
                 self.pos += 1;
                 Ok(Escaped::Quoted(self.quoted()))
@@ -71,7 +73,7 @@ impl Parser {
                 let set = self.property(offset)?;
                 if c == 'P' { set.negate() } else { set }
             }
-            'b' | 'B' => return Err(RegexError::unsupported(offset, format!("word boundary \\{c}"))),
+            'b' | 'B' => return Err(RegexError::unsupported(offset, format!("\\{c} inside a class"))),
             'G' => return Err(RegexError::unsupported(offset, "\\G")),
             'R' => return Err(RegexError::unsupported(offset, "linebreak matcher \\R")),
             'X' => return Err(RegexError::unsupported(offset, "grapheme cluster \\X")),

@@ -25,7 +25,7 @@ pub use crate::error::RegexError;
 pub struct Flags {
     /// `CASE_INSENSITIVE`, `(?i)`: US-ASCII letters match either case.
     pub case_insensitive: bool,
-    /// `MULTILINE`, `(?m)`: accepted, but `^` and `$` under it are refused.
+    /// `MULTILINE`, `(?m)`: `^` and `$` also hold around line terminators.
     pub multiline: bool,
     /// `DOTALL`, `(?s)`: `.` matches line terminators too.
     pub dotall: bool,

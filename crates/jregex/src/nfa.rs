@@ -38,28 +38,94 @@ pub struct Nfa {
     pub start: StateId,
 }
 
+/// What the anchors need to know of the char on one side of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// No char: the start or the end of the input.
+    None,
+    /// `[A-Za-z0-9_]`.
+    Word,
+    Lf,
+    Cr,
+    /// `\u0085`, `\u2028`, `\u2029`.
+    OtherTerminator,
+    Other,
+}
+
+impl Kind {
+    pub fn of(c: Option<char>) -> Kind {
+        match c {
+            None => Kind::None,
+            Some('\n') => Kind::Lf,
+            Some('\r') => Kind::Cr,
+            Some('\u{85}' | '\u{2028}' | '\u{2029}') => Kind::OtherTerminator,
+            Some(c) if c.is_ascii_alphanumeric() || c == '_' => Kind::Word,
+            Some(_) => Kind::Other,
+        }
+    }
+
+    fn is_terminator(self, unix_lines: bool) -> bool {
+        if unix_lines {
+            self == Kind::Lf
+        } else {
+            matches!(self, Kind::Lf | Kind::Cr | Kind::OtherTerminator)
+        }
+    }
+
+    /// The code points whose kind is not `Other`: the DFA cuts its alphabet at their ends so
+    /// that every interval has one kind.
+    pub fn special() -> CharSet {
+        CharSet::from_ranges(vec![
+            ('a' as u32, 'z' as u32),
+            ('A' as u32, 'Z' as u32),
+            ('0' as u32, '9' as u32),
+            (95, 95),
+            (10, 10),
+            (13, 13),
+            (0x85, 0x85),
+            (0x2028, 0x2029),
+        ])
+    }
+}
+
 /// Where anchors hold at one position of the input.
 #[derive(Clone, Copy, Debug)]
 pub struct At {
-    pub start: bool,
-    pub end: bool,
+    pub prev: Kind,
+    pub next: Kind,
     /// Only a line terminator is left (so `$` holds).
     pub before_final_terminator: bool,
     /// Only `\n` is left (so `$` holds under `UNIX_LINES`).
     pub before_final_newline: bool,
+    /// Every anchor holds (to ask what could follow one).
+    pub any: bool,
 }
 
 impl At {
-    pub const INSIDE: At =
-        At { start: false, end: false, before_final_terminator: false, before_final_newline: false };
+    /// Between `prev` and `next`, not before a final line terminator.
+    pub fn between(prev: Kind, next: Kind) -> At {
+        At { prev, next, before_final_terminator: false, before_final_newline: false, any: false }
+    }
+
+    pub const ANY: At = At {
+        prev: Kind::None,
+        next: Kind::None,
+        before_final_terminator: true,
+        before_final_newline: true,
+        any: true,
+    };
 
     /// The anchors that hold at position `i` of `chars`.
     pub fn of(chars: &[char], i: usize) -> At {
+        let prev = Kind::of(i.checked_sub(1).map(|j| chars[j]));
+        let rest = &chars[i..];
         At {
-            start: i == 0,
-            end: i == chars.len(),
-            before_final_terminator: is_final_terminator(&chars[i..]),
-            before_final_newline: chars[i..] == ['\n'],
+            prev,
+            next: Kind::of(rest.first().copied()),
+            // Java's `$` does not hold inside `\r\n`.
+            before_final_terminator: is_final_terminator(rest) && !(rest == ['\n'] && prev == Kind::Cr),
+            before_final_newline: rest == ['\n'],
+            any: false,
         }
     }
 }
@@ -98,14 +164,16 @@ impl Nfa {
     }
 
     /// A possessive repetition of a set `S` continuing at `next` accepts what the greedy one
-    /// does when nothing readable first from `next` is in `S`: the greedy matcher then never
-    /// gains by giving back an `S`, so never does.
+    /// does when nothing readable first from `next` is in `S` and no anchor but the end ones
+    /// comes first: the greedy matcher then never gains by giving back an `S`, so never does.
     fn check_possessive(&self, checks: &[PossessiveCheck]) -> Result<(), RegexError> {
-        let anywhere =
-            At { start: true, end: true, before_final_terminator: true, before_final_newline: true };
+        let anywhere = At::ANY;
         for (next, set, offset) in checks {
             let overlaps = self.closure([*next], anywhere).into_iter().any(|s| match &self.states[s] {
                 State::Char(first, _) => !first.intersect(set).ranges().is_empty(),
+                // Giving back chars moves the position, which can make an anchor that looks at
+                // the chars around it (or `^`) hold where it did not.
+                State::Look(look, _) => look.is_local() || *look == Look::Start,
                 _ => false,
             });
             if overlaps {
@@ -122,8 +190,7 @@ impl Nfa {
     /// what follows them can read a line terminator: `a$\n` accepts `a\n` in Java, which this
     /// crate refuses; `a$b` accepts nothing, which the end reading gives too.
     fn check_dollars(&self, ast: &Ast) -> Result<(), RegexError> {
-        let anywhere =
-            At { start: true, end: true, before_final_terminator: true, before_final_newline: true };
+        let anywhere = At::ANY;
         for s in &self.states {
             let State::Look(Look::Dollar { unix_lines }, to) = s else { continue };
             let terminators = if *unix_lines {
@@ -151,11 +218,26 @@ fn is_final_terminator(rest: &[char]) -> bool {
 }
 
 pub fn holds(look: Look, at: At) -> bool {
+    if at.any {
+        return true;
+    }
+    let word = |k: Kind| k == Kind::Word;
     match look {
-        Look::Start => at.start,
-        Look::End => at.end,
-        Look::Dollar { unix_lines: false } => at.end || at.before_final_terminator,
-        Look::Dollar { unix_lines: true } => at.end || at.before_final_newline,
+        Look::Start => at.prev == Kind::None,
+        Look::End => at.next == Kind::None,
+        Look::Dollar { unix_lines: false } => at.next == Kind::None || at.before_final_terminator,
+        Look::Dollar { unix_lines: true } => at.next == Kind::None || at.before_final_newline,
+        Look::WordBoundary => word(at.prev) != word(at.next),
+        Look::NotWordBoundary => word(at.prev) == word(at.next),
+        Look::LineStart { unix_lines } => {
+            let inside_crlf = !unix_lines && at.prev == Kind::Cr && at.next == Kind::Lf;
+            at.next != Kind::None
+                && (at.prev == Kind::None || (at.prev.is_terminator(unix_lines) && !inside_crlf))
+        }
+        Look::LineEnd { unix_lines } => {
+            let inside_crlf = !unix_lines && at.prev == Kind::Cr && at.next == Kind::Lf;
+            at.next == Kind::None || (at.next.is_terminator(unix_lines) && !inside_crlf)
+        }
     }
 }
 

@@ -134,8 +134,12 @@ impl Parser {
             '(' => return self.group(offset),
             '[' => Ast::Set(self.class(offset)?),
             '.' => Ast::Set(self.dot()),
-            '^' => self.anchor(offset, Look::Start, "^")?,
-            '$' => self.anchor(offset, Look::Dollar { unix_lines: self.flags.unix_lines }, "$")?,
+            '^' => self.anchor(offset, Look::Start, Look::LineStart { unix_lines: self.flags.unix_lines }),
+            '$' => self.anchor(
+                offset,
+                Look::Dollar { unix_lines: self.flags.unix_lines },
+                Look::LineEnd { unix_lines: self.flags.unix_lines },
+            ),
             '\\' => match self.escape(offset)? {
                 Escaped::Set(set) => Ast::Set(set),
                 Escaped::Look(look) => Ast::Look { look, offset },
@@ -159,13 +163,9 @@ impl Parser {
         Ok(Some(ast))
     }
 
-    /// `^` and `$`: in `MULTILINE` mode they also match around inner line terminators, which the
-    /// automata do not model.
-    fn anchor(&self, offset: usize, look: Look, text: &str) -> Result<Ast, RegexError> {
-        if self.flags.multiline {
-            return Err(RegexError::unsupported(offset, format!("{text} in MULTILINE mode")));
-        }
-        Ok(Ast::Look { look, offset })
+    /// `^` and `$`: their `MULTILINE` meaning when that flag is on.
+    fn anchor(&self, offset: usize, plain: Look, multiline: Look) -> Ast {
+        Ast::Look { look: if self.flags.multiline { multiline } else { plain }, offset }
     }
 
     /// `.`: every code point but the line terminators, unless `DOTALL`; with `UNIX_LINES` only

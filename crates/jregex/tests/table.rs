@@ -87,6 +87,16 @@ const ROWS: &[(&str, &str, bool, u32)] = &[
     (r"\d++\.\d{1,2}+", "12.345", false, 1),
     ("a*+b", "aab", true, 0),
     ("a?+b|a", "a", true, 0),
+    (r"\bfoo\b", "foo", true, 0),
+    (r"\bfoo\b", "foox", false, 1),
+    (r"a\b.", "a-", true, 0),
+    (r"a\b.", "ab", false, 1),
+    (r"a\B.", "ab", true, 0),
+    (r".*\bcat\b.*", "the cat sat", true, 0),
+    (r".*\bcat\b.*", "concat", false, 1),
+    ("(?m)^a$", "a", true, 0),
+    ("(?m)a$\n^b", "a\nb", true, 0),
+    ("(?m)a$\r\n^b", "a\r\nb", true, 0),
 ];
 
 fn compile(pattern: &str) -> JavaRegex {
@@ -192,10 +202,9 @@ fn unsupported_and_invalid_patterns_are_typed_errors() {
         "a*+a",
         "(ab)++",
         "a?+(?:b|a)",
-        r"\bfoo",
         r"\p{L}",
         r"\p{IsLatin}",
-        "(?m)^a",
+        "[\\b]",
         "a$\n",
         r"a\Z\s",
         r"\R",
@@ -221,10 +230,9 @@ fn unsupported_and_invalid_patterns_are_typed_errors() {
         "a*+a": Err(Unsupported { offset: 0, construct: "possessive quantifier followed by what it repeats" })
         "(ab)++": Err(Unsupported { offset: 0, construct: "possessive quantifier on a group" })
         "a?+(?:b|a)": Err(Unsupported { offset: 0, construct: "possessive quantifier followed by what it repeats" })
-        "\\bfoo": Err(Unsupported { offset: 0, construct: "word boundary \\b" })
         "\\p{L}": Err(Unsupported { offset: 0, construct: "\\p{L}" })
         "\\p{IsLatin}": Err(Unsupported { offset: 0, construct: "\\p{IsLatin}" })
-        "(?m)^a": Err(Unsupported { offset: 4, construct: "^ in MULTILINE mode" })
+        "[\\b]": Err(Syntax { offset: 1, message: "illegal/unsupported escape \\b" })
         "a$\n": Err(Unsupported { offset: 1, construct: "$ or \\Z before a line terminator" })
         "a\\Z\\s": Err(Unsupported { offset: 1, construct: "$ or \\Z before a line terminator" })
         "\\R": Err(Unsupported { offset: 0, construct: "linebreak matcher \\R" })
@@ -243,9 +251,11 @@ fn unsupported_and_invalid_patterns_are_typed_errors() {
 /// Patterns that accept nothing: no distance, repair or example.
 #[test]
 fn empty_languages() {
-    for p in ["a$b", r"a\zb", "[^\\x{0}-\\x{10FFFF}]", "[a&&b]"] {
+    // `(?m)^` never holds at the end of the input, so not in the empty string; `\b` needs a
+    // char on one side; `(?m)$` before a char that is no line terminator.
+    for p in ["a$b", r"a\zb", "[^\\x{0}-\\x{10FFFF}]", "[a&&b]", "(?m)^", r"\b", "(?m)a$."] {
         let re = compile(p);
-        assert!(re.is_empty_language() && !re.matches("ab") && !re.find("ab"), "{p:?}");
+        assert!(re.is_empty_language() && !re.matches("ab"), "{p:?}");
         assert_eq!((re.distance("ab"), re.nearest("ab"), re.example(0, 9)), (u32::MAX, None, None), "{p:?}");
     }
 }
