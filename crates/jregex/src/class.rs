@@ -37,12 +37,6 @@ impl Parser {
                     self.pos += 2;
                     operands.push(std::mem::take(&mut current));
                 }
-                '\\' if self.chars.get(self.pos + 1) == Some(&'Q') => {
-                    self.pos += 2;
-                    for c in self.quoted() {
-                        current = current.union(&literal_set(c as u32, self.flags));
-                    }
-                }
                 '\\' if self.chars.get(self.pos + 1).is_some_and(|&c| is_set_escape(c)) => {
                     self.pos += 1;
                     current = current.union(&self.escape_set(at)?);

@@ -1,7 +1,7 @@
 //! Java's backslash escapes: control and numeric character escapes (`\t \n \r \f \a \e \cX \0oo
 //! \xhh \x{h..h} \uhhhh`), predefined classes (`\d \D \s \S \w \W \h \H \v \V`), POSIX and
-//! `java.lang.Character` classes by name (`\p{Lower}`, `\P{Alpha}`, ASCII ranges only), `\Q..\E`
-//! quoting and the anchors `\A \z \Z \b \B`. What needs Unicode tables or more context (`\R`,
+//! `java.lang.Character` classes by name (`\p{Lower}`, `\P{Alpha}`, ASCII ranges only) and the
+//! anchors `\A \z \Z \b \B`. What needs Unicode tables or more context (`\R`,
 //! `\X`, scripts, blocks, categories, back references) is refused by name.
 
 use crate::ast::Look;
@@ -24,10 +24,6 @@ impl Parser {
             'Z' => self.step(Escaped::Look(Look::Dollar { unix_lines: self.flags.unix_lines })),
             'b' => self.step(Escaped::Look(Look::WordBoundary)),
             'B' => self.step(Escaped::Look(Look::NotWordBoundary)),
-            'Q' => {
-                self.pos += 1;
-                Ok(Escaped::Quoted(self.quoted()))
-            }
             _ => Ok(Escaped::Set(self.escape_set(offset)?)),
         }
     }
@@ -35,20 +31,6 @@ impl Parser {
     fn step(&mut self, e: Escaped) -> Result<Escaped, RegexError> {
         self.pos += 1;
         Ok(e)
-    }
-
-    /// The chars up to `\E` or the end of the pattern, consumed with the `\E`.
-    pub(crate) fn quoted(&mut self) -> Vec<char> {
-        let start = self.pos;
-        while self.pos < self.chars.len() {
-            if self.chars[self.pos] == '\\' && self.chars.get(self.pos + 1) == Some(&'E') {
-                let res = self.chars[start..self.pos].to_vec();
-                self.pos += 2;
-                return res;
-            }
-            self.pos += 1;
-        }
-        self.chars[start..].to_vec()
     }
 
     /// After a `\` (at `offset`), in or out of a class: an escape that stands for a set of code

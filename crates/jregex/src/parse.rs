@@ -26,8 +26,6 @@ pub(crate) struct Parser {
 pub(crate) enum Escaped {
     Set(CharSet),
     Look(Look),
-    /// `\Q...\E`: a literal string.
-    Quoted(Vec<char>),
 }
 
 /// Parses `pattern` under `flags` (already validated by the caller).
@@ -37,13 +35,70 @@ pub(crate) fn parse(pattern: &str, flags: Flags) -> Result<Ast, RegexError> {
         return Ok(Ast::Concat(chars));
     }
     check_flags(flags, 0)?;
-    let mut p = Parser { chars: pattern.chars().collect(), pos: 0, flags, depth: 0 };
+    let chars = remove_quoting(pattern.chars().collect());
+    let mut p = Parser { chars, pos: 0, flags, depth: 0 };
     let ast = p.alternation()?;
     if p.pos < p.chars.len() {
         // Only an unmatched `)` stops the top-level alternation early.
         return Err(RegexError::syntax(p.pos, "unmatched closing ')'"));
     }
     Ok(ast)
+}
+
+/// Java's first pass over a pattern: `\Q...\E` (to the end without `\E`) becomes the same text
+/// with every ASCII char that is not a letter or digit escaped, and a digit right after `\Q`
+/// written `\x3d` (so no escape before the quote can take it). Parsing the result is Java's
+/// reading, quirks included: the pass pairs a backslash with the char after it, so in `\c\Q..`
+/// the `\c` takes the backslash of `\Q` once the pass has run. Error offsets after a `\Q` count
+/// the rewritten text.
+fn remove_quoting(chars: Vec<char>) -> Vec<char> {
+    let mut i = 0;
+    while i + 1 < chars.len() && !(chars[i] == '\\' && chars[i + 1] == 'Q') {
+        i += if chars[i] == '\\' { 2 } else { 1 };
+    }
+    if i + 1 >= chars.len() {
+        return chars;
+    }
+    let mut out = chars[..i].to_vec();
+    i += 2;
+    let (mut in_quote, mut begin) = (true, true);
+    while i < chars.len() {
+        let c = chars[i];
+        i += 1;
+        if !c.is_ascii() || c.is_ascii_alphabetic() {
+            out.push(c);
+        } else if c.is_ascii_digit() {
+            if begin {
+                out.extend(['\\', 'x', '3']);
+            }
+            out.push(c);
+        } else if c != '\\' {
+            if in_quote {
+                out.push('\\');
+            }
+            out.push(c);
+        } else if in_quote {
+            if chars.get(i) == Some(&'E') {
+                i += 1;
+                in_quote = false;
+            } else {
+                out.extend(['\\', '\\']);
+            }
+        } else if chars.get(i) == Some(&'Q') {
+            i += 1;
+            in_quote = true;
+            begin = true;
+            continue;
+        } else {
+            out.push(c);
+            if let Some(&next) = chars.get(i) {
+                out.push(next);
+                i += 1;
+            }
+        }
+        begin = false;
+    }
+    out
 }
 
 /// Case folding here is US-ASCII only, which is Java's without `UNICODE_CASE`.
@@ -143,10 +198,6 @@ impl Parser {
             '\\' => match self.escape(offset)? {
                 Escaped::Set(set) => Ast::Set(set),
                 Escaped::Look(look) => Ast::Look { look, offset },
-                Escaped::Quoted(chars) => {
-                    let flags = self.flags;
-                    Ast::Concat(chars.into_iter().map(|c| Ast::Set(literal_set(c as u32, flags))).collect())
-                }
             },
             '*' | '+' | '?' => {
                 return Err(RegexError::syntax(offset, format!("dangling meta character '{c}'")));
@@ -273,7 +324,8 @@ impl Parser {
         self.pos += 1;
         let mut greedy = true;
         let mut possessive = None;
-        match self.chars.get(self.pos) {
+        // `peek`: under `COMMENTS` Java skips whitespace before the `?` or `+` too.
+        match self.peek() {
             // A reluctant quantifier accepts the same strings as the greedy one; it only
             // prefers shorter matches.
             Some('?') => {
