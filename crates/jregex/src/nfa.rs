@@ -21,11 +21,13 @@ pub enum State {
     /// Go to any of the targets without reading; the order is the priority for match positions.
     Split(Vec<StateId>),
     /// The entry of an unbounded loop: the body or the exit, without reading. Kept apart from
-    /// `Split` because Java leaves a loop whose iteration read nothing (`pike.rs`).
+    /// `Split` because Java leaves a loop whose iteration read nothing (`pike.rs`); `group`
+    /// names the loop.
     Loop {
         body: StateId,
         exit: StateId,
         greedy: bool,
+        group: usize,
     },
     /// Go to the target without reading when the anchor holds.
     Look(Look, StateId),
@@ -251,11 +253,6 @@ fn dollar_offset(ast: &Ast) -> Option<usize> {
     }
 }
 
-/// The choice between one more repetition and going on, in the order Java's matcher tries them.
-fn ordered(greedy: bool, body: StateId, next: StateId) -> Vec<StateId> {
-    if greedy { vec![body, next] } else { vec![next, body] }
-}
-
 fn push(states: &mut Vec<State>, s: State) -> Result<StateId, RegexError> {
     if states.len() >= MAX_NFA_STATES {
         return Err(RegexError::TooLarge { limit: MAX_NFA_STATES });
@@ -300,19 +297,22 @@ fn compile(
             if *min as usize > MAX_NFA_STATES || span > MAX_NFA_STATES {
                 return Err(RegexError::TooLarge { limit: MAX_NFA_STATES });
             }
+            // Unique per compiled loop: the index its first state will get.
+            let group = states.len();
             let mut cur = match max {
                 None => {
                     // The loop: `ast` then back here, or on to `next`.
                     let lp = push(states, State::Split(Vec::new()))?;
                     let body = compile(states, checks, ast, lp)?;
-                    states[lp] = State::Loop { body, exit: next, greedy: *greedy };
+                    states[lp] = State::Loop { body, exit: next, greedy: *greedy, group };
                     lp
                 }
                 Some(max) => {
                     let mut cur = next;
                     for _ in *min..*max {
                         let body = compile(states, checks, ast, cur)?;
-                        cur = push(states, State::Split(ordered(*greedy, body, next)))?;
+                        let choice = if *greedy { vec![body, next] } else { vec![next, body] };
+                        cur = push(states, State::Split(choice))?;
                     }
                     cur
                 }

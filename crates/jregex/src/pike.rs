@@ -1,42 +1,69 @@
 //! Match positions as Java's backtracking matcher reports them, without backtracking: a Pike VM
 //! (Thompson's simulation with threads kept in priority order, as in RE2 and Rust's `regex`)
 //! over the NFA, whose choices are ordered as Java tries them (alternatives left to right,
-//! greedy repetition before leaving the loop, reluctant after, and a loop left as soon as an
-//! iteration reads nothing, as Java's `Loop` node does). Leftmost-first positions are what
+//! greedy repetition before leaving the loop, reluctant after, and a repetition left as soon as
+//! an iteration reads nothing, as Java's `Loop` node does). Leftmost-first positions are what
 //! `String.split` cuts at. It is exact for the patterns this crate accepts: without back
 //! references, lookaround and possessive or atomic parts, the first match a backtracking matcher
 //! finds is the highest-priority path, which is the one this simulation keeps.
+
+use std::collections::BTreeSet;
 
 use crate::nfa::{At, Nfa, State, StateId, holds};
 
 /// A thread: an NFA state and where its match started (in chars).
 type Thread = (StateId, usize);
 
+/// What one position's closure remembers: the code-point and match states already listed (their
+/// futures do not depend on the path), and the empty-step states explored with each set of
+/// repetitions entered at this position on the way (those futures do: a repetition entered again
+/// without reading is left, as Java's `Loop` does after an iteration that read nothing).
+struct Seen {
+    listed: Vec<bool>,
+    explored: BTreeSet<(StateId, Vec<usize>)>,
+}
+
+impl Seen {
+    fn new(nfa: &Nfa) -> Seen {
+        Seen { listed: vec![false; nfa.states.len()], explored: BTreeSet::new() }
+    }
+}
+
 /// Adds the threads reachable from `s` by empty steps at `at`, in priority order (depth first,
-/// first choice first); a state already reached at this position keeps its earlier,
+/// first choice first); a state already listed at this position keeps its earlier,
 /// higher-priority thread.
-fn add(nfa: &Nfa, s: StateId, start: usize, at: At, list: &mut Vec<Thread>, seen: &mut [bool]) {
-    let mut stack = vec![s];
-    while let Some(s) = stack.pop() {
-        if std::mem::replace(&mut seen[s], true) {
-            // Back at a loop's entry without reading: Java's `Loop` does not iterate again after
-            // an iteration that read nothing, it goes on after the loop, at this priority.
-            if let State::Loop { exit, .. } = nfa.states[s] {
-                stack.push(exit);
-            }
-            continue;
-        }
+fn add(nfa: &Nfa, s: StateId, start: usize, at: At, list: &mut Vec<Thread>, seen: &mut Seen) {
+    let mut stack: Vec<(StateId, Vec<usize>)> = vec![(s, Vec::new())];
+    while let Some((s, entered)) = stack.pop() {
         match &nfa.states[s] {
-            State::Split(targets) => stack.extend(targets.iter().rev().copied()),
-            &State::Loop { body, exit, greedy } => {
-                stack.extend(if greedy { [exit, body] } else { [body, exit] });
+            State::Char(..) | State::Match => {
+                if !std::mem::replace(&mut seen.listed[s], true) {
+                    list.push((s, start));
+                }
+                continue;
+            }
+            _ if !seen.explored.insert((s, entered.clone())) => continue,
+            State::Split(targets) => stack.extend(targets.iter().rev().map(|&t| (t, entered.clone()))),
+            &State::Loop { body, exit, greedy, group } => {
+                let Err(at_group) = entered.binary_search(&group) else {
+                    // This repetition began at this position and is back without reading.
+                    stack.push((exit, entered));
+                    continue;
+                };
+                let mut inside = entered;
+                inside.insert(at_group, group);
+                let order = if greedy {
+                    [(exit, inside.clone()), (body, inside)]
+                } else {
+                    [(body, inside.clone()), (exit, inside)]
+                };
+                stack.extend(order);
             }
             State::Look(look, to) => {
                 if holds(*look, at) {
-                    stack.push(*to);
+                    stack.push((*to, entered));
                 }
             }
-            State::Char(..) | State::Match => list.push((s, start)),
         }
     }
 }
@@ -47,7 +74,7 @@ pub(crate) fn find_at(nfa: &Nfa, chars: &[char], from: usize) -> Option<(usize, 
     let mut matched = None;
     for i in from..=chars.len() {
         let at = At::of(chars, i);
-        let mut seen = vec![false; nfa.states.len()];
+        let mut seen = Seen::new(nfa);
         let mut list = Vec::new();
         for &(s, start) in &pending {
             add(nfa, s, start, at, &mut list, &mut seen);
