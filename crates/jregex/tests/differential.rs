@@ -1,0 +1,222 @@
+//! Differential testing against the JVM: patterns generated from the covered syntax (literals,
+//! `.`, classes with ranges, negation and `&&`, predefined classes, groups, alternation, greedy,
+//! reluctant and possessive quantifiers, `(?i)`, anchors) by a fixed-seed generator, each run on generated
+//! inputs by this crate and by `java.util.regex` (whole-string match, `find`, `split`); every
+//! row must agree, and the distance must be 0 exactly on matches with a repair that matches.
+
+mod common;
+
+use std::fmt::Write as _;
+
+use jregex::{Flags, JavaRegex, RegexError};
+
+/// xorshift64: a fixed sequence, so the rows are the same on every run.
+struct Gen(u64);
+
+impl Gen {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len())]
+    }
+
+    fn atom(&mut self, depth: u32) -> String {
+        let leaves = ["a", "b", "c", "-", " ", ".", r"\d", r"\w", r"\s", r"\W", "A", r"\b", r"\B", "\n"];
+        let classes = ["[ab]", "[^a]", "[a-c]", "[^a-c ]", "[a-c&&[^b]]", r"[\d-]", "[b[-]]", r"[\sA]"];
+        match self.below(if depth == 0 { 3 } else { 5 }) {
+            0 | 1 => self.pick(&leaves).to_string(),
+            2 => self.pick(&classes).to_string(),
+            3 => format!("({})", self.alternation(depth - 1)),
+            _ => format!("(?:{})", self.alternation(depth - 1)),
+        }
+    }
+
+    fn quantified(&mut self, depth: u32) -> String {
+        let atom = self.atom(depth);
+        let q = ["", "", "", "*", "+", "?", "{1,2}", "{2}", "{0,}"];
+        let q = self.pick(&q);
+        let modifier = if q.is_empty() { "" } else { self.pick(&["", "", "", "?", "+"]) };
+        format!("{atom}{q}{modifier}")
+    }
+
+    fn alternation(&mut self, depth: u32) -> String {
+        let alts: Vec<String> = (0..1 + self.below(3)).map(|_| self.concat(depth)).collect();
+        alts.join("|")
+    }
+
+    fn concat(&mut self, depth: u32) -> String {
+        (0..self.below(3)).map(|_| self.quantified(depth)).collect()
+    }
+
+    fn pattern(&mut self) -> String {
+        let prefix = self.pick(&[
+            "", "", "", "", "(?i)", "^", "(?m)", "(?m)^", r"\b", "(?s)", "(?d)", "(?x)", "(?md)", r"\A",
+        ]);
+        let suffix = self.pick(&["", "", "", "", "$", r"\b", r"\B", r"\Z", r"\z"]);
+        format!("{prefix}{}{suffix}", self.alternation(2))
+    }
+
+    fn input(&mut self) -> String {
+        let alphabet = ['a', 'b', 'c', 'A', 'B', '-', '1', ' ', 'x', '_', '\n', '\r'];
+        (0..self.below(7)).map(|_| alphabet[self.below(alphabet.len())]).collect()
+    }
+}
+
+#[test]
+fn generated_patterns_agree_with_the_jvm() {
+    let mut g = Gen(0x5eed_1234_abcd_ef01);
+    let mut rows = Vec::new();
+    for _ in 0..400 {
+        let pattern = g.pattern();
+        for _ in 0..6 {
+            rows.push((pattern.clone(), g.input()));
+        }
+    }
+    let lines = common::jvm(&rows);
+    let mut failures = String::new();
+    let mut compiled: Option<(String, JavaRegex)> = None;
+    let mut refused = std::collections::BTreeSet::new();
+    for ((pattern, input), jvm) in rows.iter().zip(&lines) {
+        if compiled.as_ref().is_none_or(|(p, _)| p != pattern) {
+            match JavaRegex::parse(pattern, Flags::NONE) {
+                Ok(re) => compiled = Some((pattern.clone(), re)),
+                // Possessive quantifiers are refused where they could change the language.
+                Err(RegexError::Unsupported { construct, .. }) if construct.starts_with("possessive") => {
+                    refused.insert(pattern.clone());
+                    continue;
+                }
+                // Under `(?x)` a generated space may leave a quantifier with nothing to repeat.
+                Err(RegexError::Syntax { .. }) if jvm == "error" => continue,
+                Err(e) => {
+                    writeln!(failures, "{pattern:?}: {e} (JVM {jvm})").unwrap();
+                    continue;
+                }
+            }
+        }
+        let Some((_, re)) = &compiled else { continue };
+        let ours = common::ours(re, input);
+        if *jvm != ours {
+            writeln!(failures, "{pattern:?} on {input:?}: JVM {jvm}, ours {ours}").unwrap();
+        }
+        let near = re.nearest(input);
+        let repaired = near.is_some_and(|n| re.matches(&n)) || re.is_empty_language();
+        if re.matches(input) != (re.distance(input) == 0) || !repaired {
+            writeln!(failures, "{pattern:?} on {input:?}: distance or repair inconsistent").unwrap();
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+    // Possessive quantifiers on a set are compiled when they keep the language (and then agree
+    // with the JVM above); on groups they are refused. Both happen often enough to count.
+    let possessive = |p: &String| ["*+", "++", "?+", "}+"].iter().any(|q| p.contains(q));
+    let patterns: std::collections::BTreeSet<&String> = rows.iter().map(|(p, _)| p).collect();
+    let accepted = patterns.iter().filter(|p| possessive(p) && !refused.contains(**p)).count();
+    assert!(
+        refused.len() < 150 && accepted >= 20,
+        "{} refused, {accepted} possessive compiled",
+        refused.len()
+    );
+}
+
+/// Random text over Java's metacharacters: the parser must never panic, must not call valid
+/// Java a syntax error, and whatever it compiles must agree with the JVM.
+#[test]
+fn random_text_parses_like_the_jvm() {
+    let pieces = [
+        "a",
+        "b",
+        "-",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "{2}",
+        "{1,",
+        ",",
+        "^",
+        "$",
+        ".",
+        "*",
+        "+",
+        "?",
+        "|",
+        "\\",
+        "\\d",
+        "\\w",
+        "\\s",
+        "\\Q",
+        "\\E",
+        "&&",
+        ":",
+        "(?",
+        "<",
+        ">",
+        "=",
+        "!",
+        "i)",
+        "\\p{",
+        "Lower}",
+        "\\x4",
+        "1",
+        "0",
+        "\\u00",
+        "\\0",
+        "\\t",
+        "#",
+        " ",
+        "x",
+        "\\b",
+        "\\1",
+        "\\Z",
+        "\\z",
+        "\\A",
+        "(?m)",
+        "(?s)",
+        "(?x)",
+        "(?-i)",
+        "\\B",
+        "\\R",
+        "\\p{Alpha}",
+        "\\P{",
+        "\\h",
+        "\\v",
+        "\\x{",
+        "\\c",
+        "}+",
+    ];
+    let mut g = Gen(0x0dd_ba11_c0ff_ee00);
+    let mut rows = Vec::new();
+    for _ in 0..4000 {
+        let pattern: String = (0..g.below(12)).map(|_| g.pick(&pieces)).collect();
+        let input = g.input();
+        rows.push((pattern, input));
+    }
+    let lines = common::jvm(&rows);
+    let mut failures = String::new();
+    let (mut compared, mut refused) = (0, 0);
+    for ((pattern, input), jvm) in rows.iter().zip(&lines) {
+        match JavaRegex::parse(pattern, Flags::NONE) {
+            Ok(re) => {
+                compared += usize::from(jvm != "error");
+                let ours = common::ours(&re, input);
+                if jvm != "error" && *jvm != ours {
+                    writeln!(failures, "{pattern:?} on {input:?}: JVM {jvm}, ours {ours}").unwrap();
+                }
+            }
+            Err(RegexError::Syntax { offset, message }) if jvm != "error" => {
+                writeln!(failures, "{pattern:?}: valid Java, ours: syntax error at {offset}: {message}")
+                    .unwrap();
+            }
+            Err(_) => refused += usize::from(jvm != "error"),
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+    // Not vacuous: most of what the JVM compiles is compiled and compared.
+    assert!(compared > 4 * refused, "compared {compared}, refused {refused}");
+}
