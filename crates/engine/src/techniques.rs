@@ -11,66 +11,9 @@
 use crate::{DseConfig, GoalSelection, LocalSearchConfig, OcgConfig, SushiConfig};
 
 /// One technique a run may add to EvoSuite's core, as the CLI names its switch (`--ocg on`,
-/// `--no-ocg`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Technique {
-    /// Object construction templates (paper 000, docs/ocg.md).
-    Ocg,
-    /// Interprocedural flag fitness (paper 001, docs/flags.md).
-    Flags,
-    /// Smart goal selection (paper 002, docs/selection.md); off is "all goals guide".
-    GoalSelection,
-    /// Path conditions over heap inputs as goals (paper 003, docs/sushi.md).
-    Sushi,
-    /// Dynamic symbolic execution between generations (paper 004, docs/dse.md).
-    Dse,
-    /// The AVM's exponential moves on numbers (docs/localsearch.md).
-    LocalSearch,
-    /// Stubs of abstract classes and interfaces (docs/stubs.md).
-    Stubs,
-    /// Files and paths in the test's temporary folder (docs/files.md).
-    Files,
-    /// Generators from the packages of the class and of the types it needs (docs/generators.md).
-    PackageGenerators,
-    /// Strings in the formats the class checks, in the static pool (docs/generators.md).
-    FormatStrings,
-    /// The numbers the class's methods push, in the static pool.
-    CodeConstants,
-}
-
-impl Technique {
-    /// Every technique, papers first, in the order the CLI's help lists them.
-    pub const ALL: [Technique; 11] = [
-        Technique::Ocg,
-        Technique::Flags,
-        Technique::GoalSelection,
-        Technique::Sushi,
-        Technique::Dse,
-        Technique::LocalSearch,
-        Technique::Stubs,
-        Technique::Files,
-        Technique::PackageGenerators,
-        Technique::FormatStrings,
-        Technique::CodeConstants,
-    ];
-
-    /// The switch's name: `--<name> on`, `--no-<name>`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Technique::Ocg => "ocg",
-            Technique::Flags => "flags",
-            Technique::GoalSelection => "goal-selection",
-            Technique::Sushi => "sushi",
-            Technique::Dse => "dse",
-            Technique::LocalSearch => "local-search",
-            Technique::Stubs => "stubs",
-            Technique::Files => "files",
-            Technique::PackageGenerators => "package-generators",
-            Technique::FormatStrings => "format-strings",
-            Technique::CodeConstants => "code-constants",
-        }
-    }
-}
+/// `--no-ocg`): the portfolio's arm of the same name, one enum for both (the portfolio sits below
+/// the engine and allocates over these).
+pub use portfolio::Arm as Technique;
 
 /// The techniques of one run and their parameters: a part of `GenerateConfig`. No `Default`:
 /// [`Techniques::standard`] is the product's, [`Techniques::none`] EvoSuite's core. A technique

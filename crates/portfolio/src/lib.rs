@@ -28,29 +28,38 @@ pub use hook::{Metered, Plain, Portfolio, PortfolioArm, WorkFrom};
 pub use ledger::{Account, Ledger};
 pub use report::{ArmReport, Given, report};
 
-/// One technique the portfolio knows, as the engine's `Technique` switch names it. The portfolio
-/// sits below the engine (it is built from the hooks of `dse`, `ocg`, `sushi` and `localsearch`,
-/// and the engine composes it), so it cannot use the engine's enum; the engine maps each
-/// `Technique` to the arm of the same name, one to one (`Arm::name` is the switch's name).
+/// One technique a run may add to EvoSuite's core; the engine re-exports it as `Technique`, the
+/// CLI's switches (`Arm::name` is the switch's name).
 /// Arms that are not search hooks (flags, stubs, files, ...) only have a gate: the portfolio
 /// allocates time to hooks alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Arm {
+    /// Object construction templates (paper 000, docs/ocg.md).
     Ocg,
+    /// Interprocedural flag fitness (paper 001, docs/flags.md).
     Flags,
+    /// Smart goal selection (paper 002, docs/selection.md); off is "all goals guide".
     GoalSelection,
+    /// Path conditions over heap inputs as goals (paper 003, docs/sushi.md).
     Sushi,
+    /// Dynamic symbolic execution between generations (paper 004, docs/dse.md).
     Dse,
+    /// The AVM's exponential moves on numbers (docs/localsearch.md).
     LocalSearch,
+    /// Stubs of abstract classes and interfaces (docs/stubs.md).
     Stubs,
+    /// Files and paths in the test's temporary folder (docs/files.md).
     Files,
+    /// Generators from the packages of the class and of the types it needs (docs/generators.md).
     PackageGenerators,
+    /// Strings in the formats the class checks, in the static pool (docs/generators.md).
     FormatStrings,
+    /// The numbers the class's methods push, in the static pool.
     CodeConstants,
 }
 
 impl Arm {
-    /// Every arm, in the order of the engine's `Technique::ALL`.
+    /// Every arm, papers first, in the order the CLI's help lists them.
     pub const ALL: [Arm; 11] = [
         Arm::Ocg,
         Arm::Flags,
@@ -82,7 +91,7 @@ impl Arm {
         }
     }
 
-    /// The arm of a switch name: how the engine maps its `Technique`s (`Arm::named(t.name())`).
+    /// The arm of a switch name (`--<name>`).
     pub fn named(name: &str) -> Option<Arm> {
         Arm::ALL.into_iter().find(|a| a.name() == name)
     }
