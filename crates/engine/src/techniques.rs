@@ -123,4 +123,39 @@ impl Techniques {
         }
         self
     }
+
+    /// These techniques with every technique whose gate in `gates` is closed turned off for the
+    /// class the gates were computed for (docs/portfolio.md, "The gates"). Gates only turn
+    /// techniques off: one that is off stays off whatever its gate says, and a technique without
+    /// a row in `gates` is kept as it is.
+    pub fn gated(&self, gates: &[portfolio::Gate]) -> Techniques {
+        gates.iter().filter(|g| !g.open).fold(self.clone(), |t, g| t.with(g.arm, false))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gate(arm: Technique, open: bool) -> portfolio::Gate {
+        portfolio::Gate { arm, open, reason: String::new() }
+    }
+
+    /// A closed gate turns its technique off, an open one never turns one on, and the parameters
+    /// of the techniques kept are untouched.
+    #[test]
+    fn closed_gates_turn_techniques_off_and_open_ones_never_on() {
+        let t = Techniques::none().with(Technique::Dse, true).with(Technique::Flags, true);
+        let gates = [
+            gate(Technique::Dse, false),
+            gate(Technique::Flags, true),
+            gate(Technique::Ocg, true),
+            gate(Technique::Stubs, false),
+        ];
+        let g = t.gated(&gates);
+        let on: Vec<Technique> = Technique::ALL.into_iter().filter(|&x| g.is_on(x)).collect();
+        assert_eq!(on, [Technique::Flags]);
+        assert_eq!(g.dse, DseConfig { enabled: false, ..t.dse.clone() });
+        assert_eq!(t.gated(&[]), t);
+    }
 }
