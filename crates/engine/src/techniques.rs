@@ -10,10 +10,27 @@
 
 use crate::{DseConfig, GoalSelection, LocalSearchConfig, OcgConfig, SushiConfig};
 
+pub use portfolio::PortfolioConfig;
+
 /// One technique a run may add to EvoSuite's core, as the CLI names its switch (`--ocg on`,
 /// `--no-ocg`): the portfolio's arm of the same name, one enum for both (the portfolio sits below
 /// the engine and allocates over these).
 pub use portfolio::Arm as Technique;
+
+/// How a run divides its budget among the techniques that are on (docs/portfolio.md).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Allocation {
+    /// The adaptive portfolio with these parameters: per class, a technique whose gate is closed
+    /// is off (`Techniques::gated`); the technique hooks run under one `portfolio::Portfolio`,
+    /// which gives each a share of the search by what it earned per unit of cost, so DSE's own
+    /// share limit is off (one accounting for all); SUSHI's exploration is charged to its arm,
+    /// and under a time budget the search's time is the budget less the exploration's.
+    Adaptive(PortfolioConfig),
+    /// Every technique that is on runs on every class for the whole search, each hook called at
+    /// every `between` within its own limits (DSE's share): the run as it was before the
+    /// portfolio, `--portfolio off`.
+    Fixed,
+}
 
 /// The techniques of one run and their parameters: a part of `GenerateConfig`. No `Default`:
 /// [`Techniques::standard`] is the product's, [`Techniques::none`] EvoSuite's core. A technique
@@ -49,6 +66,9 @@ pub struct Techniques {
     /// The static pool also holds the numbers the CUT's methods push (`bipush`, `sipush`, ...),
     /// as EvoSuite's does (`ClusterConfig::code_constants`).
     pub code_constants: bool,
+    /// How the techniques that are on share the run (`--portfolio on|off`). It is not a technique:
+    /// `with` and `none` leave it as it is.
+    pub allocation: Allocation,
 }
 
 impl Techniques {
@@ -73,6 +93,7 @@ impl Techniques {
             package_generators: false,
             format_strings: false,
             code_constants: false,
+            allocation: Allocation::Fixed,
         }
     }
 
