@@ -64,7 +64,7 @@ fn switches_map_to_techniques() {
         (strings(&[]), standard.clone()),
         (strings(&["--techniques", "standard"]), standard.clone()),
         (strings(&["--techniques", "none"]), none.clone()),
-        // The core plus DSE is the standard today, parameters and all.
+        // The core plus DSE, DSE with the standard parameters (the default before the portfolio).
         (strings(&["--techniques", "none", "--dse", "on"]), none.clone().with(Technique::Dse, true)),
         (
             strings(&["--techniques", "none", "--ocg", "--dse-queries", "3"]),

@@ -29,6 +29,12 @@ fn generate_with_dse(out: &Path, class: &str, workers: &str) -> serde_json::Valu
             workers,
             "--verify-runs",
             "1",
+            // A configuration of its own, not the product's default: the techniques as before the
+            // portfolio (`common::pinned`).
+            "--techniques",
+            "none",
+            "--portfolio",
+            "off",
             "--dse",
             "on",
             "--out",

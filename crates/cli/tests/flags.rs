@@ -31,6 +31,12 @@ fn generate(out: &Path, class: &str, workers: &str, flags: &str) -> serde_json::
             workers,
             "--verify-runs",
             "1",
+            // A configuration of its own, not the product's default: the techniques as before the
+            // portfolio (`common::pinned`).
+            "--techniques",
+            "none",
+            "--portfolio",
+            "off",
             "--flags",
             flags,
             "--dse",

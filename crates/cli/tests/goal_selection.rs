@@ -65,6 +65,14 @@ fn generate_smart(out: &Path, workers: &str) -> std::process::Output {
             "3",
             "--workers",
             workers,
+            // A configuration of its own, not the product's default: the techniques as before the
+            // portfolio (`common::pinned`).
+            "--techniques",
+            "none",
+            "--portfolio",
+            "off",
+            "--dse",
+            "on",
             "--goal-selection",
             "smart",
             "--out",

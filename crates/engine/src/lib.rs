@@ -296,9 +296,11 @@ fn search_class_in(
     config: &GenerateConfig,
     on_event: &mut dyn FnMut(&search::Event),
 ) -> Result<Searched, EngineError> {
+    // The core alone has nothing to allocate: no gates, no portfolio.
+    let any = Technique::ALL.into_iter().any(|x| config.techniques.is_on(x));
     let adaptive = match &config.techniques.allocation {
-        Allocation::Adaptive(p) => Some((p, allocation::class_gates(db, &config.class)?)),
-        Allocation::Fixed => None,
+        Allocation::Adaptive(p) if any => Some((p, allocation::class_gates(db, &config.class)?)),
+        _ => None,
     };
     let gated = adaptive.as_ref().map(|(_, gates)| config.techniques.gated(gates));
     let t = gated.as_ref().unwrap_or(&config.techniques);

@@ -72,28 +72,31 @@ pub struct Techniques {
 }
 
 impl Techniques {
-    /// What a user gets with no switch: EvoSuite's core plus DSE, whose 60 s ablation of the
-    /// public set and the dse fixtures showed a gain (docs/benchmarks.md, "Ablation at 60 s with
-    /// the time share"). The other techniques stay off until a measurement over seeds shows they
-    /// should not (DESIGN.md §3.11; code constants' ablation lost branch coverage on the public
-    /// set, docs/benchmarks.md); their parameters are their papers' or ours, as documented with
-    /// each config.
+    /// What a user gets with no switch: every technique on, with its documented parameters (the
+    /// papers' or ours, as each config states: `OcgConfig::off`'s, `SushiConfig::standard`,
+    /// `LocalSearchConfig::off`'s, smart selection's `selection::Options::default`, DSE's below),
+    /// under the adaptive portfolio (`PortfolioConfig::standard`). The portfolio spends the budget
+    /// per class (docs/portfolio.md): a technique whose static gate is closed for the class costs
+    /// nothing, and the technique hooks get shares of the search by the goals they earn per unit of
+    /// cost, so a technique that does not pay on a class is held to the floor there rather than
+    /// switched off for every class by an ablation's average (DESIGN.md §3.11).
     pub fn standard() -> Techniques {
         Techniques {
-            ocg: OcgConfig::off(),
-            flags: false,
-            goal_selection: GoalSelection::All,
-            sushi: SushiConfig::off(),
-            // The shares keep DSE from eating the search (docs/dse.md "Budgets: deterministic units"): a third of the
-            // evaluations under an evaluation budget, a fifth of the wall time under a time one.
+            ocg: OcgConfig { enabled: true, ..OcgConfig::off() },
+            flags: true,
+            goal_selection: GoalSelection::Smart(selection::Options::default()),
+            sushi: SushiConfig::standard(),
+            // The shares keep DSE from eating the search under `Allocation::Fixed` (docs/dse.md
+            // "Budgets: deterministic units"): a third of the evaluations under an evaluation
+            // budget, a fifth of the wall time under a time one. The portfolio turns them off.
             dse: DseConfig { share: 0.5, time_share: 0.25, ..DseConfig::paper() },
-            local_search: LocalSearchConfig::off(),
-            stubs: false,
-            files: false,
-            package_generators: false,
-            format_strings: false,
-            code_constants: false,
-            allocation: Allocation::Fixed,
+            local_search: LocalSearchConfig { enabled: true, ..LocalSearchConfig::off() },
+            stubs: true,
+            files: true,
+            package_generators: true,
+            format_strings: true,
+            code_constants: true,
+            allocation: Allocation::Adaptive(PortfolioConfig::standard()),
         }
     }
 

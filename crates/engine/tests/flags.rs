@@ -234,7 +234,12 @@ fn search_with(
         criteria: vec![Criterion::Branch],
         algorithm,
         workers: 2,
-        techniques: engine::Techniques { flags, local_search, ..engine::Techniques::none() },
+        techniques: engine::Techniques {
+            flags,
+            local_search,
+            allocation: engine::Allocation::Fixed,
+            ..engine::Techniques::none()
+        },
         ..engine::GenerateConfig::standard(classpath(), class, search::Budget::evaluations(evaluations), seed)
     };
     let g = engine::generate(&config).unwrap_or_else(|e| panic!("{class}: {e}"));

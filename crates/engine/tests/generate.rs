@@ -88,20 +88,14 @@ fn same_seed_same_suite_with_one_and_two_workers() {
     assert_eq!(one.evaluations, two.evaluations);
 }
 
-/// Every technique on under the adaptive portfolio: a seed's run is the same with one worker and
-/// with two, the portfolio's lines included, since under an evaluation budget it decides on
-/// deterministic counts only (docs/portfolio.md, "Measures"). The portfolio's arms on Stack are
+/// The product's default, every technique on under the adaptive portfolio: a seed's run is the
+/// same with one worker and with two, the portfolio's lines included, since under an evaluation
+/// budget it decides on deterministic counts only (docs/portfolio.md, "Measures"). The portfolio's arms on Stack are
 /// those whose gates its methods open (the lines printed).
 #[test]
 fn same_seed_same_suite_under_the_portfolio_with_one_and_two_workers() {
-    let techniques =
-        engine::Technique::ALL.into_iter().fold(engine::Techniques::standard(), |t, x| t.with(x, true));
-    let adaptive = engine::Techniques {
-        allocation: engine::Allocation::Adaptive(engine::PortfolioConfig::standard()),
-        ..techniques
-    };
     let config = |workers| GenerateConfig {
-        techniques: adaptive.clone(),
+        techniques: engine::Techniques::standard(),
         ..config("example.Stack", 1_000, 7, workers)
     };
     let one = run(&config(1));

@@ -32,7 +32,12 @@ fn run_with(
     let config = GenerateConfig {
         criteria: vec![Criterion::Branch],
         workers,
-        techniques: engine::Techniques { sushi, local_search, ..engine::Techniques::none() },
+        techniques: engine::Techniques {
+            sushi,
+            local_search,
+            allocation: engine::Allocation::Fixed,
+            ..engine::Techniques::none()
+        },
         ..GenerateConfig::standard(
             vec![test_support::fixture_classes("sushi")],
             class,
