@@ -92,6 +92,14 @@ fn subjects() -> Vec<(String, bool)> {
     out
 }
 
+/// The goals a table (`INFEASIBLE`, `KNOWN_MISSES`, `DEFAULT_MISSES`) lists for `class`.
+fn listed(table: &[(&str, &[&str], &str)], class: &str) -> Vec<String> {
+    table
+        .iter()
+        .find(|(c, _, _)| *c == class)
+        .map_or(Vec::new(), |(_, goals, _)| goals.iter().map(|g| g.to_string()).collect())
+}
+
 fn class_of(p: &Path) -> String {
     format!("dse.{}", p.file_stem().and_then(|s| s.to_str()).expect("file name"))
 }
@@ -100,12 +108,7 @@ fn class_of(p: &Path) -> String {
 fn dse_covers_the_exact_value_branches_the_search_alone_misses() {
     let mut failures = Vec::new();
     for (class, hard) in subjects() {
-        let listed = |table: &[(&str, &[&str], &str)]| -> Vec<String> {
-            table
-                .iter()
-                .find(|(c, _, _)| *c == class)
-                .map_or(Vec::new(), |(_, goals, _)| goals.iter().map(|g| g.to_string()).collect())
-        };
+        let listed = |table| listed(table, &class);
         let infeasible_goals = listed(INFEASIBLE);
         let infeasible = infeasible_goals.len();
         let off = run(&class, Algorithm::DynaMosa, DseConfig::off());
@@ -177,12 +180,7 @@ const DEFAULT_MISSES: &[(&str, &[&str], &str)] = &[(
 fn the_default_configuration_covers_the_dse_fixtures() {
     let mut failures = Vec::new();
     for (class, _) in subjects() {
-        let listed = |table: &[(&str, &[&str], &str)]| -> Vec<String> {
-            table
-                .iter()
-                .find(|(c, _, _)| *c == class)
-                .map_or(Vec::new(), |(_, goals, _)| goals.iter().map(|g| g.to_string()).collect())
-        };
+        let listed = |table| listed(table, &class);
         let g = run_techniques(&class, Algorithm::DynaMosa, engine::Techniques::standard());
         let (covered, total) = branches(&g);
         let dse = g.portfolio.iter().flatten().find(|a| a.technique == "dse");
