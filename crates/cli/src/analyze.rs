@@ -9,6 +9,8 @@
 //! docs/ocg.md): the backward slice's nodes in their calling contexts, their roles and the leaves.
 //! With `--paths`, instead, the path conditions symbolic exploration with lazy initialisation finds
 //! for each public method (paper 003, docs/sushi.md), with the branches each path covers.
+//! The analysis ends with the portfolio's gates (docs/portfolio.md): which techniques an adaptive
+//! run keeps for the class, and why.
 
 use jvm_model::ClassName;
 use std::fmt::Write as _;
@@ -85,8 +87,25 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         print!("{}", render_selection(&class, args.represents.as_deref())?);
         return Ok(());
     }
-    print!("{}", render(&class, &bytes)?);
+    let classpath: Vec<std::path::PathBuf> = args.classpath.split(':').map(Into::into).collect();
+    let gates = render_gates(&classpath, &internal)?;
+    print!("{}{gates}", render(&class, &bytes)?);
     Ok(())
+}
+
+/// The portfolio's gates of `class` (docs/portfolio.md, "The gates"): which techniques a run
+/// with the adaptive allocation keeps for the class, and why. The database has `java.base`, as a
+/// run's does, for the checks that ask whether a type is the JDK's.
+fn render_gates(classpath: &[std::path::PathBuf], class: &str) -> Result<String, Failure> {
+    let mut full = classpath.to_vec();
+    full.extend(testcase::cluster::jdk_base_jmod());
+    let db = programdb::ProgramDb::open(&full, programdb::DbConfig::STANDARD)
+        .map_err(|e| Failure::BadInput(format!("cannot open the classpath: {e}")))?;
+    let id = db
+        .class_id(class)
+        .ok_or_else(|| Failure::BadInput(format!("class {class} is not on the classpath")))?;
+    let gates = portfolio::gates(&db, id).map_err(|e| Failure::BadInput(e.to_string()))?;
+    Ok(format!("\n== portfolio gates\n{}", portfolio::render(&gates)))
 }
 
 /// Smart selection over the class's goals of the eight criteria, planned with every probe family

@@ -111,6 +111,7 @@ pub fn report_json(
             "ocg": ocg_config_json(&config.techniques.ocg),
             "local_search": local_search_config_json(&config.techniques.local_search),
             "sushi": sushi_config_json(&config.techniques.sushi),
+            "portfolio": portfolio_config_json(&config.techniques.allocation),
             "shard": shard,
             "sandbox": sandbox_json(sandbox),
         },
@@ -202,10 +203,29 @@ fn class_json(t: &ClassTests) -> Value {
         "ocg": t.search.ocg.as_ref().map(ocg_json),
         "local_search": t.search.local_search.as_ref().map(local_search_json),
         "sushi": t.search.sushi.as_ref().map(sushi_json),
+        "portfolio": t.search.portfolio.as_ref().map(|arms| json!(arms)),
         "uncovered": t.uncovered,
         "uninstrumented": t.unchanged,
         "log": t.log,
     })
+}
+
+/// How the techniques shared the run (docs/portfolio.md): `adaptive` with the portfolio's
+/// parameters, or `fixed` (every technique on for the whole run).
+fn portfolio_config_json(a: &engine::Allocation) -> Value {
+    match a {
+        engine::Allocation::Fixed => json!({ "allocation": "fixed" }),
+        engine::Allocation::Adaptive(p) => json!({
+            "allocation": "adaptive",
+            "gamma": p.gamma,
+            "prior": p.prior,
+            "c0_seconds": p.c0_seconds,
+            "c0_work": p.c0_work,
+            "floor": p.floor,
+            "ceiling": p.ceiling,
+            "lead": p.lead,
+        }),
+    }
 }
 
 /// Which goals guided the search (paper 002; docs/selection.md): `all`, or smart selection with

@@ -3,7 +3,8 @@
 //! defaults, `Techniques::standard`, or EvoSuite's core, `Techniques::none`); then each technique's
 //! `--<name> on|off` (a bare `--<name>` is on) or `--no-<name>` (an ablation) turns that one on or
 //! off, and the techniques' `--<name>-*` parameters (`DseArgs`, `OcgArgs`, ...) set what the
-//! defaults do not. The switches are one table over `engine::Technique`, not one field each, so a
+//! defaults do not; `--portfolio on|off` picks how the techniques that are on share the run
+//! (`engine::Allocation`: the adaptive portfolio or every technique for the whole run). The switches are one table over `engine::Technique`, not one field each, so a
 //! technique added to the engine gets its switch, its `--no-` form and its line of `--help` here
 //! at once; the default `--help` shows is read from `Techniques::standard`, never restated. A
 //! switch given with its `--no-` form, or with a value it does not know, is bad input: one line
@@ -11,7 +12,7 @@
 
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
-use engine::{Technique, Techniques};
+use engine::{Allocation, PortfolioConfig, Technique, Techniques};
 
 use crate::Failure;
 use crate::dse_args::DseArgs;
@@ -47,6 +48,8 @@ pub(crate) struct TechniqueArgs {
     base: String,
     /// Each technique's switches as given, in `Technique::ALL`'s order.
     given: Vec<Given>,
+    /// `--portfolio`: `on` (the adaptive allocation) or `off` (every technique on for the whole run).
+    portfolio: String,
     selection: SelectionArgs,
     dse: DseArgs,
     ocg: OcgArgs,
@@ -66,6 +69,17 @@ struct Given {
 
 /// The id and flag of `--techniques`.
 const BASE: &str = "techniques";
+
+/// The id and flag of `--portfolio`.
+const PORTFOLIO: &str = "portfolio";
+
+/// Whether an allocation is the portfolio's: `--portfolio`'s word for it.
+fn portfolio_word(a: &Allocation) -> &'static str {
+    match a {
+        Allocation::Adaptive(_) => "on",
+        Allocation::Fixed => "off",
+    }
+}
 
 /// The words of a technique's switch for on and off: `on`/`off`, and for goal selection its modes.
 fn words(t: Technique) -> (&'static str, &'static str) {
@@ -169,6 +183,12 @@ impl TechniqueArgs {
                 (None, false) => t,
             };
         }
+        t.allocation = match (self.portfolio.as_str(), t.allocation) {
+            ("on", a @ Allocation::Adaptive(_)) => a,
+            ("on", Allocation::Fixed) => Allocation::Adaptive(PortfolioConfig::standard()),
+            ("off", _) => Allocation::Fixed,
+            (other, _) => return Err(bad(format!("--{PORTFOLIO} {other:?}: expected on or off"))),
+        };
         t.goal_selection = self.selection.config(t.goal_selection)?;
         t.dse = self.dse.config(t.dse)?;
         t.ocg = self.ocg.config(t.ocg)?;
@@ -192,6 +212,7 @@ impl FromArgMatches for TechniqueArgs {
         Ok(TechniqueArgs {
             base: m.get_one::<String>(BASE).cloned().unwrap_or_default(),
             given,
+            portfolio: m.get_one::<String>(PORTFOLIO).cloned().unwrap_or_default(),
             selection: SelectionArgs::from_arg_matches(m)?,
             dse: DseArgs::from_arg_matches(m)?,
             ocg: OcgArgs::from_arg_matches(m)?,
@@ -216,6 +237,18 @@ impl Args for TechniqueArgs {
                      default), or `none`, EvoSuite's core with every technique off; each switch given \
                      then turns its technique on or off (`--techniques none --dse on`: the core plus DSE)",
             ),
+        );
+        cmd = cmd.arg(
+            Arg::new(PORTFOLIO)
+                .long(PORTFOLIO)
+                .value_name("on|off")
+                .default_value(portfolio_word(&standard.allocation))
+                .help(
+                    "How the techniques that are on share the run (docs/portfolio.md): `on`, the adaptive \
+                     portfolio (per class the techniques whose static gate is closed are off, and the \
+                     others get shares of the search by the goals they earn per unit of cost); `off`, \
+                     every technique on runs on every class for the whole search, within its own limits",
+                ),
         );
         for t in Technique::ALL {
             let (on, off) = words(t);

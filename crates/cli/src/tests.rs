@@ -7,7 +7,7 @@
 //! (`tests/cli.rs`).
 
 use clap::Parser;
-use engine::{GenerateConfig, Technique, Techniques};
+use engine::{Allocation, GenerateConfig, Technique, Techniques};
 
 use crate::{Cli, Command, Failure};
 
@@ -64,7 +64,7 @@ fn switches_map_to_techniques() {
         (strings(&[]), standard.clone()),
         (strings(&["--techniques", "standard"]), standard.clone()),
         (strings(&["--techniques", "none"]), none.clone()),
-        // The core plus DSE is the standard today, parameters and all.
+        // The core plus DSE, DSE with the standard parameters (the default before the portfolio).
         (strings(&["--techniques", "none", "--dse", "on"]), none.clone().with(Technique::Dse, true)),
         (
             strings(&["--techniques", "none", "--ocg", "--dse-queries", "3"]),
@@ -72,6 +72,21 @@ fn switches_map_to_techniques() {
                 .with(Technique::Ocg, true),
         ),
     ];
+    let adaptive = Allocation::Adaptive(engine::PortfolioConfig::standard());
+    cases.extend([
+        // `--portfolio` picks the allocation whatever the techniques: `on` keeps the standard's
+        // parameters, `off` is every technique on for the whole run.
+        (strings(&["--portfolio", "on"]), Techniques { allocation: adaptive.clone(), ..standard.clone() }),
+        (strings(&["--portfolio", "off"]), Techniques { allocation: Allocation::Fixed, ..standard.clone() }),
+        (
+            strings(&["--techniques", "none", "--dse", "on", "--portfolio", "off"]),
+            Techniques { allocation: Allocation::Fixed, ..none.clone().with(Technique::Dse, true) },
+        ),
+        (
+            strings(&["--techniques", "none", "--portfolio", "on"]),
+            Techniques { allocation: adaptive, ..none.clone() },
+        ),
+    ]);
     for t in Technique::ALL {
         let (on, off) = words(t);
         let name = t.name();
@@ -103,6 +118,7 @@ fn contradictions_and_bad_values_are_one_line_of_bad_input() {
         ),
     ];
     cases.push((strings(&["--techniques", "all"]), "--techniques \"all\": expected standard or none".into()));
+    cases.push((strings(&["--portfolio", "maybe"]), "--portfolio \"maybe\": expected on or off".into()));
     for t in Technique::ALL {
         let (on, off) = words(t);
         let name = t.name();

@@ -15,7 +15,7 @@ fn pushed_numbers_reach_a_band_the_constant_pool_does_not_hold() {
         "constants",
         "constants.Thresholds",
         &tmp.path().join("on"),
-        &["--code-constants", "on", "--dse", "off"],
+        &common::pinned(&["--code-constants", "on", "--dse", "off"]),
     );
     assert_eq!(common::uncovered_branches(&on), Vec::<String>::new());
     assert_eq!(on["configuration"]["code_constants"], true);
@@ -25,7 +25,7 @@ fn pushed_numbers_reach_a_band_the_constant_pool_does_not_hold() {
         "constants",
         "constants.Thresholds",
         &tmp.path().join("off"),
-        &["--dse", "off"],
+        &common::pinned(&["--dse", "off"]),
     );
     assert_eq!(off["configuration"]["code_constants"], false);
     assert_eq!(common::uncovered_branches(&off), ["branch p9 not-taken (constants/Thresholds:10)"]);
@@ -36,7 +36,7 @@ fn same_files_with_one_and_two_workers() {
     let [one, two] = common::written_with_one_and_two_workers(
         "constants",
         "constants.Thresholds",
-        &["--code-constants", "on"],
+        &common::pinned(&["--code-constants", "on"]),
     );
     assert!(!one.is_empty());
     assert_eq!(one, two);

@@ -13,30 +13,10 @@ use common::suitesmith;
 use std::path::Path;
 
 fn generate_with_dse(out: &Path, class: &str, workers: &str) -> serde_json::Value {
-    let out_s = out.display().to_string();
-    let run = suitesmith(
-        &[
-            "generate",
-            "--classpath",
-            "fixtures/classes/dse",
-            "--class",
-            class,
-            "--evaluations",
-            "1500",
-            "--seed",
-            "3",
-            "--workers",
-            workers,
-            "--verify-runs",
-            "1",
-            "--dse",
-            "on",
-            "--out",
-            &out_s,
-        ],
-        &[],
-    );
-    assert!(run.status.success(), "generate failed: {}", String::from_utf8_lossy(&run.stderr));
+    // A configuration of its own, not the product's default: the techniques as before the
+    // portfolio.
+    let extra = common::pinned(&["--verify-runs", "1", "--dse", "on"]);
+    common::generate_with("dse", class, out, ["1500", "3", workers], &extra);
     serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report")).expect("json")
 }
 

@@ -25,7 +25,7 @@ const CLASSES: &[(&str, &[&str])] = &[
 ];
 
 fn generate(out: &Path, class: &str, files: &str, junit: &str) -> serde_json::Value {
-    common::generate_fixture("files", class, out, &["--files", files, "--junit", junit])
+    common::generate_fixture("files", class, out, &common::pinned(&["--files", files, "--junit", junit]))
 }
 
 #[test]
@@ -90,6 +90,10 @@ fn junit5_tests_use_a_temp_dir() {
 /// The same seed and evaluation budget write byte-identical tests with one worker and with two.
 #[test]
 fn file_tests_are_deterministic() {
-    let texts = common::written_with_one_and_two_workers("files", "files.Config", &["--files", "on"]);
+    let texts = common::written_with_one_and_two_workers(
+        "files",
+        "files.Config",
+        &common::pinned(&["--files", "on"]),
+    );
     assert_eq!(texts[0], texts[1]);
 }

@@ -8,39 +8,15 @@
 
 mod common;
 
-use common::suitesmith;
-
 use std::path::Path;
 
 /// `generate` with `--flags` as given and DSE off: DSE (on by default) solves the flag methods'
 /// exact values too, and these tests are about flag fitness alone.
 fn generate(out: &Path, class: &str, workers: &str, flags: &str) -> serde_json::Value {
-    let out_s = out.display().to_string();
-    let run = suitesmith(
-        &[
-            "generate",
-            "--classpath",
-            "fixtures/classes/flags",
-            "--class",
-            class,
-            "--evaluations",
-            "1500",
-            "--seed",
-            "3",
-            "--workers",
-            workers,
-            "--verify-runs",
-            "1",
-            "--flags",
-            flags,
-            "--dse",
-            "off",
-            "--out",
-            &out_s,
-        ],
-        &[],
-    );
-    assert!(run.status.success(), "generate failed: {}", String::from_utf8_lossy(&run.stderr));
+    // A configuration of its own, not the product's default: the techniques as before the
+    // portfolio.
+    let extra = common::pinned(&["--verify-runs", "1", "--flags", flags, "--dse", "off"]);
+    common::generate_with("flags", class, out, ["1500", "3", workers], &extra);
     serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report")).expect("json")
 }
 

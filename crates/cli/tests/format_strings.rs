@@ -20,8 +20,12 @@ fn format_strings_reach_the_parsers_deep_branches() {
     let out = tmp.path().join("on");
     // DSE (on by default) reaches most of these branches by itself: off in both runs, which are about
     // the format strings alone.
-    let report =
-        common::generate_fixture("jdkvalues", class, &out, &["--format-strings", "on", "--dse", "off"]);
+    let report = common::generate_fixture(
+        "jdkvalues",
+        class,
+        &out,
+        &common::pinned(&["--format-strings", "on", "--dse", "off"]),
+    );
     assert_eq!(common::uncovered_branches(&report), Vec::<String>::new());
     let c = &report["classes"][0];
     assert_eq!(c["criteria"]["branch"]["goals"], 46);
@@ -32,7 +36,12 @@ fn format_strings_reach_the_parsers_deep_branches() {
     common::compile_and_run_junit4(&out, name, &cp, tmp.path(), 5, class);
     assert!(text.contains("T12:30:45Z"), "an ISO date-time in\n{text}");
 
-    let off = common::generate_fixture("jdkvalues", class, &tmp.path().join("off"), &["--dse", "off"]);
+    let off = common::generate_fixture(
+        "jdkvalues",
+        class,
+        &tmp.path().join("off"),
+        &common::pinned(&["--dse", "off"]),
+    );
     let branch = &off["classes"][0]["criteria"]["branch"];
     assert_eq!(branch["covered"], 24, "without format strings: {branch}");
 }
@@ -43,7 +52,7 @@ fn format_string_tests_are_deterministic() {
     let texts = common::written_with_one_and_two_workers(
         "jdkvalues",
         "jdkvalues.Formats",
-        &["--format-strings", "on"],
+        &common::pinned(&["--format-strings", "on"]),
     );
     assert_eq!(texts[0], texts[1]);
 }

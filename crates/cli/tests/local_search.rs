@@ -16,7 +16,7 @@ fn local_search_reaches_a_band_far_from_the_random_range() {
         "constants",
         "constants.Thresholds",
         &tmp.path().join("on"),
-        &["--local-search", "on", "--dse", "off"],
+        &common::pinned(&["--local-search", "on", "--dse", "off"]),
     );
     assert_eq!(common::uncovered_branches(&on), Vec::<String>::new());
     assert_eq!(
@@ -37,7 +37,7 @@ fn local_search_reaches_a_band_far_from_the_random_range() {
         "constants",
         "constants.Thresholds",
         &tmp.path().join("off"),
-        &["--dse", "off"],
+        &common::pinned(&["--dse", "off"]),
     );
     assert_eq!(off["configuration"]["local_search"], false);
     assert!(off["classes"][0]["local_search"].is_null());
@@ -49,7 +49,7 @@ fn same_files_with_one_and_two_workers() {
     let [one, two] = common::written_with_one_and_two_workers(
         "constants",
         "constants.Thresholds",
-        &["--local-search", "on", "--dse", "off"],
+        &common::pinned(&["--local-search", "on", "--dse", "off"]),
     );
     assert!(!one.is_empty());
     assert_eq!(one, two);
@@ -64,7 +64,13 @@ fn call_rounds_give_the_same_files_with_one_and_two_workers() {
     let extra = ["--local-search", "on", "--local-search-calls", "on", "--dse", "off"];
     let [one, two] = ["1", "2"].map(|workers| {
         let out = tmp.path().join(workers);
-        common::generate_with("sushi", "sushi.IntTree", &out, ["3000", "7", workers], &extra);
+        common::generate_with(
+            "sushi",
+            "sushi.IntTree",
+            &out,
+            ["3000", "7", workers],
+            &common::pinned(&extra),
+        );
         let report: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report"))
                 .expect("json");

@@ -26,7 +26,13 @@ fn generate(out: &Path, class: &str, ocg: &str) -> serde_json::Value {
 /// branches by itself (`Courier`'s gap, `AwardChecker` with whole suite), and these tests are about
 /// the templates alone.
 fn generate_at(out: &Path, class: &str, ocg: &str, evaluations: &str) -> serde_json::Value {
-    common::generate_with("ocg", class, out, [evaluations, "1", "2"], &["--ocg", ocg, "--dse", "off"]);
+    common::generate_with(
+        "ocg",
+        class,
+        out,
+        [evaluations, "1", "2"],
+        &common::pinned(&["--ocg", ocg, "--dse", "off"]),
+    );
     serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report")).expect("json")
 }
 
@@ -156,7 +162,8 @@ fn templates_cover_every_feasible_branch_of_the_other_fixtures() {
 
 #[test]
 fn same_files_with_one_and_two_workers() {
-    let [one, two] = common::written_with_one_and_two_workers("ocg", "ocg.BasicRules", &["--ocg", "on"]);
+    let [one, two] =
+        common::written_with_one_and_two_workers("ocg", "ocg.BasicRules", &common::pinned(&["--ocg", "on"]));
     assert!(!one.is_empty());
     assert_eq!(one, two);
 }
@@ -174,7 +181,7 @@ fn mosa_and_whole_suite_take_templates() {
                 "ocg.AwardChecker",
                 &out,
                 [EVALUATIONS, "1", "2"],
-                &["--ocg", ocg, "--algorithm", algorithm, "--dse", "off"],
+                &common::pinned(&["--ocg", ocg, "--algorithm", algorithm, "--dse", "off"]),
             );
             let report: serde_json::Value =
                 serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report"))

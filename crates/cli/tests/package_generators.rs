@@ -22,7 +22,8 @@ fn package_generators_reach_every_branch_and_their_tests_pass() {
     let class = "generators.Router";
 
     let out = tmp.path().join("on");
-    let report = common::generate_fixture("generators", class, &out, &["--package-generators", "on"]);
+    let report =
+        common::generate_fixture("generators", class, &out, &common::pinned(&["--package-generators", "on"]));
     assert_eq!(common::uncovered_branches(&report), Vec::<String>::new());
     let c = &report["classes"][0];
     assert_eq!(c["criteria"]["branch"]["goals"], 28);
@@ -44,7 +45,7 @@ fn package_generators_reach_every_branch_and_their_tests_pass() {
     common::compile_and_run_junit4(&out, name, &cp, tmp.path(), 5, class);
 
     // Without them, the same budget reaches only the null checks' taken sides.
-    let off = common::generate_fixture("generators", class, &tmp.path().join("off"), &[]);
+    let off = common::generate_fixture("generators", class, &tmp.path().join("off"), &common::pinned(&[]));
     let branch = &off["classes"][0]["criteria"]["branch"];
     assert_eq!(branch["covered"], 4, "without package generators: {branch}");
 }
@@ -55,7 +56,7 @@ fn package_generator_tests_are_deterministic() {
     let texts = common::written_with_one_and_two_workers(
         "generators",
         "generators.Router",
-        &["--package-generators", "on"],
+        &common::pinned(&["--package-generators", "on"]),
     );
     assert_eq!(texts[0], texts[1]);
 }
@@ -71,7 +72,8 @@ fn jdk_interfaces_of_private_nested_classes_are_called() {
     let class = "generators.Scales";
 
     let out = tmp.path().join("on");
-    let report = common::generate_fixture("generators", class, &out, &["--package-generators", "on"]);
+    let report =
+        common::generate_fixture("generators", class, &out, &common::pinned(&["--package-generators", "on"]));
     assert_eq!(common::uncovered_branches(&report), Vec::<String>::new());
     assert_eq!(report["classes"][0]["criteria"]["branch"]["goals"], 4);
     let files = common::java_files(&out);
@@ -82,7 +84,7 @@ fn jdk_interfaces_of_private_nested_classes_are_called() {
     }
     common::compile_and_run_junit4(&out, name, &cp, tmp.path(), 5, class);
 
-    let off = common::generate_fixture("generators", class, &tmp.path().join("off"), &[]);
+    let off = common::generate_fixture("generators", class, &tmp.path().join("off"), &common::pinned(&[]));
     let branch = &off["classes"][0]["criteria"]["branch"];
     assert_eq!(branch["covered"], 0, "without package generators: {branch}");
 }

@@ -67,7 +67,7 @@ const CLASSES: &[(&str, &[&str], &[&str], u64)] = &[
 ];
 
 fn generate(out: &Path, class: &str, stubs: &str) -> serde_json::Value {
-    common::generate_fixture("stubs", class, out, &["--stubs", stubs])
+    common::generate_fixture("stubs", class, out, &common::pinned(&["--stubs", stubs]))
 }
 
 #[test]
@@ -102,6 +102,10 @@ fn stubs_reach_every_feasible_branch_and_their_tests_pass() {
 /// The same seed and evaluation budget write byte-identical tests with one worker and with two.
 #[test]
 fn stub_tests_are_deterministic() {
-    let texts = common::written_with_one_and_two_workers("stubs", "stubs.Elapsed", &["--stubs", "on"]);
+    let texts = common::written_with_one_and_two_workers(
+        "stubs",
+        "stubs.Elapsed",
+        &common::pinned(&["--stubs", "on"]),
+    );
     assert_eq!(texts[0], texts[1]);
 }

@@ -3,7 +3,8 @@
 //! snapshots under `fixtures/snapshots/generate/<area>/`, which were produced by the commit before
 //! the program database and goal space were cut out (16ce2b0). A change that means to alter what
 //! is generated re-blesses them with `SUITESMITH_BLESS=1 cargo test -p cli --test unchanged` and says
-//! why in its commit. Each class's report also shows that its run parsed every class once and
+//! why in its commit. The runs are pinned to the techniques of those snapshots (the core plus DSE,
+//! `--portfolio off`), not to the product's default, which the portfolio changed. Each class's report also shows that its run parsed every class once and
 //! decoded every method at most once (report.json `program_db`).
 
 // Tests run the binary as a user would.
@@ -74,6 +75,14 @@ fn generated_files_and_coverage_match_the_snapshots() {
                 "2",
                 "--verify-runs",
                 "1",
+                // The default before the adaptive portfolio, pinned: the core plus DSE, every
+                // technique that is on running for the whole search.
+                "--techniques",
+                "none",
+                "--dse",
+                "on",
+                "--portfolio",
+                "off",
                 "--out",
                 &out_s,
             ],

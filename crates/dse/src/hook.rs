@@ -154,6 +154,14 @@ impl<'a> Dse<'a> {
         &self.stats
     }
 
+    /// The work done so far in evaluation equivalents (`budget::work` over the replays, both
+    /// solvers and the checks), current after every call: what an allocation over several
+    /// techniques charges DSE with (`portfolio::WorkFrom`). `DseStats::work` is the same number as
+    /// of the last share check.
+    pub fn work(&self) -> u64 {
+        crate::budget::work(&self.stats, &[self.solver.stats(), self.explorer.stats()])
+    }
+
     /// The wall time measured (all zero without a clock).
     pub fn cost(&self) -> &DseCost {
         &self.cost

@@ -4,6 +4,7 @@
 //! runs one class end to end: cluster, value pool, problem, search, and a final execution of the
 //! suite to report coverage per criterion.
 
+mod allocation;
 mod batches;
 mod convert;
 mod dse_target;
@@ -36,11 +37,12 @@ pub use pipeline::{
     ClassTests, CompileError, JacocoFigures, Phase, PhaseTimes, SearchFigures, Stage, TestFailure,
     Verification, Verifier, WriteConfig, generate_tests, test_class_name,
 };
+pub use portfolio::ArmReport;
 pub use problem::{CriterionCoverage, DEFAULT_CRITERIA, Extras, GoalRuns, JvmProblem};
 pub use replay_check::{ReplayCheck, replay_check, stop_kind};
 pub use smart::{GoalSelection, SelectionCounts};
 pub use sushi::{SushiConfig, SushiStats};
-pub use techniques::{Technique, Techniques};
+pub use techniques::{Allocation, PortfolioConfig, Technique, Techniques};
 pub use verifier::JvmVerifier;
 pub use worker::{Sandbox, SandboxLayer, SandboxRequest};
 
@@ -51,6 +53,8 @@ pub enum EngineError {
     MissingClass(String),
     #[error("cannot read the classpath: {0}")]
     ClassPath(#[from] classfile::Error),
+    #[error("cannot compute the techniques' gates: {0}")]
+    Gates(#[from] portfolio::GateError),
     #[error("cannot prepare the classes under test: {0}")]
     Subject(#[from] exec::SubjectError),
     #[error("cannot build the goal model: {0}")]
@@ -181,6 +185,9 @@ pub struct Generation {
     pub local_search: Option<LocalSearchStats>,
     /// What flag fitness found and what the suite covers of it, when it was on.
     pub flags: Option<FlagFigures>,
+    /// Per technique its gate, what the portfolio gave it and what it earned, under the adaptive
+    /// allocation (`Allocation::Adaptive`).
+    pub portfolio: Option<Vec<ArmReport>>,
 }
 
 impl Generation {
@@ -248,6 +255,7 @@ pub fn generate_in(db: &ProgramDb, config: &GenerateConfig) -> Result<Generation
         sushi: hooks.sushi,
         local_search: hooks.local_search,
         flags: problem.flag_figures(&results),
+        portfolio: hooks.portfolio,
     })
 }
 
@@ -263,6 +271,8 @@ pub(crate) struct HookFigures {
     pub ocg: Option<OcgStats>,
     pub sushi: Option<SushiStats>,
     pub local_search: Option<LocalSearchStats>,
+    /// The portfolio's lines (`portfolio::Portfolio::report`) under the adaptive allocation.
+    pub portfolio: Option<Vec<ArmReport>>,
 }
 
 /// The search part of a run ([`Searched`]) and the run's program database, whose classpath has
@@ -276,29 +286,25 @@ pub(crate) fn search_class(
     Ok((searched, db))
 }
 
-/// `search_class` with the run's program database given. With DSE on or smart selection, the
-/// search runs with the hook and the target policy (`search::run_with`); with neither, it is
-/// `search::run`, untouched.
+/// `search_class` with the run's program database given. With no hook and no target policy the
+/// search is `search::run`, untouched; otherwise `search::run_with`, with the technique hooks
+/// called as the allocation says (`allocation`: each at every `between` under
+/// `Allocation::Fixed`, as arms of one portfolio under `Allocation::Adaptive`, after the class's
+/// gates turned off the techniques with nothing to work on).
 fn search_class_in(
     db: &ProgramDb,
     config: &GenerateConfig,
     on_event: &mut dyn FnMut(&search::Event),
 ) -> Result<Searched, EngineError> {
-    let t = &config.techniques;
-    let mut cluster_config = ClusterConfig {
-        stubs: t.stubs,
-        files: t.files,
-        code_constants: t.code_constants,
-        package_generators: t.package_generators,
-        format_strings: t.format_strings,
-        ..ClusterConfig::evosuite()
+    // The core alone has nothing to allocate: no gates, no portfolio.
+    let any = Technique::ALL.into_iter().any(|x| config.techniques.is_on(x));
+    let adaptive = match &config.techniques.allocation {
+        Allocation::Adaptive(p) if any => Some((p, allocation::class_gates(db, &config.class)?)),
+        _ => None,
     };
-    if t.ocg.enabled {
-        // Templates build objects as deep as the slice follows calls (t_dep), deeper than
-        // EvoSuite's dependency depth: their classes must be in the cluster (docs/ocg.md).
-        cluster_config.cluster_depth = cluster_config.cluster_depth.max(t.ocg.slice.depth);
-    }
-    let cluster = TestCluster::build_in(db, &config.class, &cluster_config)?;
+    let gated = adaptive.as_ref().map(|(_, gates)| config.techniques.gated(gates));
+    let t = gated.as_ref().unwrap_or(&config.techniques);
+    let cluster = TestCluster::build_in(db, &config.class, &cluster_config(t))?;
     let mut search_config = SearchConfig::evosuite(config.budget);
     search_config.algorithm = config.algorithm;
     let mut pool = ValuePool::new(cluster.constants().clone(), search_config.factory.dynamic_pool_size);
@@ -314,15 +320,21 @@ fn search_class_in(
     if let Some(filter) = &config.stop_when_covered {
         search_config.stop_goals = Some(stop_goals(&problem, filter)?);
     }
+    let prepared = problem.take_sushi();
+    let explored = prepared.as_ref().map(|p| allocation::exploration_cost(&p.figures));
+    if let (Some(_), Some((time, _))) = (&adaptive, explored) {
+        search_config.budget = allocation::less_exploration(search_config.budget, time);
+    }
     let mut rng = rng_from_seed(config.seed);
     let clock = SystemClock::start();
     let policy = smart::policy(db, &problem, &t.goal_selection, &config.criteria, &search_config);
-    let prepared = problem.take_sushi();
     let hookless = !t.dse.enabled && !t.ocg.enabled && !t.local_search.enabled;
     if hookless && policy.is_none() && prepared.is_none() {
         let result =
             search::run(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event)?;
-        return Ok((problem, result, HookFigures::default()));
+        let portfolio =
+            adaptive.map(|(p, gates)| allocation::report_without_hooks(p, &gates, &search_config.budget));
+        return Ok((problem, result, HookFigures { portfolio, ..HookFigures::default() }));
     }
     // The search's clock also times DSE's parts, for the report and, when the run stops on the
     // clock only, for DSE's share of it (a run with an evaluation budget counts work instead).
@@ -332,41 +344,70 @@ fn search_class_in(
         (Some(t), None) => dse::ShareBy::Time { lead: t / 4 },
         _ => dse::ShareBy::Work,
     };
-    let mut hook = t.dse.enabled.then(|| dse::Dse::timed(db, &t.dse, config.seed, &clock, share_by));
-    let mut ocg = t.ocg.enabled.then(|| ocg::OcgHook::new(db, &t.ocg, config.seed));
-    let mut sushi = prepared.map(|p| sushi::SushiHook::new(&t.sushi, p));
-    let mut local = t.local_search.enabled.then(|| localsearch::LocalSearch::new(&t.local_search));
-    let hooks = hook
-        .iter_mut()
-        .map(|h| h as &mut dyn search::Hook<JvmProblem>)
-        .chain(ocg.iter_mut().map(|h| h as &mut dyn search::Hook<JvmProblem>))
-        .chain(sushi.iter_mut().map(|h| h as &mut dyn search::Hook<JvmProblem>))
-        .chain(local.iter_mut().map(|h| h as &mut dyn search::Hook<JvmProblem>))
-        .collect();
-    let seams = search::Seams { hooks, policy };
-    let result = search::run_with(
-        &mut problem,
-        &cluster,
-        &mut pool,
-        &search_config,
-        &clock,
-        &mut rng,
-        on_event,
-        seams,
-    )?;
-    if let Some(h) = ocg.as_mut() {
+    let dse_config = allocation::dse_config(&t.dse, adaptive.is_some());
+    let mut hooks = allocation::TechniqueHooks {
+        dse: t.dse.enabled.then(|| dse::Dse::timed(db, &dse_config, config.seed, &clock, share_by)),
+        ocg: t.ocg.enabled.then(|| ocg::OcgHook::new(db, &t.ocg, config.seed)),
+        sushi: prepared.map(|p| sushi::SushiHook::new(&t.sushi, p)),
+        local: t.local_search.enabled.then(|| localsearch::LocalSearch::new(&t.local_search)),
+    };
+    let run = |hooks: Vec<&mut dyn search::Hook<JvmProblem>>| {
+        let seams = search::Seams { hooks, policy };
+        search::run_with(&mut problem, &cluster, &mut pool, &search_config, &clock, &mut rng, on_event, seams)
+    };
+    let (result, portfolio) = match adaptive {
+        Some((p, gates)) => {
+            let budget = search_config.budget;
+            let (result, report) =
+                allocation::adaptive(&mut hooks, p, gates, &budget, &clock, explored, run)?;
+            (result, Some(report))
+        }
+        None => (run(hooks.all())?, None),
+    };
+    let figures = hook_figures(hooks, &result, &mut problem, portfolio)?;
+    Ok((problem, result, figures))
+}
+
+/// The cluster's configuration for the techniques `t`: EvoSuite's, with the techniques that change
+/// the cluster or the static pool.
+fn cluster_config(t: &Techniques) -> ClusterConfig {
+    let mut cluster_config = ClusterConfig {
+        stubs: t.stubs,
+        files: t.files,
+        code_constants: t.code_constants,
+        package_generators: t.package_generators,
+        format_strings: t.format_strings,
+        ..ClusterConfig::evosuite()
+    };
+    if t.ocg.enabled {
+        // Templates build objects as deep as the slice follows calls (t_dep), deeper than
+        // EvoSuite's dependency depth: their classes must be in the cluster (docs/ocg.md).
+        cluster_config.cluster_depth = cluster_config.cluster_depth.max(t.ocg.slice.depth);
+    }
+    cluster_config
+}
+
+/// What the hooks did, once the search is over: the templates and SUSHI see the final archive
+/// first (SUSHI re-executes its solved goals' tests on `problem`).
+fn hook_figures(
+    mut hooks: allocation::TechniqueHooks<'_>,
+    result: &search::SearchResult,
+    problem: &mut JvmProblem,
+    portfolio: Option<Vec<ArmReport>>,
+) -> Result<HookFigures, EngineError> {
+    if let Some(h) = hooks.ocg.as_mut() {
         h.finish(&result.archive);
     }
-    if let Some(h) = sushi.as_mut() {
-        h.finish(&result.archive, &mut problem).map_err(|source| search::SearchError::Hook { source })?;
+    if let Some(h) = hooks.sushi.as_mut() {
+        h.finish(&result.archive, problem).map_err(|source| search::SearchError::Hook { source })?;
     }
-    let figures = HookFigures {
-        dse: hook.map(|h| (h.stats().clone(), h.cost().clone())),
-        ocg: ocg.map(|h| h.stats().clone()),
-        sushi: sushi.map(|h| h.stats()),
-        local_search: local.map(|h| h.stats().clone()),
-    };
-    Ok((problem, result, figures))
+    Ok(HookFigures {
+        dse: hooks.dse.map(|h| (h.stats().clone(), h.cost().clone())),
+        ocg: hooks.ocg.map(|h| h.stats().clone()),
+        sushi: hooks.sushi.map(|h| h.stats()),
+        local_search: hooks.local.map(|h| h.stats().clone()),
+        portfolio,
+    })
 }
 
 /// The search goals of `filter`; an `except` entry that names no goal of the filter's criteria is

@@ -202,6 +202,9 @@ pub struct SearchFigures {
     /// Smart selection's guiding and deferred static goals per criterion, when it was on
     /// (report.json `goal_selection`).
     pub selection: Option<crate::SelectionCounts>,
+    /// The portfolio's lines under the adaptive allocation (report.json `portfolio`): per
+    /// technique its gate and why, what it was given, what it cost and what it earned.
+    pub portfolio: Option<Vec<crate::ArmReport>>,
 }
 
 /// The written tests of one class and everything reported about them.
@@ -518,6 +521,7 @@ fn search_figures(
         ocg: hooks.ocg,
         sushi: hooks.sushi,
         local_search: hooks.local_search,
+        portfolio: hooks.portfolio,
         evaluations: result.stats.evaluations,
         generations: result.stats.iterations,
         elapsed: result.stats.elapsed,

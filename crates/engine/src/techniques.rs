@@ -10,10 +10,27 @@
 
 use crate::{DseConfig, GoalSelection, LocalSearchConfig, OcgConfig, SushiConfig};
 
+pub use portfolio::PortfolioConfig;
+
 /// One technique a run may add to EvoSuite's core, as the CLI names its switch (`--ocg on`,
 /// `--no-ocg`): the portfolio's arm of the same name, one enum for both (the portfolio sits below
 /// the engine and allocates over these).
 pub use portfolio::Arm as Technique;
+
+/// How a run divides its budget among the techniques that are on (docs/portfolio.md).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Allocation {
+    /// The adaptive portfolio with these parameters: per class, a technique whose gate is closed
+    /// is off (`Techniques::gated`); the technique hooks run under one `portfolio::Portfolio`,
+    /// which gives each a share of the search by what it earned per unit of cost, so DSE's own
+    /// share limit is off (one accounting for all); SUSHI's exploration is charged to its arm,
+    /// and under a time budget the search's time is the budget less the exploration's.
+    Adaptive(PortfolioConfig),
+    /// Every technique that is on runs on every class for the whole search, each hook called at
+    /// every `between` within its own limits (DSE's share): the run as it was before the
+    /// portfolio, `--portfolio off`.
+    Fixed,
+}
 
 /// The techniques of one run and their parameters: a part of `GenerateConfig`. No `Default`:
 /// [`Techniques::standard`] is the product's, [`Techniques::none`] EvoSuite's core. A technique
@@ -49,30 +66,37 @@ pub struct Techniques {
     /// The static pool also holds the numbers the CUT's methods push (`bipush`, `sipush`, ...),
     /// as EvoSuite's does (`ClusterConfig::code_constants`).
     pub code_constants: bool,
+    /// How the techniques that are on share the run (`--portfolio on|off`). It is not a technique:
+    /// `with` and `none` leave it as it is.
+    pub allocation: Allocation,
 }
 
 impl Techniques {
-    /// What a user gets with no switch: EvoSuite's core plus DSE, whose 60 s ablation of the
-    /// public set and the dse fixtures showed a gain (docs/benchmarks.md, "Ablation at 60 s with
-    /// the time share"). The other techniques stay off until a measurement over seeds shows they
-    /// should not (DESIGN.md §3.11; code constants' ablation lost branch coverage on the public
-    /// set, docs/benchmarks.md); their parameters are their papers' or ours, as documented with
-    /// each config.
+    /// What a user gets with no switch: every technique on, with its documented parameters (the
+    /// papers' or ours, as each config states: `OcgConfig::off`'s, `SushiConfig::standard`,
+    /// `LocalSearchConfig::off`'s, smart selection's `selection::Options::default`, DSE's below),
+    /// under the adaptive portfolio (`PortfolioConfig::standard`). The portfolio spends the budget
+    /// per class (docs/portfolio.md): a technique whose static gate is closed for the class costs
+    /// nothing, and the technique hooks get shares of the search by the goals they earn per unit of
+    /// cost, so a technique that does not pay on a class is held to the floor there rather than
+    /// switched off for every class by an ablation's average (DESIGN.md §3.11).
     pub fn standard() -> Techniques {
         Techniques {
-            ocg: OcgConfig::off(),
-            flags: false,
-            goal_selection: GoalSelection::All,
-            sushi: SushiConfig::off(),
-            // The shares keep DSE from eating the search (docs/dse.md "Budgets: deterministic units"): a third of the
-            // evaluations under an evaluation budget, a fifth of the wall time under a time one.
+            ocg: OcgConfig { enabled: true, ..OcgConfig::off() },
+            flags: true,
+            goal_selection: GoalSelection::Smart(selection::Options::default()),
+            sushi: SushiConfig::standard(),
+            // The shares keep DSE from eating the search under `Allocation::Fixed` (docs/dse.md
+            // "Budgets: deterministic units"): a third of the evaluations under an evaluation
+            // budget, a fifth of the wall time under a time one. The portfolio turns them off.
             dse: DseConfig { share: 0.5, time_share: 0.25, ..DseConfig::paper() },
-            local_search: LocalSearchConfig::off(),
-            stubs: false,
-            files: false,
-            package_generators: false,
-            format_strings: false,
-            code_constants: false,
+            local_search: LocalSearchConfig { enabled: true, ..LocalSearchConfig::off() },
+            stubs: true,
+            files: true,
+            package_generators: true,
+            format_strings: true,
+            code_constants: true,
+            allocation: Allocation::Adaptive(PortfolioConfig::standard()),
         }
     }
 
@@ -122,5 +146,40 @@ impl Techniques {
             Technique::CodeConstants => self.code_constants = on,
         }
         self
+    }
+
+    /// These techniques with every technique whose gate in `gates` is closed turned off for the
+    /// class the gates were computed for (docs/portfolio.md, "The gates"). Gates only turn
+    /// techniques off: one that is off stays off whatever its gate says, and a technique without
+    /// a row in `gates` is kept as it is.
+    pub fn gated(&self, gates: &[portfolio::Gate]) -> Techniques {
+        gates.iter().filter(|g| !g.open).fold(self.clone(), |t, g| t.with(g.arm, false))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gate(arm: Technique, open: bool) -> portfolio::Gate {
+        portfolio::Gate { arm, open, reason: String::new() }
+    }
+
+    /// A closed gate turns its technique off, an open one never turns one on, and the parameters
+    /// of the techniques kept are untouched.
+    #[test]
+    fn closed_gates_turn_techniques_off_and_open_ones_never_on() {
+        let t = Techniques::none().with(Technique::Dse, true).with(Technique::Flags, true);
+        let gates = [
+            gate(Technique::Dse, false),
+            gate(Technique::Flags, true),
+            gate(Technique::Ocg, true),
+            gate(Technique::Stubs, false),
+        ];
+        let g = t.gated(&gates);
+        let on: Vec<Technique> = Technique::ALL.into_iter().filter(|&x| g.is_on(x)).collect();
+        assert_eq!(on, [Technique::Flags]);
+        assert_eq!(g.dse, DseConfig { enabled: false, ..t.dse.clone() });
+        assert_eq!(t.gated(&[]), t);
     }
 }

@@ -8,7 +8,10 @@
 //!   cover every feasible branch, unless the search alone finds it at this budget and seed
 //!   (`FOUND_WITHOUT_DSE`, checked too).
 //!
-//! A second test runs whole-suite search with the same hook on `Magic`.
+//! These runs have DSE alone with its own limits, as before the portfolio (`Allocation::Fixed`), so
+//! that they measure DSE itself. Another test runs the product's default (every technique, the
+//! adaptive portfolio) on the same subjects and budget. A further test runs whole-suite search
+//! with the same hook on `Magic`.
 //!
 //! The figures of every subject are printed first (`cargo test -p engine --test dse -- --nocapture`),
 //! then the failures are reported together. The subjects run one after the other (the JVM pools
@@ -45,12 +48,20 @@ const KNOWN_MISSES: &[(&str, &[&str], &str)] = &[(
 /// dynamic value pool or luck), and `Guard`, whose hard part is an exception, not a branch.
 const FOUND_WITHOUT_DSE: &[&str] = &["dse.CharCode", "dse.Guard", "dse.Reverse", "dse.Square"];
 
+/// The search with DSE as `dse` alone, as DSE ran before the portfolio (`Allocation::Fixed`: its
+/// own limits only), so that these tests measure DSE itself.
 fn run(class: &str, algorithm: Algorithm, dse: DseConfig) -> Generation {
+    let techniques =
+        engine::Techniques { dse, allocation: engine::Allocation::Fixed, ..engine::Techniques::none() };
+    run_techniques(class, algorithm, techniques)
+}
+
+fn run_techniques(class: &str, algorithm: Algorithm, techniques: engine::Techniques) -> Generation {
     let config = GenerateConfig {
         criteria: vec![Criterion::Branch],
         algorithm,
         workers: 2,
-        techniques: engine::Techniques { dse, ..engine::Techniques::none() },
+        techniques,
         ..GenerateConfig::standard(
             vec![test_support::fixture_classes("dse")],
             class,
@@ -81,6 +92,14 @@ fn subjects() -> Vec<(String, bool)> {
     out
 }
 
+/// The goals a table (`INFEASIBLE`, `KNOWN_MISSES`, `DEFAULT_MISSES`) lists for `class`.
+fn listed(table: &[(&str, &[&str], &str)], class: &str) -> Vec<String> {
+    table
+        .iter()
+        .find(|(c, _, _)| *c == class)
+        .map_or(Vec::new(), |(_, goals, _)| goals.iter().map(|g| g.to_string()).collect())
+}
+
 fn class_of(p: &Path) -> String {
     format!("dse.{}", p.file_stem().and_then(|s| s.to_str()).expect("file name"))
 }
@@ -89,12 +108,7 @@ fn class_of(p: &Path) -> String {
 fn dse_covers_the_exact_value_branches_the_search_alone_misses() {
     let mut failures = Vec::new();
     for (class, hard) in subjects() {
-        let listed = |table: &[(&str, &[&str], &str)]| -> Vec<String> {
-            table
-                .iter()
-                .find(|(c, _, _)| *c == class)
-                .map_or(Vec::new(), |(_, goals, _)| goals.iter().map(|g| g.to_string()).collect())
-        };
+        let listed = |table| listed(table, &class);
         let infeasible_goals = listed(INFEASIBLE);
         let infeasible = infeasible_goals.len();
         let off = run(&class, Algorithm::DynaMosa, DseConfig::off());
@@ -138,6 +152,47 @@ fn dse_covers_the_exact_value_branches_the_search_alone_misses() {
         if found_alone && off_cov < total - infeasible {
             failures
                 .push(format!("{class}: listed as found without DSE, but DSE off covers {off_cov}/{total}"));
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Feasible branch goals the product's default does not cover at this budget and seed, with the
+/// reason.
+const DEFAULT_MISSES: &[(&str, &[&str], &str)] = &[(
+    "dse.Email",
+    &[
+        "branch p38 not-taken (dse/Email:24)",
+        "branch p40 not-taken (dse/Email:24)",
+        "branch p40 taken (dse/Email:24)",
+    ],
+    "the user part's length and first character (line 24) behind a domain of exactly 11 characters \
+     ending in \".org\": not investigated yet. Measured at this seed: the default misses them with DSE \
+     applied 59 times and never held back; the same techniques with `Allocation::Fixed` cover them, and \
+     so does DSE alone under the portfolio, while the default without goal selection, without local \
+     search or without templates misses them too (none of those alone is the cause)",
+)];
+
+/// The product's default (`Techniques::standard`: every technique on under the adaptive portfolio,
+/// DSE among them with its share of the search by what it earns) covers every feasible branch of
+/// every subject at the same budget and seed, but the listed misses, and exactly those.
+#[test]
+fn the_default_configuration_covers_the_dse_fixtures() {
+    let mut failures = Vec::new();
+    for (class, _) in subjects() {
+        let listed = |table| listed(table, &class);
+        let g = run_techniques(&class, Algorithm::DynaMosa, engine::Techniques::standard());
+        let (covered, total) = branches(&g);
+        let dse = g.portfolio.iter().flatten().find(|a| a.technique == "dse");
+        println!("{class}: default {covered}/{total}; dse {dse:?}");
+        let mut expected: Vec<String> =
+            listed(INFEASIBLE).into_iter().chain(listed(DEFAULT_MISSES)).collect();
+        let mut uncovered = g.uncovered.clone();
+        expected.sort();
+        uncovered.sort();
+        if uncovered != expected {
+            failures
+                .push(format!("{class}: the default leaves {uncovered:?} uncovered, expected {expected:?}"));
         }
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));

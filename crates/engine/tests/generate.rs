@@ -88,6 +88,27 @@ fn same_seed_same_suite_with_one_and_two_workers() {
     assert_eq!(one.evaluations, two.evaluations);
 }
 
+/// The product's default, every technique on under the adaptive portfolio: a seed's run is the
+/// same with one worker and with two, the portfolio's lines included, since under an evaluation
+/// budget it decides on deterministic counts only (docs/portfolio.md, "Measures"). The portfolio's arms on Stack are
+/// those whose gates its methods open (the lines printed).
+#[test]
+fn same_seed_same_suite_under_the_portfolio_with_one_and_two_workers() {
+    let config = |workers| GenerateConfig {
+        techniques: engine::Techniques::standard(),
+        ..config("example.Stack", 1_000, 7, workers)
+    };
+    let one = run(&config(1));
+    let two = run(&config(2));
+    assert!(!one.suite.is_empty());
+    assert_eq!(one.suite_text, two.suite_text);
+    assert_eq!(one.coverage, two.coverage);
+    assert_eq!(one.evaluations, two.evaluations);
+    let report = one.portfolio.clone().expect("the portfolio's lines");
+    println!("{report:#?}");
+    assert_eq!(Some(report), two.portfolio);
+}
+
 /// With a stopping set, the search ends as soon as those goals are covered: Triangle's branches
 /// take a few hundred evaluations, far fewer than the budget, while other criteria's goals remain.
 #[test]

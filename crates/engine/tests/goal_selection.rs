@@ -10,7 +10,11 @@ fn config(algorithm: Algorithm, goal_selection: GoalSelection, seed: u64) -> Gen
     GenerateConfig {
         algorithm,
         workers: 1,
-        techniques: engine::Techniques { goal_selection, ..engine::Techniques::none() },
+        techniques: engine::Techniques {
+            goal_selection,
+            allocation: engine::Allocation::Fixed,
+            ..engine::Techniques::none()
+        },
         ..GenerateConfig::standard(
             vec![test_support::fixture_classes("selection")],
             "selection.InvoiceCalculator",

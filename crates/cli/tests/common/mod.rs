@@ -154,3 +154,17 @@ pub fn written_with_one_and_two_workers(
         java_files(&out)
     })
 }
+
+/// `extra` after the switches of the default before the adaptive portfolio (the core plus DSE,
+/// every technique that is on running for the whole search): for tests that compare one technique
+/// on and off against the run as it was, a configuration of their own rather than the product's
+/// default, which now has every technique on. A `--dse` in `extra` replaces DSE's switch.
+#[allow(dead_code)] // each test file compiles this module; not every one pins the techniques
+pub fn pinned<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["--techniques", "none", "--portfolio", "off"];
+    if !extra.contains(&"--dse") {
+        args.extend(["--dse", "on"]);
+    }
+    args.extend_from_slice(extra);
+    args
+}
