@@ -32,7 +32,7 @@ pub use space::{
     path_text,
 };
 pub use strings::{
-    RegexCache, StringFitness, contains_distance, edit_distance, fold_case, prefix_distance, suffix_distance,
+    RegexCache, Scoring, StringFitness, contains_distance, edit_distance, fold_case, prefix_distance, suffix_distance,
     test_distances, uncontains_distance,
 };
 pub use suite::{
