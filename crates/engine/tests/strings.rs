@@ -58,22 +58,22 @@ fn case(label: &'static str, method: &str, ret: &str, arg: &str, goal: &'static 
     Case { label, test: call(method, ret, arg), goal, nth }
 }
 
-/// Per case, its goal and that goal's fitness with two decimals, one case per line.
-fn fitness_table(p: &mut JvmProblem, cases: &[Case]) -> String {
+/// Per case, its goal's text and fitness with two decimals.
+fn fitness_table(p: &mut JvmProblem, cases: &[Case]) -> Vec<(String, String)> {
     let tests: Vec<TestCase> = cases.iter().map(|c| c.test.clone()).collect();
     let results = p.execute(&tests).expect("execute");
-    let mut out = String::new();
+    let mut out = Vec::new();
     for (c, r) in cases.iter().zip(&results) {
         let g = p.goals().filter(|&g| p.goal_text(g).ends_with(c.goal)).nth(c.nth).unwrap_or_else(|| {
             let all: Vec<String> = p.goals().map(|g| p.goal_text(g)).collect();
             panic!("no goal {} in {all:#?}", c.goal)
         });
-        out.push_str(&format!("{}: {} {:.2}\n", c.label, p.goal_text(g), p.fitness(&r.trace)[g.index()]));
+        out.push((p.goal_text(g), format!("{:.2}", p.fitness(&r.trace)[g.index()])));
     }
     out
 }
 
-/// The hard side of a branch after a string test, as `ν(edits)` with the distance and `0.50`
+/// The hard side of a branch after a string test, as `ν(edits)` with the distance / `0.50`
 /// (ν(1), a boolean's flat distance) without: `version` needs 2 edits from "1.2" and 5 from "";
 /// `option` "=yes" at the end of "--force" (3: "e" is kept); `dispatch` two digits after
 /// "deploy-v" (`Pattern.matches`) and two letters more in "STAT" (`equalsIgnoreCase`); `setting`
@@ -82,9 +82,8 @@ fn fitness_table(p: &mut JvmProblem, cases: &[Case]) -> String {
 /// of the region at 2 of "xxabzz", and nothing graded for "ab", whose region lies outside it.
 #[test]
 fn branches_after_string_tests_get_edit_distances() {
-    let cases = || {
-        let s = "Ljava/lang/String;";
-        vec![
+    let s = "Ljava/lang/String;";
+    let cases = [
             case("version 1.2", "version", s, "1.2", "not-taken (strings/Commands:15)", 0),
             case("version empty", "version", s, "", "not-taken (strings/Commands:15)", 0),
             case("option --force", "option", "I", "--force", "not-taken (strings/Commands:23)", 1),
@@ -95,37 +94,29 @@ fn branches_after_string_tests_get_edit_distances() {
             case("tagged v-rc", "tagged", "Z", "v-rc", "not-taken (strings/Commands:59)", 0),
             case("region xxabzz", "region", "I", "xxabzz", "not-taken (strings/Commands:67)", 0),
             case("region ab", "region", "I", "ab", "not-taken (strings/Commands:67)", 0),
-        ]
-    };
-    let with = fitness_table(&mut problem(Scoring::STANDARD), &cases());
-    let without = fitness_table(&mut problem(Scoring::NONE), &cases());
+    ];
+    let with = fitness_table(&mut problem(Scoring::STANDARD), &cases);
+    let without = fitness_table(&mut problem(Scoring::NONE), &cases);
+    let table: String = cases
+        .iter()
+        .zip(with.iter().zip(&without))
+        .map(|(c, ((goal, on), (_, off)))| format!("{}: {goal}: {on} / {off}\n", c.label))
+        .collect();
     expect_test::expect![[r#"
-        with:
-        version 1.2: branch p7 not-taken (strings/Commands:15) 0.67
-        version empty: branch p7 not-taken (strings/Commands:15) 0.83
-        option --force: branch p19 not-taken (strings/Commands:23) 0.75
-        dispatch deploy-v: branch p47 not-taken (strings/Commands:40) 0.67
-        dispatch STAT: branch p41 not-taken (strings/Commands:37) 0.67
-        setting port80: branch p57 taken (strings/Commands:48) 0.50
-        setting port=: branch p65 not-taken (strings/Commands:51) 0.67
-        tagged v-rc: branch p76 not-taken (strings/Commands:59) 0.67
-        region xxabzz: branch p86 not-taken (strings/Commands:67) 0.67
-        region ab: branch p86 not-taken (strings/Commands:67) 0.50
-        without:
-        version 1.2: branch p7 not-taken (strings/Commands:15) 0.50
-        version empty: branch p7 not-taken (strings/Commands:15) 0.50
-        option --force: branch p19 not-taken (strings/Commands:23) 0.50
-        dispatch deploy-v: branch p47 not-taken (strings/Commands:40) 0.50
-        dispatch STAT: branch p41 not-taken (strings/Commands:37) 0.50
-        setting port80: branch p57 taken (strings/Commands:48) 0.50
-        setting port=: branch p65 not-taken (strings/Commands:51) 0.50
-        tagged v-rc: branch p76 not-taken (strings/Commands:59) 0.50
-        region xxabzz: branch p86 not-taken (strings/Commands:67) 0.50
-        region ab: branch p86 not-taken (strings/Commands:67) 0.50
-    "#]].assert_eq(&format!("with:\n{with}without:\n{without}"));
+        version 1.2: branch p7 not-taken (strings/Commands:15): 0.67 / 0.50
+        version empty: branch p7 not-taken (strings/Commands:15): 0.83 / 0.50
+        option --force: branch p19 not-taken (strings/Commands:23): 0.75 / 0.50
+        dispatch deploy-v: branch p47 not-taken (strings/Commands:40): 0.67 / 0.50
+        dispatch STAT: branch p41 not-taken (strings/Commands:37): 0.67 / 0.50
+        setting port80: branch p57 taken (strings/Commands:48): 0.50 / 0.50
+        setting port=: branch p65 not-taken (strings/Commands:51): 0.67 / 0.50
+        tagged v-rc: branch p76 not-taken (strings/Commands:59): 0.67 / 0.50
+        region xxabzz: branch p86 not-taken (strings/Commands:67): 0.67 / 0.50
+        region ab: branch p86 not-taken (strings/Commands:67): 0.50 / 0.50
+    "#]].assert_eq(&table);
 }
 
-/// The search on `Commands`, hookless, branch goals only: the covered branch goals and the
+/// The search on `class`, hookless, branch goals only: the covered branch goals and the
 /// uncovered ones' texts.
 fn search(class: &str, scoring: Scoring, seed: u64, evaluations: u64) -> (usize, usize, Vec<String>) {
     let cp = classpath();

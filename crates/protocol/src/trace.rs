@@ -68,7 +68,7 @@ impl StringTest {
         StringTest::Matches,
     ];
 
-    /// The wire byte (the runtime's `Tracer.CMP_*`): 1, 2, ... in the order of [`StringTest::ALL`].
+    /// The wire byte (the runtime's `StringTests` kinds): 1, 2, ... in the order of [`StringTest::ALL`].
     pub fn tag(self) -> u8 {
         StringTest::ALL.iter().position(|&t| t == self).map_or(0, |i| i as u8 + 1)
     }
@@ -80,7 +80,7 @@ impl StringTest {
 
 /// A string test whose boolean result a branch probe tested right after it (v13): the kind of
 /// test, `Pattern` flags for a `Matcher` (else 0), and both operands, each cut to its first 256
-/// UTF-16 units (the runtime's `Tracer.MAX_COMPARE_CHARS`).
+/// UTF-16 units (the runtime's `StringTests.MAX_CHARS`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Compared {
     pub test: StringTest,

@@ -231,97 +231,77 @@ public final class Guards {
     // String comparisons: compare as the JDK does (a null receiver throws the same
     // NullPointerException), and record the strings for the engine's dynamic value pool.
 
-    // The boolean tests also hand their operands to the tracer (`Tracer.compared`), which ships
-    // them with the branch probe that tests the result (docs/strings.md): the engine grades how far
-    // the operands are from the other outcome.
+    // The boolean tests also hand their operands to `StringTests`, which files them under the
+    // branch probe that tests the result (docs/strings.md): the engine grades how far the
+    // operands are from the other outcome.
 
     public static boolean stringEquals(String s, Object other) {
         boolean r = s.equals(other);
         Tracer.observeStrings(s, other);
-        if (other instanceof String) Tracer.compared(Tracer.CMP_EQUALS, 0, s, (String) other);
+        if (other instanceof String) StringTests.compared(StringTests.EQUALS, 0, s, (String) other);
         return r;
     }
 
     public static boolean stringEqualsIgnoreCase(String s, String other) {
         boolean r = s.equalsIgnoreCase(other);
         Tracer.observeStrings(s, other);
-        if (other != null) Tracer.compared(Tracer.CMP_EQUALS_IGNORE_CASE, 0, s, other);
+        StringTests.compared(StringTests.EQUALS_IGNORE_CASE, 0, s, other);
         return r;
     }
 
     public static boolean stringStartsWith(String s, String prefix) {
         boolean r = s.startsWith(prefix);
         Tracer.observeStrings(s, prefix);
-        Tracer.compared(Tracer.CMP_STARTS_WITH, 0, s, prefix);
+        StringTests.compared(StringTests.STARTS_WITH, 0, s, prefix);
         return r;
     }
 
     public static boolean stringEndsWith(String s, String suffix) {
         boolean r = s.endsWith(suffix);
         Tracer.observeStrings(s, suffix);
-        Tracer.compared(Tracer.CMP_ENDS_WITH, 0, s, suffix);
+        StringTests.compared(StringTests.ENDS_WITH, 0, s, suffix);
         return r;
     }
 
     public static boolean stringContains(String s, CharSequence part) {
         boolean r = s.contains(part);
         Tracer.observeStrings(s, part);
-        Tracer.compared(Tracer.CMP_CONTAINS, 0, s, part.toString());
+        StringTests.compared(StringTests.CONTAINS, 0, s, part.toString());
         return r;
     }
 
     public static boolean stringMatches(String s, String regex) {
         boolean r = s.matches(regex);
-        Tracer.compared(Tracer.CMP_MATCHES, 0, s, regex);
+        StringTests.compared(StringTests.MATCHES, 0, s, regex);
         return r;
     }
 
     public static boolean patternMatches(String regex, CharSequence input) {
         boolean r = java.util.regex.Pattern.matches(regex, input);
-        Tracer.compared(Tracer.CMP_MATCHES, 0, input.toString(), regex);
+        StringTests.compared(StringTests.MATCHES, 0, input.toString(), regex);
         return r;
     }
 
-    /** The input of each matcher the code under test made (weakly: a matcher may outlive a test). */
-    private static final java.util.Map<java.util.regex.Matcher, CharSequence> matcherInputs =
-            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<java.util.regex.Matcher, CharSequence>());
-
     public static java.util.regex.Matcher patternMatcher(java.util.regex.Pattern p, CharSequence input) {
-        java.util.regex.Matcher m = p.matcher(input);
-        if (input != null) matcherInputs.put(m, input);
-        return m;
+        return StringTests.matcher(p, input);
     }
 
     public static boolean matcherMatches(java.util.regex.Matcher m) {
         boolean r = m.matches();
-        CharSequence input = matcherInputs.get(m);
-        // A matcher reset to another input (`reset(CharSequence)`) is not followed: its input is
-        // unknown here, and a wrong one would mislead the search.
-        if (input != null && m.regionStart() == 0 && m.regionEnd() == input.length()) {
-            java.util.regex.Pattern p = m.pattern();
-            Tracer.compared(Tracer.CMP_MATCHES, p.flags(), input.toString(), p.pattern());
-        }
+        StringTests.matcherMatched(m);
         return r;
     }
 
     public static boolean stringRegionMatches(String s, int offset, String other, int otherOffset, int len) {
-        return stringRegionMatchesCase(s, false, offset, other, otherOffset, len);
+        boolean r = s.regionMatches(offset, other, otherOffset, len);
+        StringTests.regionMatched(s, false, offset, other, otherOffset, len);
+        return r;
     }
 
-    /**
-     * As EvoSuite's `StringRegionMatches`: the two regions compared as `equals` (or
-     * `equalsIgnoreCase`) when both lie inside their strings; otherwise no distance is known.
-     */
     public static boolean stringRegionMatchesCase(
             String s, boolean ignoreCase, int offset, String other, int otherOffset, int len) {
         boolean r = s.regionMatches(ignoreCase, offset, other, otherOffset, len);
-        if (other != null && len > 0 && offset >= 0 && otherOffset >= 0
-                && (long) offset + len <= s.length() && (long) otherOffset + len <= other.length()) {
-            String a = s.substring(offset, offset + len);
-            String b = other.substring(otherOffset, otherOffset + len);
-            Tracer.observeStrings(a, b);
-            Tracer.compared(ignoreCase ? Tracer.CMP_EQUALS_IGNORE_CASE : Tracer.CMP_EQUALS, 0, a, b);
-        }
+        StringTests.regionMatched(s, ignoreCase, offset, other, otherOffset, len);
         return r;
     }
 

@@ -36,8 +36,6 @@ public final class Tracer {
     private static final byte F_CONTEXT = 32;
     /** The probe made extension records (`records`, docs/probes.md). */
     private static final byte F_RECORD = 64;
-    /** The branch probe tested the result of a string test (`compares`, v13, docs/strings.md). */
-    private static final byte F_COMPARE = (byte) 128;
 
     private static final int MAX_SWITCH_KEYS = 16;
     private static final int MAX_SAMPLES = 8;
@@ -72,25 +70,6 @@ public final class Tracer {
     /** Extension records, `RECORD_LONGS` longs each, allocated on a probe's first record. */
     private static long[][] records = new long[0][];
     private static byte[] recordCount = new byte[0];
-
-    // String tests (v13, docs/strings.md): the kinds `Guards` passes, as the protocol's `test` byte.
-    static final int CMP_EQUALS = 1, CMP_EQUALS_IGNORE_CASE = 2, CMP_STARTS_WITH = 3, CMP_ENDS_WITH = 4,
-            CMP_CONTAINS = 5, CMP_MATCHES = 6;
-    /** Distinct string tests kept per branch probe and test, first seen first. */
-    private static final int MAX_COMPARES = 4;
-    /** Operands longer than this are cut to it: the trace stays small, the distance approximate. */
-    private static final int MAX_COMPARE_CHARS = 256;
-    /** Whether string tests are recorded at all (Setup's `string_compares`). */
-    private static boolean recordCompares = true;
-    /** Per probe, `MAX_COMPARES` entries of (kind, flags, a, b), allocated on its first entry. */
-    private static Object[][] compares = new Object[0][];
-    private static byte[] compareCount = new byte[0];
-    // The last string test, until the next probe: kind (0: none), flags, operands, and `hitsLeft`
-    // when it was made, so the branch probe it feeds knows that no other probe ran in between.
-    private static int cmpKind;
-    private static int cmpFlags;
-    private static String cmpA, cmpB;
-    private static long cmpMark;
 
     // Class initialisation: this test's order, and every class ever initialised (for static reset).
     private static int[] testInits = new int[16];
@@ -144,8 +123,7 @@ public final class Tracer {
         exceptions = new Class<?>[probeCount][];
         records = new long[probeCount][];
         recordCount = new byte[probeCount];
-        compares = new Object[probeCount][];
-        compareCount = new byte[probeCount];
+        StringTests.init(probeCount);
         everInit = new boolean[0];
         nEverInits = 0;
         reset();
@@ -173,7 +151,6 @@ public final class Tracer {
                 sampleCount[id] = 0;
                 returns[id] = 0;
                 recordCount[id] = 0;
-                compareCount[id] = 0;
                 Class<?>[] e = exceptions[id];
                 if (e != null) Arrays.fill(e, null);
             }
@@ -186,8 +163,7 @@ public final class Tracer {
             strings.clear();
         }
         pendingSite = NO_SITE;
-        cmpKind = 0;
-        cmpA = cmpB = null;
+        StringTests.reset();
         depth = 0;
         overflow = 0;
         outerSite = NO_SITE;
@@ -252,52 +228,9 @@ public final class Tracer {
         if (!strings.contains(s)) strings.add(s);
     }
 
-    /** Sets whether string tests are recorded (Setup's `string_compares`). */
-    static void recordCompares(boolean on) {
-        recordCompares = on;
-    }
-
-    /**
-     * A string test just computed its result (called by the string guards): kept until the next
-     * probe, which takes it if it is the branch probe testing that result (`branchZero`).
-     */
-    static void compared(int kind, int flags, String a, String b) {
-        if (!recordCompares || a == null || b == null) return;
-        cmpKind = kind;
-        cmpFlags = flags;
-        cmpA = a;
-        cmpB = b;
-        cmpMark = hitsLeft;
-    }
-
-    /**
-     * Records the last string test at branch probe `id`, which tests its result: the test ran
-     * right before the probe, with no probe hit in between (`branchZero`).
-     */
-    private static void takeCompare(int id) {
-        String a = cmpA, b = cmpB;
-        if (id < 0 || id >= compareCount.length) return;
-        int n = compareCount[id];
-        if (n >= MAX_COMPARES) return;
-        if (a.length() > MAX_COMPARE_CHARS) a = a.substring(0, MAX_COMPARE_CHARS);
-        if (b.length() > MAX_COMPARE_CHARS) b = b.substring(0, MAX_COMPARE_CHARS);
-        Object[] c = compares[id];
-        if (c == null) {
-            c = new Object[4 * MAX_COMPARES];
-            compares[id] = c;
-        }
-        Integer k = Integer.valueOf(cmpKind), f = Integer.valueOf(cmpFlags);
-        for (int i = 0; i < n; i++) {
-            int o = 4 * i;
-            if (k.equals(c[o]) && f.equals(c[o + 1]) && a.equals(c[o + 2]) && b.equals(c[o + 3])) return;
-        }
-        int o = 4 * n;
-        c[o] = k;
-        c[o + 1] = f;
-        c[o + 2] = a;
-        c[o + 3] = b;
-        compareCount[id] = (byte) (n + 1);
-        flags[id] |= F_COMPARE;
+    /** The hit counter's state, which every probe hit changes (`StringTests` compares it). */
+    static long hitMark() {
+        return hitsLeft;
     }
 
     /** Counts a hit; false if the id is out of range (an instrumenter bug must not break the SUT). */
@@ -624,17 +557,16 @@ public final class Tracer {
 
     /** BranchZero: `(II)V`, `if<cond>` against 0. */
     public static void branchZero(int value, int site) {
-        if (cmpKind == 0) {
+        if (!StringTests.pending()) {
             compare(value, 0, site);
             return;
         }
-        // The string test is checked before this probe's own hit moves the mark on, and filed
-        // after it, so that the probe is in the touched list and its flags are cleared with it.
-        boolean fresh = cmpMark == hitsLeft;
+        // A string test that ran right before this probe is what it tests: checked before this
+        // probe's own hit moves the mark on, filed after it.
+        boolean fresh = StringTests.fresh();
         compare(value, 0, site);
-        if (fresh) takeCompare(site >>> 4);
-        cmpKind = 0;
-        cmpA = cmpB = null;
+        if (fresh) StringTests.file(site >>> 4);
+        StringTests.clear();
     }
 
     /** BranchInt: `(III)V`, `if_icmp<cond>`. */
@@ -880,7 +812,7 @@ public final class Tracer {
         for (int i = 0; i < ids.length; i++) {
             if (n == 0 || ids[n - 1] != ids[i]) ids[n++] = ids[i];
         }
-        int nBranch = 0, nSwitch = 0, nOperand = 0, nReturn = 0, nExc = 0, nRecord = 0, nCompare = 0;
+        int nBranch = 0, nSwitch = 0, nOperand = 0, nReturn = 0, nExc = 0, nRecord = 0;
         for (int i = 0; i < n; i++) {
             int id = ids[i];
             byte f = flags[id];
@@ -889,7 +821,6 @@ public final class Tracer {
             if ((f & F_OPERANDS) != 0) nOperand++;
             if ((f & F_RETURN) != 0) nReturn++;
             if ((f & F_RECORD) != 0) nRecord++;
-            if ((f & F_COMPARE) != 0) nCompare++;
             if ((f & F_EXCEPTION) != 0) {
                 for (Class<?> c : exceptions[id]) if (c != null) nExc++;
             }
@@ -987,21 +918,7 @@ public final class Tracer {
             }
         }
         PathConditions.write(out);
-        out.writeInt(nCompare);
-        for (int i = 0; i < n; i++) {
-            int id = ids[i];
-            if ((flags[id] & F_COMPARE) == 0) continue;
-            out.writeInt(id);
-            int k = compareCount[id];
-            out.writeInt(k);
-            Object[] c = compares[id];
-            for (int j = 0; j < k; j++) {
-                out.writeByte((Integer) c[4 * j]);
-                out.writeInt((Integer) c[4 * j + 1]);
-                Protocol.writeStr(out, (String) c[4 * j + 2]);
-                Protocol.writeStr(out, (String) c[4 * j + 3]);
-            }
-        }
+        StringTests.write(out);
     }
 
     private static int findContext(long key) {
