@@ -25,8 +25,17 @@ fn problem(scoring: Scoring) -> JvmProblem {
 fn problem_of(class: &str, scoring: Scoring) -> JvmProblem {
     let cp = classpath();
     let db = test_support::open_db(&cp);
-    JvmProblem::with_scoring(&db, &cp, class, &[Criterion::Branch], 2, 3000, engine::Extras::default(), scoring)
-        .expect("problem")
+    JvmProblem::with_scoring(
+        &db,
+        &cp,
+        class,
+        &[Criterion::Branch],
+        2,
+        3000,
+        engine::Extras::default(),
+        scoring,
+    )
+    .expect("problem")
 }
 
 /// `Commands.name(s)` for a static method taking one string (`ret` its return descriptor).
@@ -84,16 +93,16 @@ fn fitness_table(p: &mut JvmProblem, cases: &[Case]) -> Vec<(String, String)> {
 fn branches_after_string_tests_get_edit_distances() {
     let s = "Ljava/lang/String;";
     let cases = [
-            case("version 1.2", "version", s, "1.2", "not-taken (strings/Commands:15)", 0),
-            case("version empty", "version", s, "", "not-taken (strings/Commands:15)", 0),
-            case("option --force", "option", "I", "--force", "not-taken (strings/Commands:23)", 1),
-            case("dispatch deploy-v", "dispatch", s, "deploy-v", "not-taken (strings/Commands:40)", 0),
-            case("dispatch STAT", "dispatch", s, "STAT", "not-taken (strings/Commands:37)", 0),
-            case("setting port80", "setting", "I", "port80", " taken (strings/Commands:48)", 0),
-            case("setting port=", "setting", "I", "port=", "not-taken (strings/Commands:51)", 1),
-            case("tagged v-rc", "tagged", "Z", "v-rc", "not-taken (strings/Commands:59)", 0),
-            case("region xxabzz", "region", "I", "xxabzz", "not-taken (strings/Commands:67)", 0),
-            case("region ab", "region", "I", "ab", "not-taken (strings/Commands:67)", 0),
+        case("version 1.2", "version", s, "1.2", "not-taken (strings/Commands:15)", 0),
+        case("version empty", "version", s, "", "not-taken (strings/Commands:15)", 0),
+        case("option --force", "option", "I", "--force", "not-taken (strings/Commands:23)", 1),
+        case("dispatch deploy-v", "dispatch", s, "deploy-v", "not-taken (strings/Commands:40)", 0),
+        case("dispatch STAT", "dispatch", s, "STAT", "not-taken (strings/Commands:37)", 0),
+        case("setting port80", "setting", "I", "port80", " taken (strings/Commands:48)", 0),
+        case("setting port=", "setting", "I", "port=", "not-taken (strings/Commands:51)", 1),
+        case("tagged v-rc", "tagged", "Z", "v-rc", "not-taken (strings/Commands:59)", 0),
+        case("region xxabzz", "region", "I", "xxabzz", "not-taken (strings/Commands:67)", 0),
+        case("region ab", "region", "I", "ab", "not-taken (strings/Commands:67)", 0),
     ];
     let with = fitness_table(&mut problem(Scoring::STANDARD), &cases);
     let without = fitness_table(&mut problem(Scoring::NONE), &cases);
@@ -113,7 +122,8 @@ fn branches_after_string_tests_get_edit_distances() {
         tagged v-rc: branch p76 not-taken (strings/Commands:59): 0.67 / 0.50
         region xxabzz: branch p86 not-taken (strings/Commands:67): 0.67 / 0.50
         region ab: branch p86 not-taken (strings/Commands:67): 0.50 / 0.50
-    "#]].assert_eq(&table);
+    "#]]
+    .assert_eq(&table);
 }
 
 /// The search on `class`, hookless, branch goals only: the covered branch goals and the
@@ -131,7 +141,8 @@ fn search(class: &str, scoring: Scoring, seed: u64, evaluations: u64) -> (usize,
         .expect("search");
     let results = problem.execute(&result.suite()).expect("execute");
     let traces: Vec<&protocol::Trace> = results.iter().map(|r| &r.trace).collect();
-    let row = problem.coverage(&traces).into_iter().find(|c| c.criterion == Criterion::Branch).expect("branch row");
+    let row =
+        problem.coverage(&traces).into_iter().find(|c| c.criterion == Criterion::Branch).expect("branch row");
     (row.covered, row.total, problem.uncovered(&traces))
 }
 

@@ -11,10 +11,9 @@ use indexmap::IndexMap;
 
 use crate::trace::site_key;
 use crate::{
-    AccessPath, Branch, Clause, Cmp, Compared, ContextBranch, DecodeError, MAX_EXPR_DEPTH, NO_VAR, NumExpr, NumOp,
-    Outcome, PathCondition, PathDistance, PrimType, ProbeId, Record, Request, Response, Root, Setup,
-    Statement, Step, StringTest, StubAnswers, Test, TestRef, TestResult, TestStatus, Trace, Value, Var,
-    kind,
+    AccessPath, Branch, Clause, Cmp, Compared, ContextBranch, DecodeError, MAX_EXPR_DEPTH, NO_VAR, NumExpr,
+    NumOp, Outcome, PathCondition, PathDistance, PrimType, ProbeId, Record, Request, Response, Root, Setup,
+    Statement, Step, StringTest, StubAnswers, Test, TestRef, TestResult, TestStatus, Trace, Value, Var, kind,
 };
 
 /// Frames longer than this are refused by [`read_frame`] (a corrupt length would otherwise make us
@@ -1183,7 +1182,8 @@ fn read_trace(r: &mut Reader<'_>) -> Result<Trace, DecodeError> {
         for _ in 0..m {
             let at = r.pos;
             let tag = r.u8()?;
-            let test = StringTest::from_tag(tag).ok_or(DecodeError::UnknownTag { what: "string test", tag, at })?;
+            let test =
+                StringTest::from_tag(tag).ok_or(DecodeError::UnknownTag { what: "string test", tag, at })?;
             compares.push(Compared { test, flags: r.i32()?, a: r.str()?, b: r.str()? });
         }
         t.compares.push((p, compares));

@@ -228,7 +228,10 @@ fn full_trace() -> Trace {
                     .map(|&test| Compared { test, flags: 0, a: "deploy".into(), b: "\u{1F600}\\d+".into() })
                     .collect(),
             ),
-            (ProbeId(9), vec![Compared { test: StringTest::Matches, flags: 2, a: String::new(), b: "x".into() }]),
+            (
+                ProbeId(9),
+                vec![Compared { test: StringTest::Matches, flags: 2, a: String::new(), b: "x".into() }],
+            ),
         ],
     }
 }

@@ -172,7 +172,8 @@ fn semi_global_forms_agree_with_brute_force() {
             let n = cs.len();
             let pre = (0..=n).map(|j| edit_distance(&sub(0, j), p)).min().unwrap_or(0);
             let suf = (0..=n).map(|i| edit_distance(&sub(i, n), p)).min().unwrap_or(0);
-            let any = (0..=n).flat_map(|i| (i..=n).map(move |j| (i, j))).map(|(i, j)| edit_distance(&sub(i, j), p));
+            let any =
+                (0..=n).flat_map(|i| (i..=n).map(move |j| (i, j))).map(|(i, j)| edit_distance(&sub(i, j), p));
             assert_eq!(prefix_distance(s, p), pre, "{s:?} starts with {p:?}");
             assert_eq!(suffix_distance(s, p), suf, "{s:?} ends with {p:?}");
             assert_eq!(contains_distance(s, p), any.min().unwrap_or(0), "{s:?} contains {p:?}");
