@@ -152,14 +152,17 @@ pub fn fold_case(s: &str) -> String {
 /// compiled for each use and not kept.
 #[derive(Debug, Default)]
 pub struct RegexCache {
-    compiled: Mutex<BTreeMap<(String, i32), Option<Arc<JavaRegex>>>>,
+    compiled: Mutex<BTreeMap<(String, i32), Compiled>>,
 }
+
+/// A pattern as the cache keeps it: `None` when `jregex` refused it (or it accepts nothing).
+type Compiled = Option<Arc<JavaRegex>>;
 
 /// Patterns kept by a [`RegexCache`].
 const REGEX_CACHE_CAPACITY: usize = 256;
 
 impl RegexCache {
-    pub fn get(&self, pattern: &str, flags: i32) -> Option<Arc<JavaRegex>> {
+    pub fn get(&self, pattern: &str, flags: i32) -> Compiled {
         let key = (pattern.to_string(), flags);
         if let Some(r) = self.compiled.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
             return r.clone();
