@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use exec::{Cached, ExecError, ExecResult, JvmExecutor, Plan, Scored};
-use fitness::{ClassLoading, FlagFitness, GoalIdx, GoalModel, GoalSpace};
+use fitness::{ClassLoading, FlagFitness, GoalIdx, GoalModel, GoalSpace, Scoring};
 use goals::Criterion;
 use protocol::{Outcome, Trace};
 use search::{Evaluation, Problem, ProblemError};
@@ -112,6 +112,22 @@ impl JvmProblem {
         timeout_ms: u32,
         extras: Extras<'_>,
     ) -> Result<JvmProblem, EngineError> {
+        Self::with_scoring(db, classpath, cut, criteria, workers, timeout_ms, extras, Scoring::STANDARD)
+    }
+
+    /// `with_db` with the scoring techniques of `scoring` (`with_db` has `Scoring::STANDARD`; a
+    /// switch of `Techniques` would pass its own, docs/strings.md).
+    #[allow(clippy::too_many_arguments)] // `with_db`'s inputs and the scoring switches
+    pub fn with_scoring(
+        db: &programdb::ProgramDb,
+        classpath: &[PathBuf],
+        cut: &str,
+        criteria: &[Criterion],
+        workers: usize,
+        timeout_ms: u32,
+        extras: Extras<'_>,
+        scoring: Scoring,
+    ) -> Result<JvmProblem, EngineError> {
         let cp = db.classpath();
         let internal = ClassName::from_binary(cut).into_internal();
         if !cp.contains(&internal) {
@@ -122,6 +138,7 @@ impl JvmProblem {
         let mut options = instrument::Options::all();
         let flag_family = if extras.flags { flag_tracing(db, &classes, &mut options) } else { None };
         let mut subject = exec::prepare_in(db, classpath, &classes, &options, timeout_ms)?;
+        subject.setup.string_compares = scoring.string_distance;
         // SUSHI explores over the plan the workers run, before they start: they learn the path
         // conditions once, in the set-up (docs/protocol.md, "Path conditions").
         let prepared = extras.sushi.filter(|c| c.enabled).map(|c| {
@@ -154,6 +171,11 @@ impl JvmProblem {
         let space = match &flags {
             Some(f) => space.with_refiner(Arc::clone(f) as Arc<dyn fitness::Refiner>),
             None => space,
+        };
+        let space = if scoring.string_distance {
+            space.with_refiner(Arc::new(fitness::StringFitness::new(&subject.plan)))
+        } else {
+            space
         };
         let ahead = pool.ahead();
         Ok(JvmProblem {

@@ -203,4 +203,10 @@ pub fn approx_bytes(r: &ExecResult) -> usize {
         + t.strings.iter().map(String::capacity).sum::<usize>()
         + vec(&t.records)
         + t.records.iter().map(|(_, r)| vec(r)).sum::<usize>()
+        + vec(&t.compares)
+        + t.compares
+            .iter()
+            .flat_map(|(_, c)| c)
+            .map(|c| size_of_val(c) + c.a.capacity() + c.b.capacity())
+            .sum::<usize>()
 }

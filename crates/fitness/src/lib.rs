@@ -3,7 +3,8 @@
 //! control dependent on (for approach levels and DynaMOSA's goal release); [`goal_fitness`] scores
 //! every goal for one trace; [`direct_calls`] decides EvoSuite's top-level method criteria from a
 //! test's statements; [`coverage`] and [`suite_fitness`] score a suite; [`context_goals`]
-//! creates the dynamic context-branch goals. No I/O, no processes: callers pass
+//! creates the dynamic context-branch goals; [`StringFitness`] grades the branches that test a string
+//! comparison's result (docs/strings.md). No I/O, no processes: callers pass
 //! `exec::ExecResult::trace` (a timed-out or crashed execution has an empty trace, so it scores as
 //! covering nothing).
 
@@ -14,6 +15,7 @@ mod flag_contexts;
 mod infection;
 mod model;
 mod space;
+mod strings;
 mod suite;
 
 pub use direct::{DirectCalls, direct_calls};
@@ -28,6 +30,10 @@ pub use model::{BranchlessMethod, GoalInfo, GoalModel, ModelError, Site};
 pub use space::{
     ClassLoading, CriterionCoverage, GoalIdx, GoalRuns, GoalSpace, PathGoal, Refiner, Scorer, path_fitness,
     path_text,
+};
+pub use strings::{
+    RegexCache, Scoring, StringFitness, contains_distance, edit_distance, fold_case, prefix_distance,
+    suffix_distance, test_distances, uncontains_distance,
 };
 pub use suite::{
     ContextGoal, Coverage, SuiteFitness, context_fitness, context_goals, coverage, suite_fitness,

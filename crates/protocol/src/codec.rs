@@ -11,9 +11,9 @@ use indexmap::IndexMap;
 
 use crate::trace::site_key;
 use crate::{
-    AccessPath, Branch, Clause, Cmp, ContextBranch, DecodeError, MAX_EXPR_DEPTH, NO_VAR, NumExpr, NumOp,
-    Outcome, PathCondition, PathDistance, PrimType, ProbeId, Record, Request, Response, Root, Setup,
-    Statement, Step, StubAnswers, Test, TestRef, TestResult, TestStatus, Trace, Value, Var, kind,
+    AccessPath, Branch, Clause, Cmp, Compared, ContextBranch, DecodeError, MAX_EXPR_DEPTH, NO_VAR, NumExpr,
+    NumOp, Outcome, PathCondition, PathDistance, PrimType, ProbeId, Record, Request, Response, Root, Setup,
+    Statement, Step, StringTest, StubAnswers, Test, TestRef, TestResult, TestStatus, Trace, Value, Var, kind,
 };
 
 /// Frames longer than this are refused by [`read_frame`] (a corrupt length would otherwise make us
@@ -139,6 +139,7 @@ fn encode_setup(s: &Setup, out: &mut Vec<u8>) {
     for pc in &s.path_conditions {
         put_path_condition(out, pc);
     }
+    put_u8(out, u8::from(s.string_compares));
     end_frame(out, at);
 }
 
@@ -638,6 +639,17 @@ fn put_trace(out: &mut Vec<u8>, t: &Trace) {
             put_u64(out, c.to_bits());
         }
     }
+    put_len(out, t.compares.len());
+    for (p, compares) in &t.compares {
+        put_u32(out, p.0);
+        put_len(out, compares.len());
+        for c in compares {
+            put_u8(out, c.test.tag());
+            put_i32(out, c.flags);
+            put_str(out, &c.a);
+            put_str(out, &c.b);
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -789,6 +801,7 @@ fn read_setup(r: &mut Reader<'_>) -> Result<Setup, DecodeError> {
             }
             pcs
         },
+        string_compares: r.bool()?,
     })
 }
 
@@ -1159,6 +1172,21 @@ fn read_trace(r: &mut Reader<'_>) -> Result<Trace, DecodeError> {
             clauses.push(r.f64()?);
         }
         t.path_distances.push(PathDistance { pc, clauses });
+    }
+    let n = r.count(8)?;
+    t.compares.reserve_exact(n);
+    for _ in 0..n {
+        let p = ProbeId(r.u32()?);
+        let m = r.count(13)?;
+        let mut compares = Vec::with_capacity(m);
+        for _ in 0..m {
+            let at = r.pos;
+            let tag = r.u8()?;
+            let test =
+                StringTest::from_tag(tag).ok_or(DecodeError::UnknownTag { what: "string test", tag, at })?;
+            compares.push(Compared { test, flags: r.i32()?, a: r.str()?, b: r.str()? });
+        }
+        t.compares.push((p, compares));
     }
     t.normalise();
     Ok(t)

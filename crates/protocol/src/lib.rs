@@ -25,10 +25,10 @@ pub use codec::{
 pub use path::{
     AccessPath, Clause, Cmp, MAX_EXPR_DEPTH, NumExpr, NumOp, PathCondition, PathDistance, Root, Step,
 };
-pub use trace::{Branch, ContextBranch, Record, Trace};
+pub use trace::{Branch, Compared, ContextBranch, Record, StringTest, Trace};
 
 /// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
-pub const VERSION: u16 = 12;
+pub const VERSION: u16 = 13;
 
 /// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`); the
 /// same type as `goals::ProbeId`, defined in `rt-abi`.
@@ -205,6 +205,9 @@ pub struct Setup {
     pub path_conditions: Vec<PathCondition>,
     /// Figure 6's ε: a violated numeric clause at difference d scores 1 − 1/(1 + d + ε).
     pub path_epsilon: f64,
+    /// Whether the worker records the string tests whose result a branch tests right away
+    /// (v13, `Trace::compares`, docs/strings.md): the string distance's switch on the worker side.
+    pub string_compares: bool,
 }
 
 /// How long one test may run before the worker abandons it (`Setup::timeout_ms`), unless a run sets
@@ -225,6 +228,7 @@ impl Setup {
             time_base_ms: 1_500_000_000_000,
             path_conditions: Vec::new(),
             path_epsilon: 1e-6,
+            string_compares: true,
         }
     }
 }

@@ -45,6 +45,50 @@ pub struct Record {
     pub b: u64,
 }
 
+/// Which boolean string test a [`Compared`] recorded (v13, docs/strings.md); `a` and `b` are
+/// the receiver and the argument, except for `Matches`, where `a` is the input and `b` the regex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StringTest {
+    Equals,
+    EqualsIgnoreCase,
+    StartsWith,
+    EndsWith,
+    Contains,
+    /// `String.matches`, `Pattern.matches`, `Matcher.matches` (then with the pattern's flags).
+    Matches,
+}
+
+impl StringTest {
+    pub const ALL: [StringTest; 6] = [
+        StringTest::Equals,
+        StringTest::EqualsIgnoreCase,
+        StringTest::StartsWith,
+        StringTest::EndsWith,
+        StringTest::Contains,
+        StringTest::Matches,
+    ];
+
+    /// The wire byte (the runtime's `StringTests` kinds): 1, 2, ... in the order of [`StringTest::ALL`].
+    pub fn tag(self) -> u8 {
+        StringTest::ALL.iter().position(|&t| t == self).map_or(0, |i| i as u8 + 1)
+    }
+
+    pub fn from_tag(tag: u8) -> Option<StringTest> {
+        StringTest::ALL.get(usize::from(tag).checked_sub(1)?).copied()
+    }
+}
+
+/// A string test whose boolean result a branch probe tested right after it (v13): the kind of
+/// test, `Pattern` flags for a `Matcher` (else 0), and both operands, each cut to its first 256
+/// UTF-16 units (the runtime's `StringTests.MAX_CHARS`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compared {
+    pub test: StringTest,
+    pub flags: i32,
+    pub a: String,
+    pub b: String,
+}
+
 /// One execution's trace. Every list is sorted by probe id (contexts by site, then probe; `None`
 /// sorts last, as 0xFFFFFFFF does on the wire).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -72,6 +116,9 @@ pub struct Trace {
     /// Figure 6 clause distances (v9), per path condition of `Setup` whose entry method the test
     /// called, sorted by path condition.
     pub path_distances: Vec<PathDistance>,
+    /// String tests (v13): per branch probe that tested one's result right after it, the first 4
+    /// distinct ones, in first-seen order; empty unless `Setup::string_compares`.
+    pub compares: Vec<(ProbeId, Vec<Compared>)>,
 }
 
 fn find<T>(list: &[T], probe: ProbeId, key: impl Fn(&T) -> ProbeId) -> Option<&T> {
@@ -124,6 +171,11 @@ impl Trace {
         self.exceptions[start..].iter().take_while(move |e| e.0 == probe).map(|e| e.1.as_str())
     }
 
+    /// String tests whose result branch probe `probe` tested, first seen first.
+    pub fn compares_at(&self, probe: ProbeId) -> &[Compared] {
+        find(&self.compares, probe, |e| e.0).map_or(&[], |e| &e.1)
+    }
+
     /// Extension records made at `probe`, first seen first.
     pub fn records_at(&self, probe: ProbeId) -> &[Record] {
         find(&self.records, probe, |e| e.0).map_or(&[], |e| &e.1)
@@ -161,6 +213,9 @@ impl Trace {
         }
         if !self.contexts.is_sorted_by_key(|c| (site_key(c.site), c.probe)) {
             self.contexts.sort_by_key(|c| (site_key(c.site), c.probe));
+        }
+        if !self.compares.is_sorted_by_key(|e| e.0) {
+            self.compares.sort_by_key(|e| e.0);
         }
         if !self.path_distances.is_sorted_by_key(|d| d.pc) {
             self.path_distances.sort_by_key(|d| d.pc);

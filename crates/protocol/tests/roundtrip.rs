@@ -114,6 +114,7 @@ fn all_requests() -> Vec<Request> {
     setup.time_base_ms = -5;
     setup.path_epsilon = 0.001;
     setup.path_conditions = vec![every_clause()];
+    setup.string_compares = false;
     vec![
         Request::Hello { version: VERSION },
         Request::Setup(setup),
@@ -218,6 +219,19 @@ fn full_trace() -> Trace {
         path_distances: vec![
             PathDistance { pc: 0, clauses: vec![0.0, 1.0, 0.7501] },
             PathDistance { pc: 3, clauses: vec![] },
+        ],
+        compares: vec![
+            (
+                ProbeId(3),
+                StringTest::ALL
+                    .iter()
+                    .map(|&test| Compared { test, flags: 0, a: "deploy".into(), b: "\u{1F600}\\d+".into() })
+                    .collect(),
+            ),
+            (
+                ProbeId(9),
+                vec![Compared { test: StringTest::Matches, flags: 2, a: String::new(), b: "x".into() }],
+            ),
         ],
     }
 }

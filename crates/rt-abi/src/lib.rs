@@ -334,12 +334,12 @@ pub enum RedirectAction {
 }
 
 impl Redirect {
-    /// Whether the redirect only observes (the string comparisons, which record their operands for
-    /// the value pool) rather than contains the test or makes it deterministic. Classes outside the
+    /// Whether the redirect only observes (the string comparisons and regex matches, which record
+    /// their operands for the value pool and the string distance) rather than contains the test or makes it deterministic. Classes outside the
     /// ones under test get only the others ([`CONTAINMENT`]): what they compare is not the search's
     /// business, and recording it would cost every string comparison of a library.
     pub fn observes_only(&self) -> bool {
-        self.owner == "java/lang/String"
+        matches!(self.owner, "java/lang/String" | "java/util/regex/Pattern" | "java/util/regex/Matcher")
     }
 }
 
@@ -548,6 +548,59 @@ pub const REDIRECTS: &[Redirect] = &[
         "(Ljava/lang/String;)I",
         "stringCompareToIgnoreCase",
         "(Ljava/lang/String;Ljava/lang/String;)I",
+    ),
+    // The boolean string tests whose operands the string distance grades (docs/strings.md): the
+    // guard also hands the runtime the operands and the kind of test, which the tracer ships with
+    // the branch probe that tests the result right after the call.
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/String",
+        "matches",
+        "(Ljava/lang/String;)Z",
+        "stringMatches",
+        "(Ljava/lang/String;Ljava/lang/String;)Z",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/String",
+        "regionMatches",
+        "(ILjava/lang/String;II)Z",
+        "stringRegionMatches",
+        "(Ljava/lang/String;ILjava/lang/String;II)Z",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/lang/String",
+        "regionMatches",
+        "(ZILjava/lang/String;II)Z",
+        "stringRegionMatchesCase",
+        "(Ljava/lang/String;ZILjava/lang/String;II)Z",
+    ),
+    replace(
+        INVOKESTATIC,
+        "java/util/regex/Pattern",
+        "matches",
+        "(Ljava/lang/String;Ljava/lang/CharSequence;)Z",
+        "patternMatches",
+        "(Ljava/lang/String;Ljava/lang/CharSequence;)Z",
+    ),
+    // `Pattern.compile(p).matcher(s).matches()`: the input is not readable from a `Matcher`, so
+    // the guard of `matcher` remembers it for the guard of `matches`.
+    replace(
+        INVOKEVIRTUAL,
+        "java/util/regex/Pattern",
+        "matcher",
+        "(Ljava/lang/CharSequence;)Ljava/util/regex/Matcher;",
+        "patternMatcher",
+        "(Ljava/util/regex/Pattern;Ljava/lang/CharSequence;)Ljava/util/regex/Matcher;",
+    ),
+    replace(
+        INVOKEVIRTUAL,
+        "java/util/regex/Matcher",
+        "matches",
+        "()Z",
+        "matcherMatches",
+        "(Ljava/util/regex/Matcher;)Z",
     ),
     // Threads: counted, and refused beyond a limit.
     replace(INVOKEVIRTUAL, "java/lang/Thread", "start", "()V", "threadStart", "(Ljava/lang/Thread;)V"),
@@ -1281,7 +1334,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_string_comparisons_observe() {
+    fn only_the_string_and_regex_tests_observe() {
         for r in REDIRECTS {
             let guard = match r.action {
                 ReplaceWith { name, .. }
@@ -1290,7 +1343,8 @@ mod tests {
                 | DenyBefore { name }
                 | PushArgAndRetarget { name, .. } => name,
             };
-            assert_eq!(r.observes_only(), guard.starts_with("string"), "{}.{}", r.owner, r.name);
+            let observes = ["string", "pattern", "matcher"].iter().any(|p| guard.starts_with(p));
+            assert_eq!(r.observes_only(), observes, "{}.{}", r.owner, r.name);
         }
         assert!(is_redirect_target(GuardSet::Containment, "java/lang/System", "nanoTime", "()J"));
         let equals = ("java/lang/String", "equals", "(Ljava/lang/Object;)Z");

@@ -377,11 +377,11 @@ fn pool_results_come_back_in_request_order() {
 #[allow(clippy::disallowed_methods)] // a test helper may start `install`; the engine's processes go through `worker`.
 fn fake_java(dir: &Path, then: &str) -> Java {
     // Ready: len 19 (octal 23) = kind + u16 version (the protocol's) + str "17" (4 + 4) + i64 pid; SetupDone:
-    // len 49 (octal 61) = kind + u32 classes + an empty trace (eleven u32 counts).
-    let empty_trace = "\\000".repeat(44);
+    // len 53 (octal 65) = kind + u32 classes + an empty trace (twelve u32 counts).
+    let empty_trace = "\\000".repeat(48);
     let version = format!("\\{:03o}", protocol::VERSION);
     let script = format!(
-        "#!/bin/sh\nhead -c 7 >/dev/null\nprintf '\\000\\000\\000\\023\\200\\000{version}\\000\\000\\000\\002\\000\\061\\000\\067\\000\\000\\000\\000\\000\\000\\000\\001'\nprintf '\\000\\000\\000\\061\\201\\000\\000\\000\\000{empty_trace}'\n{then}\n"
+        "#!/bin/sh\nhead -c 7 >/dev/null\nprintf '\\000\\000\\000\\023\\200\\000{version}\\000\\000\\000\\002\\000\\061\\000\\067\\000\\000\\000\\000\\000\\000\\000\\001'\nprintf '\\000\\000\\000\\065\\201\\000\\000\\000\\000{empty_trace}'\n{then}\n"
     );
     // The executable is written by a child process, never through a file descriptor of ours: a
     // sibling test forking at that moment would inherit a writable descriptor on it and our own

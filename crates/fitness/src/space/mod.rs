@@ -60,8 +60,8 @@ pub struct GoalSpace {
     init_goals: Vec<GoalId>,
     /// What loading each class under test loads and initialises, for `class_init_goals`.
     loading: ClassLoading,
-    /// A technique's say on goal values (`Refiner`), `None` unless one was given.
-    refiner: Option<Arc<dyn Refiner>>,
+    /// The techniques' say on goal values (`Refiner`), applied in the order given.
+    refiners: Arc<[Arc<dyn Refiner>]>,
 }
 
 /// A goal after the static ones: the index of a context goal in `ContextGoals::goals` or of a
@@ -86,7 +86,7 @@ pub trait Refiner: Send + Sync + std::fmt::Debug {
 pub struct Scorer {
     model: Arc<GoalModel>,
     selected: Arc<Vec<GoalId>>,
-    refiner: Option<Arc<dyn Refiner>>,
+    refiners: Arc<[Arc<dyn Refiner>]>,
 }
 
 impl Scorer {
@@ -94,19 +94,19 @@ impl Scorer {
     /// `GoalIdx` order, in a vector with room for `width` values (the context goals come after
     /// them, appended by `GoalSpace::fitness_with` in batch order).
     pub fn score(&self, trace: &Trace, width: usize) -> (GoalFitness, Vec<f64>) {
-        score(&self.model, &self.selected, self.refiner.as_deref(), trace, width)
+        score(&self.model, &self.selected, &self.refiners, trace, width)
     }
 }
 
 fn score(
     model: &GoalModel,
     selected: &[GoalId],
-    refiner: Option<&dyn Refiner>,
+    refiners: &[Arc<dyn Refiner>],
     trace: &Trace,
     width: usize,
 ) -> (GoalFitness, Vec<f64>) {
     let mut all = goal_fitness(model, trace);
-    if let Some(r) = refiner {
+    for r in refiners {
         r.refine(trace, &mut all);
     }
     let values = selected_fitness(selected, &all, width);
@@ -143,13 +143,15 @@ impl GoalSpace {
             extra: Vec::new(),
             init_goals,
             loading,
-            refiner: None,
+            refiners: Arc::from(Vec::new()),
         }
     }
 
-    /// The space with `refiner` scoring its goals (see `Refiner`).
+    /// The space with `refiner` scoring its goals too, after the refiners it has (see `Refiner`;
+    /// each technique's refiner scores goals of its own kind).
     pub fn with_refiner(self, refiner: Arc<dyn Refiner>) -> GoalSpace {
-        GoalSpace { refiner: Some(refiner), ..self }
+        let refiners: Vec<Arc<dyn Refiner>> = self.refiners.iter().cloned().chain([refiner]).collect();
+        GoalSpace { refiners: Arc::from(refiners), ..self }
     }
 
     pub fn model(&self) -> &GoalModel {
@@ -309,13 +311,13 @@ impl GoalSpace {
         Scorer {
             model: Arc::clone(&self.model),
             selected: Arc::clone(&self.selected),
-            refiner: self.refiner.clone(),
+            refiners: Arc::clone(&self.refiners),
         }
     }
 
     /// `Scorer::score` here.
     pub fn score(&self, trace: &Trace, width: usize) -> (GoalFitness, Vec<f64>) {
-        score(&self.model, &self.selected, self.refiner.as_deref(), trace, width)
+        score(&self.model, &self.selected, &self.refiners, trace, width)
     }
 
     /// Registers the context goals `trace` reveals that are new, after those found before (see

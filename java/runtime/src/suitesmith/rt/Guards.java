@@ -231,33 +231,77 @@ public final class Guards {
     // String comparisons: compare as the JDK does (a null receiver throws the same
     // NullPointerException), and record the strings for the engine's dynamic value pool.
 
+    // The boolean tests also hand their operands to `StringTests`, which files them under the
+    // branch probe that tests the result (docs/strings.md): the engine grades how far the
+    // operands are from the other outcome.
+
     public static boolean stringEquals(String s, Object other) {
         boolean r = s.equals(other);
         Tracer.observeStrings(s, other);
+        if (other instanceof String) StringTests.compared(StringTests.EQUALS, 0, s, (String) other);
         return r;
     }
 
     public static boolean stringEqualsIgnoreCase(String s, String other) {
         boolean r = s.equalsIgnoreCase(other);
         Tracer.observeStrings(s, other);
+        StringTests.compared(StringTests.EQUALS_IGNORE_CASE, 0, s, other);
         return r;
     }
 
     public static boolean stringStartsWith(String s, String prefix) {
         boolean r = s.startsWith(prefix);
         Tracer.observeStrings(s, prefix);
+        StringTests.compared(StringTests.STARTS_WITH, 0, s, prefix);
         return r;
     }
 
     public static boolean stringEndsWith(String s, String suffix) {
         boolean r = s.endsWith(suffix);
         Tracer.observeStrings(s, suffix);
+        StringTests.compared(StringTests.ENDS_WITH, 0, s, suffix);
         return r;
     }
 
     public static boolean stringContains(String s, CharSequence part) {
         boolean r = s.contains(part);
         Tracer.observeStrings(s, part);
+        StringTests.compared(StringTests.CONTAINS, 0, s, part.toString());
+        return r;
+    }
+
+    public static boolean stringMatches(String s, String regex) {
+        boolean r = s.matches(regex);
+        StringTests.compared(StringTests.MATCHES, 0, s, regex);
+        return r;
+    }
+
+    public static boolean patternMatches(String regex, CharSequence input) {
+        boolean r = java.util.regex.Pattern.matches(regex, input);
+        StringTests.compared(StringTests.MATCHES, 0, input.toString(), regex);
+        return r;
+    }
+
+    public static java.util.regex.Matcher patternMatcher(java.util.regex.Pattern p, CharSequence input) {
+        return StringTests.matcher(p, input);
+    }
+
+    public static boolean matcherMatches(java.util.regex.Matcher m) {
+        boolean r = m.matches();
+        StringTests.matcherMatched(m);
+        return r;
+    }
+
+    public static boolean stringRegionMatches(String s, int offset, String other, int otherOffset, int len) {
+        boolean r = s.regionMatches(offset, other, otherOffset, len);
+        StringTests.regionMatched(s, false, offset, other, otherOffset, len);
+        return r;
+    }
+
+    public static boolean stringRegionMatchesCase(
+            String s, boolean ignoreCase, int offset, String other, int otherOffset, int len) {
+        boolean r = s.regionMatches(ignoreCase, offset, other, otherOffset, len);
+        StringTests.regionMatched(s, ignoreCase, offset, other, otherOffset, len);
         return r;
     }
 

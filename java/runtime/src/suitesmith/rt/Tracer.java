@@ -123,6 +123,7 @@ public final class Tracer {
         exceptions = new Class<?>[probeCount][];
         records = new long[probeCount][];
         recordCount = new byte[probeCount];
+        StringTests.init(probeCount);
         everInit = new boolean[0];
         nEverInits = 0;
         reset();
@@ -162,6 +163,7 @@ public final class Tracer {
             strings.clear();
         }
         pendingSite = NO_SITE;
+        StringTests.reset();
         depth = 0;
         overflow = 0;
         outerSite = NO_SITE;
@@ -224,6 +226,11 @@ public final class Tracer {
     private static void observe(String s) {
         if (s == null || s.length() > MAX_STRING_CHARS || strings.size() >= MAX_STRINGS) return;
         if (!strings.contains(s)) strings.add(s);
+    }
+
+    /** The hit counter's state, which every probe hit changes (`StringTests` compares it). */
+    static long hitMark() {
+        return hitsLeft;
     }
 
     /** Counts a hit; false if the id is out of range (an instrumenter bug must not break the SUT). */
@@ -550,7 +557,16 @@ public final class Tracer {
 
     /** BranchZero: `(II)V`, `if<cond>` against 0. */
     public static void branchZero(int value, int site) {
+        if (!StringTests.pending()) {
+            compare(value, 0, site);
+            return;
+        }
+        // A string test that ran right before this probe is what it tests: checked before this
+        // probe's own hit moves the mark on, filed after it.
+        boolean fresh = StringTests.fresh();
         compare(value, 0, site);
+        if (fresh) StringTests.file(site >>> 4);
+        StringTests.clear();
     }
 
     /** BranchInt: `(III)V`, `if_icmp<cond>`. */
@@ -902,6 +918,7 @@ public final class Tracer {
             }
         }
         PathConditions.write(out);
+        StringTests.write(out);
     }
 
     private static int findContext(long key) {
@@ -914,6 +931,6 @@ public final class Tracer {
 
     /** Writes an empty `Trace` (for a test abandoned at its timeout, whose tables are still in use). */
     static void writeEmpty(DataOutputStream out) throws IOException {
-        for (int i = 0; i < 11; i++) out.writeInt(0);
+        for (int i = 0; i < 12; i++) out.writeInt(0);
     }
 }

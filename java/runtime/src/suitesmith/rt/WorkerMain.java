@@ -175,6 +175,7 @@ public final class WorkerMain {
         String scratch = Protocol.readStr(p);
         long timeBase = p.readLong();
         PathConditions.read(p);
+        StringTests.enable(p.readBoolean());
         if (p.available() != 0) throw new IOException("trailing bytes after Setup");
         if (timeoutMs <= 0) timeoutMs = 3000;
 

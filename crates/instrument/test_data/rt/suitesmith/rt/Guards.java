@@ -158,4 +158,10 @@ public final class Guards {
     public static boolean stringContains(String s, CharSequence o) { return s.contains(o); }
     public static int stringCompareTo(String s, String o) { return s.compareTo(o); }
     public static int stringCompareToIgnoreCase(String s, String o) { return s.compareToIgnoreCase(o); }
+    public static boolean stringMatches(String s, String regex) { return s.matches(regex); }
+    public static boolean stringRegionMatches(String s, int a, String o, int b, int n) { return s.regionMatches(a, o, b, n); }
+    public static boolean stringRegionMatchesCase(String s, boolean c, int a, String o, int b, int n) { return s.regionMatches(c, a, o, b, n); }
+    public static boolean patternMatches(String regex, CharSequence input) { return java.util.regex.Pattern.matches(regex, input); }
+    public static java.util.regex.Matcher patternMatcher(java.util.regex.Pattern p, CharSequence input) { return p.matcher(input); }
+    public static boolean matcherMatches(java.util.regex.Matcher m) { return m.matches(); }
 }
