@@ -145,6 +145,12 @@ fn help(t: Technique) -> &'static str {
              (`bipush 58`, `sipush 5000`, `iconst_3`, ...), not only its constant pool's, as EvoSuite's \
              does"
         }
+        Technique::StringDistance => {
+            "String distance (docs/strings.md): the branch after `equals`, `equalsIgnoreCase`, \
+             `startsWith`, `endsWith`, `contains`, `regionMatches` or a regex `matches` scores how many \
+             edits the operand is from passing (edit distance, the pattern automaton's distance) rather \
+             than a flat 0 or 1"
+        }
     }
 }
 

@@ -315,7 +315,13 @@ fn search_class_in(
         &config.criteria,
         config.workers,
         config.timeout_ms,
-        Extras { flags: t.flags, sushi: Some(&t.sushi), jvm_args: &config.jvm_args, sandbox: config.sandbox },
+        Extras {
+            flags: t.flags,
+            string_distance: t.string_distance,
+            sushi: Some(&t.sushi),
+            jvm_args: &config.jvm_args,
+            sandbox: config.sandbox,
+        },
     )?;
     if let Some(filter) = &config.stop_when_covered {
         search_config.stop_goals = Some(stop_goals(&problem, filter)?);

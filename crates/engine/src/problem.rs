@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use exec::{Cached, ExecError, ExecResult, JvmExecutor, Plan, Scored};
-use fitness::{ClassLoading, FlagFitness, GoalIdx, GoalModel, GoalSpace, Scoring};
+use fitness::{ClassLoading, FlagFitness, GoalIdx, GoalModel, GoalSpace};
 use goals::Criterion;
 use protocol::{Outcome, Trace};
 use search::{Evaluation, Problem, ProblemError};
@@ -83,6 +83,9 @@ pub struct JvmProblem {
 pub struct Extras<'a> {
     /// Interprocedural flag fitness (paper 001, `flag_tracing`).
     pub flags: bool,
+    /// The string distance (docs/strings.md): the workers record the string tests whose result a
+    /// branch tests (`protocol::Setup::string_compares`) and `fitness::StringFitness` grades them.
+    pub string_distance: bool,
     /// SUSHI (paper 003): the class is explored and the path conditions go in the set-up.
     pub sushi: Option<&'a sushi::SushiConfig>,
     /// The user's JVM flags for the workers (`GenerateConfig::jvm_args`), after the workers' own.
@@ -112,22 +115,6 @@ impl JvmProblem {
         timeout_ms: u32,
         extras: Extras<'_>,
     ) -> Result<JvmProblem, EngineError> {
-        Self::with_scoring(db, classpath, cut, criteria, workers, timeout_ms, extras, Scoring::STANDARD)
-    }
-
-    /// `with_db` with the scoring techniques of `scoring` (`with_db` has `Scoring::STANDARD`; a
-    /// switch of `Techniques` would pass its own, docs/strings.md).
-    #[allow(clippy::too_many_arguments)] // `with_db`'s inputs and the scoring switches
-    pub fn with_scoring(
-        db: &programdb::ProgramDb,
-        classpath: &[PathBuf],
-        cut: &str,
-        criteria: &[Criterion],
-        workers: usize,
-        timeout_ms: u32,
-        extras: Extras<'_>,
-        scoring: Scoring,
-    ) -> Result<JvmProblem, EngineError> {
         let cp = db.classpath();
         let internal = ClassName::from_binary(cut).into_internal();
         if !cp.contains(&internal) {
@@ -138,7 +125,7 @@ impl JvmProblem {
         let mut options = instrument::Options::all();
         let flag_family = if extras.flags { flag_tracing(db, &classes, &mut options) } else { None };
         let mut subject = exec::prepare_in(db, classpath, &classes, &options, timeout_ms)?;
-        subject.setup.string_compares = scoring.string_distance;
+        subject.setup.string_compares = extras.string_distance;
         // SUSHI explores over the plan the workers run, before they start: they learn the path
         // conditions once, in the set-up (docs/protocol.md, "Path conditions").
         let prepared = extras.sushi.filter(|c| c.enabled).map(|c| {
@@ -172,7 +159,7 @@ impl JvmProblem {
             Some(f) => space.with_refiner(Arc::clone(f) as Arc<dyn fitness::Refiner>),
             None => space,
         };
-        let space = if scoring.string_distance {
+        let space = if extras.string_distance {
             space.with_refiner(Arc::new(fitness::StringFitness::new(&subject.plan)))
         } else {
             space

@@ -66,6 +66,10 @@ pub struct Techniques {
     /// The static pool also holds the numbers the CUT's methods push (`bipush`, `sipush`, ...),
     /// as EvoSuite's does (`ClusterConfig::code_constants`).
     pub code_constants: bool,
+    /// Graded distances on the string and regex tests of the classes under test (`equals`,
+    /// `startsWith`, `matches`, ...: edit distance, the regex automaton's distance), where a flat
+    /// 0/1 would give the branch after the test no gradient (docs/strings.md).
+    pub string_distance: bool,
     /// How the techniques that are on share the run (`--portfolio on|off`). It is not a technique:
     /// `with` and `none` leave it as it is.
     pub allocation: Allocation,
@@ -96,6 +100,7 @@ impl Techniques {
             package_generators: true,
             format_strings: true,
             code_constants: true,
+            string_distance: true,
             allocation: Allocation::Adaptive(PortfolioConfig::standard()),
         }
     }
@@ -120,6 +125,7 @@ impl Techniques {
             Technique::PackageGenerators => self.package_generators,
             Technique::FormatStrings => self.format_strings,
             Technique::CodeConstants => self.code_constants,
+            Technique::StringDistance => self.string_distance,
         }
     }
 
@@ -144,6 +150,7 @@ impl Techniques {
             Technique::PackageGenerators => self.package_generators = on,
             Technique::FormatStrings => self.format_strings = on,
             Technique::CodeConstants => self.code_constants = on,
+            Technique::StringDistance => self.string_distance = on,
         }
         self
     }

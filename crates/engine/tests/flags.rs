@@ -25,7 +25,7 @@ fn problem(class: &str, flags: bool) -> JvmProblem {
         &[Criterion::Branch],
         1,
         3000,
-        engine::Extras { flags, sushi: None, jvm_args: &[], sandbox: engine::SandboxRequest::Auto },
+        engine::Extras { flags, ..engine::Extras::default() },
     )
     .expect("problem")
 }

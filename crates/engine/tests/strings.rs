@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use engine::{Criterion, JvmProblem};
-use fitness::Scoring;
 use search::{Budget, SearchConfig, SystemClock};
 use testcase::{ClusterConfig, JType, MethodRef, Statement, TestCase, TestCluster, ValuePool, rng_from_seed};
 
@@ -18,24 +17,15 @@ fn classpath() -> Vec<PathBuf> {
     vec![test_support::fixture_classes("strings")]
 }
 
-fn problem(scoring: Scoring) -> JvmProblem {
-    problem_of(CLASS, scoring)
+fn problem(string_distance: bool) -> JvmProblem {
+    problem_of(CLASS, string_distance)
 }
 
-fn problem_of(class: &str, scoring: Scoring) -> JvmProblem {
+fn problem_of(class: &str, string_distance: bool) -> JvmProblem {
     let cp = classpath();
     let db = test_support::open_db(&cp);
-    JvmProblem::with_scoring(
-        &db,
-        &cp,
-        class,
-        &[Criterion::Branch],
-        2,
-        3000,
-        engine::Extras::default(),
-        scoring,
-    )
-    .expect("problem")
+    let extras = engine::Extras { string_distance, ..engine::Extras::default() };
+    JvmProblem::with_db(&db, &cp, class, &[Criterion::Branch], 2, 3000, extras).expect("problem")
 }
 
 /// `Commands.name(s)` for a static method taking one string (`ret` its return descriptor).
@@ -104,8 +94,8 @@ fn branches_after_string_tests_get_edit_distances() {
         case("region xxabzz", "region", "I", "xxabzz", "not-taken (strings/Commands:67)", 0),
         case("region ab", "region", "I", "ab", "not-taken (strings/Commands:67)", 0),
     ];
-    let with = fitness_table(&mut problem(Scoring::STANDARD), &cases);
-    let without = fitness_table(&mut problem(Scoring::NONE), &cases);
+    let with = fitness_table(&mut problem(true), &cases);
+    let without = fitness_table(&mut problem(false), &cases);
     let table: String = cases
         .iter()
         .zip(with.iter().zip(&without))
@@ -128,13 +118,13 @@ fn branches_after_string_tests_get_edit_distances() {
 
 /// The search on `class`, hookless, branch goals only: the covered branch goals and the
 /// uncovered ones' texts.
-fn search(class: &str, scoring: Scoring, seed: u64, evaluations: u64) -> (usize, usize, Vec<String>) {
+fn search(class: &str, string_distance: bool, seed: u64, evaluations: u64) -> (usize, usize, Vec<String>) {
     let cp = classpath();
     let db = test_support::open_db(&cp);
     let cluster = TestCluster::build_in(&db, class, &ClusterConfig::evosuite()).expect("cluster");
     let config = SearchConfig::evosuite(Budget::evaluations(evaluations));
     let mut pool = ValuePool::new(cluster.constants().clone(), config.factory.dynamic_pool_size);
-    let mut problem = problem_of(class, scoring);
+    let mut problem = problem_of(class, string_distance);
     let clock = SystemClock::start();
     let mut rng = rng_from_seed(seed);
     let result = search::run(&mut problem, &cluster, &mut pool, &config, &clock, &mut rng, &mut |_| {})
@@ -154,8 +144,8 @@ fn search(class: &str, scoring: Scoring, seed: u64, evaluations: u64) -> (usize,
 fn the_string_distance_covers_branches_the_flat_distance_does_not() {
     let mut figures = String::new();
     for seed in 1..=3 {
-        let on = search("strings.Codes", Scoring::STANDARD, seed, 10_000);
-        let off = search("strings.Codes", Scoring::NONE, seed, 10_000);
+        let on = search("strings.Codes", true, seed, 10_000);
+        let off = search("strings.Codes", false, seed, 10_000);
         figures.push_str(&format!("seed {seed}: with {}/{}, without {}/{}\n", on.0, on.1, off.0, off.1));
         println!("seed {seed}\n  uncovered with: {:?}\n  uncovered without: {:?}", on.2, off.2);
         assert!(on.0 > off.0, "seed {seed}: with {on:?}, without {off:?}");
@@ -166,7 +156,7 @@ fn the_string_distance_covers_branches_the_flat_distance_does_not() {
 /// Two runs of one seed give the same coverage and the same uncovered goals.
 #[test]
 fn a_seed_gives_the_same_search_with_the_string_distance() {
-    let a = search("strings.Codes", Scoring::STANDARD, 3, 5_000);
-    let b = search("strings.Codes", Scoring::STANDARD, 3, 5_000);
+    let a = search("strings.Codes", true, 3, 5_000);
+    let b = search("strings.Codes", true, 3, 5_000);
     assert_eq!(a, b);
 }

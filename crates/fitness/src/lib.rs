@@ -32,8 +32,8 @@ pub use space::{
     path_text,
 };
 pub use strings::{
-    RegexCache, Scoring, StringFitness, contains_distance, edit_distance, fold_case, prefix_distance,
-    suffix_distance, test_distances, uncontains_distance,
+    RegexCache, StringFitness, contains_distance, edit_distance, fold_case, prefix_distance, suffix_distance,
+    test_distances, uncontains_distance,
 };
 pub use suite::{
     ContextGoal, Coverage, SuiteFitness, context_fitness, context_goals, coverage, suite_fitness,

@@ -94,6 +94,11 @@ pub const GATES: &[GateRow] = &[
     GateRow { arm: Arm::PackageGenerators, check: package_generators, closed: "never closed" },
     GateRow { arm: Arm::FormatStrings, check: format_strings, closed: "never closed" },
     GateRow { arm: Arm::CodeConstants, check: code_constants, closed: "never closed" },
+    GateRow {
+        arm: Arm::StringDistance,
+        check: string_distance,
+        closed: "no class under test calls a string or regex test (equals, startsWith, matches, ...)",
+    },
 ];
 
 /// Every gate of the class `cut`, in `GATES` order.
@@ -462,6 +467,24 @@ fn format_strings(_: &GateInput<'_>) -> Option<String> {
 /// static test says they would not help, and they cost nothing per generation.
 fn code_constants(_: &GateInput<'_>) -> Option<String> {
     Some("always open: a one-time read of the class's constants into the static pool".to_string())
+}
+
+/// The string distance grades the branch after a string or regex test of a class under test (the
+/// calls the runtime's observing guards replace, `rt_abi::is_graded_string_test`): without such a
+/// call the workers would record nothing for it to grade.
+fn string_distance(input: &GateInput<'_>) -> Option<String> {
+    // The constant pool names the call; no call graph is needed (its targets would not matter).
+    input.bodies().find_map(|m| {
+        let Some(Ok(body)) = input.db.body(m) else { return None };
+        let cp = &input.file(m.class())?.constant_pool;
+        body.insns.iter().enumerate().find_map(|(i, insn)| {
+            let Insn::Invoke { index, .. } = *insn else { return None };
+            let r = cp.member_ref(index)?;
+            rt_abi::is_graded_string_test(&r.class, &r.name, &r.descriptor).then(|| {
+                format!("{} at {}: calls {}.{}", input.method_text(m), InsnIdx::new(i), r.class, r.name)
+            })
+        })
+    })
 }
 
 /// The arms whose gate is open, for the engine to keep on.

@@ -56,11 +56,13 @@ pub enum Arm {
     FormatStrings,
     /// The numbers the class's methods push, in the static pool.
     CodeConstants,
+    /// Graded distances on string and regex tests in the fitness (docs/strings.md).
+    StringDistance,
 }
 
 impl Arm {
     /// Every arm, papers first, in the order the CLI's help lists them.
-    pub const ALL: [Arm; 11] = [
+    pub const ALL: [Arm; 12] = [
         Arm::Ocg,
         Arm::Flags,
         Arm::GoalSelection,
@@ -72,6 +74,7 @@ impl Arm {
         Arm::PackageGenerators,
         Arm::FormatStrings,
         Arm::CodeConstants,
+        Arm::StringDistance,
     ];
 
     /// The technique's switch name (`--<name> on`), also its key in report.json.
@@ -88,6 +91,7 @@ impl Arm {
             Arm::PackageGenerators => "package-generators",
             Arm::FormatStrings => "format-strings",
             Arm::CodeConstants => "code-constants",
+            Arm::StringDistance => "string-distance",
         }
     }
 

@@ -8,8 +8,16 @@ use portfolio::{Arm, Gate, gates, render};
 use programdb::ProgramDb;
 
 /// The arms whose gate can close, in table order.
-const GATED: [Arm; 7] =
-    [Arm::Ocg, Arm::Flags, Arm::Sushi, Arm::Dse, Arm::LocalSearch, Arm::Stubs, Arm::Files];
+const GATED: [Arm; 8] = [
+    Arm::Ocg,
+    Arm::Flags,
+    Arm::Sushi,
+    Arm::Dse,
+    Arm::LocalSearch,
+    Arm::Stubs,
+    Arm::Files,
+    Arm::StringDistance,
+];
 
 fn gates_of(db: &ProgramDb, class: &str) -> Vec<Gate> {
     let id = db.class_id(class).unwrap_or_else(|| panic!("{class} is on the classpath"));
@@ -43,75 +51,83 @@ fn check_area(area: &str, expect: Expect) {
 
 /// Each technique's gate is open on its own fixtures: flags on the flag classes (but `NotFlags`,
 /// written to have none), SUSHI on the heap structures, files on the file classes, stubs on the
-/// stub classes.
+/// stub classes, the string distance on the string parsers.
 #[test]
 fn gates_on_the_techniques_fixtures() {
     check_area(
+        "strings",
+        expect![[r#"
+        strings/Codes                    -ocg -flags -sushi +dse -local-search -stubs -files +string-distance
+        strings/Commands                 -ocg -flags -sushi +dse -local-search -stubs -files +string-distance
+        strings/Version                  -ocg -flags -sushi +dse -local-search -stubs -files +string-distance
+    "#]],
+    );
+    check_area(
         "flags",
         expect![[r#"
-        flags/BandClassifier             -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/Cascade                    -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/CascadeSite                -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/ChecksumScanner            -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/Gate                       -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/Guards                     -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/KeyIndex                   -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/LocalFlags                 -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/LocalSite                  -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/LoopFlag                   -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/LoopSite                   -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/NegatedFlags               -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/NotFlags                   +ocg -flags -sushi +dse +local-search -stubs -files
-        flags/Recursive                  -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/Shapes                     +ocg +flags -sushi +dse +local-search +stubs -files
-        flags/SiteKey                    -ocg +flags -sushi +dse +local-search -stubs -files
-        flags/TwoSites                   -ocg +flags -sushi +dse +local-search -stubs -files
-    "#]],
+            flags/BandClassifier             -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/Cascade                    -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/CascadeSite                -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/ChecksumScanner            -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/Gate                       -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/Guards                     -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/KeyIndex                   -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/LocalFlags                 -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/LocalSite                  -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/LoopFlag                   -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/LoopSite                   -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/NegatedFlags               -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/NotFlags                   +ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/Recursive                  -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/Shapes                     +ocg +flags -sushi +dse +local-search +stubs -files -string-distance
+            flags/SiteKey                    -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+            flags/TwoSites                   -ocg +flags -sushi +dse +local-search -stubs -files -string-distance
+        "#]],
     );
     check_area(
         "sushi",
         expect![[r#"
-        sushi/BlockPool                  +ocg -flags +sushi -dse -local-search -stubs -files
-        sushi/CachingList                +ocg +flags +sushi +dse -local-search -stubs -files
-        sushi/DList                      +ocg -flags +sushi +dse +local-search -stubs -files
-        sushi/Digraph                    +ocg +flags +sushi +dse +local-search -stubs -files
-        sushi/Expr                       +ocg +flags +sushi +dse +local-search -stubs -files
-        sushi/ExpressList                +ocg -flags +sushi +dse +local-search -stubs -files
-        sushi/IntTree                    +ocg +flags +sushi +dse +local-search -stubs -files
-        sushi/LinkedHeap                 +ocg -flags +sushi +dse +local-search -stubs -files
-        sushi/LruMap                     +ocg -flags +sushi +dse +local-search -stubs -files
-        sushi/ParentTree                 +ocg -flags +sushi +dse +local-search -stubs -files
-        sushi/PlateStack                 +ocg -flags +sushi +dse +local-search -stubs -files
-        sushi/RingBuffer                 +ocg -flags +sushi +dse -local-search -stubs -files
-        sushi/Roster                     +ocg -flags +sushi +dse -local-search -stubs -files
-        sushi/Sample                     +ocg -flags +sushi -dse -local-search -stubs -files
-        sushi/UnionFind                  +ocg -flags +sushi +dse -local-search -stubs -files
-    "#]],
+            sushi/BlockPool                  +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            sushi/CachingList                +ocg +flags +sushi +dse -local-search -stubs -files -string-distance
+            sushi/DList                      +ocg -flags +sushi +dse +local-search -stubs -files -string-distance
+            sushi/Digraph                    +ocg +flags +sushi +dse +local-search -stubs -files -string-distance
+            sushi/Expr                       +ocg +flags +sushi +dse +local-search -stubs -files -string-distance
+            sushi/ExpressList                +ocg -flags +sushi +dse +local-search -stubs -files -string-distance
+            sushi/IntTree                    +ocg +flags +sushi +dse +local-search -stubs -files -string-distance
+            sushi/LinkedHeap                 +ocg -flags +sushi +dse +local-search -stubs -files -string-distance
+            sushi/LruMap                     +ocg -flags +sushi +dse +local-search -stubs -files -string-distance
+            sushi/ParentTree                 +ocg -flags +sushi +dse +local-search -stubs -files -string-distance
+            sushi/PlateStack                 +ocg -flags +sushi +dse +local-search -stubs -files -string-distance
+            sushi/RingBuffer                 +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            sushi/Roster                     +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            sushi/Sample                     +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            sushi/UnionFind                  +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+        "#]],
     );
     check_area(
         "files",
         expect![[r#"
-        files/Config                     -ocg -flags -sushi +dse -local-search -stubs +files
-        files/Journal                    -ocg -flags -sushi +dse -local-search -stubs +files
-        files/PathKinds                  -ocg -flags -sushi +dse -local-search +stubs +files
-    "#]],
+            files/Config                     -ocg -flags -sushi +dse -local-search -stubs +files +string-distance
+            files/Journal                    -ocg -flags -sushi +dse -local-search -stubs +files -string-distance
+            files/PathKinds                  -ocg -flags -sushi +dse -local-search +stubs +files -string-distance
+        "#]],
     );
     check_area(
         "stubs",
         expect![[r#"
-        stubs/Amount                     +ocg -flags +sushi -dse -local-search +stubs -files
-        stubs/Builders                   -ocg -flags -sushi +dse +local-search +stubs -files
-        stubs/Captures                   +ocg -flags +sushi +dse -local-search +stubs -files
-        stubs/Closing                    -ocg -flags -sushi +dse -local-search +stubs -files
-        stubs/Elapsed                    +ocg -flags +sushi +dse -local-search +stubs -files
-        stubs/Meter                      +ocg -flags -sushi +dse +local-search +stubs -files
-        stubs/Names                      -ocg -flags -sushi -dse -local-search +stubs -files
-        stubs/Shape                      -ocg -flags -sushi +dse -local-search +stubs -files
-        stubs/Source                     -ocg -flags -sushi +dse -local-search +stubs -files
-        stubs/TypeRef                    -ocg -flags -sushi +dse -local-search +stubs -files
-        stubs/hidden/Key                 -ocg -flags -sushi -dse +local-search -stubs -files
-        stubs/hidden/KeyOrder            -ocg -flags -sushi -dse -local-search +stubs -files
-    "#]],
+            stubs/Amount                     +ocg -flags +sushi -dse -local-search +stubs -files -string-distance
+            stubs/Builders                   -ocg -flags -sushi +dse +local-search +stubs -files -string-distance
+            stubs/Captures                   +ocg -flags +sushi +dse -local-search +stubs -files +string-distance
+            stubs/Closing                    -ocg -flags -sushi +dse -local-search +stubs -files -string-distance
+            stubs/Elapsed                    +ocg -flags +sushi +dse -local-search +stubs -files -string-distance
+            stubs/Meter                      +ocg -flags -sushi +dse +local-search +stubs -files -string-distance
+            stubs/Names                      -ocg -flags -sushi -dse -local-search +stubs -files -string-distance
+            stubs/Shape                      -ocg -flags -sushi +dse -local-search +stubs -files -string-distance
+            stubs/Source                     -ocg -flags -sushi +dse -local-search +stubs -files -string-distance
+            stubs/TypeRef                    -ocg -flags -sushi +dse -local-search +stubs -files -string-distance
+            stubs/hidden/Key                 -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            stubs/hidden/KeyOrder            -ocg -flags -sushi -dse -local-search +stubs -files -string-distance
+        "#]],
     );
 }
 
@@ -120,105 +136,105 @@ fn gates_on_the_dse_and_ocg_fixtures() {
     check_area(
         "dse",
         expect![[r#"
-        dse/Account                      -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/ArraySum                     -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/Bar                          +ocg -flags +sushi +dse -local-search -stubs -files
-        dse/CasNumber                    -ocg -flags -sushi +dse -local-search -stubs -files
-        dse/CharCode                     -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/Concat                       -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/DateParse                    -ocg -flags -sushi +dse -local-search -stubs -files
-        dse/Email                        -ocg -flags -sushi +dse -local-search -stubs -files
-        dse/FloatMath                    -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/Foo                          -ocg -flags -sushi -dse -local-search -stubs -files
-        dse/Guard                        -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/Keyword                      -ocg -flags -sushi +dse -local-search -stubs -files
-        dse/LongBits                     -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/Luhn                         -ocg -flags -sushi +dse -local-search -stubs -files
-        dse/Magic                        -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/Modular                      -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/Narrow                       -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/ParseNum                     -ocg -flags -sushi +dse -local-search -stubs -files
-        dse/Reverse                      -ocg -flags -sushi +dse -local-search -stubs -files
-        dse/Same                         -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/Square                       -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/Table                        -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/symbolic/Collect             -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/symbolic/Flow                -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/symbolic/Jdk                 -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/symbolic/Lambdas             -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/symbolic/Numbers             -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/symbolic/Shapes              -ocg +flags -sushi +dse +local-search -stubs -files
-        dse/symbolic/Stack               -ocg -flags -sushi +dse +local-search -stubs -files
-        dse/symbolic/Texts               -ocg -flags -sushi +dse +local-search -stubs -files
-    "#]],
+            dse/Account                      -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/ArraySum                     -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/Bar                          +ocg -flags +sushi +dse -local-search -stubs -files +string-distance
+            dse/CasNumber                    -ocg -flags -sushi +dse -local-search -stubs -files -string-distance
+            dse/CharCode                     -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/Concat                       -ocg -flags -sushi +dse +local-search -stubs -files +string-distance
+            dse/DateParse                    -ocg -flags -sushi +dse -local-search -stubs -files -string-distance
+            dse/Email                        -ocg -flags -sushi +dse -local-search -stubs -files +string-distance
+            dse/FloatMath                    -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/Foo                          -ocg -flags -sushi -dse -local-search -stubs -files -string-distance
+            dse/Guard                        -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/Keyword                      -ocg -flags -sushi +dse -local-search -stubs -files +string-distance
+            dse/LongBits                     -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/Luhn                         -ocg -flags -sushi +dse -local-search -stubs -files -string-distance
+            dse/Magic                        -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/Modular                      -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/Narrow                       -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/ParseNum                     -ocg -flags -sushi +dse -local-search -stubs -files -string-distance
+            dse/Reverse                      -ocg -flags -sushi +dse -local-search -stubs -files +string-distance
+            dse/Same                         -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/Square                       -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/Table                        -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/symbolic/Collect             -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/symbolic/Flow                -ocg -flags -sushi +dse +local-search -stubs -files +string-distance
+            dse/symbolic/Jdk                 -ocg -flags -sushi +dse +local-search -stubs -files +string-distance
+            dse/symbolic/Lambdas             -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/symbolic/Numbers             -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/symbolic/Shapes              -ocg +flags -sushi +dse +local-search -stubs -files +string-distance
+            dse/symbolic/Stack               -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            dse/symbolic/Texts               -ocg -flags -sushi +dse +local-search -stubs -files +string-distance
+        "#]],
     );
     check_area(
         "ocg",
         expect![[r#"
-        ocg/Account                      -ocg -flags -sushi +dse +local-search -stubs -files
-        ocg/Action                       -ocg -flags -sushi -dse +local-search -stubs -files
-        ocg/Applicant                    +ocg -flags +sushi +dse +local-search -stubs -files
-        ocg/AwardChecker                 +ocg -flags +sushi +dse -local-search -stubs -files
-        ocg/Badge                        -ocg -flags -sushi -dse +local-search -stubs -files
-        ocg/Barrier                      -ocg -flags -sushi -dse +local-search -stubs -files
-        ocg/BasicRules                   +ocg -flags +sushi +dse -local-search -stubs -files
-        ocg/Basket                       +ocg -flags +sushi +dse -local-search -stubs -files
-        ocg/Boiler                       -ocg -flags -sushi -dse +local-search -stubs -files
-        ocg/Branch                       +ocg -flags +sushi -dse +local-search -stubs -files
-        ocg/CV                           -ocg -flags -sushi -dse +local-search -stubs -files
-        ocg/Cart                         +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Chain                        +ocg -flags +sushi +dse -local-search -stubs -files
-        ocg/Checkout                     +ocg -flags +sushi +dse -local-search -stubs -files
-        ocg/City                         -ocg -flags -sushi +dse +local-search -stubs -files
-        ocg/Counter                      +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Courier                      +ocg -flags +sushi +dse -local-search -stubs -files
-        ocg/Customer                     +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Dispatcher                   +ocg -flags +sushi +dse -local-search -stubs -files
-        ocg/Frame                        +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/GameState                    +ocg -flags +sushi +dse +local-search -stubs -files
-        ocg/Gate                         +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Hall                         +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Hub                          -ocg -flags -sushi -dse +local-search -stubs -files
-        ocg/Inspector                    +ocg -flags +sushi +dse -local-search -stubs -files
-        ocg/Item                         -ocg -flags -sushi -dse +local-search -stubs -files
-        ocg/Itinerary                    +ocg -flags +sushi +dse -local-search -stubs -files
-        ocg/Journey                      +ocg -flags +sushi +dse -local-search -stubs -files
-        ocg/Leg                          +ocg -flags +sushi -dse +local-search -stubs -files
-        ocg/LoanDesk                     +ocg -flags +sushi +dse -local-search -stubs -files
-        ocg/Node                         +ocg -flags +sushi -dse +local-search -stubs -files
-        ocg/Order                        -ocg -flags -sushi +dse +local-search -stubs -files
-        ocg/Panel                        +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Parcel                       +ocg -flags +sushi -dse +local-search -stubs -files
-        ocg/Plant                        +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Player                       -ocg -flags -sushi -dse +local-search -stubs -files
-        ocg/Policy                       +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Reading                      -ocg -flags -sushi -dse +local-search -stubs -files
-        ocg/Room                         +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Route                        +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Rule                         -ocg -flags -sushi -dse +local-search -stubs -files
-        ocg/Sensors                      -ocg -flags +sushi +dse +local-search -stubs -files
-        ocg/Shelf                        +ocg -flags -sushi +dse +local-search -stubs -files
-        ocg/Site                         +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Stop                         +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Student                      +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Supervisor                   +ocg -flags +sushi -dse +local-search -stubs -files
-        ocg/Thermostat                   +ocg -flags +sushi +dse -local-search -stubs -files
-        ocg/Throttle                     +ocg -flags +sushi +dse +local-search -stubs -files
-        ocg/Tier                         +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Trip                         +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/Turnstile                    +ocg +flags +sushi +dse -local-search -stubs -files
-        ocg/Vault                        +ocg -flags -sushi +dse +local-search -stubs -files
-        ocg/Warehouse                    -ocg -flags +sushi +dse +local-search -stubs -files
-        ocg/access/Base                  -ocg -flags -sushi -dse +local-search -stubs -files
-        ocg/access/CV                    -ocg -flags -sushi -dse +local-search -stubs -files
-        ocg/access/Derived               -ocg -flags -sushi -dse +local-search -stubs -files
-        ocg/access/Figure6               -ocg -flags -sushi +dse +local-search -stubs -files
-        ocg/access/Shelf                 +ocg -flags -sushi +dse +local-search -stubs -files
-        ocg/access/Student               +ocg -flags +sushi -dse -local-search -stubs -files
-        ocg/access/Supervisor            +ocg -flags +sushi -dse +local-search -stubs -files
-        ocg/access/Vault                 +ocg -flags +sushi +dse +local-search -stubs -files
-        ocg/access/Warehouse             -ocg -flags +sushi +dse +local-search -stubs -files
-    "#]],
+            ocg/Account                      -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            ocg/Action                       -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            ocg/Applicant                    +ocg -flags +sushi +dse +local-search -stubs -files -string-distance
+            ocg/AwardChecker                 +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            ocg/Badge                        -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            ocg/Barrier                      -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            ocg/BasicRules                   +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            ocg/Basket                       +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            ocg/Boiler                       -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            ocg/Branch                       +ocg -flags +sushi -dse +local-search -stubs -files -string-distance
+            ocg/CV                           -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            ocg/Cart                         +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Chain                        +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            ocg/Checkout                     +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            ocg/City                         -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            ocg/Counter                      +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Courier                      +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            ocg/Customer                     +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Dispatcher                   +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            ocg/Frame                        +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/GameState                    +ocg -flags +sushi +dse +local-search -stubs -files -string-distance
+            ocg/Gate                         +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Hall                         +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Hub                          -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            ocg/Inspector                    +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            ocg/Item                         -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            ocg/Itinerary                    +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            ocg/Journey                      +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            ocg/Leg                          +ocg -flags +sushi -dse +local-search -stubs -files -string-distance
+            ocg/LoanDesk                     +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            ocg/Node                         +ocg -flags +sushi -dse +local-search -stubs -files -string-distance
+            ocg/Order                        -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            ocg/Panel                        +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Parcel                       +ocg -flags +sushi -dse +local-search -stubs -files -string-distance
+            ocg/Plant                        +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Player                       -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            ocg/Policy                       +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Reading                      -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            ocg/Room                         +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Route                        +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Rule                         -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            ocg/Sensors                      -ocg -flags +sushi +dse +local-search -stubs -files -string-distance
+            ocg/Shelf                        +ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            ocg/Site                         +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Stop                         +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Student                      +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Supervisor                   +ocg -flags +sushi -dse +local-search -stubs -files -string-distance
+            ocg/Thermostat                   +ocg -flags +sushi +dse -local-search -stubs -files -string-distance
+            ocg/Throttle                     +ocg -flags +sushi +dse +local-search -stubs -files -string-distance
+            ocg/Tier                         +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Trip                         +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/Turnstile                    +ocg +flags +sushi +dse -local-search -stubs -files -string-distance
+            ocg/Vault                        +ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            ocg/Warehouse                    -ocg -flags +sushi +dse +local-search -stubs -files -string-distance
+            ocg/access/Base                  -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            ocg/access/CV                    -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            ocg/access/Derived               -ocg -flags -sushi -dse +local-search -stubs -files -string-distance
+            ocg/access/Figure6               -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            ocg/access/Shelf                 +ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+            ocg/access/Student               +ocg -flags +sushi -dse -local-search -stubs -files -string-distance
+            ocg/access/Supervisor            +ocg -flags +sushi -dse +local-search -stubs -files -string-distance
+            ocg/access/Vault                 +ocg -flags +sushi +dse +local-search -stubs -files -string-distance
+            ocg/access/Warehouse             -ocg -flags +sushi +dse +local-search -stubs -files -string-distance
+        "#]],
     );
 }
 
@@ -253,17 +269,17 @@ fn gates_on_real_classes() {
     ];
     let text: String = classes.iter().map(|c| line(&db, c)).collect();
     expect![[r#"
-        com/google/common/base/Strings   -ocg +flags -sushi +dse +local-search +stubs -files
-        com/google/common/base/Splitter  +ocg +flags +sushi +dse +local-search +stubs -files
-        com/google/common/primitives/Ints +ocg -flags -sushi +dse +local-search +stubs -files
-        com/google/common/collect/ImmutableList +ocg +flags -sushi +dse +local-search +stubs -files
-        com/google/common/io/Files       -ocg -flags -sushi +dse +local-search +stubs +files
-        com/google/common/math/IntMath   -ocg -flags -sushi +dse +local-search -stubs -files
-        org/apache/commons/lang3/StringUtils -ocg +flags -sushi +dse +local-search +stubs -files
-        org/apache/commons/lang3/CharRange +ocg +flags +sushi +dse +local-search -stubs -files
-        org/apache/commons/lang3/time/DurationFormatUtils +ocg +flags -sushi +dse +local-search +stubs -files
-        org/apache/commons/lang3/builder/EqualsBuilder +ocg +flags +sushi +dse +local-search +stubs -files
-        org/apache/commons/lang3/math/Fraction +ocg +flags +sushi +dse +local-search -stubs -files
+        com/google/common/base/Strings   -ocg +flags -sushi +dse +local-search +stubs -files -string-distance
+        com/google/common/base/Splitter  +ocg +flags +sushi +dse +local-search +stubs -files -string-distance
+        com/google/common/primitives/Ints +ocg -flags -sushi +dse +local-search +stubs -files -string-distance
+        com/google/common/collect/ImmutableList +ocg +flags -sushi +dse +local-search +stubs -files -string-distance
+        com/google/common/io/Files       -ocg -flags -sushi +dse +local-search +stubs +files +string-distance
+        com/google/common/math/IntMath   -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
+        org/apache/commons/lang3/StringUtils -ocg +flags -sushi +dse +local-search +stubs -files +string-distance
+        org/apache/commons/lang3/CharRange +ocg +flags +sushi +dse +local-search -stubs -files -string-distance
+        org/apache/commons/lang3/time/DurationFormatUtils +ocg +flags -sushi +dse +local-search +stubs -files +string-distance
+        org/apache/commons/lang3/builder/EqualsBuilder +ocg +flags +sushi +dse +local-search +stubs -files +string-distance
+        org/apache/commons/lang3/math/Fraction +ocg +flags +sushi +dse +local-search -stubs -files -string-distance
     "#]]
     .assert_eq(&text);
     expect![[r#"
@@ -278,6 +294,7 @@ fn gates_on_real_classes() {
         package-generators open   always open: it adds generators only for types nothing else makes, once, at cluster building
         format-strings     open   always open: it adds strings only for the separators the class compares with, once
         code-constants     open   always open: a one-time read of the class's constants into the static pool
+        string-distance    closed no class under test calls a string or regex test (equals, startsWith, matches, ...)
     "#]].assert_eq(&render(&gates_of(&db, "org/apache/commons/lang3/CharRange")));
     expect![[r#"
         ocg                closed no callable member takes an object of an application class with instance fields, no branch tests a field
@@ -291,6 +308,7 @@ fn gates_on_real_classes() {
         package-generators open   always open: it adds generators only for types nothing else makes, once, at cluster building
         format-strings     open   always open: it adds strings only for the separators the class compares with, once
         code-constants     open   always open: a one-time read of the class's constants into the static pool
+        string-distance    open   com/google/common/io/Files.simplifyPath(Ljava/lang/String;)Ljava/lang/String; at 37: calls java/lang/String.equals
     "#]].assert_eq(&render(&gates_of(&db, "com/google/common/io/Files")));
 }
 
@@ -310,6 +328,7 @@ fn the_table_with_reasons() {
         package-generators open   always open: it adds generators only for types nothing else makes, once, at cluster building
         format-strings     open   always open: it adds strings only for the separators the class compares with, once
         code-constants     open   always open: a one-time read of the class's constants into the static pool
+        string-distance    closed no class under test calls a string or regex test (equals, startsWith, matches, ...)
     "#]].assert_eq(&render(&gates_of(&db, "flags/Gate")));
     let db = test_support::fixture_db("sushi");
     expect![[r#"
@@ -324,5 +343,6 @@ fn the_table_with_reasons() {
         package-generators open   always open: it adds generators only for types nothing else makes, once, at cluster building
         format-strings     open   always open: it adds strings only for the separators the class compares with, once
         code-constants     open   always open: a one-time read of the class's constants into the static pool
+        string-distance    closed no class under test calls a string or regex test (equals, startsWith, matches, ...)
     "#]].assert_eq(&render(&gates_of(&db, "sushi/IntTree")));
 }

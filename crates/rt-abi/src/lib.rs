@@ -341,6 +341,21 @@ impl Redirect {
     pub fn observes_only(&self) -> bool {
         matches!(self.owner, "java/lang/String" | "java/util/regex/Pattern" | "java/util/regex/Matcher")
     }
+
+    /// Whether the redirect is a boolean string or regex test (`equals`, `startsWith`, `matches`,
+    /// ...) whose operands the string distance grades at the branch that tests its result
+    /// (docs/strings.md): an observing guard of a call that returns `boolean`.
+    pub fn grades_string_test(&self) -> bool {
+        self.observes_only() && self.descriptor.ends_with(")Z")
+    }
+}
+
+/// Whether a call of `owner.name descriptor` (internal names) in a class under test is a string
+/// test the string distance grades ([`Redirect::grades_string_test`]).
+pub fn is_graded_string_test(owner: &str, name: &str, descriptor: &str) -> bool {
+    REDIRECTS
+        .iter()
+        .any(|r| r.owner == owner && r.name == name && r.descriptor == descriptor && r.grades_string_test())
 }
 
 /// Which redirects an instrumented class gets.

@@ -30,22 +30,6 @@ use crate::eval::GoalFitness;
 use crate::norm;
 use crate::space::Refiner;
 
-/// The fitness techniques that change only what the workers record and how traces are scored:
-/// the one switch of the string distance (the engine's problem reads it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Scoring {
-    /// The workers record the string tests whose result a branch tests
-    /// (`protocol::Setup::string_compares`) and [`StringFitness`] grades those branches.
-    pub string_distance: bool,
-}
-
-impl Scoring {
-    /// Every scoring technique on: the default.
-    pub const STANDARD: Scoring = Scoring { string_distance: true };
-    /// Every scoring technique off (an ablation).
-    pub const NONE: Scoring = Scoring { string_distance: false };
-}
-
 /// Levenshtein's distance between `a` and `b`, over chars.
 pub fn edit_distance(a: &str, b: &str) -> u32 {
     let a: Vec<char> = a.chars().collect();
