@@ -371,7 +371,8 @@ fn run_project(args: &Args, dir: &Path) -> Result<(), Failure> {
             }
         }
         eprintln!("module {}: {} classes", m.name, m.classes.len());
-        let key = run_args.generation_key(m.tests.strip_prefix(&root).unwrap_or(&m.tests));
+        let tests = std::path::absolute(&m.tests).unwrap_or_else(|_| m.tests.clone());
+        let key = run_args.generation_key(tests.strip_prefix(&root).unwrap_or(&tests));
         let stale = state.stale(m, &key);
         if stale.is_empty() {
             installs.push(Vec::new());

@@ -166,13 +166,14 @@ impl Incremental {
     pub fn finish(self, modules: &[Module]) -> anyhow::Result<()> {
         let mut state = self.old.clone();
         for ((module, class), e) in &self.new {
-            let tests = modules.iter().find(|m| &m.name == module).map(|m| &m.tests);
+            let tests =
+                modules.iter().find(|m| &m.name == module).and_then(|m| std::path::absolute(&m.tests).ok());
             let entries = state.modules.entry(module.clone()).or_default();
             if let (Some(old), Some(tests)) = (entries.get(class), tests) {
                 // Only below this run's test directory: files an earlier `--out` put elsewhere stay.
                 for f in old.files.keys().filter(|f| !e.files.contains_key(*f)) {
                     let p = self.absolute(f);
-                    if p.starts_with(tests) && remove_generated(&p)? {
+                    if p.starts_with(&tests) && remove_generated(&p)? {
                         eprintln!("module {module}: deleted {f}, no longer written for {class}");
                     }
                 }
@@ -255,9 +256,11 @@ impl Incremental {
             .collect()
     }
 
-    /// `p` as the state records it: relative to the project when inside it.
+    /// `p` as the state records it: relative to the project when inside it, else absolute (an
+    /// `--out` relative to the working directory).
     fn relative(&self, p: &Path) -> String {
-        p.strip_prefix(&self.root).unwrap_or(p).display().to_string()
+        let p = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        p.strip_prefix(&self.root).unwrap_or(&p).display().to_string()
     }
 
     fn absolute(&self, recorded: &str) -> PathBuf {
