@@ -1,8 +1,8 @@
 //! Incremental `generate --project` on copies of examples/maven: a second run regenerates only the
 //! classes whose bytecode, or whose project dependencies' bytecode, changed, leaves every other test
 //! file as it was (same bytes, same modification time), deletes the tests of a class that left the
-//! project, and is much faster; `--force` and a changed `--seed` regenerate everything. Needs `mvn`
-//! and a local repository filled by scripts/fetch-maven.sh.
+//! project, and is much faster; `--force` and a changed `--seed` regenerate everything; a failed run
+//! leaves the state as it was. Needs `mvn` and a local repository filled by scripts/fetch-maven.sh.
 
 mod common;
 
@@ -147,7 +147,7 @@ fn a_second_run_regenerates_only_the_changed_class_and_its_dependents() {
 }
 
 #[test]
-fn force_and_another_seed_regenerate_every_class() {
+fn force_and_another_seed_regenerate_all_and_a_failed_run_writes_no_state() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let tmp = project_with(0);
     let project = tmp.path();
@@ -162,4 +162,18 @@ fn force_and_another_seed_regenerate_every_class() {
         assert_eq!(rewritten, 2, "{seed} {extra:?}: every test file is written again\n{err}");
         before = after;
     }
+
+    // A failed run (here: a test file of the user's where Counter's would go) leaves the state and
+    // every test file as they were.
+    let state = project.join(".suitesmith/state.json");
+    let recorded = std::fs::read(&state).expect("state");
+    let mine = project.join("core/src/test/java/sample/core/CounterTest.java");
+    std::fs::write(&mine, "class CounterTest {}\n").expect("write");
+    let before = tests_of(project);
+    let dir = project.display().to_string();
+    let out = suitesmith(&["generate", "--project", &dir, "--evaluations", "100", "--seed", "2"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(&state).expect("state"), recorded, "the state is not rewritten");
+    assert_eq!(tests_of(project), before);
+    assert_eq!(std::fs::read_to_string(&mine).expect("mine"), "class CounterTest {}\n");
 }
