@@ -91,7 +91,7 @@ pub struct Args {
     shard: Option<String>,
     /// With `--project`: regenerate every class, also those whose tests are up to date (same
     /// bytecode, dependencies and options as when they were written: .suitesmith/state.json).
-    #[arg(long, requires = "project")]
+    #[arg(long)]
     force: bool,
     /// A flag for every JVM that runs the code under test (repeatable): the workers', the
     /// verification's, and, for module options, javac's. Give options with a value as
@@ -135,6 +135,10 @@ struct Plan {
 pub fn run(args: &Args) -> Result<(), Failure> {
     if let Some(dir) = &args.project {
         return run_project(args, dir);
+    }
+    if args.force {
+        // Only a project run keeps a record of earlier runs: without one, every run is forced.
+        return Err(Failure::BadInput("--force applies to --project runs only".into()));
     }
     run_classes(args).map(|_| ())
 }
