@@ -327,6 +327,96 @@ fn hex(h: u64) -> String {
 mod tests {
     use super::*;
 
+    /// A Maven-shaped project at `root` whose `target/classes` holds examples/classes, and its module.
+    fn project(root: &Path) -> Module {
+        let classes = root.join("target/classes/example");
+        std::fs::create_dir_all(&classes).unwrap();
+        let from = test_support::workspace_root().join("examples/classes/example");
+        for f in ["Stack.class", "Triangle.class", "Triangle$Kind.class"] {
+            std::fs::copy(from.join(f), classes.join(f)).unwrap();
+        }
+        Module {
+            name: ".".into(),
+            classes: vec!["example.Stack".into(), "example.Triangle".into()],
+            classpath: root.join("target/classes").display().to_string(),
+            junit: None,
+            scratch: root.join("target/suitesmith"),
+            tests: root.join("src/test/java"),
+        }
+    }
+
+    /// One run as `run_project` does it: which classes are stale, then "generate" them (a test file
+    /// each, installed) and record them.
+    fn run(root: &Path, m: &Module, key: &str, force: bool) -> Vec<String> {
+        let mut inc = Incremental::start(root, Build::Maven, force).unwrap();
+        let stale = inc.stale(m, key);
+        let mut written = Vec::new();
+        for c in &stale {
+            let rel = format!("{}Test.java", ClassName::from_binary(c).internal());
+            for dir in [&m.scratch, &m.tests] {
+                std::fs::create_dir_all(dir.join("example")).unwrap();
+                std::fs::write(dir.join(&rel), format!("{GENERATED_MARK} */ class {c}Test {{}} // {key}\n"))
+                    .unwrap();
+            }
+            written.push((c.clone(), vec![rel]));
+        }
+        inc.record(m, key, &written).unwrap();
+        inc.finish(std::slice::from_ref(m)).unwrap();
+        stale
+    }
+
+    /// Each change and the classes it makes stale: the class's own bytecode, a nested class's (a
+    /// dependency), the configuration, `--force`, an edited test file; a class gone takes its test.
+    #[test]
+    fn only_what_changed_is_regenerated() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let m = project(&root);
+        let classes = root.join("target/classes/example");
+        let append = |f: &str| {
+            let mut bytes = std::fs::read(classes.join(f)).unwrap();
+            bytes.push(0); // after the constant pool: the scan still reads the class
+            std::fs::write(classes.join(f), bytes).unwrap();
+        };
+        let both = ["example.Stack", "example.Triangle"];
+        type Step<'a> = (&'a str, Box<dyn Fn() + 'a>, &'a str, bool, &'a [&'a str]);
+        let steps: Vec<Step> = vec![
+            ("first run", Box::new(|| {}), "k1", false, &both),
+            ("nothing changed", Box::new(|| {}), "k1", false, &[]),
+            ("Stack's bytecode", Box::new(|| append("Stack.class")), "k1", false, &["example.Stack"]),
+            (
+                "a nested class",
+                Box::new(|| append("Triangle$Kind.class")),
+                "k1",
+                false,
+                &["example.Triangle"],
+            ),
+            ("the configuration", Box::new(|| {}), "k2", false, &both),
+            ("--force", Box::new(|| {}), "k2", true, &both),
+            (
+                "an edited test",
+                Box::new(|| std::fs::write(m.tests.join("example/StackTest.java"), "mine").unwrap()),
+                "k2",
+                false,
+                &["example.Stack"],
+            ),
+        ];
+        for (what, change, key, force, expected) in steps {
+            change();
+            assert_eq!(run(&root, &m, key, force), expected, "{what}");
+        }
+        let state = std::fs::read_to_string(root.join(STATE_FILE)).unwrap();
+        assert!(state.contains("\"src/test/java/example/TriangleTest.java\""), "{state}");
+
+        std::fs::remove_file(classes.join("Triangle.class")).unwrap();
+        let m = Module { classes: vec!["example.Stack".into()], ..m };
+        assert_eq!(run(&root, &m, "k2", false), Vec::<String>::new());
+        assert!(!m.tests.join("example/TriangleTest.java").exists(), "the test of a class gone is deleted");
+        assert!(m.tests.join("example/StackTest.java").exists());
+        let state = std::fs::read_to_string(root.join(STATE_FILE)).unwrap();
+        assert!(!state.contains("Triangle"), "{state}");
+    }
+
     #[test]
     fn class_names_are_found_in_constant_pool_strings() {
         let cases: &[(&str, &[&str])] = &[
