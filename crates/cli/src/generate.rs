@@ -89,6 +89,10 @@ pub struct Args {
     /// then `suitesmith merge` their output directories (docs/scale.md).
     #[arg(long)]
     shard: Option<String>,
+    /// With `--project`: regenerate every class, also those whose tests are up to date (same
+    /// bytecode, dependencies and options as when they were written: .suitesmith/state.json).
+    #[arg(long)]
+    force: bool,
     /// A flag for every JVM that runs the code under test (repeatable): the workers', the
     /// verification's, and, for module options, javac's. Give options with a value as
     /// `--option=value`, e.g. `--jvm-arg=--add-exports=jdk.compiler/com.sun.tools.javac.code=ALL-UNNAMED`
@@ -132,6 +136,29 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     if let Some(dir) = &args.project {
         return run_project(args, dir);
     }
+    if args.force {
+        // Only a project run keeps a record of earlier runs: without one, every run is forced.
+        return Err(Failure::BadInput("--force applies to --project runs only".into()));
+    }
+    run_classes(args).map(|_| ())
+}
+
+impl Args {
+    /// The options that decide what a module's run (`self`, with its JUnit set) writes, as text,
+    /// less those that only select the classes, show progress, place the reports or (the classpath)
+    /// are followed by crate::incremental itself: a change of any other option regenerates every
+    /// class. `tests` is where the module's tests go, relative to the project.
+    pub(crate) fn generation_key(&self, tests: &Path) -> String {
+        let mut a = self.clone();
+        (a.project, a.project_classes, a.classpath, a.class, a.prefix) = (None, None, None, None, None);
+        (a.workers, a.verbose, a.shard, a.sourcepath, a.force) = (None, false, None, None, false);
+        a.out = Some(tests.to_path_buf());
+        format!("{a:?}")
+    }
+}
+
+/// A plain run; what it wrote for each class: (class, test files relative to the output directory).
+fn run_classes(args: &Args) -> Result<Vec<(String, Vec<String>)>, Failure> {
     let plan = check(args)?;
     let started = Instant::now();
     let mut progress = Progress::new(plan.classes.len(), args.verbose);
@@ -152,7 +179,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         if worker::cleanup::terminating() {
             // A signal is stopping the run (its workers were killed under the search): say nothing
             // and write nothing; the handler exits the process.
-            return Ok(());
+            return Ok(Vec::new());
         }
         match res {
             Ok(t) => {
@@ -172,7 +199,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     match worker::cleanup::unless_terminating(|| {
         write_outputs(&plan, &sources, &done, &failed, started.elapsed())
     }) {
-        None => return Ok(()),
+        None => return Ok(Vec::new()),
         Some(written) => written.map_err(Failure::Internal)?,
     }
     progress.summary(&plan.out, &done, &failed);
@@ -184,7 +211,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             failed.iter().map(|(c, e)| format!("{c}: {e}")).collect::<Vec<_>>().join("; ")
         )));
     }
-    Ok(())
+    Ok(done.iter().map(|t| (t.class.clone(), t.files.iter().map(|f| f.relative_path()).collect())).collect())
 }
 
 /// The sandbox `--sandbox` asks for, resolved once for the run; a warning on stderr when no layer is
@@ -313,7 +340,8 @@ pub(crate) fn configure(args: &Args) -> Result<GenerateConfig, Failure> {
 }
 
 /// `--project`: crate::project finds the modules and their classes; each module is a plain run into
-/// its scratch directory, and the tests are installed only when every run is done.
+/// its scratch directory of the classes whose tests are not up to date (crate::incremental), and
+/// the tests are installed only when every run is done.
 fn run_project(args: &Args, dir: &Path) -> Result<(), Failure> {
     let sel = crate::project::Selection {
         class: args.class.as_deref(),
@@ -325,12 +353,14 @@ fn run_project(args: &Args, dir: &Path) -> Result<(), Failure> {
         let shard = Shard::parse(text).map_err(Failure::BadInput)?;
         modules = shard_modules(modules, shard)?;
     }
+    // `open` checked that it is a directory.
+    let root = dir.canonicalize().with_context(|| format!("reading {}", dir.display()))?;
+    let mut state = crate::incremental::Incremental::start(&root, build, args.force)?;
     let mut installs = Vec::new();
     for m in &modules {
         let mut run_args = args.clone();
         run_args.project = None;
         run_args.classpath = Some(m.classpath.clone());
-        run_args.project_classes = Some(m.classes.clone());
         run_args.out = Some(m.scratch.clone());
         // report.html shows the module's own sources unless the user named others.
         let main_sources = dir.join(&m.name).join("src/main/java");
@@ -345,21 +375,33 @@ fn run_project(args: &Args, dir: &Path) -> Result<(), Failure> {
             }
         }
         eprintln!("module {}: {} classes", m.name, m.classes.len());
+        let tests = std::path::absolute(&m.tests).unwrap_or_else(|_| m.tests.clone());
+        let key = run_args.generation_key(tests.strip_prefix(&root).unwrap_or(&tests));
+        let stale = state.stale(m, &key);
+        if stale.is_empty() {
+            installs.push(Vec::new());
+            continue;
+        }
+        run_args.project_classes = Some(stale);
         // Earlier runs' files would be installed with this run's.
         if m.scratch.exists() {
             std::fs::remove_dir_all(&m.scratch)
                 .with_context(|| format!("removing {}", m.scratch.display()))?;
         }
-        run(&run_args)?;
+        let written = run_classes(&run_args)?;
         if worker::cleanup::terminating() {
             return Ok(());
         }
         installs.push(crate::project::planned_installs(m)?);
+        state.record(m, &key, &written)?;
     }
     for (m, plan) in modules.iter().zip(&installs) {
         crate::project::install(plan)?;
-        eprintln!("module {}: {} test files in {}", m.name, plan.len(), m.tests.display());
+        if !plan.is_empty() {
+            eprintln!("module {}: {} test files in {}", m.name, plan.len(), m.tests.display());
+        }
     }
+    state.finish(&modules)?;
     Ok(())
 }
 

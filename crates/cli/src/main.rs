@@ -7,6 +7,7 @@ mod analyze;
 mod dse_args;
 mod generate;
 mod html;
+mod incremental;
 mod instrument;
 mod local_search_args;
 mod merge;

@@ -71,6 +71,11 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
         ),
         (args_for("examples/classes", "example.Stack", &["--sushi-solver-work", "0"]), &[], "at least 1"),
         (
+            args_for("examples/classes", "example.Stack", &["--force"]),
+            &[],
+            "--force applies to --project runs only",
+        ),
+        (
             vec![
                 "generate".into(),
                 "--classpath".into(),

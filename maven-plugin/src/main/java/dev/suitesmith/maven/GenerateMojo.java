@@ -65,6 +65,10 @@ public class GenerateMojo extends AbstractMojo {
     @Parameter(property = "suitesmith.shard")
     private String shard;
 
+    /** Regenerates every class, also those whose tests are up to date (docs/maven.md, Incremental runs). */
+    @Parameter(property = "suitesmith.force", defaultValue = "false")
+    private boolean force;
+
     /** More options, passed to `suitesmith generate` as they are (e.g. --criteria line,branch). */
     @Parameter(property = "suitesmith.args")
     private List<String> extraArgs;
@@ -118,6 +122,9 @@ public class GenerateMojo extends AbstractMojo {
         add(c, "--workers", workers);
         add(c, "--junit", junit);
         add(c, "--shard", shard);
+        if (force) {
+            c.add("--force");
+        }
         if (extraArgs != null) {
             c.addAll(extraArgs);
         }
