@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
 
 public final class RuntimeTest {
     /** The protocol version the runtime speaks (docs/protocol.md; crates/protocol VERSION). */
-    static final int PROTOCOL = 12;
+    static final int PROTOCOL = 13;
 
     /** The JVM option every worker gets (crates/rt-abi GUARDED_PROVIDER_ARG). */
     static final String PROVIDER_ARG =
@@ -753,6 +753,7 @@ public final class RuntimeTest {
             e.i32(2).i32(0).str("subjects.Counter").i32(1).str("subjects.BadInit");
             e.i32(timeoutMs).i32(100).str(scratch.getPath()).i64(1_700_000_000_000L);
             e.i64(Double.doubleToLongBits(1e-6)).i32(0); // v9: epsilon, no path conditions
+            e.u8(1); // v13: record string tests (none of these subjects branches on one)
             w.send(e.frame(2));
             // Calc has no class id, so it is defined on first load, not at Setup (protocol v4 with
             // guard-only classes: only the classes under test are defined eagerly).
@@ -895,6 +896,16 @@ public final class RuntimeTest {
             List<String> ds = new ArrayList<String>();
             for (int j = 0; j < m; j++) ds.add("" + Double.longBitsToDouble(d.readLong()));
             r.trace.add("path " + id + " " + ds);
+        }
+        k = d.readInt();
+        for (int i = 0; i < k; i++) {
+            int id = d.readInt();
+            int m = d.readInt();
+            List<String> cs = new ArrayList<String>();
+            for (int j = 0; j < m; j++) {
+                cs.add("(" + d.readUnsignedByte() + "," + d.readInt() + "," + readStr(d) + "," + readStr(d) + ")");
+            }
+            r.trace.add("compares " + id + " " + cs);
         }
         r.stdout = readStr(d);
         expect(d.available(), 0, "TestResult fully decoded");
