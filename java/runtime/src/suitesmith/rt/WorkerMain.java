@@ -247,11 +247,49 @@ public final class WorkerMain {
             Tracer.writeEmpty(trace);
         } else {
             Tracer.write(trace);
+            // After the initialisers' trace is written, so that what it runs is not taken for
+            // code that runs while the classes initialise; `Tracer.reset` drops its trace.
+            fillEnumConstants(loader, byId, timeoutMs);
         }
         trace.flush();
         Tracer.reset();
         Guards.beginTest();
         return bytes.toByteArray();
+    }
+
+    /**
+     * Fills each enum under test's JVM-wide table of constants (`Class.getEnumConstants`), which
+     * the JDK fills on first use by calling the enum's `values()` reflectively: `valueOf`, `EnumSet`
+     * and `EnumMap` all go through it. Left to the tests, the first test of a JVM to call
+     * `Kind.valueOf` would trace `values()` and every later one would not, so a test's trace would
+     * depend on what ran before it on that worker, and a seed's run on the number of workers. The
+     * table lives in the `Class` object, which the static reset does not touch. Run like
+     * {@link #initialiseAll}, on a daemon thread within the test timeout.
+     */
+    private static void fillEnumConstants(final Loader loader, final String[] byId, int timeoutMs) {
+        Thread t = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                for (String name : byId) {
+                    if (name == null) continue;
+                    try {
+                        Class<?> c = Class.forName(name, false, loader);
+                        if (c.isEnum()) c.getEnumConstants();
+                    } catch (Throwable e) {
+                        diag("filling the constants of " + name + " failed: " + e);
+                    }
+                }
+            }
+        }, "suitesmith-enums");
+        t.setDaemon(true);
+        t.setContextClassLoader(loader);
+        t.start();
+        try {
+            t.join(timeoutMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (t.isAlive()) diag("filling the enums' constants did not finish within " + timeoutMs + " ms");
     }
 
     /** The process id: ProcessHandle on Java 9+ (reflectively, for --release 8), /proc on Linux, else -1. */
