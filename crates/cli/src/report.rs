@@ -218,6 +218,7 @@ fn portfolio_config_json(a: &engine::Allocation) -> Value {
         engine::Allocation::Adaptive(p) => json!({
             "allocation": "adaptive",
             "gamma": p.gamma,
+            "period": p.period,
             "prior": p.prior,
             "c0_seconds": p.c0_seconds,
             "c0_work": p.c0_work,

@@ -75,6 +75,23 @@ pub struct Dse<'a> {
     /// skip after the last one (`run_app`).
     barren: u32,
     skip: u32,
+    /// Where the current call must stop, set by whoever shares the search among techniques
+    /// (`limit_next_call`): DSE pauses the application there, as at the end of its own share.
+    until: Option<Until>,
+}
+
+/// The most DSE's next call may spend, in the measure of whoever shares the search among
+/// techniques (the portfolio): evaluation equivalents (`Dse::work`) or seconds of the clock.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CallLimit {
+    Work(u64),
+    Seconds(f64),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Until {
+    Work(u64),
+    Clock(std::time::Duration),
 }
 
 /// After this many barren applications in a row the skip stops growing: 1,023 triggers.
@@ -135,6 +152,7 @@ impl<'a> Dse<'a> {
             paused: None,
             barren: 0,
             skip: 0,
+            until: None,
         }
     }
 
@@ -162,6 +180,19 @@ impl<'a> Dse<'a> {
         crate::budget::work(&self.stats, &[self.solver.stats(), self.explorer.stats()])
     }
 
+    /// Limits the next call to `limit` more work or time: an application still under way then is
+    /// paused, and goes on at a later call. A time limit needs the clock (`Dse::timed`); without
+    /// one it is ignored.
+    pub fn limit_next_call(&mut self, limit: CallLimit) {
+        self.until = match (limit, self.clock) {
+            (CallLimit::Work(units), _) => Some(Until::Work(self.work().saturating_add(units))),
+            (CallLimit::Seconds(s), Some(clock)) => {
+                Some(Until::Clock(clock.elapsed() + std::time::Duration::from_secs_f64(s.max(0.0))))
+            }
+            (CallLimit::Seconds(_), None) => None,
+        };
+    }
+
     /// The wall time measured (all zero without a clock).
     pub fn cost(&self) -> &DseCost {
         &self.cost
@@ -171,6 +202,11 @@ impl<'a> Dse<'a> {
     /// reported work.
     fn affordable(&mut self) -> bool {
         self.stats.work = crate::budget::work(&self.stats, &[self.solver.stats(), self.explorer.stats()]);
+        match self.until {
+            Some(Until::Work(u)) if self.stats.work > u => return false,
+            Some(Until::Clock(t)) if self.now() > t => return false,
+            _ => {}
+        }
         let Some(n) = self.evaluations else { return true };
         match (self.share_by, self.clock) {
             (ShareBy::Time { lead }, Some(clock)) => {

@@ -35,7 +35,7 @@ pub use control::{Controller, Trigger, values_only_change};
 pub use cost::{DseCost, QueryTimes};
 pub use expand::{default_value, expand, symbolic_statements};
 pub use explain::{explain, explain_first};
-pub use hook::{Dse, DseTarget};
+pub use hook::{CallLimit, Dse, DseTarget};
 pub use substitute::{no_lone_surrogates, substitute, to_prim};
 
 /// DSE's part of the one configuration value. No `Default`: [`DseConfig::off`] and

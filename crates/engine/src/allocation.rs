@@ -2,9 +2,10 @@
 //! technique hooks are built once (`TechniqueHooks`); under `Allocation::Fixed` each is called at
 //! every `between`, as before the portfolio; under `Allocation::Adaptive` they are the arms of one
 //! `portfolio::Portfolio`, the search's only hook, which calls an arm while its cost is within the
-//! share its earnings give it. DSE is metered by its own work (`dse::Dse::work`), the others by
-//! the tests they inject (`portfolio::Plain`); SUSHI's exploration, done when the problem was
-//! built, is charged to its arm before the search starts.
+//! share its earnings give it. DSE is metered by its own work (`dse::Dse::work`) and each of its
+//! calls stops at the allowance the portfolio gives it (`DseArm`); SUSHI earns the path goals it
+//! solved (`SushiArm`), and its exploration, done when the problem was built, is charged to its arm
+//! before the search starts; the others are metered by the tests they inject (`portfolio::Plain`).
 //!
 //! Not here: the gates themselves and the rule (crate `portfolio`), which techniques a class keeps
 //! (`Techniques::gated`), building the problem or the cluster (`search_class_in`).
@@ -12,9 +13,10 @@
 use std::time::Duration;
 
 use portfolio::{
-    Arm, ArmReport, Gate, Ledger, Metered, Plain, Portfolio, PortfolioArm, PortfolioConfig, WorkFrom,
+    Allowance, Arm, ArmReport, Gate, Ledger, Metered, Plain, Portfolio, PortfolioArm, PortfolioConfig,
 };
-use search::{Clock, Hook, SearchError, SearchResult};
+use search::{Clock, Hook, ProblemError, SearchError, SearchResult, View};
+use testcase::{TestCase, TestRng};
 
 use crate::{EngineError, JvmProblem};
 
@@ -75,7 +77,57 @@ pub(crate) fn report_without_hooks(
     gates: &[Gate],
     budget: &search::Budget,
 ) -> Vec<ArmReport> {
-    portfolio::report(gates, &Ledger::new(&[], config.gamma), portfolio::Budget::of(budget).measure())
+    let budget = portfolio::Budget::of(budget);
+    portfolio::report(gates, &Ledger::new(&[], budget.measure(), config.decay_for(budget)))
+}
+
+/// DSE as an arm: metered by its own work, and each call limited to the portfolio's allowance (an
+/// application runs to its own budgets otherwise: 10,362 evaluation equivalents in one call on
+/// `dse.Keyword`).
+struct DseArm<'h, 'a>(&'h mut dse::Dse<'a>);
+
+impl Hook<JvmProblem> for DseArm<'_, '_> {
+    fn between(
+        &mut self,
+        view: &View<'_>,
+        problem: &mut JvmProblem,
+        rng: &mut TestRng,
+    ) -> Result<Vec<TestCase>, ProblemError> {
+        self.0.between(view, problem, rng)
+    }
+}
+
+impl Metered<JvmProblem> for DseArm<'_, '_> {
+    fn work(&self) -> Option<u64> {
+        Some(self.0.work())
+    }
+
+    fn allow(&mut self, allowance: Allowance) {
+        self.0.limit_next_call(match allowance {
+            Allowance::Work(units) => dse::CallLimit::Work(units),
+            Allowance::Seconds(s) => dse::CallLimit::Seconds(s),
+        });
+    }
+}
+
+/// SUSHI as an arm: it injects no tests but adds path goals, and earns those solved.
+struct SushiArm<'h>(&'h mut sushi::SushiHook);
+
+impl Hook<JvmProblem> for SushiArm<'_> {
+    fn between(
+        &mut self,
+        view: &View<'_>,
+        problem: &mut JvmProblem,
+        rng: &mut TestRng,
+    ) -> Result<Vec<TestCase>, ProblemError> {
+        self.0.between(view, problem, rng)
+    }
+}
+
+impl Metered<JvmProblem> for SushiArm<'_> {
+    fn earned(&self) -> u64 {
+        self.0.solved()
+    }
 }
 
 /// Runs the search (`run`, given the search's hooks) with `hooks` as the arms of one portfolio with
@@ -93,9 +145,9 @@ pub(crate) fn adaptive<F>(
 where
     F: FnOnce(Vec<&mut dyn Hook<JvmProblem>>) -> Result<SearchResult, SearchError>,
 {
-    let mut dse = hooks.dse.as_mut().map(|d| WorkFrom::new(d, |d: &dse::Dse<'_>| d.work()));
+    let mut dse = hooks.dse.as_mut().map(DseArm);
     let mut ocg = hooks.ocg.as_mut().map(|h| Plain(h as &mut dyn Hook<JvmProblem>));
-    let mut sushi = hooks.sushi.as_mut().map(|h| Plain(h as &mut dyn Hook<JvmProblem>));
+    let mut sushi = hooks.sushi.as_mut().map(SushiArm);
     let mut local = hooks.local.as_mut().map(|h| Plain(h as &mut dyn Hook<JvmProblem>));
     let arms: Vec<PortfolioArm<'_, JvmProblem>> = [
         (Arm::Dse, dse.as_mut().map(|h| h as &mut dyn Metered<JvmProblem>)),

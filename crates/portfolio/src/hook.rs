@@ -23,19 +23,30 @@ use search::{Clock, Hook, ProblemError, View};
 use testcase::{TestCase, TestRng};
 
 use crate::Arm;
-use crate::allocation::{Budget, Measure, PortfolioConfig, may_run, shares};
+use crate::allocation::{Allowance, Budget, Measure, PortfolioConfig, allowance, may_run, shares};
 use crate::gates::Gate;
 use crate::ledger::Ledger;
 use crate::report::{ArmReport, report};
 
-/// A hook whose deterministic work the portfolio can read. Hooks that count their own work
-/// (DSE's evaluation equivalents, `dse::work`) say so; for the others each test they inject is one
-/// unit, as the search counts an evaluation.
+/// A hook as the portfolio sees it: what it did besides the tests it injects, and the limit of its
+/// next call. Every method has a default, for hooks that meter nothing of their own.
 pub trait Metered<P: ?Sized>: Hook<P> {
-    /// The work done so far, cumulative, in evaluation equivalents; `None`: count injected tests.
+    /// The work done so far, cumulative, in evaluation equivalents (DSE's, `dse::Dse::work`);
+    /// `None`: each injected test is one unit, as the search counts an evaluation.
     fn work(&self) -> Option<u64> {
         None
     }
+
+    /// Goals the hook earned by its own account so far, cumulative, besides those covered by tests
+    /// it injected: a hook that adds goals rather than tests (SUSHI's path goals, solved and
+    /// checked) would otherwise never earn.
+    fn earned(&self) -> u64 {
+        0
+    }
+
+    /// The most its next call may spend; a hook whose calls are short ignores it, a hook whose
+    /// one call can be long (a DSE application) stops there and goes on at its next call.
+    fn allow(&mut self, _allowance: Allowance) {}
 }
 
 /// A hook with no meter of its own: each injected test is one unit of work.
@@ -54,36 +65,6 @@ impl<P: ?Sized> Hook<P> for Plain<'_, P> {
 
 impl<P: ?Sized> Metered<P> for Plain<'_, P> {}
 
-/// A hook whose work a function reads from it: how the engine meters a hook of a crate below this
-/// one without a type of its own (DSE: `WorkFrom::new(&mut dse, |d| dse::work(..))`).
-pub struct WorkFrom<'a, H, F> {
-    hook: &'a mut H,
-    work: F,
-}
-
-impl<'a, H, F: Fn(&H) -> u64> WorkFrom<'a, H, F> {
-    pub fn new(hook: &'a mut H, work: F) -> WorkFrom<'a, H, F> {
-        WorkFrom { hook, work }
-    }
-}
-
-impl<P: ?Sized, H: Hook<P>, F> Hook<P> for WorkFrom<'_, H, F> {
-    fn between(
-        &mut self,
-        view: &View<'_>,
-        problem: &mut P,
-        rng: &mut TestRng,
-    ) -> Result<Vec<TestCase>, ProblemError> {
-        self.hook.between(view, problem, rng)
-    }
-}
-
-impl<P: ?Sized, H: Hook<P>, F: Fn(&H) -> u64> Metered<P> for WorkFrom<'_, H, F> {
-    fn work(&self) -> Option<u64> {
-        Some((self.work)(self.hook))
-    }
-}
-
 /// One technique hook and its arm.
 pub struct PortfolioArm<'h, P: ?Sized> {
     pub arm: Arm,
@@ -98,8 +79,9 @@ pub struct Portfolio<'h, P: ?Sized> {
     clock: &'h dyn Clock,
     /// The arms that may be called: hooks whose gate is open, in the order given.
     arms: Vec<PortfolioArm<'h, P>>,
-    /// Each arm's last reading of `Metered::work`.
+    /// Each arm's last reading of `Metered::work` and `Metered::earned`.
     last_work: Vec<u64>,
+    last_earned: Vec<u64>,
     gates: Vec<Gate>,
     ledger: Ledger,
     /// The hash of every test an arm injected, with the first arm that injected it.
@@ -125,10 +107,11 @@ impl<'h, P: ?Sized> Portfolio<'h, P> {
         Portfolio {
             lead: config.lead_for(budget),
             measure: budget.measure(),
-            ledger: Ledger::new(&ids, config.gamma),
+            ledger: Ledger::new(&ids, budget.measure(), config.decay_for(budget)),
             config,
             clock,
             last_work: vec![0; arms.len()],
+            last_earned: vec![0; arms.len()],
             arms,
             gates,
             injected: BTreeMap::new(),
@@ -136,11 +119,12 @@ impl<'h, P: ?Sized> Portfolio<'h, P> {
         }
     }
 
-    /// Charges `arm` for work done outside the search (SUSHI's exploration before the workers
-    /// start), so that it counts against the arm's share like a call; an arm whose gate is closed
-    /// or that is not in the portfolio is not charged.
+    /// Charges `arm` for work done before the search (SUSHI's exploration before the workers
+    /// start): it weighs in the arm's rate and is reported, but does not hold its calls back
+    /// (`Ledger::charge_before`); an arm whose gate is closed or that is not in the portfolio is
+    /// not charged.
     pub fn charge(&mut self, arm: Arm, time: std::time::Duration, work: u64) {
-        self.ledger.charge(arm, time, work);
+        self.ledger.charge_before(arm, time, work);
     }
 
     pub fn ledger(&self) -> &Ledger {
@@ -149,10 +133,11 @@ impl<'h, P: ?Sized> Portfolio<'h, P> {
 
     /// The per-arm summary for report.json.
     pub fn report(&self) -> Vec<ArmReport> {
-        report(&self.gates, &self.ledger, self.measure)
+        report(&self.gates, &self.ledger)
     }
 
-    /// Credits each arm with the goals newly covered by a test it injected.
+    /// Credits each arm with the goals newly covered by a test it injected, and with those it
+    /// counts as its own (`Metered::earned`).
     fn credit(&mut self, view: &View<'_>) {
         let archive = view.archive();
         self.seen.resize(archive.n_goals(), false);
@@ -165,8 +150,16 @@ impl<'h, P: ?Sized> Portfolio<'h, P> {
                 *earned.entry(*arm).or_default() += 1;
             }
         }
+        for (i, a) in self.arms.iter().enumerate() {
+            let total = a.hook.earned();
+            let new = total.saturating_sub(std::mem::replace(&mut self.last_earned[i], total));
+            if new > 0 {
+                *earned.entry(a.arm).or_default() += new;
+            }
+        }
+        let now = self.elapsed(view);
         for (arm, goals) in earned {
-            self.ledger.credit(arm, goals, view.iteration());
+            self.ledger.credit(arm, goals, now);
         }
     }
 
@@ -176,7 +169,7 @@ impl<'h, P: ?Sized> Portfolio<'h, P> {
     fn elapsed(&self, view: &View<'_>) -> f64 {
         match self.measure {
             Measure::Time => self.clock.elapsed().as_secs_f64(),
-            Measure::Work => view.evaluations() as f64 + self.ledger.spent_all(Measure::Work),
+            Measure::Work => view.evaluations() as f64 + self.ledger.spent_all(),
         }
     }
 }
@@ -197,16 +190,19 @@ impl<P: ?Sized> Hook<P> for Portfolio<'_, P> {
     ) -> Result<Vec<TestCase>, ProblemError> {
         self.credit(view);
         let ids: Vec<Arm> = self.arms.iter().map(|a| a.arm).collect();
-        let shares = shares(&self.config, self.measure, &self.ledger, &ids, view.iteration());
+        let shares = shares(&self.config, &self.ledger, &ids, self.elapsed(view));
         let mut out = Vec::new();
         for i in 0..self.arms.len() {
             let arm = self.arms[i].arm;
-            let spent = self.ledger.spent(arm, self.measure);
-            let spent_all = self.ledger.spent_all(self.measure);
-            if !may_run(spent, self.elapsed(view), spent_all, self.lead, shares.of(arm)) {
+            let first_call = self.ledger.account(arm).is_none_or(|a| a.calls == 0);
+            let state = (self.ledger.spent(arm), self.elapsed(view), self.ledger.spent_all());
+            let share = shares.of(arm);
+            if !first_call && !may_run(state.0, state.1, state.2, self.lead, share) {
                 self.ledger.hold(arm);
                 continue;
             }
+            let allowed = allowance(&self.config, first_call, state, self.lead, share);
+            self.arms[i].hook.allow(Allowance::new(self.measure, allowed));
             let started = self.clock.elapsed();
             let tests = self.arms[i].hook.between(view, problem, rng)?;
             let time = self.clock.elapsed().saturating_sub(started);
@@ -214,7 +210,8 @@ impl<P: ?Sized> Hook<P> for Portfolio<'_, P> {
                 Some(total) => total.saturating_sub(std::mem::replace(&mut self.last_work[i], total)),
                 None => tests.len() as u64,
             };
-            self.ledger.charge(arm, time, work);
+            let now = self.elapsed(view);
+            self.ledger.charge(arm, time, work, now);
             for t in &tests {
                 self.injected.entry(hash(t)).or_insert(arm);
             }

@@ -5,7 +5,7 @@
 //! - `gates`: one table of cheap static checks over the program database, one row per technique;
 //!   a closed gate means the technique costs nothing for that class;
 //! - `ledger`: per arm, what it cost (wall time or deterministic work) and what it earned (goals
-//!   first covered by tests it injected, discounted per generation);
+//!   first covered by tests it injected), in all and discounted by the run's progress;
 //! - `allocation`: the online rule that turns the ledger into shares and says whether an arm may
 //!   run now (DSE's fixed time share is the case of one arm with a constant share);
 //! - `hook`: `Portfolio`, a `search::Hook` over the technique hooks that applies the rule, times
@@ -22,10 +22,12 @@ pub mod hook;
 pub mod ledger;
 pub mod report;
 
-pub use allocation::{Budget, ConfigError, Measure, PortfolioConfig, Shares, may_run, shares, weight};
+pub use allocation::{
+    Allowance, Budget, ConfigError, Measure, PortfolioConfig, Shares, allowance, may_run, shares, weight,
+};
 pub use gates::{GATES, Gate, GateError, GateInput, GateRow, gates, open_arms, render};
-pub use hook::{Metered, Plain, Portfolio, PortfolioArm, WorkFrom};
-pub use ledger::{Account, Ledger};
+pub use hook::{Metered, Plain, Portfolio, PortfolioArm};
+pub use ledger::{Account, Decay, Ledger};
 pub use report::{ArmReport, Given, report};
 
 /// One technique a run may add to EvoSuite's core; the engine re-exports it as `Technique`, the

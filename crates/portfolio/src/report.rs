@@ -34,7 +34,8 @@ pub struct ArmReport {
 }
 
 /// The lines of every arm with a gate or an account, in `Arm::ALL` order.
-pub fn report(gates: &[Gate], ledger: &Ledger, measure: Measure) -> Vec<ArmReport> {
+pub fn report(gates: &[Gate], ledger: &Ledger) -> Vec<ArmReport> {
+    let measure = ledger.measure();
     Arm::ALL
         .iter()
         .filter_map(|&arm| {
@@ -49,7 +50,7 @@ pub fn report(gates: &[Gate], ledger: &Ledger, measure: Measure) -> Vec<ArmRepor
                 gate: if open { "open" } else { "closed" },
                 reason: gate.map(|g| g.reason.clone()).unwrap_or_default(),
                 given: account.map(|a| match measure {
-                    Measure::Time => Given::Seconds(a.time.as_secs_f64()),
+                    Measure::Time => Given::Seconds(a.given(measure)),
                     Measure::Work => Given::Work(a.work),
                 }),
                 earned_goals: account.map_or(0, |a| a.earned),
@@ -72,13 +73,16 @@ mod tests {
             Gate { arm: Arm::Dse, open: true, reason: "Foo.bar(I)V at 3: IF_ICMPGE".into() },
             Gate { arm: Arm::Sushi, open: false, reason: "no public method has a heap input".into() },
         ];
-        let mut ledger = Ledger::new(&[Arm::Dse], 0.9);
-        ledger.charge(Arm::Dse, Duration::from_millis(1_250), 30);
-        ledger.credit(Arm::Dse, 2, 1);
-        let json = serde_json::to_string(&report(&gates, &ledger, Measure::Work)).expect("serialises");
+        let decay = crate::Decay { gamma: 0.5, period: 500.0 };
+        let mut ledger = Ledger::new(&[Arm::Dse], Measure::Work, decay);
+        ledger.charge(Arm::Dse, Duration::from_millis(1_250), 30, 40.0);
+        ledger.credit(Arm::Dse, 2, 40.0);
+        let json = serde_json::to_string(&report(&gates, &ledger)).expect("serialises");
         expect_test::expect![[r#"[{"technique":"sushi","gate":"closed","reason":"no public method has a heap input","given":null,"earned_goals":0,"calls":0,"held":0},{"technique":"dse","gate":"open","reason":"Foo.bar(I)V at 3: IF_ICMPGE","given":{"work":30},"earned_goals":2,"calls":1,"held":0}]"#]]
         .assert_eq(&json);
-        let json = serde_json::to_string(&report(&gates, &ledger, Measure::Time)).expect("serialises");
+        let mut ledger = Ledger::new(&[Arm::Dse], Measure::Time, decay);
+        ledger.charge(Arm::Dse, Duration::from_millis(1_250), 30, 4.0);
+        let json = serde_json::to_string(&report(&gates, &ledger)).expect("serialises");
         assert!(json.contains(r#""given":{"seconds":1.25}"#), "{json}");
     }
 }

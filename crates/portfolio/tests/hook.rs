@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::time::Duration;
 
 use expect_test::{Expect, expect};
-use portfolio::{Arm, Budget, Gate, Metered, Plain, Portfolio, PortfolioArm, PortfolioConfig, WorkFrom};
+use portfolio::{Allowance, Arm, Budget, Gate, Metered, Plain, Portfolio, PortfolioArm, PortfolioConfig};
 use search::{Clock, Evaluation, GoalIdx, Hook, Problem, ProblemError, Seams, SearchConfig, View};
 use testcase::pool::DynamicPool;
 use testcase::{
@@ -108,7 +108,7 @@ impl<P: ?Sized> Hook<P> for Giver<'_> {
 }
 
 /// Injects a test that covers nothing, taking `cost` of the clock per call; metered at 50 units of
-/// work per call (`WorkFrom`).
+/// work per call.
 struct Waster<'c> {
     calls: u64,
     cost: Duration,
@@ -120,6 +120,12 @@ impl<P: ?Sized> Hook<P> for Waster<'_> {
         self.calls += 1;
         self.clock.advance(self.cost);
         Ok(vec![literal(7)])
+    }
+}
+
+impl<P: ?Sized> Metered<P> for Waster<'_> {
+    fn work(&self) -> Option<u64> {
+        Some(50 * self.calls)
     }
 }
 
@@ -193,14 +199,14 @@ fn run(budget: search::Budget, seed: u64, give: Duration, waste: Duration) -> Ou
     let mut never = Never { calls: 0 };
     let mut plain_giver = Plain(&mut giver);
     let mut plain_never = Plain(&mut never);
-    let mut metered_waster = WorkFrom::new(&mut waster, |w: &Waster<'_>| 50 * w.calls);
+
     let gates = vec![
         Gate { arm: Arm::Ocg, open: true, reason: "a parameter with fields".into() },
         Gate { arm: Arm::Sushi, open: false, reason: "no heap input".into() },
     ];
     let arms = vec![
         PortfolioArm { arm: Arm::Ocg, hook: &mut plain_giver as &mut dyn Metered<Needles<'_>> },
-        PortfolioArm { arm: Arm::Dse, hook: &mut metered_waster },
+        PortfolioArm { arm: Arm::Dse, hook: &mut waster },
         PortfolioArm { arm: Arm::Sushi, hook: &mut plain_never },
     ];
     let (report, json, covered) = drive(&clock, budget, seed, arms, gates, None);
@@ -223,10 +229,10 @@ fn by_work_the_earner_runs_the_waster_is_held_and_the_closed_arm_never_runs() {
     check(
         &a,
         expect![[r#"
-            ocg          calls  75 held   0 work    10 time   0.000s earned 10
-            dse          calls  21 held  54 work  1050 time   0.000s earned  0
+            ocg          calls  74 held   0 work    10 time   0.000s earned 10
+            dse          calls  32 held  42 work  1600 time   0.000s earned  0
             covered 12
-            calls (75, 21, 0)
+            calls (74, 32, 0)
         "#]],
     );
     assert_eq!(a.calls.2, 0, "a closed gate's hook is never called");
@@ -244,10 +250,10 @@ fn by_time_the_costly_arm_stays_within_its_share() {
     check(
         &o,
         expect![[r#"
-            ocg          calls 302 held   0 work    10 time   0.302s earned 10
-            dse          calls  18 held 284 work   900 time   3.600s earned  0
+            ocg          calls 270 held   0 work    10 time   0.270s earned 10
+            dse          calls  27 held 243 work  1350 time   5.400s earned  0
             covered 11
-            calls (302, 18, 0)
+            calls (270, 27, 0)
         "#]],
     );
     let config = PortfolioConfig::standard();
@@ -283,12 +289,13 @@ fn a_test_two_arms_inject_is_credited_to_the_first() {
     .assert_eq(&format!("{report}covered {covered}\n"));
 }
 
-/// Work before the search counts against the arm's share: SUSHI charged 4 s of exploration in a
-/// 20 s run (lead 5 s, its share alone 0.4: 2 s) waits until the search's own time reaches
-/// 4 / 0.4 = 10 s: it is held for the first 186 generations (about 50 ms each here), and the
-/// exploration counts as one call.
+/// Work before the search is reported and weighs in the arm's rate, but does not hold its calls
+/// back: SUSHI charged 4 s of exploration in a 20 s run (lead 5 s, its share alone 0.4: 2 s) is
+/// never held, and earns every needle it gives. (Held until the search's own time reached
+/// 4 / 0.4 = 10 s, as the first wiring did, it registered its first goal and then waited 184
+/// generations while the search found the needles next to it by mutation: it earned 1.)
 #[test]
-fn work_before_the_search_counts_against_the_share() {
+fn work_before_the_search_is_reported_but_does_not_hold_the_arm() {
     let clock = FakeClock::default();
     let mut giver = Giver { next: 0, calls: 0, cost: Duration::ZERO, clock: &clock };
     let mut plain = Plain(&mut giver);
@@ -297,7 +304,86 @@ fn work_before_the_search_counts_against_the_share() {
     let (report, _, _) =
         drive(&clock, search::Budget::time(Duration::from_secs(20)), 2, arms, Vec::new(), before);
     expect![[r#"
-        sushi        calls 114 held 186 work    10 time   4.000s earned 10
+        sushi        calls 301 held   0 work    10 time   4.000s earned 10
     "#]]
     .assert_eq(&report);
+}
+
+/// Digs through a job of 5,000 units of work, as far as each call's allowance goes (an
+/// application of DSE is such a job); remembers the most one call did.
+struct Digger {
+    left: u64,
+    work: u64,
+    allowed: Option<u64>,
+    most: u64,
+}
+
+impl<P: ?Sized> Hook<P> for Digger {
+    fn between(&mut self, _: &View<'_>, _: &mut P, _: &mut TestRng) -> Result<Vec<TestCase>, ProblemError> {
+        // In steps of 10 units, the last of which may pass the allowance.
+        let want = self.allowed.take().map_or(self.left, |a| a.div_ceil(10) * 10).min(self.left);
+        self.left -= want;
+        self.work += want;
+        self.most = self.most.max(want);
+        Ok(Vec::new())
+    }
+}
+
+impl<P: ?Sized> Metered<P> for Digger {
+    fn work(&self) -> Option<u64> {
+        Some(self.work)
+    }
+
+    fn allow(&mut self, allowance: Allowance) {
+        if let Allowance::Work(units) = allowance {
+            self.allowed = Some(units);
+        }
+    }
+}
+
+/// A long call stops at its allowance: alone in a run of 4,000 evaluations (lead 1,000, ceiling
+/// 0.4) the digger's first call may do 400 units, not its whole job of 5,000, and in all it stays
+/// within 0.4 of the search's evaluations plus one step.
+#[test]
+fn a_long_call_stops_at_its_allowance() {
+    let clock = FakeClock::default();
+    let mut digger = Digger { left: 5_000, work: 0, allowed: None, most: 0 };
+    let arms = vec![PortfolioArm { arm: Arm::Dse, hook: &mut digger as &mut dyn Metered<Needles<'_>> }];
+    let (report, _, _) = drive(&clock, search::Budget::evaluations(4_000), 4, arms, Vec::new(), None);
+    expect![[r#"
+        dse          calls  74 held   0 work  1590 time   0.000s earned  0
+    "#]]
+    .assert_eq(&report);
+    assert_eq!(digger.most, 400);
+    assert!(digger.work <= 1_600 + 10, "{}", digger.work);
+}
+
+/// Adds no tests but counts the goals it made the search cover: one per call, three in all (as
+/// SUSHI counts the path goals solved).
+struct Claimer {
+    calls: u64,
+}
+
+impl<P: ?Sized> Hook<P> for Claimer {
+    fn between(&mut self, _: &View<'_>, _: &mut P, _: &mut TestRng) -> Result<Vec<TestCase>, ProblemError> {
+        self.calls += 1;
+        Ok(Vec::new())
+    }
+}
+
+impl<P: ?Sized> Metered<P> for Claimer {
+    fn earned(&self) -> u64 {
+        self.calls.min(3)
+    }
+}
+
+/// What a hook counts as its own is credited to it, beside goals covered by tests it injected.
+#[test]
+fn a_hook_earns_the_goals_it_counts() {
+    let clock = FakeClock::default();
+    let mut claimer = Claimer { calls: 0 };
+    let arms = vec![PortfolioArm { arm: Arm::Sushi, hook: &mut claimer as &mut dyn Metered<Needles<'_>> }];
+    let (report, json, _) = drive(&clock, search::Budget::evaluations(1_000), 4, arms, Vec::new(), None);
+    assert!(report.contains("earned  3"), "{report}");
+    assert!(json.contains(r#""earned_goals":3"#), "{json}");
 }

@@ -107,6 +107,12 @@ impl SushiHook {
         }
     }
 
+    /// Path goals solved so far (checked by re-execution): what the hook earns, since it adds goals
+    /// rather than tests.
+    pub fn solved(&self) -> u64 {
+        self.stats.solved
+    }
+
     pub fn stats(&self) -> SushiStats {
         let mut s = self.stats.clone();
         s.open = self.active.iter().filter(|a| a.state == State::Open).count() as u64;
