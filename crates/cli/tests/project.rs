@@ -7,47 +7,14 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-use common::{files_under, stderr_line, suitesmith};
+use common::{copy_of, files_under, mvn, stderr_line, suitesmith};
 
 /// A small budget: the point is the project plumbing, not the search.
 const EVALUATIONS: &str = "300";
 
 fn workspace() -> PathBuf {
     test_support::workspace_root()
-}
-
-/// A copy of `src` (without build output) in a fresh temporary directory.
-fn copy_of(src: &Path) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    for (rel, bytes) in files_under(src) {
-        if rel.split('/').any(|c| c == "target") {
-            continue;
-        }
-        let to = tmp.path().join(&rel);
-        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
-        std::fs::write(to, bytes).expect("write");
-    }
-    tmp
-}
-
-#[allow(clippy::disallowed_methods)] // the test runs Maven as a user would
-fn mvn(dir: &Path, args: &[&str]) -> Output {
-    let out = Command::new("mvn")
-        .args(["-B", "-o", "-Dstyle.color=never"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("mvn is needed: apt-get install maven, then bash scripts/fetch-maven.sh");
-    assert!(
-        out.status.success(),
-        "mvn {args:?} failed in {}:\n{}\n{}",
-        dir.display(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 /// The tests Surefire ran in each module, by class, from its reports: (class, tests, failures+errors).
@@ -83,7 +50,10 @@ fn check_written_tests_pass(project: &Path) {
     let runs = surefire_runs(project);
     eprintln!("surefire: {runs:?}");
     let classes: Vec<&str> = runs.iter().map(|r| r.0.as_str()).collect();
-    assert_eq!(classes, ["sample.core.CounterTest", "sample.text.SlugExampleTest", "sample.text.SlugTest"]);
+    assert_eq!(
+        classes,
+        ["sample.core.CounterLimitTest", "sample.core.CounterTest", "sample.text.SlugExampleTest", "sample.text.SlugTest"]
+    );
     assert!(runs.iter().all(|r| r.1 > 0 && r.2 == 0), "{runs:?}");
 }
 
