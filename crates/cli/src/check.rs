@@ -34,11 +34,13 @@ struct Found {
 /// Runs the check; `Failure::Changed` when any test no longer passes or compiles.
 pub fn run(dir: &Path, opts: &CheckOptions<'_>) -> Result<(), Failure> {
     let (_, modules) = crate::project::open(dir, &opts.selection)?;
+    // `open` checked that it is a directory; files are named relative to it.
+    let root = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let java = worker::Java::discover().map_err(|e| Failure::BadInput(e.to_string()))?;
     let sandbox = worker::sandbox_for(opts.sandbox, &java).map_err(|e| Failure::BadInput(e.to_string()))?;
     let (mut classes, mut tests, mut changed) = (0usize, 0usize, 0usize);
     for m in &modules {
-        let found = generated_files(m)?;
+        let found = generated_files(m, &root)?;
         let mut cuts: Vec<&str> = found.iter().map(|f| f.cut.as_str()).collect();
         cuts.dedup();
         for cut in cuts {
@@ -124,9 +126,9 @@ fn check_class(
     Ok(failed.len())
 }
 
-/// The files below the module's test directory whose first line is suitesmith's, sorted by path,
-/// with the class each tests as its header names it.
-fn generated_files(m: &Module) -> Result<Vec<Found>, Failure> {
+/// The files below the module's test directory whose first line is suitesmith's, sorted by path
+/// (relative to the project `root` when below it), with the class each tests as its header names it.
+fn generated_files(m: &Module, root: &Path) -> Result<Vec<Found>, Failure> {
     let mut out = Vec::new();
     let mut stack = vec![m.tests.clone()];
     while let Some(d) = stack.pop() {
@@ -145,7 +147,7 @@ fn generated_files(m: &Module) -> Result<Vec<Found>, Failure> {
                 continue;
             }
             let rel = p.strip_prefix(&m.tests).unwrap_or(&p);
-            match found(rel, &p, source) {
+            match found(rel, p.strip_prefix(root).unwrap_or(&p), source) {
                 Some(f) => out.push(f),
                 None => eprintln!("{}: not a test file suitesmith wrote as it is now; not run", p.display()),
             }
