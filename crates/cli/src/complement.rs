@@ -66,8 +66,14 @@ pub fn measure(root: &Path, build: Build, modules: &[Module]) -> Result<Option<E
     for m in modules {
         let classes_dir = PathBuf::from(m.classpath.split(':').next().unwrap_or_default());
         let classes = all_classes(&classes_dir)?;
-        let detail = worker::verify::jacoco_detail(&java, &jacoco, &[exec.clone()], &[classes_dir], &classes)
-            .map_err(|e| anyhow::anyhow!("reading the project's tests' coverage: {e}"))?;
+        let detail = worker::verify::jacoco_detail(
+            &java,
+            &jacoco,
+            std::slice::from_ref(&exec),
+            &[classes_dir],
+            &classes,
+        )
+        .map_err(|e| anyhow::anyhow!("reading the project's tests' coverage: {e}"))?;
         let before = covered_before(&detail);
         let (mut lines, mut branches) = ((0, 0), (0, 0));
         for c in before.values() {
@@ -141,4 +147,50 @@ fn generated_patterns(root: &Path, modules: &[Module]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use worker::verify::{ClassCoverage, LineCoverage, MethodCoverage};
+
+    #[test]
+    fn a_line_is_covered_when_code_ran_and_its_branches_when_all_ran() {
+        let line = |line, instructions_covered, branches| LineCoverage {
+            class: "a.B$C".into(),
+            line,
+            instructions_covered,
+            branches,
+        };
+        let detail = CoverageDetail {
+            classes: vec![ClassCoverage {
+                class: "a.B$C".into(),
+                lines: (2, 4),
+                branches: (3, 6),
+                methods: (1, 2),
+                instructions: (9, 20),
+            }],
+            lines: vec![line(7, 3, (1, 2)), line(8, 2, (4, 4)), line(9, 0, (0, 2)), line(10, 0, (0, 0))],
+            methods: vec![
+                MethodCoverage {
+                    class: "a.B$C".into(),
+                    name: "f".into(),
+                    descriptor: "()I".into(),
+                    covered: true,
+                },
+                MethodCoverage {
+                    class: "a.B$C".into(),
+                    name: "g".into(),
+                    descriptor: "()V".into(),
+                    covered: false,
+                },
+            ],
+        };
+        let before = covered_before(&detail);
+        let c = &before["a/B$C"];
+        assert_eq!(c.lines.iter().copied().collect::<Vec<_>>(), [7, 8]);
+        assert_eq!(c.branch_lines.iter().copied().collect::<Vec<_>>(), [8]);
+        assert_eq!(c.methods.iter().cloned().collect::<Vec<_>>(), ["f()I"]);
+        assert_eq!(c.jacoco, JacocoFigures { lines: (2, 4), branches: (3, 6) });
+    }
 }

@@ -46,7 +46,18 @@ fn check_passes_after_a_refactoring_and_names_the_test_after_a_behaviour_change(
     let dir = project.display().to_string();
     let out = suitesmith(
         // Without complement mode: the generated CounterTest calls `increment` itself.
-        &["generate", "--project", &dir, "--evaluations", "300", "--seed", "1", "--verify-runs", "1", "--no-complement"],
+        &[
+            "generate",
+            "--project",
+            &dir,
+            "--evaluations",
+            "300",
+            "--seed",
+            "1",
+            "--verify-runs",
+            "1",
+            "--no-complement",
+        ],
         &[],
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -71,7 +82,10 @@ fn check_passes_after_a_refactoring_and_names_the_test_after_a_behaviour_change(
         let line = err.lines().nth(first).unwrap_or_default();
         let at = err.lines().nth(first + 1).unwrap_or_default();
         assert!(line.contains("Test.test"), "{err}");
-        assert!(at.trim_start().starts_with("at ") && at.contains("Test.java:") && at.contains("assert"), "{err}");
+        assert!(
+            at.trim_start().starts_with("at ") && at.contains("Test.java:") && at.contains("assert"),
+            "{err}"
+        );
         assert!(err.contains("suitesmith: check failed: "), "{err}");
     }
 

@@ -55,9 +55,12 @@ fn union_branches(project: &Path, out: &str, work: &Path) -> (u32, u32) {
     let jacoco = JacocoJars::debian().expect("JaCoCo");
     let classes: Vec<PathBuf> = MODULES.iter().map(|m| project.join(m).join("target/classes")).collect();
     let hand: Vec<PathBuf> = MODULES.iter().map(|m| project.join(m).join("target/test-classes")).collect();
-    let deps = std::fs::read_to_string(project.join("text/target/suitesmith-classpath.txt")).expect("classpath");
+    let deps =
+        std::fs::read_to_string(project.join("text/target/suitesmith-classpath.txt")).expect("classpath");
     let mut cp: Vec<PathBuf> = classes.iter().chain(&hand).cloned().collect();
-    cp.extend(deps.trim().split(':').filter(|e| !e.contains("junit") && !e.contains("hamcrest")).map(PathBuf::from));
+    cp.extend(
+        deps.trim().split(':').filter(|e| !e.contains("junit") && !e.contains("hamcrest")).map(PathBuf::from),
+    );
     let sources: Vec<PathBuf> = common::java_files(&project.join(out))
         .into_iter()
         .map(|(rel, _)| project.join(out).join(rel))
@@ -69,7 +72,8 @@ fn union_branches(project: &Path, out: &str, work: &Path) -> (u32, u32) {
     assert!(c.success, "{}", c.output);
     let mut run_cp = vec![written.clone()];
     run_cp.extend(cp);
-    let mut tests: Vec<String> = vec!["sample.core.CounterLimitTest".into(), "sample.text.SlugExampleTest".into()];
+    let mut tests: Vec<String> =
+        vec!["sample.core.CounterLimitTest".into(), "sample.text.SlugExampleTest".into()];
     tests.extend(sources.iter().map(|s| {
         let rel = s.strip_prefix(project.join(out)).expect("below out");
         // `--out` has a directory per module: `core/sample/core/CounterTest.java`.

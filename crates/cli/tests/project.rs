@@ -52,7 +52,12 @@ fn check_written_tests_pass(project: &Path) {
     let classes: Vec<&str> = runs.iter().map(|r| r.0.as_str()).collect();
     assert_eq!(
         classes,
-        ["sample.core.CounterLimitTest", "sample.core.CounterTest", "sample.text.SlugExampleTest", "sample.text.SlugTest"]
+        [
+            "sample.core.CounterLimitTest",
+            "sample.core.CounterTest",
+            "sample.text.SlugExampleTest",
+            "sample.text.SlugTest"
+        ]
     );
     assert!(runs.iter().all(|r| r.1 > 0 && r.2 == 0), "{runs:?}");
 }

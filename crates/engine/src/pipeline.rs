@@ -468,8 +468,10 @@ pub fn generate_tests(
     let replay_check =
         write.replay_check.then(|| crate::replay_check::of(&problem, &db, config, &cases, &results));
     let traces: Vec<&protocol::Trace> = results.iter().map(|r| &r.trace).collect();
-    let complement =
-        config.existing.as_deref().map(|e| crate::complement::complement(&problem, e, &config.criteria, &traces));
+    let complement = config
+        .existing
+        .as_deref()
+        .map(|e| crate::complement::complement(&problem, e, &config.criteria, &traces));
     Ok(ClassTests {
         class: config.class.clone(),
         files,

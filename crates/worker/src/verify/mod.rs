@@ -22,7 +22,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use jacoco::{
-    ClassCoverage, CoverageDetail, LineCoverage, MethodCoverage, jacoco_coverage, jacoco_detail, nested_classes,
+    ClassCoverage, CoverageDetail, LineCoverage, MethodCoverage, jacoco_coverage, jacoco_detail,
+    nested_classes,
 };
 pub use jars::{CoverageAgent, JUnitJars, JUnitVersion, JacocoJars};
 pub use javac::{Compilation, Diagnostic, DiagnosticKind, compile, compile_with, javac_module_options};
