@@ -1,9 +1,10 @@
 //! Complement mode of `generate --project` on a copy of examples/maven, whose modules have
 //! hand-written tests of part of Counter and of Slug: for each case (criteria, budget, seed) a run
 //! with complement mode (the default) and one without, at the same budget. With it, every written
-//! test covers a goal the hand-written tests do not (report.json's per-test figures), the report
-//! says what the written tests add, and JaCoCo's branch coverage of the union (hand-written and
-//! written tests run together) is at least that of the run without it. The tests run in the
+//! test covers a goal the hand-written tests do not, by report.json's per-test figures and by
+//! JaCoCo (the test run alone adds instructions or branches to the hand-written tests' coverage),
+//! the report says what the written tests add, and JaCoCo's branch coverage of the union
+//! (hand-written and written tests run together) is at least that of the run without it. The tests run in the
 //! sandbox through `worker::verify`, never by `mvn test`. Needs `mvn` and a local repository
 //! filled by scripts/fetch-maven.sh.
 
@@ -18,7 +19,8 @@ use worker::verify::{self, JUnitJars, JUnitVersion, JacocoJars, RunOptions};
 
 /// (criteria, evaluations, seed): small budgets, so that the search does not cover everything
 /// either way.
-const CASES: &[(&str, &str, &str)] = &[("line,branch", "60", "1"), ("line,branch", "200", "2")];
+const CASES: &[(&str, &str, &str)] =
+    &[("line,branch", "20", "1"), ("line,branch", "60", "3"), ("line,branch", "200", "2")];
 
 const MODULES: [&str; 2] = ["core", "text"];
 const CLASSES: [&str; 2] = ["sample.core.Counter", "sample.text.Slug"];
@@ -47,47 +49,79 @@ fn generate(project: &Path, out: &str, case: (&str, &str, &str), extra: &[&str])
         .collect()
 }
 
-/// JaCoCo's (covered, total) branches of Counter and Slug when the hand-written tests and the
-/// written tests below `out` run together, in fresh sandboxed JVMs.
-fn union_branches(project: &Path, out: &str, work: &Path) -> (u32, u32) {
-    let java = worker::Java::discover().expect("a JDK");
-    let jars = JUnitJars::debian(JUnitVersion::Four).expect("JUnit 4");
-    let jacoco = JacocoJars::debian().expect("JaCoCo");
-    let classes: Vec<PathBuf> = MODULES.iter().map(|m| project.join(m).join("target/classes")).collect();
-    let hand: Vec<PathBuf> = MODULES.iter().map(|m| project.join(m).join("target/test-classes")).collect();
-    let deps =
-        std::fs::read_to_string(project.join("text/target/suitesmith-classpath.txt")).expect("classpath");
-    let mut cp: Vec<PathBuf> = classes.iter().chain(&hand).cloned().collect();
-    cp.extend(
-        deps.trim().split(':').filter(|e| !e.contains("junit") && !e.contains("hamcrest")).map(PathBuf::from),
-    );
-    let sources: Vec<PathBuf> = common::java_files(&project.join(out))
-        .into_iter()
-        .map(|(rel, _)| project.join(out).join(rel))
-        .collect();
-    let written = work.join("written");
-    let mut compile_cp = cp.clone();
-    compile_cp.extend(jars.compile.iter().cloned());
-    let c = verify::compile(&java, &sources, &compile_cp, &written).expect("javac");
-    assert!(c.success, "{}", c.output);
-    let mut run_cp = vec![written.clone()];
-    run_cp.extend(cp);
-    let mut tests: Vec<String> =
-        vec!["sample.core.CounterLimitTest".into(), "sample.text.SlugExampleTest".into()];
-    tests.extend(sources.iter().map(|s| {
-        let rel = s.strip_prefix(project.join(out)).expect("below out");
-        // `--out` has a directory per module: `core/sample/core/CounterTest.java`.
-        let rel: PathBuf = rel.components().skip(1).collect();
-        rel.with_extension("").display().to_string().replace('/', ".")
-    }));
-    let exec = work.join("union.exec");
-    let mut options = RunOptions::new(Duration::from_secs(300));
-    options.coverage = Some(jacoco.agent(&exec).expect("agent"));
-    let report = verify::run_tests(&java, &tests, &run_cp, &jars, JUnitVersion::Four, &options).expect("run");
-    assert!(report.all_passed(), "{:?}", report.tests);
-    let classes_of: Vec<String> = CLASSES.iter().map(|c| c.to_string()).collect();
-    let per_class = verify::jacoco_coverage(&java, &jacoco, &[exec], &classes, &classes_of).expect("report");
-    per_class.iter().fold((0, 0), |(c, t), k| (c + k.branches.0, t + k.branches.1))
+/// Runs tests of examples/maven in fresh sandboxed JVMs under JaCoCo: the hand-written ones (from
+/// Maven's `target/test-classes`) and the written ones below `out` (compiled here).
+struct Runs {
+    java: worker::Java,
+    jars: JUnitJars,
+    jacoco: JacocoJars,
+    /// The modules' compiled classes, whose coverage is measured.
+    classes: Vec<PathBuf>,
+    classpath: Vec<PathBuf>,
+    /// The written tests: each `Class#method`.
+    written: Vec<String>,
+    work: PathBuf,
+}
+
+impl Runs {
+    fn new(project: &Path, out: &str, work: &Path) -> Runs {
+        let java = worker::Java::discover().expect("a JDK");
+        let jars = JUnitJars::debian(JUnitVersion::Four).expect("JUnit 4");
+        let jacoco = JacocoJars::debian().expect("JaCoCo");
+        let classes: Vec<PathBuf> = MODULES.iter().map(|m| project.join(m).join("target/classes")).collect();
+        let hand = MODULES.iter().map(|m| project.join(m).join("target/test-classes"));
+        let deps = std::fs::read_to_string(project.join("text/target/suitesmith-classpath.txt")).expect("cp");
+        let mut cp: Vec<PathBuf> = classes.iter().cloned().chain(hand).collect();
+        let junit = |e: &&str| e.contains("junit") || e.contains("hamcrest");
+        cp.extend(deps.trim().split(':').filter(|e| !junit(e)).map(PathBuf::from));
+        let out = project.join(out);
+        let files = common::java_files(&out);
+        let sources: Vec<PathBuf> = files.iter().map(|(rel, _)| out.join(rel)).collect();
+        let compiled = work.join("written");
+        let mut compile_cp = cp.clone();
+        compile_cp.extend(jars.compile.iter().cloned());
+        let c = verify::compile(&java, &sources, &compile_cp, &compiled).expect("javac");
+        assert!(c.success, "{}", c.output);
+        let mut written = Vec::new();
+        for (rel, text) in &files {
+            // `--out` has a directory per module: `core/sample/core/CounterTest.java`.
+            let rel: PathBuf = Path::new(rel).components().skip(1).collect();
+            let class = rel.with_extension("").display().to_string().replace('/', ".");
+            for line in text.lines().filter_map(|l| l.trim().strip_prefix("public void ")) {
+                written.push(format!("{class}#{}", line.split('(').next().unwrap_or_default()));
+            }
+        }
+        let classpath = std::iter::once(compiled).chain(cp).collect();
+        Runs { java, jars, jacoco, classes, classpath, written, work: work.to_path_buf() }
+    }
+
+    /// Runs `tests` (classes or `Class#method`) in one JVM, which must pass them; its exec file.
+    fn run(&self, tests: &[String], name: &str) -> PathBuf {
+        let exec = self.work.join(format!("{name}.exec"));
+        let mut options = RunOptions::new(Duration::from_secs(300));
+        options.coverage = Some(self.jacoco.agent(&exec).expect("agent"));
+        let report =
+            verify::run_tests(&self.java, tests, &self.classpath, &self.jars, JUnitVersion::Four, &options)
+                .expect("run");
+        assert!(report.all_passed(), "{:?}", report.tests);
+        exec
+    }
+
+    /// JaCoCo's (covered instructions, covered branches, branches) of Counter and Slug over `execs`
+    /// together.
+    fn coverage(&self, execs: &[PathBuf]) -> (u32, u32, u32) {
+        let names: Vec<String> = CLASSES.iter().map(|c| c.to_string()).collect();
+        let per_class =
+            verify::jacoco_coverage(&self.java, &self.jacoco, execs, &self.classes, &names).expect("report");
+        per_class
+            .iter()
+            .fold((0, 0, 0), |(i, b, t), k| (i + k.instructions.0, b + k.branches.0, t + k.branches.1))
+    }
+}
+
+/// The hand-written tests of examples/maven.
+fn hand_written() -> Vec<String> {
+    vec!["sample.core.CounterLimitTest".into(), "sample.text.SlugExampleTest".into()]
 }
 
 /// The per-test and per-criterion figures of one module's report with complement mode.
@@ -123,9 +157,38 @@ fn complement_mode_adds_to_the_hand_written_tests() {
             let classes = report["classes"].as_array().expect("classes");
             assert!(classes.iter().all(|c| c["complement"].is_null()), "{report}");
         }
-        let a = union_branches(project, &with, &work.path().join(&with));
-        let b = union_branches(project, &without, &work.path().join(&without));
-        eprintln!("{case:?}: branches of the union with complement mode {a:?}, without {b:?}");
-        assert!(a.0 >= b.0 && a.1 == b.1, "{case:?}: with {a:?}, without {b:?}");
+        let runs = Runs::new(project, &with, &work.path().join(&with));
+        let hand = runs.run(&hand_written(), "hand");
+        let before = runs.coverage(std::slice::from_ref(&hand));
+        // Per test, measured apart from our goal model: run alone, each written test adds
+        // instructions or branches to what the hand-written tests cover.
+        for (k, t) in runs.written.iter().enumerate() {
+            let alone = runs.run(std::slice::from_ref(t), &format!("test{k}"));
+            let both = runs.coverage(&[hand.clone(), alone]);
+            assert!(
+                both.0 > before.0 || both.1 > before.1,
+                "{case:?}: {t} adds nothing: {both:?} {before:?}"
+            );
+        }
+        let mut all = hand_written();
+        all.extend(runs.written.iter().cloned());
+        let a = runs.coverage(&[runs.run(&all, "union")]);
+        let other = Runs::new(project, &without, &work.path().join(&without));
+        let mut all = hand_written();
+        all.extend(other.written.iter().cloned());
+        let b = other.coverage(&[other.run(&all, "union")]);
+        eprintln!(
+            "{case:?}: {} written tests; branches of the hand-written tests {}/{}, of the union with \
+             complement mode {}/{}, without ({} written tests) {}/{}",
+            runs.written.len(),
+            before.1,
+            before.2,
+            a.1,
+            a.2,
+            other.written.len(),
+            b.1,
+            b.2
+        );
+        assert!(a.1 >= b.1 && a.2 == b.2, "{case:?}: with {a:?}, without {b:?}");
     }
 }
