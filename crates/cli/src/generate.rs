@@ -96,7 +96,7 @@ pub struct Args {
     /// With `--project`: search nothing and write nothing; run the tests suitesmith wrote into the
     /// project earlier against its current build, name every test whose behaviour changed (its
     /// failing assertion) and exit with status 1 when any did (the CI mode, docs/maven.md).
-    #[arg(long, requires = "project")]
+    #[arg(long)]
     check: bool,
     /// With `--project` (the default there): run the project's own tests once under JaCoCo and
     /// search only for the goals they leave uncovered; report.json says what the written tests
@@ -167,8 +167,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         // Only a project run keeps a record of earlier runs: without one, every run is forced.
         return Err(Failure::BadInput("--force applies to --project runs only".into()));
     }
-    if args.complement {
-        return Err(Failure::BadInput("--complement applies to --project runs only".into()));
+    for (given, flag) in [(args.complement, "--complement"), (args.check, "--check")] {
+        if given {
+            return Err(Failure::BadInput(format!("{flag} applies to --project runs only")));
+        }
     }
     run_classes(args).map(|_| ())
 }
