@@ -33,9 +33,12 @@ struct Found {
 
 /// Runs the check; `Failure::Changed` when any test no longer passes or compiles.
 pub fn run(dir: &Path, opts: &CheckOptions<'_>) -> Result<(), Failure> {
-    let (_, modules) = crate::project::open(dir, &opts.selection)?;
+    let (build, modules) = crate::project::open(dir, &opts.selection)?;
     // `open` checked that it is a directory; files are named relative to it.
     let root = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    // Only to say which classes changed since their tests were written.
+    let state = crate::incremental::Incremental::start(&root, build, false)?;
+    let mut code_changed: Vec<String> = Vec::new();
     let java = worker::Java::discover().map_err(|e| Failure::BadInput(e.to_string()))?;
     let sandbox = worker::sandbox_for(opts.sandbox, &java).map_err(|e| Failure::BadInput(e.to_string()))?;
     let (mut classes, mut tests, mut changed) = (0usize, 0usize, 0usize);
@@ -56,6 +59,9 @@ pub fn run(dir: &Path, opts: &CheckOptions<'_>) -> Result<(), Failure> {
                 continue;
             }
             classes += 1;
+            if state.code_changed(m, cut) == Some(true) {
+                code_changed.push(cut.to_string());
+            }
             tests += files.iter().map(|f| f.rendered.tests.len()).sum::<usize>();
             changed += check_class(m, cut, &files, &java, &sandbox, opts.jvm_args)?;
         }
@@ -65,6 +71,14 @@ pub fn run(dir: &Path, opts: &CheckOptions<'_>) -> Result<(), Failure> {
             "project {}: no test file written by suitesmith to check (run generate --project first)",
             dir.display()
         )));
+    }
+    if !code_changed.is_empty() {
+        eprintln!(
+            "check: {} of {classes} classes changed since their tests were written (their code or a project \
+             class they depend on): {}",
+            code_changed.len(),
+            code_changed.join(", ")
+        );
     }
     if changed > 0 {
         return Err(Failure::Changed(format!(

@@ -1,5 +1,6 @@
 //! The CI mode, `generate --project --check`, on a copy of examples/maven: after generation the
-//! check passes (exit 0); after a refactoring of Counter that keeps its behaviour it still does;
+//! check passes (exit 0); after a refactoring of Counter that keeps its behaviour it still does
+//! (and says that Counter and Slug, which uses it, changed since their tests were written);
 //! after a constant of one method changes it exits 1, naming the test and its failing assertion;
 //! `mvn suitesmith:check` fails the build the same way. The generated tests run only through the
 //! binary's verifier (guarded, in the sandbox), never by `mvn test`. Needs `mvn` and a local
@@ -65,10 +66,15 @@ fn check_passes_after_a_refactoring_and_names_the_test_after_a_behaviour_change(
     let (code, err) = check(project);
     assert_eq!(code, Some(0), "nothing changed: {err}");
     assert!(err.contains("generated tests of 2 classes pass against the current build"), "{err}");
+    assert!(!err.contains("changed since their tests were written"), "{err}");
 
     for (from, to, keeps) in EDITS {
         edit(project, COUNTER, from, to);
         let (code, err) = check(project);
+        // Slug uses Counter: both classes' code changed.
+        let said = "check: 2 of 2 classes changed since their tests were written (their code or a project \
+                    class they depend on): sample.core.Counter, sample.text.Slug";
+        assert!(err.contains(said), "{err}");
         if *keeps {
             assert_eq!(code, Some(0), "a refactoring keeps the behaviour: {err}");
             assert!(!err.contains("behaviour changed"), "{err}");
