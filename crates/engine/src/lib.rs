@@ -330,7 +330,9 @@ fn search_class_in(
         },
     )?;
     if let Some(existing) = &config.existing {
-        problem.settle(&complement::settled_goals(&problem, existing));
+        let settled = complement::settled_goals(&problem, existing);
+        problem.settle(&settled);
+        search_config.settled = settled.into_iter().collect();
     }
     if let Some(filter) = &config.stop_when_covered {
         search_config.stop_goals = Some(stop_goals(&problem, filter)?);
