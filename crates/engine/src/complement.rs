@@ -79,6 +79,24 @@ pub(crate) fn settled_goals(problem: &JvmProblem, existing: &ExistingSuite) -> B
     out
 }
 
+/// DynaMOSA's targets without the `settled` goals: the roots, then per goal what covering it
+/// releases (`released`, indexed by goal). A settled goal counts as covered from the start, so
+/// what it releases is a root; no settled goal is a root or released.
+pub(crate) fn targets_without(
+    roots: &[GoalIdx],
+    released: &[&[GoalIdx]],
+    settled: &BTreeSet<GoalIdx>,
+) -> (Vec<GoalIdx>, Vec<Vec<GoalIdx>>) {
+    let keep = |g: &&GoalIdx| !settled.contains(*g);
+    let released: Vec<Vec<GoalIdx>> =
+        released.iter().map(|r| r.iter().filter(keep).copied().collect()).collect();
+    let mut out: BTreeSet<GoalIdx> = roots.iter().filter(keep).copied().collect();
+    for g in settled {
+        out.extend(released.get(g.index()).into_iter().flatten().copied());
+    }
+    (out.into_iter().collect(), released)
+}
+
 /// The report of a class whose search had `existing` settled, from the written tests' traces.
 pub(crate) fn complement(
     problem: &JvmProblem,
@@ -128,4 +146,23 @@ pub(crate) fn complement(
         })
         .collect();
     Complement { existing_jacoco, criteria, added_per_test }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_a_settled_goal_releases_is_a_root_and_no_settled_goal_is_a_target() {
+        let g = GoalIdx::new;
+        // g0 releases g1 and g2, g1 releases g3; g4 is a root of its own.
+        let lists = [vec![g(1), g(2)], vec![g(3)], vec![], vec![], vec![]];
+        let released: Vec<&[GoalIdx]> = lists.iter().map(Vec::as_slice).collect();
+        let settled: BTreeSet<GoalIdx> = [g(0), g(2)].into_iter().collect();
+        let (roots, after) = targets_without(&[g(0), g(4)], &released, &settled);
+        assert_eq!(roots, [g(1), g(4)]);
+        assert_eq!(after, [vec![g(1)], vec![g(3)], vec![], vec![], vec![]]);
+        let (roots, _) = targets_without(&[g(0), g(4)], &released, &BTreeSet::new());
+        assert_eq!(roots, [g(0), g(4)]);
+    }
 }

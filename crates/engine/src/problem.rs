@@ -203,15 +203,9 @@ impl JvmProblem {
         }
         let n = self.space.selected().len();
         self.settled = (0..n).map(|i| goals.contains(&GoalIdx::new(i))).collect();
-        let keep = |g: &&GoalIdx| !goals.contains(*g);
-        self.settled_released = (0..n)
-            .map(|i| self.space.released_by(GoalIdx::new(i)).iter().filter(keep).copied().collect())
-            .collect();
-        let mut roots: BTreeSet<GoalIdx> = self.space.roots().iter().filter(keep).copied().collect();
-        for g in goals {
-            roots.extend(self.settled_released.get(g.index()).into_iter().flatten().copied());
-        }
-        self.settled_roots = roots.into_iter().collect();
+        let released: Vec<&[GoalIdx]> = (0..n).map(|i| self.space.released_by(GoalIdx::new(i))).collect();
+        (self.settled_roots, self.settled_released) =
+            crate::complement::targets_without(self.space.roots(), &released, goals);
     }
 
     /// Whether the project's own tests cover `g` (`settle`).
