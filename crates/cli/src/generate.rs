@@ -93,6 +93,21 @@ pub struct Args {
     /// bytecode, dependencies and options as when they were written: .suitesmith/state.json).
     #[arg(long)]
     force: bool,
+    /// With `--project`: search nothing and write nothing; run the tests suitesmith wrote into the
+    /// project earlier against its current build, name every test whose behaviour changed (its
+    /// failing assertion) and exit with status 1 when any did (the CI mode, docs/maven.md).
+    #[arg(long)]
+    check: bool,
+    /// With `--project` (the default there): run the project's own tests once under JaCoCo and
+    /// search only for the goals they leave uncovered; report.json says what the written tests
+    /// add (docs/maven.md). `--no-complement` searches every goal.
+    #[arg(long, overrides_with = "no_complement")]
+    complement: bool,
+    #[arg(long, overrides_with = "complement", hide = true)]
+    no_complement: bool,
+    /// What the project's own tests cover, measured by crate::complement for a project's modules.
+    #[arg(skip)]
+    existing: Option<std::sync::Arc<engine::ExistingSuite>>,
     /// A flag for every JVM that runs the code under test (repeatable): the workers', the
     /// verification's, and, for module options, javac's. Give options with a value as
     /// `--option=value`, e.g. `--jvm-arg=--add-exports=jdk.compiler/com.sun.tools.javac.code=ALL-UNNAMED`
@@ -134,11 +149,28 @@ struct Plan {
 
 pub fn run(args: &Args) -> Result<(), Failure> {
     if let Some(dir) = &args.project {
+        if args.check {
+            let opts = crate::check::CheckOptions {
+                selection: crate::project::Selection {
+                    class: args.class.as_deref(),
+                    prefix: args.prefix.as_deref(),
+                    out: args.out.as_deref(),
+                },
+                jvm_args: &jvm_args(&args.jvm_args)?,
+                sandbox: args.sandbox.parse().map_err(Failure::BadInput)?,
+            };
+            return crate::check::run(dir, &opts);
+        }
         return run_project(args, dir);
     }
     if args.force {
         // Only a project run keeps a record of earlier runs: without one, every run is forced.
         return Err(Failure::BadInput("--force applies to --project runs only".into()));
+    }
+    for (given, flag) in [(args.complement, "--complement"), (args.check, "--check")] {
+        if given {
+            return Err(Failure::BadInput(format!("{flag} applies to --project runs only")));
+        }
     }
     run_classes(args).map(|_| ())
 }
@@ -152,6 +184,9 @@ impl Args {
         let mut a = self.clone();
         (a.project, a.project_classes, a.classpath, a.class, a.prefix) = (None, None, None, None, None);
         (a.workers, a.verbose, a.shard, a.sourcepath, a.force) = (None, false, None, None, false);
+        // What the project's own tests cover is not followed: --force after changing them.
+        (a.check, a.existing) = (false, None);
+        a.complement = !a.no_complement;
         a.out = Some(tests.to_path_buf());
         format!("{a:?}")
     }
@@ -335,6 +370,7 @@ pub(crate) fn configure(args: &Args) -> Result<GenerateConfig, Failure> {
         techniques,
         jvm_args: jvm_args(&args.jvm_args)?,
         sandbox,
+        existing: args.existing.clone(),
         ..standard
     })
 }
@@ -356,33 +392,29 @@ fn run_project(args: &Args, dir: &Path) -> Result<(), Failure> {
     // `open` checked that it is a directory.
     let root = dir.canonicalize().with_context(|| format!("reading {}", dir.display()))?;
     let mut state = crate::incremental::Incremental::start(&root, build, args.force)?;
-    let mut installs = Vec::new();
+    let mut runs = Vec::new();
     for m in &modules {
-        let mut run_args = args.clone();
-        run_args.project = None;
-        run_args.classpath = Some(m.classpath.clone());
-        run_args.out = Some(m.scratch.clone());
-        // report.html shows the module's own sources unless the user named others.
-        let main_sources = dir.join(&m.name).join("src/main/java");
-        if args.sourcepath.is_none() && main_sources.is_dir() {
-            run_args.sourcepath = Some(main_sources.display().to_string());
-        }
-        match m.junit {
-            Some(v) => run_args.junit = if v == JUnitVersion::Five { "5" } else { "4" }.to_string(),
-            None => {
-                let v = if args.junit == "5" { JUnitVersion::Five } else { JUnitVersion::Four };
-                eprintln!("{}", crate::project::missing_junit_line(build, m, v));
-            }
-        }
+        let run_args = module_args(args, dir, build, m);
         eprintln!("module {}: {} classes", m.name, m.classes.len());
         let tests = std::path::absolute(&m.tests).unwrap_or_else(|_| m.tests.clone());
         let key = run_args.generation_key(tests.strip_prefix(&root).unwrap_or(&tests));
         let stale = state.stale(m, &key);
+        runs.push((run_args, key, stale));
+    }
+    // The project's own tests run once, and only when a class is to be searched.
+    let existing = if args.no_complement || runs.iter().all(|r| r.2.is_empty()) {
+        None
+    } else {
+        crate::complement::measure(&root, build, &modules)?.map(std::sync::Arc::new)
+    };
+    let mut installs = Vec::new();
+    for (m, (mut run_args, key, stale)) in modules.iter().zip(runs) {
         if stale.is_empty() {
             installs.push(Vec::new());
             continue;
         }
         run_args.project_classes = Some(stale);
+        run_args.existing.clone_from(&existing);
         // Earlier runs' files would be installed with this run's.
         if m.scratch.exists() {
             std::fs::remove_dir_all(&m.scratch)
@@ -403,6 +435,28 @@ fn run_project(args: &Args, dir: &Path) -> Result<(), Failure> {
     }
     state.finish(&modules)?;
     Ok(())
+}
+
+/// The arguments of one module's plain run: its classpath, its scratch directory as the output,
+/// its sources for report.html, its JUnit (or a line saying what to add to the build).
+fn module_args(args: &Args, dir: &Path, build: crate::project::Build, m: &crate::project::Module) -> Args {
+    let mut run_args = args.clone();
+    run_args.project = None;
+    run_args.classpath = Some(m.classpath.clone());
+    run_args.out = Some(m.scratch.clone());
+    // report.html shows the module's own sources unless the user named others.
+    let main_sources = dir.join(&m.name).join("src/main/java");
+    if args.sourcepath.is_none() && main_sources.is_dir() {
+        run_args.sourcepath = Some(main_sources.display().to_string());
+    }
+    match m.junit {
+        Some(v) => run_args.junit = if v == JUnitVersion::Five { "5" } else { "4" }.to_string(),
+        None => {
+            let v = if args.junit == "5" { JUnitVersion::Five } else { JUnitVersion::Four };
+            eprintln!("{}", crate::project::missing_junit_line(build, m, v));
+        }
+    }
+    run_args
 }
 
 /// Slice `shard` of the classes of all `modules` together, each class costed on its module's
@@ -627,6 +681,18 @@ impl Progress {
             t.assertions(),
             cov.join(", ")
         );
+        if let Some(c) = &t.complement {
+            let union: Vec<String> = c
+                .criteria
+                .iter()
+                .filter(|k| matches!(k.criterion, Criterion::Line | Criterion::Branch))
+                .map(|k| {
+                    let (e, u) = (report::percent(k.existing, k.total), report::percent(k.union, k.total));
+                    format!("{} {e:.1} % -> {u:.1} %", k.criterion.name())
+                })
+                .collect();
+            eprintln!("  over the project's own tests: {}", union.join(", "));
+        }
         if self.verbose {
             for l in &t.log {
                 eprintln!("  {l}");

@@ -218,6 +218,14 @@ impl Incremental {
         Ok(())
     }
 
+    /// Whether the bytecode of `class` of `m`, or of a project class it depends on, differs from
+    /// when its tests were written; `None` when the state has no record of it.
+    pub fn code_changed(&self, m: &Module, class: &str) -> Option<bool> {
+        let e = self.old.modules.get(&m.name)?.get(class)?;
+        let now = self.entry(m, class, "", BTreeMap::new());
+        Some(e.class != now.class || e.dependencies != now.dependencies)
+    }
+
     /// What the tests of `class` of `m` would be made from now, with `files`.
     fn entry(&self, m: &Module, class: &str, key: &str, files: BTreeMap<String, String>) -> Entry {
         let internal = ClassName::from_binary(class).internal().to_string();

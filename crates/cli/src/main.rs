@@ -4,6 +4,8 @@
 //! own modules; this file only dispatches and handles the signals.
 
 mod analyze;
+mod check;
+mod complement;
 mod dse_args;
 mod generate;
 mod html;
@@ -71,12 +73,14 @@ enum Command {
     Merge(merge::Args),
 }
 
-/// Errors a command reports. `BadInput` means the user's input is wrong (exit 2); anything else is
-/// ours (exit 1).
+/// Errors a command reports. `BadInput` means the user's input is wrong (exit 2); `Changed` that a
+/// check found changed behaviour (exit 1); anything else is ours (exit 1).
 #[derive(Debug)]
 pub enum Failure {
     BadInput(String),
     Internal(anyhow::Error),
+    /// `generate --check` found tests whose behaviour changed (each already named on stderr).
+    Changed(String),
 }
 
 impl From<anyhow::Error> for Failure {
@@ -112,6 +116,10 @@ fn main() -> ExitCode {
         Err(Failure::BadInput(msg)) => {
             eprintln!("suitesmith: error: {msg}");
             ExitCode::from(2)
+        }
+        Err(Failure::Changed(msg)) => {
+            eprintln!("suitesmith: check failed: {msg}");
+            ExitCode::from(1)
         }
         Err(Failure::Internal(e)) => {
             eprintln!("suitesmith: internal error: {e:#}");

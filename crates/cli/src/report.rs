@@ -196,6 +196,7 @@ fn class_json(t: &ClassTests) -> Value {
             "lines": { "covered": j.lines.0, "total": j.lines.1, "coverage": ratio(j.lines.0 as usize, j.lines.1 as usize) },
             "branches": { "covered": j.branches.0, "total": j.branches.1, "coverage": ratio(j.branches.0 as usize, j.branches.1 as usize) },
         })),
+        "complement": t.complement.as_ref().map(complement_json),
         "dse": t.search.dse.as_ref().map(|d| dse_json(d, t.search.dse_cost.as_ref(), t.search.elapsed)),
         "replay_check": t.replay_check.as_ref().map(replay_check_json),
         "goal_selection": t.search.selection.as_ref().map(goal_selection_json),
@@ -207,6 +208,35 @@ fn class_json(t: &ClassTests) -> Value {
         "uncovered": t.uncovered,
         "uninstrumented": t.unchanged,
         "log": t.log,
+    })
+}
+
+/// What the written tests add over the project's own (complement mode, docs/maven.md): per
+/// criterion the goals the project's tests cover, the written tests cover, and either covers; per
+/// test the goals it adds; JaCoCo's figures of the project's tests.
+fn complement_json(c: &engine::Complement) -> Value {
+    let mut criteria = serde_json::Map::new();
+    for k in &c.criteria {
+        criteria.insert(
+            k.criterion.name().to_string(),
+            json!({
+                "total": k.total,
+                "existing": k.existing,
+                "written": k.written,
+                "union": k.union,
+                "existing_coverage": ratio(k.existing, k.total),
+                "union_coverage": ratio(k.union, k.total),
+            }),
+        );
+    }
+    let j = c.existing_jacoco;
+    json!({
+        "criteria": criteria,
+        "added_per_test": c.added_per_test,
+        "existing_jacoco": {
+            "lines": { "covered": j.lines.0, "total": j.lines.1 },
+            "branches": { "covered": j.branches.0, "total": j.branches.1 },
+        },
     })
 }
 

@@ -24,6 +24,7 @@ fn configure(argv: &[String]) -> Result<GenerateConfig, String> {
     res.map_err(|f| match f {
         Failure::BadInput(line) => line,
         Failure::Internal(e) => format!("internal error: {e:#}"),
+        Failure::Changed(line) => line,
     })
 }
 

@@ -76,6 +76,16 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
             "--force applies to --project runs only",
         ),
         (
+            args_for("examples/classes", "example.Stack", &["--complement"]),
+            &[],
+            "--complement applies to --project runs only",
+        ),
+        (
+            args_for("examples/classes", "example.Stack", &["--check"]),
+            &[],
+            "--check applies to --project runs only",
+        ),
+        (
             vec![
                 "generate".into(),
                 "--classpath".into(),

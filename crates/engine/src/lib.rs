@@ -6,6 +6,7 @@
 
 mod allocation;
 mod batches;
+mod complement;
 mod convert;
 mod dse_target;
 mod feed;
@@ -26,6 +27,7 @@ use programdb::{DbConfig, ProgramDb};
 use search::{Algorithm, Budget, SearchConfig, SystemClock};
 use testcase::{ClusterConfig, TestCase, TestCluster, ValuePool, rng_from_seed};
 
+pub use complement::{Complement, ComplementCoverage, CoveredBefore, ExistingSuite};
 pub use convert::to_protocol;
 pub use dse::{DseConfig, DseCost, DseStats, QueryTimes};
 pub use dse_target::explain_dse;
@@ -122,6 +124,9 @@ pub struct GenerateConfig {
     /// The operating-system sandbox of every JVM that runs the code under test (DESIGN.md §10,
     /// docs/sandbox.md): `Auto` takes the first available layer.
     pub sandbox: SandboxRequest,
+    /// Complement mode: what the project's own tests cover, whose goals the search leaves alone
+    /// and the report counts apart (`ExistingSuite`, docs/maven.md). `None` for plain runs.
+    pub existing: Option<std::sync::Arc<ExistingSuite>>,
 }
 
 /// The search budget per class when the user gives none: EvoSuite's (`search_budget`, 60 s).
@@ -146,6 +151,7 @@ impl GenerateConfig {
             techniques: Techniques::standard(),
             jvm_args: Vec::new(),
             sandbox: SandboxRequest::Auto,
+            existing: None,
         }
     }
 }
@@ -323,6 +329,11 @@ fn search_class_in(
             sandbox: config.sandbox,
         },
     )?;
+    if let Some(existing) = &config.existing {
+        let settled = complement::settled_goals(&problem, existing);
+        problem.settle(&settled);
+        search_config.settled = settled.into_iter().collect();
+    }
     if let Some(filter) = &config.stop_when_covered {
         search_config.stop_goals = Some(stop_goals(&problem, filter)?);
     }

@@ -251,6 +251,9 @@ pub struct ClassTests {
     /// What flag fitness found and what the written tests cover of it, when it was on
     /// (report.json `flags`).
     pub flags: Option<crate::FlagFigures>,
+    /// What the written tests add over the project's own, in complement mode
+    /// (`GenerateConfig::existing`).
+    pub complement: Option<crate::Complement>,
 }
 
 impl ClassTests {
@@ -310,12 +313,16 @@ impl Runner for ProblemRunner<'_> {
     }
 
     /// The goals a result covers; path-condition goals (SUSHI) are means to branches, not
-    /// coverage, so a test is never kept for one alone.
+    /// coverage, so a test is never kept for one alone, nor for goals the project's own tests
+    /// cover (complement mode).
     fn covered(&self, result: &ExecResult) -> Vec<u32> {
         let f = self.problem.fitness(&result.trace);
         f.iter()
             .enumerate()
-            .filter(|&(i, f)| *f == 0.0 && !self.problem.is_path_goal(search::GoalIdx::new(i)))
+            .filter(|&(i, f)| {
+                let g = search::GoalIdx::new(i);
+                *f == 0.0 && !self.problem.is_path_goal(g) && !self.problem.is_settled(g)
+            })
             .map(|(i, _)| i as u32)
             .collect()
     }
@@ -460,6 +467,11 @@ pub fn generate_tests(
     // The JVM's runs of the written tests are the ones just made for the coverage.
     let replay_check =
         write.replay_check.then(|| crate::replay_check::of(&problem, &db, config, &cases, &results));
+    let traces: Vec<&protocol::Trace> = results.iter().map(|r| &r.trace).collect();
+    let complement = config
+        .existing
+        .as_deref()
+        .map(|e| crate::complement::complement(&problem, e, &config.criteria, &traces));
     Ok(ClassTests {
         class: config.class.clone(),
         files,
@@ -481,6 +493,7 @@ pub fn generate_tests(
         log,
         program: db.stats(),
         flags,
+        complement,
     })
 }
 

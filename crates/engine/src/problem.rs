@@ -76,6 +76,14 @@ pub struct JvmProblem {
     /// (`focus_paths`), none until it registers any. A condition that is not a goal, or whose goal
     /// a test solved, would cost an evaluation at every call of its entry method for nothing.
     focus: Arc<[u32]>,
+    /// The settled goals (`settle`): by static goal, true when a project's own tests cover it.
+    /// Empty when none is.
+    settled: Vec<bool>,
+    /// With settled goals, DynaMOSA's targets without them: the roots, and per static goal what
+    /// covering it releases; a settled goal counts as covered from the start, so what it
+    /// releases is a root.
+    settled_roots: Vec<GoalIdx>,
+    settled_released: Vec<Vec<GoalIdx>>,
 }
 
 /// The techniques a problem is built with, because they change what the workers are set up with.
@@ -179,7 +187,30 @@ impl JvmProblem {
             worker_time: Duration::ZERO,
             flags,
             sushi: prepared,
+            settled: Vec::new(),
+            settled_roots: Vec::new(),
+            settled_released: Vec::new(),
         })
+    }
+
+    /// Takes `goals` (static goals the project's own tests cover, `crate::complement`) out of the
+    /// search: never a target of DynaMOSA, never covered in an evaluation (so never kept by the
+    /// archive, and never a reason for minimisation to keep a test); the goals they control are
+    /// targets from the start.
+    pub(crate) fn settle(&mut self, goals: &BTreeSet<GoalIdx>) {
+        if goals.is_empty() {
+            return;
+        }
+        let n = self.space.selected().len();
+        self.settled = (0..n).map(|i| goals.contains(&GoalIdx::new(i))).collect();
+        let released: Vec<&[GoalIdx]> = (0..n).map(|i| self.space.released_by(GoalIdx::new(i))).collect();
+        (self.settled_roots, self.settled_released) =
+            crate::complement::targets_without(self.space.roots(), &released, goals);
+    }
+
+    /// Whether the project's own tests cover `g` (`settle`).
+    pub fn is_settled(&self, g: GoalIdx) -> bool {
+        self.settled.get(g.index()).copied().unwrap_or(false)
     }
 
     /// SUSHI's exploration, once (`None` when it is off or was taken).
@@ -352,11 +383,14 @@ impl Problem for JvmProblem {
     }
 
     fn roots(&self) -> Vec<GoalIdx> {
-        self.space.roots().to_vec()
+        if self.settled.is_empty() { self.space.roots().to_vec() } else { self.settled_roots.clone() }
     }
 
     fn released_by(&self, g: GoalIdx) -> &[GoalIdx] {
-        self.space.released_by(g)
+        match self.settled_released.get(g.index()) {
+            Some(released) => released,
+            None => self.space.released_by(g),
+        }
     }
 
     fn evaluate(
@@ -444,6 +478,9 @@ impl Problem for JvmProblem {
             let mut fitness = self.space.fitness_with(&all, values, &r.trace);
             if !r.writable_whole() {
                 covers_nothing(&mut fitness);
+            }
+            for (f, _) in fitness.iter_mut().zip(&self.settled).filter(|(_, s)| **s) {
+                *f = f.max(1.0);
             }
             out.push(Evaluation { fitness, exception_at });
         }

@@ -105,6 +105,10 @@ pub struct SearchConfig {
     /// EvoSuite option: tests and benchmarks use it to time how long a set of goals takes, e.g. the
     /// feasible branches of a fixture). Goals beyond `Problem::n_goals()` never count as covered.
     pub stop_goals: Option<Vec<GoalIdx>>,
+    /// Goals covered before the search began (by a project's own tests, in the engine's complement
+    /// mode), which the problem never reports as covered: `stop_zero` counts them as covered, so
+    /// that the search stops once it has covered the rest. Empty for plain runs.
+    pub settled: Vec<GoalIdx>,
     /// Population size (`population`, 50): tests for MOSA/DynaMOSA, suites for whole suite, the
     /// batch size of random search and MIO.
     pub population: usize,
@@ -141,6 +145,7 @@ impl SearchConfig {
             budget,
             stop_zero: true,
             stop_goals: None,
+            settled: Vec::new(),
             population: 50,
             crossover_rate: 0.75,
             elite: 1,

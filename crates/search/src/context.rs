@@ -203,13 +203,19 @@ impl<'a> Search<'a> {
     }
 
     pub fn should_stop(&self) -> bool {
-        (self.config.stop_zero && self.archive.all_covered())
+        (self.config.stop_zero && self.all_covered())
             || self
                 .config
                 .stop_goals
                 .as_ref()
                 .is_some_and(|gs| gs.iter().all(|&g| self.archive.is_covered(g)))
             || self.config.budget.exhausted(self.clock.elapsed(), self.stats.evaluations)
+    }
+
+    /// Whether every goal is covered, the settled ones (`SearchConfig::settled`) counted as covered.
+    fn all_covered(&self) -> bool {
+        let settled = self.config.settled.iter().filter(|&&g| !self.archive.is_covered(g)).count();
+        self.archive.n_covered() + settled >= self.archive.n_goals()
     }
 
     /// Adds goals discovered by the problem: uncovered, and targets as the policy decides.

@@ -428,3 +428,53 @@ fn goals_discovered_during_the_search() {
         assert_eq!(go().0.archive.to_text(), r.archive.to_text(), "{}", alg.name());
     }
 }
+
+/// The easy problem with one goal that no test ever covers, as the engine's complement mode
+/// reports a goal the project's own tests cover.
+struct WithSettled {
+    inner: FakeProblem,
+    goal: GoalIdx,
+}
+
+impl Problem for WithSettled {
+    fn n_goals(&self) -> usize {
+        self.inner.n_goals()
+    }
+    fn roots(&self) -> Vec<GoalIdx> {
+        self.inner.roots()
+    }
+    fn released_by(&self, g: GoalIdx) -> &[GoalIdx] {
+        self.inner.released_by(g)
+    }
+    fn evaluate(
+        &mut self,
+        tests: &[TestCase],
+        dynamic: &mut DynamicPool,
+    ) -> Result<Vec<Evaluation>, ProblemError> {
+        let mut out = self.inner.evaluate(tests, dynamic)?;
+        for e in &mut out {
+            e.fitness[self.goal.index()] = 1.0;
+        }
+        Ok(out)
+    }
+}
+
+/// A settled goal counts as covered for `stop_zero`: the search stops once it has covered the
+/// others, where without it the budget runs out.
+#[test]
+fn settled_goals_count_as_covered_for_stopping() {
+    let cluster = overloads_cluster();
+    let goal = GoalIdx::new(0);
+    for (settled, stops_early) in [(vec![goal], true), (Vec::new(), false)] {
+        let mut problem = WithSettled { inner: FakeProblem::new(&cluster, false), goal };
+        let mut config = config(Algorithm::DynaMosa, 5_000);
+        config.settled = settled;
+        let mut pool = pool_of(&cluster);
+        let mut rng = rng_from_seed(1);
+        let clock = SystemClock::start();
+        let r = search::run(&mut problem, &cluster, &mut pool, &config, &clock, &mut rng, &mut |_| {})
+            .expect("search runs");
+        assert_eq!(r.stats.covered + 1, r.stats.n_goals, "every goal but the settled one");
+        assert_eq!(r.stats.evaluations < 5_000, stops_early, "{} evaluations", r.stats.evaluations);
+    }
+}

@@ -43,6 +43,42 @@ pub fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
+/// A copy of `src` (without build output) in a fresh temporary directory: a project the tests may
+/// build and change.
+#[allow(dead_code)] // each test file compiles this module; not every one copies a project
+pub fn copy_of(src: &Path) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for (rel, bytes) in files_under(src) {
+        if rel.split('/').any(|c| c == "target") {
+            continue;
+        }
+        let to = tmp.path().join(&rel);
+        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+        std::fs::write(to, bytes).expect("write");
+    }
+    tmp
+}
+
+/// Runs Maven offline in `dir` with `args`; it must succeed.
+#[allow(clippy::disallowed_methods)] // the test runs Maven as a user would
+#[allow(dead_code)] // each test file compiles this module; not every one runs Maven
+pub fn mvn(dir: &Path, args: &[&str]) -> Output {
+    let out = Command::new("mvn")
+        .args(["-B", "-o", "-Dstyle.color=never"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("mvn is needed: apt-get install maven, then bash scripts/fetch-maven.sh");
+    assert!(
+        out.status.success(),
+        "mvn {args:?} failed in {}:\n{}\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// The written test files under `dir` (`.java`), sorted by path, as text.
 #[allow(dead_code)] // each test file compiles this module; not every one reads outputs
 pub fn java_files(dir: &Path) -> Vec<(String, String)> {

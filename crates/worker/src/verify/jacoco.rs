@@ -4,6 +4,7 @@
 //! temporary directory, which is what the report program analyses (a user's jar holds many classes
 //! that the tests never meant to cover). JaCoCo counts each conditional jump as two branches, each
 //! switch target as one, and a line as covered when at least one of its instructions ran.
+//! `jacoco_detail` adds each line's and method's figures (what a project's own tests covered).
 
 use jvm_model::ClassName;
 use std::path::{Path, PathBuf};
@@ -26,6 +27,37 @@ pub struct ClassCoverage {
     pub instructions: (u32, u32),
 }
 
+/// What JaCoCo saw of one source line of a class with code on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineCoverage {
+    /// The class's binary name.
+    pub class: String,
+    pub line: u32,
+    /// Instructions of the line that ran.
+    pub instructions_covered: u32,
+    /// Branches of the line (each conditional jump two, each switch target one): covered, total.
+    pub branches: (u32, u32),
+}
+
+/// Whether any instruction of a method ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MethodCoverage {
+    /// The class's binary name.
+    pub class: String,
+    pub name: String,
+    pub descriptor: String,
+    pub covered: bool,
+}
+
+/// Per class, per line and per method: what [`jacoco_detail`] reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CoverageDetail {
+    pub classes: Vec<ClassCoverage>,
+    /// Lines with code, by class then line.
+    pub lines: Vec<LineCoverage>,
+    pub methods: Vec<MethodCoverage>,
+}
+
 /// The coverage of `classes` (binary names) recorded in `exec_files`, analysed over their class files
 /// found in `class_files` (directories or jars, first match wins), in the order of `classes`.
 pub fn jacoco_coverage(
@@ -35,6 +67,17 @@ pub fn jacoco_coverage(
     class_files: &[PathBuf],
     classes: &[String],
 ) -> Result<Vec<ClassCoverage>, VerifyError> {
+    Ok(jacoco_detail(java, jacoco, exec_files, class_files, classes)?.classes)
+}
+
+/// [`jacoco_coverage`] with each class's lines and methods.
+pub fn jacoco_detail(
+    java: &Java,
+    jacoco: &JacocoJars,
+    exec_files: &[PathBuf],
+    class_files: &[PathBuf],
+    classes: &[String],
+) -> Result<CoverageDetail, VerifyError> {
     for exec in exec_files {
         if !exec.is_file() {
             return Err(VerifyError::ExecFileMissing { path: exec.clone() });
@@ -78,6 +121,7 @@ pub fn jacoco_coverage(
         stderr: done.stderr.clone(),
     };
     let mut found = Vec::new();
+    let (mut lines, mut methods) = (Vec::new(), Vec::new());
     let mut finished = false;
     for line in &done.stdout {
         let f = parse(line);
@@ -92,6 +136,21 @@ pub fn jacoco_coverage(
                     methods: (n(8)?, n(9)?),
                 });
             }
+            Some("line") if f.len() >= 6 => {
+                let n = |i: usize| f[i].parse::<u32>().map_err(|_| tool_error(format!("bad record: {line}")));
+                lines.push(LineCoverage {
+                    class: f[1].clone(),
+                    line: n(2)?,
+                    instructions_covered: n(3)?,
+                    branches: (n(4)?, n(5)?),
+                });
+            }
+            Some("method") if f.len() >= 5 => methods.push(MethodCoverage {
+                class: f[1].clone(),
+                name: f[2].clone(),
+                descriptor: f[3].clone(),
+                covered: f[4] == "1",
+            }),
             Some("nomatch") if f.len() >= 2 => return Err(VerifyError::ExecMismatch { class: f[1].clone() }),
             Some("fatal") => return Err(tool_error(f.get(1).cloned().unwrap_or_default())),
             Some("done") => finished = true,
@@ -103,7 +162,7 @@ pub fn jacoco_coverage(
     }
     // JaCoCo's CoverageBuilder leaves out classes without code (an interface of constants, an
     // annotation): they have nothing to cover, so all their counters are zero.
-    Ok(classes
+    let classes = classes
         .iter()
         .map(|c| {
             found.iter().find(|f| &f.class == c).cloned().unwrap_or_else(|| ClassCoverage {
@@ -114,7 +173,8 @@ pub fn jacoco_coverage(
                 instructions: (0, 0),
             })
         })
-        .collect())
+        .collect();
+    Ok(CoverageDetail { classes, lines, methods })
 }
 
 /// `class` and its nested classes (`class$...`, binary names, sorted) as found in the first entry of

@@ -21,7 +21,10 @@ mod run;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use jacoco::{ClassCoverage, jacoco_coverage, nested_classes};
+pub use jacoco::{
+    ClassCoverage, CoverageDetail, LineCoverage, MethodCoverage, jacoco_coverage, jacoco_detail,
+    nested_classes,
+};
 pub use jars::{CoverageAgent, JUnitJars, JUnitVersion, JacocoJars};
 pub use javac::{Compilation, Diagnostic, DiagnosticKind, compile, compile_with, javac_module_options};
 pub use run::{run_repeatedly, run_tests, summarize};

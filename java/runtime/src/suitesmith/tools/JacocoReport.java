@@ -6,7 +6,11 @@
  *
  * <p>Records (see {@link Records}): {@code ready}; per class of CLASSES_DIR
  * {@code class NAME INSN_COVERED INSN_TOTAL BRANCH_COVERED BRANCH_TOTAL LINE_COVERED LINE_TOTAL
- * METHOD_COVERED METHOD_TOTAL} with NAME a binary name ({@code a.b.C$D}); {@code nomatch NAME} for a
+ * METHOD_COVERED METHOD_TOTAL} with NAME a binary name ({@code a.b.C$D}), each followed by
+ * {@code line NAME NR INSN_COVERED BRANCH_COVERED BRANCH_TOTAL} per source line with code and
+ * {@code method NAME METHOD DESCRIPTOR COVERED} per method (COVERED 1 when any of its instructions
+ * ran), which say what a project's own tests covered (generate's complement mode);
+ * {@code nomatch NAME} for a
  * class whose exec data came from different class bytes (JaCoCo then counts it as not covered);
  * {@code done COUNT}; {@code fatal MESSAGE} on any error. JaCoCo counts each conditional jump as two
  * branches and a line as covered when at least one of its instructions ran.
@@ -78,11 +82,33 @@ public final class JacocoReport {
                     covered(c, "getBranchCounter"), total(c, "getBranchCounter"),
                     covered(c, "getLineCounter"), total(c, "getLineCounter"),
                     covered(c, "getMethodCounter"), total(c, "getMethodCounter"));
+            details(out, names.get(i), c);
         }
         for (Object c : (Collection<?>) RunTests.call(builder, "getNoMatchClasses")) {
             out.emit("nomatch", binaryName(c));
         }
         return all.size();
+    }
+
+    /** The line and method records of one class (see the class comment). */
+    private static void details(Records out, String name, Object c) throws Exception {
+        int first = (Integer) RunTests.call(c, "getFirstLine");
+        int last = (Integer) RunTests.call(c, "getLastLine");
+        // getLine takes an int, which RunTests.call's matching of boxed arguments does not find.
+        java.lang.reflect.Method getLine =
+                Class.forName("org.jacoco.core.analysis.ISourceNode").getMethod("getLine", int.class);
+        for (int nr = first; first > 0 && nr <= last; nr++) {
+            Object line = getLine.invoke(c, nr);
+            int insns = total(line, "getInstructionCounter");
+            if (insns > 0) {
+                out.emit("line", name, nr, covered(line, "getInstructionCounter"),
+                        covered(line, "getBranchCounter"), total(line, "getBranchCounter"));
+            }
+        }
+        for (Object m : (Collection<?>) RunTests.call(c, "getMethods")) {
+            out.emit("method", name, RunTests.call(m, "getName"), RunTests.call(m, "getDesc"),
+                    covered(m, "getMethodCounter") > 0 ? 1 : 0);
+        }
     }
 
     private static String binaryName(Object coverage) throws Exception {

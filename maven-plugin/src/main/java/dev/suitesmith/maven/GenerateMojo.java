@@ -69,6 +69,13 @@ public class GenerateMojo extends AbstractMojo {
     @Parameter(property = "suitesmith.force", defaultValue = "false")
     private boolean force;
 
+    /**
+     * Runs the project's own tests once under JaCoCo and searches only for what they leave
+     * uncovered (docs/maven.md, Complement mode); false searches every goal.
+     */
+    @Parameter(property = "suitesmith.complement", defaultValue = "true")
+    private boolean complement;
+
     /** More options, passed to `suitesmith generate` as they are (e.g. --criteria line,branch). */
     @Parameter(property = "suitesmith.args")
     private List<String> extraArgs;
@@ -98,6 +105,10 @@ public class GenerateMojo extends AbstractMojo {
             throw new MojoExecutionException("interrupted while suitesmith ran", e);
         }
         // 2 is bad input (the project, the options): the user's to fix, so a failure, not an error.
+        if (status == 1 && check()) {
+            throw new MojoFailureException(
+                "suitesmith check: behaviour changed (each test and its failing assertion are named above)");
+        }
         if (status == 2) {
             throw new MojoFailureException("suitesmith rejected the input (its message is above)");
         }
@@ -113,6 +124,9 @@ public class GenerateMojo extends AbstractMojo {
         c.add("generate");
         c.add("--project");
         c.add(basedir.getAbsolutePath());
+        if (check()) {
+            c.add("--check");
+        }
         add(c, "--class", className);
         add(c, "--prefix", prefix);
         add(c, "--budget", budget);
@@ -125,10 +139,18 @@ public class GenerateMojo extends AbstractMojo {
         if (force) {
             c.add("--force");
         }
+        if (!complement) {
+            c.add("--no-complement");
+        }
         if (extraArgs != null) {
             c.addAll(extraArgs);
         }
         return c;
+    }
+
+    /** Whether this is the CI mode (`suitesmith:check`) rather than generation. */
+    protected boolean check() {
+        return false;
     }
 
     private static void add(List<String> c, String flag, Object value) {
