@@ -10,6 +10,7 @@ mod convert;
 mod dse_target;
 mod feed;
 mod flag_figures;
+mod names;
 mod ocg_target;
 mod pipeline;
 mod problem;
