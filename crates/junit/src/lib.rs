@@ -73,8 +73,8 @@
 //!   [`RenderConfig::package_classes`].
 
 mod literal;
-pub mod naming;
 mod names;
+pub mod naming;
 mod render;
 
 pub use literal::{char_literal, prim_literal, string_literal};
@@ -159,15 +159,15 @@ pub struct Rendered {
 /// The 1-based lines of `source` that one test method occupies.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestLines {
-    /// The method's name (`test03`).
+    /// The method's name (`testPopThrowsIllegalStateException`, `test03`).
     pub method: String,
     /// The line of the method's first statement and the line of its closing brace.
     pub first_line: u32,
     pub last_line: u32,
     /// `(index into JUnitTest::assertions, line)` for every assertion, in source order.
     pub assertions: Vec<(usize, u32)>,
-    /// The line of the call that fails when the expected exception is not thrown (`fail(...)`, or
-    /// `assertThrows(...)` in JUnit 5), if the test expects one.
+    /// The line of the call that fails when the expected exception is not thrown (`assertThrows`),
+    /// if the test expects one.
     pub fail: Option<u32>,
     /// The line of the statement expected to throw, if any.
     pub throwing: Option<u32>,

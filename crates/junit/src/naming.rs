@@ -20,6 +20,10 @@ pub const MAX_CHARS: usize = 60;
 const PREFIX: &str = "test";
 /// Facts of one kind used together in a name at most; past it one representative is taken.
 const MAX_SIMILAR: usize = 2;
+/// The rank of [`Fact::Given`], the weakest.
+const GIVEN: u8 = 4;
+/// Constant arguments with a longer word are not spelled out.
+const MAX_LITERAL: usize = 12;
 
 /// How the tests of a class are named (`--test-names`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -101,12 +105,19 @@ enum Fact {
     Calls(Member),
     Returns(Member, ValueKind),
     Takes(Member, ValueKind),
+    /// The constant arguments of a call in words (`3And3`, `Minus1AndWoof`): the last resort to
+    /// tell apart tests that show the same of everything else, never a name's first fact.
+    Given(Member, String),
 }
 
 impl Fact {
     fn member(&self) -> &Member {
         match self {
-            Fact::Throws(m, _) | Fact::Calls(m) | Fact::Returns(m, _) | Fact::Takes(m, _) => m,
+            Fact::Throws(m, _)
+            | Fact::Calls(m)
+            | Fact::Returns(m, _)
+            | Fact::Takes(m, _)
+            | Fact::Given(m, _) => m,
         }
     }
 
@@ -116,6 +127,7 @@ impl Fact {
             Fact::Calls(..) => 1,
             Fact::Returns(..) => 2,
             Fact::Takes(..) => 3,
+            Fact::Given(..) => GIVEN,
         }
     }
 }
@@ -134,11 +146,15 @@ pub fn names(cut: &str, tests: &[JUnitTest], values: &[Vec<Option<ValueKind>>]) 
         .map(|(t, test)| facts_of(cut, test, values.get(t).map_or(&[], Vec::as_slice)))
         .collect();
     let overloaded = overloaded(&facts);
+    let mut shown_by: BTreeMap<&Fact, usize> = BTreeMap::new();
+    for f in facts.iter().flat_map(|f| f.keys()) {
+        *shown_by.entry(f).or_default() += 1;
+    }
     let name = |c: &BTreeSet<Fact>, f: &Facts| compose(c, f, &overloaded);
     let mut chosen: Vec<BTreeSet<Fact>> = (0..tests.len())
         .map(|t| {
             // A test that ends in an exception says so, even when other tests throw it too.
-            let mut c = initial(t, &facts);
+            let mut c = initial(&facts[t], &shown_by);
             if let Some(throws) = facts[t].keys().find(|f| matches!(f, Fact::Throws(..)))
                 && !c.contains(throws)
             {
@@ -162,12 +178,14 @@ pub fn names(cut: &str, tests: &[JUnitTest], values: &[Vec<Option<ValueKind>>]) 
             }
             for &t in &group {
                 let others: Vec<&Facts> = group.iter().filter(|&&o| o != t).map(|&o| &facts[o]).collect();
-                if let Some(extra) = separating(&facts[t], &chosen[t], &others) {
+                // The best fact that keeps the name within bounds.
+                for extra in separating(&facts[t], &chosen[t], &others) {
                     let mut more = chosen[t].clone();
                     more.insert(extra);
                     if name(&more, &facts[t]).len() <= MAX_CHARS {
                         chosen[t] = more;
                         changed = true;
+                        break;
                     }
                 }
             }
@@ -193,11 +211,13 @@ fn facts_of(cut: &str, test: &JUnitTest, values: &[Option<ValueKind>]) -> Facts 
     let mut out = Facts::new();
     for (i, st) in sts.iter().enumerate() {
         let (member, args) = match st {
-            Statement::Constructor { ctor, args } if in_cut(cut, &ctor.class) => {
-                (Member { method: None, class: simple(&ctor.class), descriptor: ctor.descriptor.clone() }, args)
-            }
+            Statement::Constructor { ctor, args } if in_cut(cut, &ctor.class) => (
+                Member { method: None, class: simple(&ctor.class), descriptor: ctor.descriptor.clone() },
+                args,
+            ),
             Statement::Method { method, args, .. }
-                if in_cut(cut, &method.class) || method.owner.class_name().is_some_and(|c| in_cut(cut, c)) =>
+                if in_cut(cut, &method.class)
+                    || method.owner.class_name().is_some_and(|c| in_cut(cut, c)) =>
             {
                 let m = Member {
                     method: Some(method.name.clone()),
@@ -224,9 +244,35 @@ fn facts_of(cut: &str, test: &JUnitTest, values: &[Option<ValueKind>]) -> Facts 
                 out.insert(Fact::Takes(member.clone(), k), i);
             }
         }
+        let literals: Option<Vec<String>> = args.iter().map(|a| literal(sts.get(a.index())?)).collect();
+        if let Some(words) = literals.filter(|w| !w.is_empty()) {
+            out.insert(Fact::Given(member.clone(), words.join("And")), i);
+        }
         out.insert(Fact::Calls(member), i);
     }
     out
+}
+
+/// A constant argument as a word of a name: `3`, `Minus3`, `True`, `Null`, a one-word string
+/// (`Woof`), `EmptyString`; `None` for other values (floats, characters, long strings, variables).
+fn literal(st: &Statement) -> Option<String> {
+    use testcase::PrimValue as P;
+    let int = |x: i64| if x < 0 { format!("Minus{}", x.unsigned_abs()) } else { x.to_string() };
+    let w = match st {
+        Statement::Primitive(P::Boolean(b)) => capital(&b.to_string()),
+        Statement::Primitive(P::Byte(x)) => int(i64::from(*x)),
+        Statement::Primitive(P::Short(x)) => int(i64::from(*x)),
+        Statement::Primitive(P::Int(x)) => int(i64::from(*x)),
+        Statement::Primitive(P::Long(x)) => int(*x),
+        Statement::Null(_) => "Null".to_string(),
+        Statement::String(s) => match string_kind(s) {
+            ValueKind::Word(w) => capital(&w),
+            ValueKind::EmptyString => "EmptyString".to_string(),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    (w.len() <= MAX_LITERAL).then_some(w)
 }
 
 fn constant_kind(p: testcase::PrimValue) -> Option<ValueKind> {
@@ -285,15 +331,15 @@ fn overloaded(facts: &[Facts]) -> BTreeSet<(Option<String>, String)> {
 
 /// The facts a test is first named after: of those no other test shows, the strongest kind; up to
 /// [`MAX_SIMILAR`] of them, else the one shown last. With nothing unique, its strongest fact.
-fn initial(t: usize, facts: &[Facts]) -> BTreeSet<Fact> {
-    let unique: Facts = facts[t]
-        .iter()
-        .filter(|(f, _)| facts.iter().enumerate().all(|(o, of)| o == t || !of.contains_key(*f)))
-        .map(|(f, &p)| (f.clone(), p))
-        .collect();
-    let pool = if unique.is_empty() { &facts[t] } else { &unique };
+fn initial(facts: &Facts, shown_by: &BTreeMap<&Fact, usize>) -> BTreeSet<Fact> {
+    let unique: Facts =
+        facts.iter().filter(|(f, _)| shown_by.get(f) == Some(&1)).map(|(f, &p)| (f.clone(), p)).collect();
+    let first: Facts = facts.iter().filter(|(f, _)| f.rank() < GIVEN).map(|(f, &p)| (f.clone(), p)).collect();
+    let unique: Facts = unique.into_iter().filter(|(f, _)| f.rank() < GIVEN).collect();
+    let pool = if unique.is_empty() { &first } else { &unique };
     let Some(top) = pool.keys().map(Fact::rank).min() else { return BTreeSet::new() };
-    let of_top: Vec<(&Fact, usize)> = pool.iter().filter(|(f, _)| f.rank() == top).map(|(f, &p)| (f, p)).collect();
+    let of_top: Vec<(&Fact, usize)> =
+        pool.iter().filter(|(f, _)| f.rank() == top).map(|(f, &p)| (f, p)).collect();
     if of_top.len() <= MAX_SIMILAR && !unique.is_empty() {
         of_top.into_iter().map(|(f, _)| f.clone()).collect()
     } else {
@@ -307,23 +353,34 @@ fn representative(facts: &[(&Fact, usize)]) -> Option<Fact> {
     facts.iter().find(|&&(_, p)| p == last).map(|(f, _)| (*f).clone())
 }
 
-/// A fact of `mine`, not yet chosen, that tells it from the colliding tests: one none of them
-/// shows, else one not all of them show; the strongest, shown last.
-fn separating(mine: &Facts, chosen: &BTreeSet<Fact>, others: &[&Facts]) -> Option<Fact> {
-    let open: Vec<(&Fact, usize)> = mine.iter().filter(|(f, _)| !chosen.contains(*f)).map(|(f, &p)| (f, p)).collect();
-    let pick = |keep: &dyn Fn(&Fact) -> bool| -> Option<Fact> {
-        let pool: Vec<(&Fact, usize)> = open.iter().filter(|(f, _)| keep(f)).copied().collect();
-        let top = pool.iter().map(|(f, _)| f.rank()).min()?;
-        let of_top: Vec<(&Fact, usize)> = pool.into_iter().filter(|(f, _)| f.rank() == top).collect();
-        representative(&of_top)
-    };
-    pick(&|f| others.iter().all(|o| !o.contains_key(f))).or_else(|| pick(&|f| !others.iter().all(|o| o.contains_key(f))))
+/// The facts of `mine`, not yet chosen, that tell it from the colliding tests, best first: those
+/// none of them shows, then those not all of them show; each group by strength, the latest first.
+fn separating(mine: &Facts, chosen: &BTreeSet<Fact>, others: &[&Facts]) -> Vec<Fact> {
+    let open = mine.iter().filter(|(f, _)| !chosen.contains(*f));
+    let mut ranked: Vec<((u8, u8, std::cmp::Reverse<usize>), &Fact)> = open
+        .filter_map(|(f, &p)| {
+            let tier = if others.iter().all(|o| !o.contains_key(f)) {
+                0
+            } else if !others.iter().all(|o| o.contains_key(f)) {
+                1
+            } else {
+                return None;
+            };
+            Some(((tier, f.rank(), std::cmp::Reverse(p)), f))
+        })
+        .collect();
+    ranked.sort();
+    ranked.into_iter().map(|(_, f)| f.clone()).collect()
 }
 
 /// The name of a set of facts: per member (in the order the test calls them) its word, the kinds
 /// it takes and returns and what it throws; members joined by `And`, or `AndCalls` after a
 /// constructor. Not cut to [`MAX_CHARS`]: callers compare its length, [`numbered_apart`] cuts.
-fn compose(chosen: &BTreeSet<Fact>, facts: &Facts, overloaded: &BTreeSet<(Option<String>, String)>) -> String {
+fn compose(
+    chosen: &BTreeSet<Fact>,
+    facts: &Facts,
+    overloaded: &BTreeSet<(Option<String>, String)>,
+) -> String {
     let mut by_member: BTreeMap<&Member, Vec<&Fact>> = BTreeMap::new();
     for f in chosen {
         by_member.entry(f.member()).or_default().push(f);
@@ -334,14 +391,21 @@ fn compose(chosen: &BTreeSet<Fact>, facts: &Facts, overloaded: &BTreeSet<(Option
     let mut name = PREFIX.to_string();
     for (k, (m, fs)) in members.iter().enumerate() {
         if k > 0 {
-            name.push_str(if members[k - 1].0.method.is_none() && m.method.is_some() { "AndCalls" } else { "And" });
+            name.push_str(if members[k - 1].0.method.is_none() && m.method.is_some() {
+                "AndCalls"
+            } else {
+                "And"
+            });
         }
         name.push_str(&member_word(m, overloaded));
-        let kinds = |pick: &dyn Fn(&Fact) -> Option<String>| -> Vec<String> { fs.iter().filter_map(|f| pick(f)).collect() };
+        let kinds = |pick: &dyn Fn(&Fact) -> Option<String>| -> Vec<String> {
+            fs.iter().filter_map(|f| pick(f)).collect()
+        };
+        let given = kinds(&|f| if let Fact::Given(_, w) = f { Some(w.clone()) } else { None });
         let takes = kinds(&|f| if let Fact::Takes(_, k) = f { Some(k.word()) } else { None });
         let returns = kinds(&|f| if let Fact::Returns(_, k) = f { Some(k.word()) } else { None });
         let throws = kinds(&|f| if let Fact::Throws(_, e) = f { Some(capital(e)) } else { None });
-        for (word, list) in [("Taking", takes), ("Returning", returns), ("Throws", throws)] {
+        for (word, list) in [("With", given), ("Taking", takes), ("Returning", returns), ("Throws", throws)] {
             if !list.is_empty() {
                 name.push_str(word);
                 name.push_str(&list.join("And"));

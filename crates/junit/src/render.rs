@@ -293,7 +293,9 @@ fn validate(ti: usize, t: &JUnitTest) -> Result<(), RenderError> {
             return Err(bad(format!("placed after statement {} of {}", a.after, sts.len())));
         }
         if a.check.on_thrown() && (t.expected_exception.is_none() || a.after + 1 != sts.len()) {
-            return Err(bad("a check of the thrown exception needs one, after the last statement".to_string()));
+            return Err(bad(
+                "a check of the thrown exception needs one, after the last statement".to_string()
+            ));
         }
         // After a throwing last statement, its own variable was never assigned.
         let visible =
@@ -484,6 +486,12 @@ impl Ctx<'_> {
             writeln!(out, "{in2}{c}").ok();
         }
         Ok(())
+    }
+
+    /// `assertEquals(want, e.<read>)` on the expected exception.
+    fn thrown_check(&mut self, want: &str, read: &str) -> String {
+        let f = self.assert_fn("assertEquals");
+        format!("{f}({}, {THROWN}.{read});", string_literal(want))
     }
 
     fn var_type(case: &TestCase, v: VarId) -> JType {
@@ -990,14 +998,8 @@ impl Ctx<'_> {
                 });
                 format!("{f}({}, {});", Self::name(names, *x), Self::name(names, *y))
             }
-            Check::ThrownMessage(message) => {
-                let f = self.assert_fn("assertEquals");
-                format!("{f}({}, {THROWN}.getMessage());", string_literal(message))
-            }
-            Check::ThrownFrom(class) => {
-                let f = self.assert_fn("assertEquals");
-                format!("{f}({}, {THROWN}.getStackTrace()[0].getClassName());", string_literal(class))
-            }
+            Check::ThrownMessage(message) => self.thrown_check(message, "getMessage()"),
+            Check::ThrownFrom(class) => self.thrown_check(class, "getStackTrace()[0].getClassName()"),
             Check::ObjectsEqual { a: x, b: y, equal } => {
                 reference(*x)?;
                 let f = self.assert_fn(if *equal { "assertTrue" } else { "assertFalse" });

@@ -15,7 +15,9 @@
 //!   `max_per_test`, return values first), the test with exactly the chosen inspector calls runs
 //!   once more and any assertion whose value moved is dropped.
 //! - A test is cut after the first statement that throws (later statements never ran); that
-//!   exception becomes the expected exception, named as a JUnit `catch` can name it.
+//!   exception becomes the expected exception, named as `assertThrows` can name it, with the
+//!   class of its top frame and its message asserted when they are stable ([`thrown_checks`],
+//!   docs/tests.md).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

@@ -177,8 +177,9 @@ impl<'a> Inspectors<'a> {
             let binary = ClassName::from_internal(&c).binary();
             let own_package = binary.rsplit_once('.').map_or("", |(p, _)| p);
             let info = self.info(&c);
-            let accessible = info.as_ref().is_some_and(|i| i.access & access::PUBLIC != 0 || own_package == package)
-                && !binary.contains('$');
+            let accessible =
+                info.as_ref().is_some_and(|i| i.access & access::PUBLIC != 0 || own_package == package)
+                    && !binary.contains('$');
             if accessible {
                 return binary;
             }

@@ -11,9 +11,10 @@ use crate::JUnitTest;
 
 const CUT: &str = "example.Stack";
 
-fn ctor(descriptor: &str, params: Vec<JType>) -> Statement {
-    let ctor = ConstructorRef { class: CUT.into(), descriptor: descriptor.into(), ty: JType::class(CUT), params };
-    Statement::Constructor { ctor: Arc::new(ctor), args: Vec::new() }
+fn ctor(descriptor: &str, params: Vec<JType>, args: Vec<VarId>) -> Statement {
+    let ctor =
+        ConstructorRef { class: CUT.into(), descriptor: descriptor.into(), ty: JType::class(CUT), params };
+    Statement::Constructor { ctor: Arc::new(ctor), args }
 }
 
 fn call(name: &str, descriptor: &str, receiver: VarId, args: Vec<VarId>, ret: Option<JType>) -> Statement {
@@ -32,17 +33,21 @@ fn call(name: &str, descriptor: &str, receiver: VarId, args: Vec<VarId>, ret: Op
 
 /// One test: `new Stack()` (or `new Stack(n)`), then the calls named by `ops` (`push:N`, `pop`,
 /// `size`, `isEmpty`), each call's value kind from `values`, the last throwing `throws` if given.
-fn test(capacity: Option<i32>, ops: &[&str], values: &[Option<ValueKind>], throws: Option<&str>) -> (JUnitTest, Vec<Option<ValueKind>>) {
+fn test(
+    capacity: Option<i32>,
+    ops: &[&str],
+    values: &[Option<ValueKind>],
+    throws: Option<&str>,
+) -> (JUnitTest, Vec<Option<ValueKind>>) {
     let mut t = TestCase::new();
     let mut kinds = Vec::new();
     let s = match capacity {
         Some(n) => {
             let v = t.push(Statement::Primitive(PrimValue::Int(n)));
             kinds.push(None);
-            let Statement::Constructor { ctor, .. } = ctor("(I)V", vec![JType::Prim(PrimType::Int)]) else { unreachable!() };
-            t.push(Statement::Constructor { ctor, args: vec![v] })
+            t.push(ctor("(I)V", vec![JType::Prim(PrimType::Int)], vec![v]))
         }
-        None => t.push(ctor("()V", Vec::new())),
+        None => t.push(ctor("()V", Vec::new(), Vec::new())),
     };
     kinds.push(Some(ValueKind::NonNull));
     for (k, op) in ops.iter().enumerate() {
@@ -78,13 +83,17 @@ fn stack_suite() -> Vec<(JUnitTest, Vec<Option<ValueKind>>)> {
         test(Some(-1), &[], &[], Some("java.lang.IllegalArgumentException")),
         test(Some(0), &["push:1"], &[], ise),
         test(None, &["push:-3", "pop"], &[None, neg], None),
-        test(None, &["push:7", "pop"], &[None, pos], None),
+        test(None, &["push:7", "pop"], &[None, pos.clone()], None),
         test(None, &["size"], &[Some(ValueKind::Zero)], None),
         test(None, &["isEmpty"], &[Some(ValueKind::True)], None),
         test(None, &["push:2", "isEmpty"], &[None, Some(ValueKind::False)], None),
         test(Some(5), &["size"], &[Some(ValueKind::Zero)], None),
         test(Some(3), &["pop"], &[], ise),
         test(None, &["describe"], &[Some(ValueKind::Word("empty".into()))], None),
+        // Alike but for the values pushed: told apart by them.
+        test(None, &["push:3", "size"], &[None, pos.clone()], None),
+        test(None, &["push:-5", "push:-5", "size"], &[None, None, pos.clone()], None),
+        test(None, &["push:5", "push:3", "size"], &[None, None, pos.clone()], None),
     ]
 }
 
@@ -102,13 +111,16 @@ fn a_stack_suite_is_named_after_what_each_test_alone_shows() {
         testIsEmptyReturningFalse
         testCreatesStackWithIntAndCallsSize
         testPopThrowsIllegalStateException1
-        testDescribe"#]]
+        testDescribe
+        testPushAndSize
+        testPushTakingNegativeAndSize
+        testPushWith5AndSize"#]]
     .assert_eq(&got);
 }
 
 #[test]
 fn look_alike_tests_get_unique_short_identifiers() {
-    let suite: Vec<_> = (0..30).map(|k| test(None, &["push:1"; 3][..(k % 3) + 1].to_vec().as_slice(), &[], None)).collect();
+    let suite: Vec<_> = (0..30).map(|k| test(None, &["push:1"; 3][..(k % 3) + 1], &[], None)).collect();
     let got = name_all(&suite);
     let distinct: std::collections::BTreeSet<&String> = got.iter().collect();
     assert_eq!(distinct.len(), got.len(), "{got:?}");
@@ -116,8 +128,7 @@ fn look_alike_tests_get_unique_short_identifiers() {
         assert!(n.len() <= MAX_CHARS && n.starts_with("test"), "{n}");
         assert!(n.chars().all(|c| c.is_ascii_alphanumeric()), "{n}");
     }
-    expect!["testPush0, testPush1, testPush2"]
-        .assert_eq(&got[..3].join(", "));
+    expect!["testPush0, testPush1, testPush2"].assert_eq(&got[..3].join(", "));
 }
 
 #[test]

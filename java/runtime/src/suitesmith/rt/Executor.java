@@ -357,18 +357,21 @@ final class Executor {
      * calls, the tracer) are skipped, since the test runs without them. Empty when unknown.
      */
     static String topFrame(Throwable t) {
-        StackTraceElement[] st;
-        try {
-            st = t.getStackTrace();
-        } catch (Throwable broken) {
-            return "";
-        }
-        if (st == null) return "";
-        for (StackTraceElement e : st) {
+        for (StackTraceElement e : frames(t)) {
             if (e == null) return "";
             if (!e.getClassName().startsWith("suitesmith.rt.")) return e.getClassName();
         }
         return "";
+    }
+
+    /** The exception's stack trace; none when it cannot be had (getStackTrace may be overridden). */
+    static StackTraceElement[] frames(Throwable t) {
+        try {
+            StackTraceElement[] st = t.getStackTrace();
+            return st == null ? new StackTraceElement[0] : st;
+        } catch (Throwable broken) {
+            return new StackTraceElement[0];
+        }
     }
 
     /** getMessage is SUT code for SUT exceptions: it may throw itself. */
@@ -393,14 +396,7 @@ final class Executor {
     }
 
     private String sutFrame(Throwable t) {
-        StackTraceElement[] st;
-        try {
-            st = t.getStackTrace();
-        } catch (Throwable broken) {
-            return "";
-        }
-        if (st == null) return "";
-        for (StackTraceElement e : st) {
+        for (StackTraceElement e : frames(t)) {
             if (e != null && loader.isSut(e.getClassName())) return e.getClassName() + "." + e.getMethodName();
         }
         return "";
