@@ -206,4 +206,6 @@ pub enum RenderError {
     EmptyThrowingTest { test: usize },
     #[error("test {test}, assertion {assertion}: {what}")]
     BadAssertion { test: usize, assertion: usize, what: String },
+    #[error("test {test}: {name:?} is not a Java identifier or names another test too")]
+    BadTestName { test: usize, name: String },
 }

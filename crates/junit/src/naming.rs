@@ -353,11 +353,14 @@ fn representative(facts: &[(&Fact, usize)]) -> Option<Fact> {
     facts.iter().find(|&&(_, p)| p == last).map(|(f, _)| (*f).clone())
 }
 
+/// How well a fact separates: (none of the others shows it: 0, not all: 1; rank; latest first).
+type SeparatingKey = (u8, u8, std::cmp::Reverse<usize>);
+
 /// The facts of `mine`, not yet chosen, that tell it from the colliding tests, best first: those
 /// none of them shows, then those not all of them show; each group by strength, the latest first.
 fn separating(mine: &Facts, chosen: &BTreeSet<Fact>, others: &[&Facts]) -> Vec<Fact> {
     let open = mine.iter().filter(|(f, _)| !chosen.contains(*f));
-    let mut ranked: Vec<((u8, u8, std::cmp::Reverse<usize>), &Fact)> = open
+    let mut ranked: Vec<(SeparatingKey, &Fact)> = open
         .filter_map(|(f, &p)| {
             let tier = if others.iter().all(|o| !o.contains_key(f)) {
                 0

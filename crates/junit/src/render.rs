@@ -53,6 +53,7 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
     for (ti, t) in tests.iter().enumerate() {
         validate(ti, t)?;
     }
+    check_names(tests)?;
     let package = cut_name.package.clone();
     let class_name = test_class_name(&cut_name, config)?;
 
@@ -250,6 +251,21 @@ fn preamble(
         out.push('\n');
     }
     out
+}
+
+/// Test names are plain identifiers, none used twice (a numbered name can clash with a given one).
+fn check_names(tests: &[JUnitTest]) -> Result<(), RenderError> {
+    let width = tests.len().saturating_sub(1).to_string().len().max(2);
+    let mut seen = BTreeSet::new();
+    for (ti, t) in tests.iter().enumerate() {
+        let name = t.name.clone().unwrap_or_else(|| format!("test{ti:0width$}"));
+        let identifier = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        if !identifier || !seen.insert(name.clone()) {
+            return Err(RenderError::BadTestName { test: ti, name });
+        }
+    }
+    Ok(())
 }
 
 /// Moves the lines of `placed`, counted from the first line of the methods, down by `shift`.
