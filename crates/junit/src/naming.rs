@@ -153,8 +153,14 @@ pub fn names(cut: &str, tests: &[JUnitTest], values: &[Vec<Option<ValueKind>>]) 
     let name = |c: &BTreeSet<Fact>, f: &Facts| compose(c, f, &overloaded);
     let mut chosen: Vec<BTreeSet<Fact>> = (0..tests.len())
         .map(|t| {
-            // A test that ends in an exception says so, even when other tests throw it too.
             let mut c = initial(&facts[t], &shown_by);
+            // Two facts that make too long a name: the one shown last alone.
+            if c.len() > 1 && name(&c, &facts[t]).len() > MAX_CHARS {
+                let of: Vec<(&Fact, usize)> =
+                    c.iter().map(|f| (f, facts[t].get(f).copied().unwrap_or(0))).collect();
+                c = representative(&of).into_iter().collect();
+            }
+            // A test that ends in an exception says so, even when other tests throw it too.
             if let Some(throws) = facts[t].keys().find(|f| matches!(f, Fact::Throws(..)))
                 && !c.contains(throws)
             {

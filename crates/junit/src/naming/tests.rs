@@ -94,6 +94,8 @@ fn stack_suite() -> Vec<(JUnitTest, Vec<Option<ValueKind>>)> {
         test(None, &["push:3", "size"], &[None, pos.clone()], None),
         test(None, &["push:-5", "push:-5", "size"], &[None, None, pos.clone()], None),
         test(None, &["push:5", "push:3", "size"], &[None, None, pos.clone()], None),
+        // Two facts alone in the suite, too long together: the later one names the test.
+        test(None, &["properNumeratorOfThisStackNow", "longValueOfTheTopElementNow"], &[], None),
     ]
 }
 
@@ -114,7 +116,8 @@ fn a_stack_suite_is_named_after_what_each_test_alone_shows() {
         testDescribe
         testPushAndSize
         testPushTakingNegativeAndSize
-        testPushWith5AndSize"#]]
+        testPushWith5AndSize
+        testLongValueOfTheTopElementNow"#]]
     .assert_eq(&got);
 }
 
