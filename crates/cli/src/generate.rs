@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use engine::{ClassTests, Criterion, GenerateConfig, JvmVerifier, Phase, Stage, WriteConfig};
+use junit::naming::TestNames;
 use worker::verify::{JUnitJars, JUnitVersion};
 
 use crate::report;
@@ -59,6 +60,11 @@ pub struct Args {
     /// The JUnit version the tests are written for.
     #[arg(long, default_value = "4", value_parser = ["4", "5"])]
     junit: String,
+    /// How test methods are named: after what each test shows (`testPopThrowsIllegalStateException`),
+    /// or `test00`, `test01`, ... (docs/tests.md).
+    #[arg(long, default_value_t = names_arg(WriteConfig::new(junit::Style::JUnit4).test_names),
+          value_parser = ["descriptive", "numbered"])]
+    test_names: String,
     /// The search algorithm.
     #[arg(long, value_enum, default_value_t = AlgorithmArg::of(product().algorithm))]
     algorithm: AlgorithmArg,
@@ -173,6 +179,15 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
     }
     run_classes(args).map(|_| ())
+}
+
+/// The spelling of a naming strategy on the command line and in report.json.
+pub(crate) fn names_arg(n: TestNames) -> String {
+    match n {
+        TestNames::Descriptive => "descriptive",
+        TestNames::Numbered => "numbered",
+    }
+    .to_string()
 }
 
 impl Args {
@@ -342,6 +357,11 @@ fn check(args: &Args) -> Result<Plan, Failure> {
     write.verify_runs = args.verify_runs;
     write.jacoco = args.jacoco;
     write.replay_check = args.replay_check;
+    write.test_names = if args.test_names == names_arg(TestNames::Numbered) {
+        TestNames::Numbered
+    } else {
+        TestNames::Descriptive
+    };
     write.post_budget = Some(match &args.post_budget {
         Some(b) => parse_duration(b)?,
         None => config.budget.time.unwrap_or(engine::DEFAULT_BUDGET).max(MIN_POST_BUDGET),

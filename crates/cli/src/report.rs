@@ -97,6 +97,7 @@ pub fn report_json(
             "workers": config.workers,
             "junit": match write.style { junit::Style::JUnit4 => 4, junit::Style::JUnit5 => 5 },
             "verify_runs": write.verify_runs,
+            "test_names": crate::generate::names_arg(write.test_names),
             "post_budget_seconds": write.post_budget.map(|d| d.as_secs_f64()),
             "test_timeout_ms": write.test_timeout_ms,
             "dse": dse_config_json(&config.techniques.dse),

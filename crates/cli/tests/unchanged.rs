@@ -183,3 +183,39 @@ fn read_tree(dir: &Path) -> BTreeMap<String, String> {
     }
     files
 }
+
+/// The test names of the snapshots (docs/tests.md): unique in each class, at most 60 characters,
+/// and descriptive, not `testNN`, for at least 95 % of the tests of every area taken together.
+/// Names given a number to tell look-alike tests apart (`testPushAndSumAbove1`) still describe
+/// their test and count as descriptive; their share is printed.
+#[test]
+fn snapshot_test_names_are_unique_and_descriptive() {
+    let root = test_support::workspace_root().join("fixtures/snapshots/generate");
+    let (mut tests, mut numbered, mut suffixed) = (0usize, 0usize, 0usize);
+    for (area, _) in AREAS {
+        for (file, text) in read_tree(&root.join(area)) {
+            if !file.ends_with(".java") {
+                continue;
+            }
+            let names: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix("public void ")?.split('(').next())
+                .collect();
+            let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
+            assert_eq!(distinct.len(), names.len(), "{area}/{file}: a name repeats: {names:?}");
+            for n in &names {
+                assert!(n.len() <= 60 && n.starts_with("test"), "{area}/{file}: {n}");
+                let digits = n.chars().rev().take_while(char::is_ascii_digit).count();
+                // `testCountDownWith16`, `testLoadWithMinus3`: an argument, not a number.
+                let stem = &n[..n.len() - digits];
+                let argument = ["With", "And", "Minus"].iter().any(|w| stem.ends_with(w));
+                numbered += usize::from(digits > 0 && digits + 4 == n.len());
+                suffixed += usize::from(digits > 0 && digits + 4 < n.len() && !argument);
+            }
+            tests += names.len();
+        }
+    }
+    println!("{tests} tests: {numbered} numbered, {suffixed} descriptive with a number to tell them apart");
+    assert!(tests > 100, "the snapshots hold {tests} tests");
+    assert!(numbered * 20 <= tests, "{numbered} of {tests} names are numbered");
+}

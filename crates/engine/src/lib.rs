@@ -11,6 +11,7 @@ mod convert;
 mod dse_target;
 mod feed;
 mod flag_figures;
+mod names;
 mod ocg_target;
 mod pipeline;
 mod problem;

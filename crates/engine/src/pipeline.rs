@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use exec::ExecResult;
 use goals::Criterion;
+use junit::naming::TestNames;
 use junit::{JUnitTest, RenderConfig, Rendered, Style};
 use postprocess::{AssertionConfig, Runner, RunnerError};
 use testcase::{Statement, TestCase};
@@ -54,6 +55,8 @@ pub struct WriteConfig {
     /// Replay every written test in the concolic interpreter and compare it with the JVM's run
     /// (`replay_check`, the interpreter's fidelity figures): reporting only, the tests do not change.
     pub replay_check: bool,
+    /// How test methods are named: after what each shows (the default), or numbered.
+    pub test_names: TestNames,
 }
 
 impl WriteConfig {
@@ -68,6 +71,7 @@ impl WriteConfig {
             jacoco: false,
             post_budget: None,
             replay_check: false,
+            test_names: TestNames::Descriptive,
         }
     }
 }
@@ -438,8 +442,11 @@ pub fn generate_tests(
         rc.static_nested = static_nested.clone();
         rc
     };
-    let tests: Vec<JUnitTest> =
-        asserted.into_iter().filter_map(|a| without_vm_error(a.test, &mut log)).collect();
+    let (tests, observed): (Vec<JUnitTest>, Vec<_>) = asserted
+        .into_iter()
+        .filter_map(|a| without_vm_error(a.test, &mut log).map(|t| (t, a.observed)))
+        .unzip();
+    let tests = crate::names::named(&config.class, tests, &observed, write.test_names);
     let t0 = Instant::now();
     verifier.prepare(&db)?;
     verifier.set_deadline(clock.by(1.0));
@@ -987,7 +994,12 @@ mod tests {
         let mut case = TestCase::new();
         let var = case.push(Statement::Primitive(PrimValue::Int(v)));
         let check = Check::Equals { subject: Subject::Var(var), value: Expected::Prim(PrimValue::Int(v)) };
-        JUnitTest { case, assertions: vec![Assertion { after: 0, check }], expected_exception: None }
+        JUnitTest {
+            case,
+            assertions: vec![Assertion { after: 0, check }],
+            expected_exception: None,
+            name: None,
+        }
     }
 
     fn run_loop(

@@ -320,6 +320,7 @@ mod tests {
             message: String::new(),
             from_sut: true,
             thrown_in: String::new(),
+            top_frame: String::new(),
         }
     }
 

@@ -280,6 +280,7 @@ fn every_statement_kind_runs_on_a_real_worker() {
             message: "stack is empty".into(),
             from_sut: true,
             thrown_in: "example.Stack.pop".into(),
+            top_frame: "example.Stack".into(),
         },
         Outcome::NotExecuted,
     ];
@@ -334,6 +335,7 @@ fn a_null_outer_instance_fails_the_inner_constructor_call() {
         message: String::new(),
         from_sut,
         thrown_in: thrown_in.into(),
+        top_frame: String::new(),
     };
     assert_eq!(last(0), npe(false, ""), "a null outer instance: {:?}", results[0]);
     assert_eq!(last(1), Outcome::Value(Value::Object { class: "junit.Outer$Inner".into() }));

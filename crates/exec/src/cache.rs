@@ -176,8 +176,8 @@ pub fn approx_bytes(r: &ExecResult) -> usize {
     };
     let outcome = |o: &Outcome| match o {
         Outcome::Value(v) => value(v),
-        Outcome::Threw { class, message, thrown_in, .. } => {
-            class.capacity() + message.capacity() + thrown_in.capacity()
+        Outcome::Threw { class, message, thrown_in, top_frame, .. } => {
+            class.capacity() + message.capacity() + thrown_in.capacity() + top_frame.capacity()
         }
         Outcome::Guard { what } => what.capacity(),
         Outcome::NotExecuted | Outcome::Timeout => 0,

@@ -14,6 +14,7 @@ fn threw() -> Outcome {
         message: String::new(),
         from_sut: true,
         thrown_in: String::new(),
+        top_frame: String::new(),
     }
 }
 

@@ -247,6 +247,7 @@ fn direct_calls_of_triangle() {
         message: String::new(),
         from_sut,
         thrown_in: String::new(),
+        top_frame: String::new(),
     };
     let ok = Outcome::Value(Value::Int(1));
     let cases: Vec<(&str, Vec<Statement>, Vec<Outcome>)> = vec![

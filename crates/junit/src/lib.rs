@@ -16,8 +16,11 @@
 //! - [`JUnitTest`]: one test method: the [`testcase::TestCase`], its [`Assertion`]s (each placed after a
 //!   statement, with a [`Check`]: [`Check::Equals`] of a primitive or string [`Expected`] value against a
 //!   [`Subject`] (a variable, or an inspector call on it), `Null`/`NotNull`, `ArrayLength`,
-//!   `ArrayEquals`, `Same`/`NotSame`, `ObjectsEqual`), and an optional expected exception (binary
-//!   class name) thrown by the LAST statement.
+//!   `ArrayEquals`, `Same`/`NotSame`, `ObjectsEqual`, and on the expected exception
+//!   `ThrownMessage`/`ThrownFrom`), an optional expected exception (binary class name) thrown by the
+//!   LAST statement, and an optional method name (`None`: numbered `test00`, `test01`, ...).
+//! - [`naming::names`]: descriptive test names from what each test shows uniquely in its suite
+//!   (docs/tests.md); the engine gives them to the tests before rendering.
 //!
 //! # What the source looks like, and why
 //!
@@ -48,21 +51,20 @@
 //!   `Double.NEGATIVE_INFINITY`, `'\''`, `'\\'`, `'\u00e9'`, `"a\"b\n\u20ac"`. Non-ASCII characters
 //!   (in literals and identifiers) are `\uXXXX` escapes, so files are pure ASCII; line terminators
 //!   are never written as `\u000a`/`\u000d`, which JLS §3.3 would turn into real line breaks.
-//! - Expected exceptions: JUnit 4 uses EvoSuite's `try { ...; fail("Expecting exception: X"); }
-//!   catch (X e) { }`; when X is `Throwable`, `Error` or `AssertionError` that catch would swallow
-//!   `fail`'s own `AssertionError`, so the `fail` goes after the try statement and the catch
-//!   returns (a user exception extending `AssertionError` would still swallow it). JUnit 5 uses `assertThrows(X.class, () -> ...)`, which compiles whatever X is (the
-//!   lambda may throw anything) and works because every variable is effectively final.
-//!   Assertions placed after the throwing statement are written inside the catch block (JUnit 4) or
-//!   after `assertThrows` (JUnit 5), so they check the state the exception left.
+//! - Expected exceptions: `assertThrows(X.class, () -> call)` around the one throwing statement
+//!   (JUnit 4.13's `org.junit.Assert.assertThrows`, JUnit 5's `Assertions.assertThrows`), which
+//!   compiles whatever X is, checked or not (the lambda may throw anything), and works because
+//!   every variable is effectively final. When a check reads the exception it is bound to `e`:
+//!   `X e = assertThrows(...); assertEquals("msg", e.getMessage());
+//!   assertEquals("a.Cut", e.getStackTrace()[0].getClassName());`. Assertions placed after the
+//!   throwing statement follow, so they check the state the exception left.
 //! - Every test method declares `throws Throwable`.
 //!
 //! # Preconditions (what callers must guarantee; not checked beyond variable references)
 //!
 //! - Tests are well-typed (`testcase::check`) and every class and member they name is accessible from
-//!   the CUT's package. The expected exception class must be accessible too, and for JUnit 4, if it
-//!   is a checked exception, declared by the throwing call (JLS §11.2.3); otherwise pass its nearest
-//!   such superclass (`java.lang.Exception` always works).
+//!   the CUT's package. The expected exception class must be accessible too.
+//! - Test names are Java identifiers, unique in the suite ([`naming::names`] makes them so).
 //! - A nested class `A$B` is written `A.B` (a `$` in a binary name is taken as nesting). A constructor
 //!   of a nested class whose first parameter is the enclosing class is taken to be an inner
 //!   (non-static) class constructor and written `outer0.new B(...)`.
@@ -72,6 +74,7 @@
 
 mod literal;
 mod names;
+pub mod naming;
 mod render;
 
 pub use literal::{char_literal, prim_literal, string_literal};
@@ -84,7 +87,7 @@ pub use testcase::assertion::{Assertion, Check, Expected, JUnitTest, Subject};
 /// Which JUnit the test class is written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Style {
-    /// `org.junit.Test`, `org.junit.Assert` (JUnit 4.12+).
+    /// `org.junit.Test`, `org.junit.Assert` (JUnit 4.13+: `assertThrows`).
     JUnit4,
     /// `org.junit.jupiter.api.Test`, `Assertions`, `Timeout` (JUnit 5.5+).
     JUnit5,
@@ -156,15 +159,15 @@ pub struct Rendered {
 /// The 1-based lines of `source` that one test method occupies.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestLines {
-    /// The method's name (`test03`).
+    /// The method's name (`testPopThrowsIllegalStateException`, `test03`).
     pub method: String,
     /// The line of the method's first statement and the line of its closing brace.
     pub first_line: u32,
     pub last_line: u32,
     /// `(index into JUnitTest::assertions, line)` for every assertion, in source order.
     pub assertions: Vec<(usize, u32)>,
-    /// The line of the call that fails when the expected exception is not thrown (`fail(...)`, or
-    /// `assertThrows(...)` in JUnit 5), if the test expects one.
+    /// The line of the call that fails when the expected exception is not thrown (`assertThrows`),
+    /// if the test expects one.
     pub fail: Option<u32>,
     /// The line of the statement expected to throw, if any.
     pub throwing: Option<u32>,
@@ -203,4 +206,6 @@ pub enum RenderError {
     EmptyThrowingTest { test: usize },
     #[error("test {test}, assertion {assertion}: {what}")]
     BadAssertion { test: usize, assertion: usize, what: String },
+    #[error("test {test}: {name:?} is not a Java identifier or names another test too")]
+    BadTestName { test: usize, name: String },
 }

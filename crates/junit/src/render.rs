@@ -1,6 +1,6 @@
 //! The renderer: statements to Java statements with the casts overload resolution and generics need,
-//! assertions to JUnit calls, expected exceptions to try/fail/catch (JUnit 4) or `assertThrows`
-//! (JUnit 5), and the class around them with its header and imports. The crate documentation
+//! assertions to JUnit calls, expected exceptions to `assertThrows` (JUnit 4.13 and 5), and the
+//! class around them with its header and imports. The crate documentation
 //! (lib.rs) states the rules; this file applies them in one pass per test over an import table
 //! decided beforehand.
 
@@ -20,6 +20,9 @@ use crate::{
 };
 
 const INDENT: &str = "  ";
+
+/// The variable the expected exception is bound to; test variables always end in a digit.
+const THROWN: &str = "e";
 
 /// The JUnit classes a style writes by name.
 struct JUnitNames {
@@ -50,6 +53,7 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
     for (ti, t) in tests.iter().enumerate() {
         validate(ti, t)?;
     }
+    check_names(tests)?;
     let package = cut_name.package.clone();
     let class_name = test_class_name(&cut_name, config)?;
 
@@ -97,7 +101,7 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
         let body = ctx.test_body(t)?;
         methods.push('\n');
         test_annotations(&mut methods, ctx.names, config, &jn, ms_timeout);
-        let method = format!("test{ti:0width$}");
+        let method = t.name.clone().unwrap_or_else(|| format!("test{ti:0width$}"));
         writeln!(methods, "{INDENT}public void {method}() throws Throwable {{").ok();
         let body_start = line_count(&methods);
         methods.push_str(&body);
@@ -249,6 +253,21 @@ fn preamble(
     out
 }
 
+/// Test names are plain identifiers, none used twice (a numbered name can clash with a given one).
+fn check_names(tests: &[JUnitTest]) -> Result<(), RenderError> {
+    let width = tests.len().saturating_sub(1).to_string().len().max(2);
+    let mut seen = BTreeSet::new();
+    for (ti, t) in tests.iter().enumerate() {
+        let name = t.name.clone().unwrap_or_else(|| format!("test{ti:0width$}"));
+        let identifier = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        if !identifier || !seen.insert(name.clone()) {
+            return Err(RenderError::BadTestName { test: ti, name });
+        }
+    }
+    Ok(())
+}
+
 /// Moves the lines of `placed`, counted from the first line of the methods, down by `shift`.
 fn shift_lines(placed: &mut [TestLines], shift: u32) {
     for t in placed {
@@ -289,6 +308,11 @@ fn validate(ti: usize, t: &JUnitTest) -> Result<(), RenderError> {
         if a.after >= sts.len() {
             return Err(bad(format!("placed after statement {} of {}", a.after, sts.len())));
         }
+        if a.check.on_thrown() && (t.expected_exception.is_none() || a.after + 1 != sts.len()) {
+            return Err(bad(
+                "a check of the thrown exception needs one, after the last statement".to_string()
+            ));
+        }
         // After a throwing last statement, its own variable was never assigned.
         let visible =
             if t.expected_exception.is_some() && a.after + 1 == sts.len() { a.after } else { a.after + 1 };
@@ -300,12 +324,7 @@ fn validate(ti: usize, t: &JUnitTest) -> Result<(), RenderError> {
 }
 
 fn check_vars(c: &Check) -> Vec<VarId> {
-    match c {
-        Check::Equals { subject: Subject::Var(v) | Subject::Call { var: v, .. }, .. } => vec![*v],
-        Check::Null(v) | Check::NotNull(v) => vec![*v],
-        Check::ArrayLength { var, .. } | Check::ArrayEquals { var, .. } => vec![*var],
-        Check::Same(a, b) | Check::NotSame(a, b) | Check::ObjectsEqual { a, b, .. } => vec![*a, *b],
-    }
+    c.vars()
 }
 
 /// Every class the rendered test might name (a superset: it only decides which simple names are
@@ -446,7 +465,9 @@ impl Ctx<'_> {
         Ok(out)
     }
 
-    /// The throwing last statement with the assertions placed after it.
+    /// The throwing last statement with the assertions placed after it: `assertThrows` (JUnit 4.13
+    /// and 5) around it, binding the exception to `e` when a check reads it. Every variable is
+    /// declared once and never reassigned, so the lambda may capture any of them (JLS §15.27.2).
     fn throwing(
         &mut self,
         out: &mut String,
@@ -457,61 +478,36 @@ impl Ctx<'_> {
         after: &[(usize, &Assertion)],
     ) -> Result<(), RenderError> {
         let in2 = format!("{INDENT}{INDENT}");
-        let in3 = format!("{in2}{INDENT}");
         let exc_src = self.names.class(exc);
-        let simple = SourceName::parse(exc);
-        let simple = simple.nested.last().unwrap_or(&simple.top).clone();
         let mut checks = Vec::new();
         for (ai, a) in after {
             checks.push((*ai, self.assertion(case, names, *ai, a)?));
         }
-        match self.style {
-            Style::JUnit4 => {
-                let msg = string_literal(&format!("Expecting exception: {simple}"));
-                let fail = self.assert_fn("fail");
-                // `fail` throws AssertionError: a catch of it or of a superclass would swallow it.
-                let swallows =
-                    matches!(exc, "java.lang.Throwable" | "java.lang.Error" | "java.lang.AssertionError");
-                writeln!(out, "{in2}try {{").ok();
-                self.lines.throwing = Some(line_count(out));
-                writeln!(out, "{in3}{}", line.text()).ok();
-                if !swallows {
-                    self.lines.fail = Some(line_count(out));
-                    writeln!(out, "{in3}{fail}({msg});").ok();
-                }
-                writeln!(out, "{in2}}} catch ({exc_src} e) {{").ok();
-                for (ai, c) in &checks {
-                    self.lines.assertions.push((*ai, line_count(out)));
-                    writeln!(out, "{in3}{c}").ok();
-                }
-                if swallows {
-                    writeln!(out, "{in3}return;").ok();
-                    writeln!(out, "{in2}}}").ok();
-                    self.lines.fail = Some(line_count(out));
-                    writeln!(out, "{in2}{fail}({msg});").ok();
-                } else {
-                    writeln!(out, "{in2}}}").ok();
-                }
-            }
-            Style::JUnit5 => {
-                let assert_throws = self.assert_fn("assertThrows");
-                // One line both throws and fails (`assertThrows` reports a missing exception).
-                self.lines.throwing = Some(line_count(out));
-                self.lines.fail = Some(line_count(out));
-                match &line.call {
-                    Some(call) => writeln!(out, "{in2}{assert_throws}({exc_src}.class, () -> {call});").ok(),
-                    None => {
-                        writeln!(out, "{in2}{assert_throws}({exc_src}.class, () -> {{ {} }});", line.text())
-                            .ok()
-                    }
-                };
-                for (ai, c) in &checks {
-                    self.lines.assertions.push((*ai, line_count(out)));
-                    writeln!(out, "{in2}{c}").ok();
-                }
-            }
+        let assert_throws = self.assert_fn("assertThrows");
+        let lambda = match &line.call {
+            Some(call) => format!("() -> {call}"),
+            None => format!("() -> {{ {} }}", line.text()),
+        };
+        let bind = if after.iter().any(|(_, a)| a.check.on_thrown()) {
+            format!("{exc_src} {THROWN} = ")
+        } else {
+            String::new()
+        };
+        // One line both throws and fails (`assertThrows` reports a missing exception).
+        self.lines.throwing = Some(line_count(out));
+        self.lines.fail = Some(line_count(out));
+        writeln!(out, "{in2}{bind}{assert_throws}({exc_src}.class, {lambda});").ok();
+        for (ai, c) in &checks {
+            self.lines.assertions.push((*ai, line_count(out)));
+            writeln!(out, "{in2}{c}").ok();
         }
         Ok(())
+    }
+
+    /// `assertEquals(want, e.<read>)` on the expected exception.
+    fn thrown_check(&mut self, want: &str, read: &str) -> String {
+        let f = self.assert_fn("assertEquals");
+        format!("{f}({}, {THROWN}.{read});", string_literal(want))
     }
 
     fn var_type(case: &TestCase, v: VarId) -> JType {
@@ -1018,6 +1014,8 @@ impl Ctx<'_> {
                 });
                 format!("{f}({}, {});", Self::name(names, *x), Self::name(names, *y))
             }
+            Check::ThrownMessage(message) => self.thrown_check(message, "getMessage()"),
+            Check::ThrownFrom(class) => self.thrown_check(class, "getStackTrace()[0].getClassName()"),
             Check::ObjectsEqual { a: x, b: y, equal } => {
                 reference(*x)?;
                 let f = self.assert_fn(if *equal { "assertTrue" } else { "assertFalse" });

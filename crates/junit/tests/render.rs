@@ -14,7 +14,9 @@ use common::{
     B, CUTS, Clusters, JUNIT4_CP, JUNIT5_STANDALONE, compile, int, java, join_cp, program_db, suites,
 };
 use expect_test::expect_file;
-use junit::{Check, Expected, JUnitTest, RenderConfig, RenderError, Rendered, Style, Subject, render};
+use junit::{
+    Assertion, Check, Expected, JUnitTest, RenderConfig, RenderError, Rendered, Style, Subject, render,
+};
 use testcase::{FactoryConfig, Statement, TestCluster, TestFactory, ValuePool, VarId, rng_from_seed};
 
 /// JUnit 4 suites are rendered with EvoSuite's constant inlining (the default), JUnit 5 suites
@@ -105,7 +107,7 @@ fn check_style(style: Style) {
 }
 
 /// `Rendered::tests` points at the right lines: each method's header just before its first line,
-/// each assertion's line holding an `assert` call, the `fail`/`assertThrows` and throwing lines.
+/// each assertion's line holding an `assert` call, the `assertThrows` and throwing lines.
 fn check_lines(r: &Rendered) {
     let lines: Vec<&str> = r.source.lines().collect();
     let line = |n: u32| lines[n as usize - 1].trim();
@@ -121,7 +123,7 @@ fn check_lines(r: &Rendered) {
             assert!(line(l).starts_with("assert"), "{}: {} line {l}: {}", r.class_name, t.method, line(l));
         }
         if let Some(l) = t.fail {
-            assert!(line(l).starts_with("fail(") || line(l).starts_with("assertThrows("), "{}", line(l));
+            assert!(line(l).contains("assertThrows("), "{}", line(l));
         }
         if let Some(l) = t.throwing {
             assert!(t.fail.is_some() && l >= t.first_line && l <= t.last_line);
@@ -259,6 +261,26 @@ fn bad_input_is_an_error() {
         .unwrap_err(),
         RenderError::EmptyThrowingTest { test: 0 }
     );
+    // A check of a thrown exception in a test that expects none.
+    let mut t = JUnitTest::plain(Default::default());
+    t.case.push(Statement::Primitive(int(1)));
+    t.assertions.push(Assertion { after: 0, check: Check::ThrownMessage("m".into()) });
+    assert!(matches!(render("junit.Prims", &[t], &config), Err(RenderError::BadAssertion { .. })));
+    // Names: a given name may not repeat a numbered one, nor be anything but an identifier.
+    let named = |n: &str| JUnitTest { name: Some(n.into()), ..JUnitTest::plain(Default::default()) };
+    let plain = JUnitTest::plain(Default::default());
+    for (tests, bad) in [
+        (vec![plain.clone(), named("test00")], 1),
+        (vec![named("testA"), named("testA")], 1),
+        (vec![named("test-a")], 0),
+        (vec![named("")], 0),
+    ] {
+        match render("junit.Prims", &tests, &config) {
+            Err(RenderError::BadTestName { test, .. }) => assert_eq!(test, bad),
+            other => panic!("{tests:?}: {other:?}"),
+        }
+    }
+    assert!(render("junit.Prims", &[named("testA"), named("testB"), plain], &config).is_ok());
 }
 
 /// An empty suite is a class without methods or imports; the header, package and timeouts follow the

@@ -15,7 +15,9 @@
 //!   `max_per_test`, return values first), the test with exactly the chosen inspector calls runs
 //!   once more and any assertion whose value moved is dropped.
 //! - A test is cut after the first statement that throws (later statements never ran); that
-//!   exception becomes the expected exception, named as a JUnit `catch` can name it.
+//!   exception becomes the expected exception, named as `assertThrows` can name it, with the
+//!   class of its top frame and its message asserted when they are stable ([`thrown_checks`],
+//!   docs/tests.md).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -95,6 +97,9 @@ pub struct AssertionStats {
 pub struct AssertedTest {
     pub test: JUnitTest,
     pub stats: AssertionStats,
+    /// What each statement of `test` gave in its first plain run (what names say a test shows);
+    /// empty when the test was not run or its runs disagreed.
+    pub observed: Vec<Outcome>,
 }
 
 /// One inspector call inserted after statement `after`, on variable `var` (original numbering),
@@ -363,13 +368,17 @@ pub fn assertions(
     Ok(plains
         .into_iter()
         .zip(chosen)
-        .map(|(p, (cands, _))| AssertedTest {
-            test: JUnitTest {
-                case: p.test,
-                assertions: cands.into_iter().map(|c| c.assertion).collect(),
-                expected_exception: p.thrown,
-            },
-            stats: p.stats,
+        .map(|(p, (cands, _))| {
+            let mut assertions: Vec<Assertion> = cands.into_iter().map(|c| c.assertion).collect();
+            // The checks of the exception come first among those after the throwing statement.
+            let thrown = thrown_checks(&p);
+            let at = assertions.iter().position(|a| a.after + 1 >= p.test.len()).unwrap_or(assertions.len());
+            assertions.splice(at..at, thrown);
+            AssertedTest {
+                test: JUnitTest { case: p.test, assertions, expected_exception: p.thrown, name: None },
+                stats: p.stats,
+                observed: p.run1,
+            }
         })
         .collect())
 }
@@ -463,6 +472,49 @@ fn plain(
         test,
         stats,
     }
+}
+
+/// The checks of the exception a test's last statement threw, each kept only when both plain
+/// runs agree on it (the verification runs in fresh JVMs remove what still differs): the class
+/// of its top stack frame, as EvoSuite's `verifyException`, when that is not a JDK-internal or
+/// reflection frame; its message when it has one that reads the same outside the worker. Only
+/// for exceptions thrown inside the called code: a call that failed itself (a null receiver) is
+/// thrown by the written test's own line.
+fn thrown_checks(p: &Plain) -> Vec<Assertion> {
+    let (Some(_), Some(Outcome::Threw { class, message, from_sut: true, top_frame, .. }), Some(o2)) =
+        (&p.thrown, p.run1.get(p.normal), p.run2.get(p.normal))
+    else {
+        return Vec::new();
+    };
+    let Outcome::Threw { message: message2, top_frame: top2, .. } = o2 else { return Vec::new() };
+    let after = p.normal;
+    let mut out = Vec::new();
+    if !top_frame.is_empty() && top_frame == top2 && !internal_frame(top_frame) {
+        out.push(Assertion { after, check: Check::ThrownFrom(top_frame.clone()) });
+    }
+    if !message.is_empty() && message == message2 && stable_message(class, message) {
+        out.push(Assertion { after, check: Check::ThrownMessage(message.clone()) });
+    }
+    out
+}
+
+/// A frame whose class the written test would not see, or that differs between JDKs: JDK
+/// internals, reflection, the runtime's own classes, stub classes (the test's are anonymous).
+fn internal_frame(class: &str) -> bool {
+    ["jdk.", "sun.", "com.sun.", "java.lang.reflect.", "java.lang.invoke.", "suitesmith."]
+        .iter()
+        .any(|p| class.starts_with(p))
+        || unstable_string(class)
+}
+
+/// Whether an exception's message reads the same in the written test: not the helpful
+/// `NullPointerException` text (it describes the bytecode, which instrumentation changes) nor a
+/// `ClassCastException`'s (it names class loaders), and nothing [`unstable_string`] rejects.
+fn stable_message(class: &str, message: &str) -> bool {
+    !matches!(class, "java.lang.NullPointerException" | "java.lang.ClassCastException")
+        && !message.contains("loader")
+        && !unstable_string(message)
+        && !too_long(message)
 }
 
 /// Phase 2a: the probes of each test: inspectors of the objects each statement touched.

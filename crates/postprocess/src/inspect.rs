@@ -166,39 +166,30 @@ impl<'a> Inspectors<'a> {
         out
     }
 
-    /// The class to name in a JUnit `catch` for an exception of class `thrown` (binary name) thrown
-    /// by a test in package `package`: the class itself when it is accessible there (public, or in
-    /// that package) and unchecked (a `RuntimeException` or an `Error`); otherwise
-    /// `java.lang.Exception` for an exception and `java.lang.Throwable` for anything else.
+    /// The class to name in `assertThrows` for an exception of class `thrown` (binary name) thrown
+    /// by a test in package `package`: the class itself or its nearest superclass that the test can
+    /// name (public, or in that package, and not nested); `java.lang.Throwable` when the hierarchy
+    /// cannot be read. Checked or not alike: the lambda `assertThrows` takes may throw anything.
     pub fn catchable(&mut self, thrown: &str, package: &str) -> String {
-        let internal = ClassName::from_binary(thrown).into_internal();
-        let own_package = thrown.rsplit_once('.').map_or("", |(p, _)| p);
-        let accessible =
-            self.info(&internal).is_some_and(|i| i.access & access::PUBLIC != 0 || own_package == package)
-                && !thrown.contains('$');
-        let mut is_exception = false;
-        let mut unchecked = false;
-        let mut cur = Some(internal);
+        let mut cur = Some(ClassName::from_binary(thrown).into_internal());
         let mut depth = 0;
         while let Some(c) = cur {
-            match c.as_str() {
-                "java/lang/RuntimeException" | "java/lang/Error" => unchecked = true,
-                "java/lang/Exception" => is_exception = true,
-                _ => {}
+            let binary = ClassName::from_internal(&c).binary();
+            let own_package = binary.rsplit_once('.').map_or("", |(p, _)| p);
+            let info = self.info(&c);
+            let accessible =
+                info.as_ref().is_some_and(|i| i.access & access::PUBLIC != 0 || own_package == package)
+                    && !binary.contains('$');
+            if accessible {
+                return binary;
             }
             depth += 1;
             if depth > 64 {
                 break;
             }
-            cur = self.info(&c).and_then(|i| i.super_name);
+            cur = info.and_then(|i| i.super_name);
         }
-        if accessible && unchecked {
-            thrown.to_string()
-        } else if is_exception {
-            "java.lang.Exception".to_string()
-        } else {
-            "java.lang.Throwable".to_string()
-        }
+        "java.lang.Throwable".to_string()
     }
 }
 

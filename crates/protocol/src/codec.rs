@@ -492,12 +492,13 @@ fn put_outcome(out: &mut Vec<u8>, o: &Outcome) {
             put_u8(out, 1);
             put_value(out, v);
         }
-        Outcome::Threw { class, message, from_sut, thrown_in } => {
+        Outcome::Threw { class, message, from_sut, thrown_in, top_frame } => {
             put_u8(out, 2);
             put_str(out, class);
             put_str(out, message);
             put_bool(out, *from_sut);
             put_str(out, thrown_in);
+            put_str(out, top_frame);
         }
         Outcome::Timeout => put_u8(out, 3),
         Outcome::Guard { what } => {
@@ -1053,7 +1054,13 @@ fn read_outcome(r: &mut Reader<'_>) -> Result<Outcome, DecodeError> {
     Ok(match r.u8()? {
         0 => Outcome::NotExecuted,
         1 => Outcome::Value(read_value(r)?),
-        2 => Outcome::Threw { class: r.str()?, message: r.str()?, from_sut: r.bool()?, thrown_in: r.str()? },
+        2 => Outcome::Threw {
+            class: r.str()?,
+            message: r.str()?,
+            from_sut: r.bool()?,
+            thrown_in: r.str()?,
+            top_frame: r.str()?,
+        },
         3 => Outcome::Timeout,
         4 => Outcome::Guard { what: r.str()? },
         tag => return Err(DecodeError::UnknownTag { what: "outcome", tag, at }),

@@ -28,7 +28,7 @@ pub use path::{
 pub use trace::{Branch, Compared, ContextBranch, Record, StringTest, Trace};
 
 /// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
-pub const VERSION: u16 = 13;
+pub const VERSION: u16 = 14;
 
 /// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`); the
 /// same type as `goals::ProbeId`, defined in `rt-abi`.
@@ -295,12 +295,15 @@ pub enum Outcome {
     NotExecuted,
     Value(Value),
     /// `from_sut`: thrown inside the called code (true) or by the call itself (false).
-    /// `thrown_in`: `class.method` of the top SUT frame, or empty.
+    /// `thrown_in`: `class.method` of the top SUT frame, or empty. `top_frame`: the class of the
+    /// top stack frame outside the worker's runtime (what `e.getStackTrace()[0]` names in a written
+    /// test), or empty (v14).
     Threw {
         class: String,
         message: String,
         from_sut: bool,
         thrown_in: String,
+        top_frame: String,
     },
     Timeout,
     Guard {

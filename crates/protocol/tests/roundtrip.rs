@@ -264,6 +264,7 @@ fn all_responses() -> Vec<Response> {
             message: "For input string: \"x\"".into(),
             from_sut: true,
             thrown_in: "java.lang.Integer.parseInt".into(),
+            top_frame: "java.lang.NumberFormatException".into(),
         },
         Outcome::Timeout,
         Outcome::Guard { what: "System.exit(3)".into() },

@@ -14,12 +14,15 @@ pub struct JUnitTest {
     /// The binary name of the exception the LAST statement throws (`java.lang.IllegalStateException`,
     /// `a.Outer$Failure`), or `None` when the test completes normally.
     pub expected_exception: Option<String>,
+    /// The test method's name (`testPopThrowsIllegalStateException`), unique in its class; `None`
+    /// gives the renderer's numbered `test00`, `test01`, ...
+    pub name: Option<String>,
 }
 
 impl JUnitTest {
     /// A test without assertions that completes normally.
     pub fn plain(case: TestCase) -> JUnitTest {
-        JUnitTest { case, assertions: Vec::new(), expected_exception: None }
+        JUnitTest { case, assertions: Vec::new(), expected_exception: None, name: None }
     }
 
     /// The assertions (indices, ascending) that observe a value depending on what the assertions
@@ -73,7 +76,13 @@ impl Check {
             | Check::ArrayLength { var: v, .. }
             | Check::ArrayEquals { var: v, .. } => vec![*v],
             Check::Same(a, b) | Check::NotSame(a, b) | Check::ObjectsEqual { a, b, .. } => vec![*a, *b],
+            Check::ThrownMessage(_) | Check::ThrownFrom(_) => Vec::new(),
         }
+    }
+
+    /// Whether the check observes the exception the last statement threw rather than a variable.
+    pub fn on_thrown(&self) -> bool {
+        matches!(self, Check::ThrownMessage(_) | Check::ThrownFrom(_))
     }
 }
 
@@ -121,6 +130,13 @@ pub enum Check {
     NotSame(VarId, VarId),
     /// `assertTrue(a.equals((Object) b))`, or `assertFalse` when `equal` is false.
     ObjectsEqual { a: VarId, b: VarId, equal: bool },
+    /// `assertEquals(message, e.getMessage())` on the exception the last statement threw; placed
+    /// after the last statement of a test with an expected exception.
+    ThrownMessage(String),
+    /// `assertEquals(class, e.getStackTrace()[0].getClassName())`: the exception the last
+    /// statement threw came from that class (the binary name; EvoSuite's `verifyException`), the
+    /// class under test or a callee. Placed like [`Check::ThrownMessage`].
+    ThrownFrom(String),
 }
 
 #[cfg(test)]
@@ -154,7 +170,7 @@ mod tests {
             Assertion { after: 4, check: int_equals(v4, 0) },
             Assertion { after: 5, check: int_equals(v5, 3) },
         ];
-        let test = JUnitTest { case, assertions, expected_exception: None };
+        let test = JUnitTest { case, assertions, expected_exception: None, name: None };
         assert_eq!(test.dependent_assertions(&[0]), [0, 3, 4]);
         assert_eq!(test.dependent_assertions(&[1]), [1, 5]);
         assert_eq!(test.dependent_assertions(&[]), Vec::<usize>::new());

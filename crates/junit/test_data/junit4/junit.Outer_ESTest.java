@@ -5,7 +5,7 @@ package junit;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotSame;
 import static org.junit.Assert.assertNull;
-import static org.junit.Assert.fail;
+import static org.junit.Assert.assertThrows;
 
 import org.junit.Test;
 
@@ -46,11 +46,7 @@ public class Outer_ESTest {
   @Test(timeout = 4000)
   public void test03() throws Throwable {
     Outer.Mode outer_Mode0 = null;
-    try {
-      int int0 = Outer.speed(outer_Mode0);
-      fail("Expecting exception: Failure");
-    } catch (Outer.Failure e) {
-      assertNull(outer_Mode0);
-    }
+    assertThrows(Outer.Failure.class, () -> Outer.speed(outer_Mode0));
+    assertNull(outer_Mode0);
   }
 }

@@ -4,7 +4,7 @@ package junit;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
-import static org.junit.Assert.fail;
+import static org.junit.Assert.assertThrows;
 
 import java.io.IOException;
 import junit.other.Oops;
@@ -23,81 +23,50 @@ public class Thrower_ESTest {
   }
 
   @Test(timeout = 4000)
-  public void test01() throws Throwable {
+  public void testCheckTakingNegativeThrowsIllegalArgumentException() throws Throwable {
     Thrower thrower0 = new Thrower();
-    try {
-      int int0 = thrower0.check(-1);
-      fail("Expecting exception: IllegalArgumentException");
-    } catch (IllegalArgumentException e) {
-      assertNotNull(thrower0);
-    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> thrower0.check(-1));
+    assertEquals("junit.Thrower", e.getStackTrace()[0].getClassName());
+    assertEquals("negative: -1", e.getMessage());
+    assertNotNull(thrower0);
   }
 
   @Test(timeout = 4000)
   public void test02() throws Throwable {
-    try {
-      int int0 = Thrower.read("");
-      fail("Expecting exception: IOException");
-    } catch (IOException e) {
-    }
+    IOException e = assertThrows(IOException.class, () -> Thrower.read(""));
+    assertEquals("no path", e.getMessage());
   }
 
   @Test(timeout = 4000)
   public void test03() throws Throwable {
-    try {
-      int int0 = Thrower.read((String) null);
-    } catch (Throwable e) {
-      return;
-    }
-    fail("Expecting exception: Throwable");
+    assertThrows(Throwable.class, () -> Thrower.read((String) null));
   }
 
   @Test(timeout = 4000)
   public void test04() throws Throwable {
-    try {
-      Thrower.boom();
-    } catch (Error e) {
-      return;
-    }
-    fail("Expecting exception: Error");
+    assertThrows(Error.class, () -> Thrower.boom());
   }
 
   @Test(timeout = 4000)
   public void test05() throws Throwable {
-    try {
-      Thrower.oops(3);
-      fail("Expecting exception: Oops");
-    } catch (Oops e) {
-    }
+    assertThrows(Oops.class, () -> Thrower.oops(3));
   }
 
   @Test(timeout = 4000)
   public void test06() throws Throwable {
-    try {
-      Thrower.fail("why");
-      fail("Expecting exception: Failure");
-    } catch (Outer.Failure e) {
-    }
+    assertThrows(Outer.Failure.class, () -> Thrower.fail("why"));
   }
 
   @Test(timeout = 4000)
   public void test07() throws Throwable {
     int int0 = 1;
-    try {
-      int int1 = Thrower.divide(int0, 0);
-      fail("Expecting exception: ArithmeticException");
-    } catch (ArithmeticException e) {
-      assertEquals(1, int0);
-    }
+    assertThrows(ArithmeticException.class, () -> Thrower.divide(int0, 0));
+    assertEquals(1, int0);
   }
 
   @Test(timeout = 4000)
   public void test08() throws Throwable {
     Thrower thrower0 = null;
-    try {
-      int int0 = thrower0.calls;
-      fail("Expecting exception: NullPointerException");
-    } catch (NullPointerException e) {
-    }
+    assertThrows(NullPointerException.class, () -> { int int0 = thrower0.calls; });
   }
 }

@@ -27,10 +27,12 @@ public class Thrower_ESTest {
 
   @Test
   @Timeout(4)
-  public void test01() throws Throwable {
+  public void testCheckTakingNegativeThrowsIllegalArgumentException() throws Throwable {
     Thrower thrower0 = new Thrower();
     int int0 = -1;
-    assertThrows(IllegalArgumentException.class, () -> thrower0.check(int0));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> thrower0.check(int0));
+    assertEquals("junit.Thrower", e.getStackTrace()[0].getClassName());
+    assertEquals("negative: -1", e.getMessage());
     assertNotNull(thrower0);
   }
 
@@ -38,7 +40,8 @@ public class Thrower_ESTest {
   @Timeout(4)
   public void test02() throws Throwable {
     String string0 = "";
-    assertThrows(IOException.class, () -> Thrower.read(string0));
+    IOException e = assertThrows(IOException.class, () -> Thrower.read(string0));
+    assertEquals("no path", e.getMessage());
   }
 
   @Test

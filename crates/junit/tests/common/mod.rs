@@ -132,7 +132,7 @@ impl<'a> B<'a> {
     }
 
     pub fn done(self) -> JUnitTest {
-        JUnitTest { case: self.t, assertions: self.assertions, expected_exception: None }
+        JUnitTest { case: self.t, assertions: self.assertions, expected_exception: None, name: None }
     }
 
     pub fn throws(self, exception: &str) -> JUnitTest {
@@ -140,6 +140,7 @@ impl<'a> B<'a> {
             case: self.t,
             assertions: self.assertions,
             expected_exception: Some(exception.to_string()),
+            name: None,
         }
     }
 }
@@ -517,12 +518,18 @@ fn thrower(cl: &Clusters) -> Vec<JUnitTest> {
     let t = b.call(T, "<init>", "()V", None, &[]);
     let neg = b.prim(int(-1));
     b.call(T, "check", "(I)I", Some(t), &[neg]);
+    // Where the exception came from and its message, then the state it left; a named method.
+    b.check(Check::ThrownFrom(T.into()));
+    b.check(Check::ThrownMessage("negative: -1".into()));
     b.check(Check::NotNull(t));
-    tests.push(b.throws("java.lang.IllegalArgumentException"));
+    let mut named = b.throws("java.lang.IllegalArgumentException");
+    named.name = Some("testCheckTakingNegativeThrowsIllegalArgumentException".into());
+    tests.push(named);
 
     let mut b = B::new(cl);
     let e = b.str("");
     b.call(T, "read", "(Ljava/lang/String;)I", None, &[e]);
+    b.check(Check::ThrownMessage("no path".into()));
     tests.push(b.throws("java.io.IOException"));
 
     let mut b = B::new(cl);

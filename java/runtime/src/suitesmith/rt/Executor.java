@@ -240,12 +240,13 @@ final class Executor {
             return o;
         }
 
-        static Outcome threw(String cls, String msg, boolean fromSut, String thrownIn) {
+        static Outcome threw(String cls, String msg, boolean fromSut, String thrownIn, String topFrame) {
             Outcome o = new Outcome(Protocol.O_THREW);
             o.s1 = cls;
             o.s2 = msg;
             o.fromSut = fromSut;
             o.thrownIn = thrownIn;
+            o.topFrame = topFrame;
             return o;
         }
 
@@ -256,6 +257,7 @@ final class Executor {
         }
 
         String thrownIn;
+        String topFrame = "";
 
         void write(DataOutputStream out) throws IOException {
             out.writeByte(tag);
@@ -298,6 +300,7 @@ final class Executor {
                     Protocol.writeStr(out, s2);
                     out.writeByte(fromSut ? 1 : 0);
                     Protocol.writeStr(out, thrownIn);
+                    Protocol.writeStr(out, topFrame);
                     break;
                 case Protocol.O_GUARD:
                     Protocol.writeStr(out, s1);
@@ -333,7 +336,7 @@ final class Executor {
 
     /** Threw for a call that failed before reaching SUT code (null receiver, bad argument, access). */
     static Outcome callFailed(Throwable t) {
-        return Outcome.threw(t.getClass().getName(), message(t), false, "");
+        return Outcome.threw(t.getClass().getName(), message(t), false, "", "");
     }
 
     /**
@@ -345,7 +348,30 @@ final class Executor {
     Outcome sutThrew(Throwable t) {
         String denial = Denials.find(t);
         if (denial != null) Guards.recordRefusal(denial);
-        return Outcome.threw(t.getClass().getName(), message(t), true, thrownIn(t));
+        return Outcome.threw(t.getClass().getName(), message(t), true, thrownIn(t), topFrame(t));
+    }
+
+    /**
+     * The class of the exception's top stack frame, as a written test sees it in
+     * `e.getStackTrace()[0]`: frames of this runtime (the guards that stand in for redirected JDK
+     * calls, the tracer) are skipped, since the test runs without them. Empty when unknown.
+     */
+    static String topFrame(Throwable t) {
+        for (StackTraceElement e : frames(t)) {
+            if (e == null) return "";
+            if (!e.getClassName().startsWith("suitesmith.rt.")) return e.getClassName();
+        }
+        return "";
+    }
+
+    /** The exception's stack trace; none when it cannot be had (getStackTrace may be overridden). */
+    static StackTraceElement[] frames(Throwable t) {
+        try {
+            StackTraceElement[] st = t.getStackTrace();
+            return st == null ? new StackTraceElement[0] : st;
+        } catch (Throwable broken) {
+            return new StackTraceElement[0];
+        }
     }
 
     /** getMessage is SUT code for SUT exceptions: it may throw itself. */
@@ -370,14 +396,7 @@ final class Executor {
     }
 
     private String sutFrame(Throwable t) {
-        StackTraceElement[] st;
-        try {
-            st = t.getStackTrace();
-        } catch (Throwable broken) {
-            return "";
-        }
-        if (st == null) return "";
-        for (StackTraceElement e : st) {
+        for (StackTraceElement e : frames(t)) {
             if (e != null && loader.isSut(e.getClassName())) return e.getClassName() + "." + e.getMethodName();
         }
         return "";
@@ -592,7 +611,7 @@ final class Executor {
                 // Only reachable for our own bookkeeping failing (e.g. OutOfMemoryError while
                 // summarising): drop the test's objects first, then report it as thrown by the SUT.
                 java.util.Arrays.fill(vars, null);
-                o = Outcome.threw(t.getClass().getName(), "", true, "");
+                o = Outcome.threw(t.getClass().getName(), "", true, "", "");
             }
             if (o.tag == Protocol.O_THREW && "java.lang.OutOfMemoryError".equals(o.s1)) oom = true;
             // A statement leaves a file through a guard that let a file operation through: then

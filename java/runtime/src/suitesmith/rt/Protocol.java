@@ -15,7 +15,7 @@ import java.io.OutputStream;
 final class Protocol {
     private Protocol() {}
 
-    static final int VERSION = 13;
+    static final int VERSION = 14;
 
     // Engine -> worker.
     static final int HELLO = 1;

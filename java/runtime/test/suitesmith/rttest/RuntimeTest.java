@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
 
 public final class RuntimeTest {
     /** The protocol version the runtime speaks (docs/protocol.md; crates/protocol VERSION). */
-    static final int PROTOCOL = 13;
+    static final int PROTOCOL = 14;
 
     /** The JVM option every worker gets (crates/rt-abi GUARDED_PROVIDER_ARG). */
     static final String PROVIDER_ARG =
@@ -157,11 +157,11 @@ public final class RuntimeTest {
             "bool 1", "double 2.5", "char 120", "void", "int -1"), "basic outcomes");
         expect(r.stdout, "hi", "captured stdout");
         expect(rs.get(1).outcomes, Arrays.asList("string bad",
-            "threw java.lang.IllegalStateException 'bad' sut=true in=subjects.Calc.fail", "not-executed"), "sut throws");
-        expect(rs.get(2).outcomes.get(2), "threw java.lang.NullPointerException 'null receiver' sut=false in=",
+            "threw java.lang.IllegalStateException 'bad' sut=true in=subjects.Calc.fail top=subjects.Calc", "not-executed"), "sut throws");
+        expect(rs.get(2).outcomes.get(2), "threw java.lang.NullPointerException 'null receiver' sut=false in= top=",
             "null receiver");
         expect(rs.get(3).outcomes.get(0),
-            "threw java.lang.NoSuchMethodException 'subjects.Calc.nope()V' sut=false in=", "missing method");
+            "threw java.lang.NoSuchMethodException 'subjects.Calc.nope()V' sut=false in= top=", "missing method");
         expect(rs.get(5).stdout, "again", "stdout restored after the SUT replaced it");
         w.shutdown();
     }
@@ -320,9 +320,9 @@ public final class RuntimeTest {
         T after = b.test(3);
         after.method("subjects.Calc", "classify", "(I)I", true, -1, after.prim('I', 1));
         List<Result> rs = w.execute(b);
-        expect(rs.get(0).outcomes.get(1), "threw java.lang.StackOverflowError '' sut=true in=subjects.Calc.recurse",
+        expect(rs.get(0).outcomes.get(1), "threw java.lang.StackOverflowError '' sut=true in=subjects.Calc.recurse top=subjects.Calc",
             "stack overflow");
-        expect(rs.get(1).outcomes.get(0), "threw java.lang.OutOfMemoryError 'Java heap space' sut=true in=subjects.Calc.allocate",
+        expect(rs.get(1).outcomes.get(0), "threw java.lang.OutOfMemoryError 'Java heap space' sut=true in=subjects.Calc.allocate top=subjects.Calc",
             "out of memory");
         expect(rs.get(2).outcomes.get(1), "int -1", "runs after OOM");
         // Still usable for a second batch.
@@ -353,14 +353,17 @@ public final class RuntimeTest {
         expect(rs.get(0).outcomes, Arrays.asList("int -1", "null", "int 20000", "int 20000", "int 10000", "int 10000"),
             "stdin is empty, bounded recursion works");
         expect(rs.get(0).stdout.length(), 4096, "captured output is bounded");
-        expect(rs.get(1).outcomes.get(1), "threw java.lang.StackOverflowError '' sut=true in=hostile.Recursion.depth",
+        expect(rs.get(1).outcomes.get(1), "threw java.lang.StackOverflowError '' sut=true in=hostile.Recursion.depth top=hostile.Recursion",
             "unbounded recursion");
         expect(rs.get(2).outcomes.get(1),
-            "threw java.lang.OutOfMemoryError 'Requested array size exceeds VM limit' sut=true in=hostile.Allocation.hugeArray",
+            "threw java.lang.OutOfMemoryError 'Requested array size exceeds VM limit' sut=true in=hostile.Allocation.hugeArray top=hostile.Allocation",
             "huge array");
         expect(rs.get(3).outcomes.get(0).startsWith("threw java.lang.OutOfMemoryError"), true, "heap exhausted");
-        expect(rs.get(4).outcomes.get(0),
-            "threw java.lang.ExceptionInInitializerError '' sut=true in=hostile.BadInit.fail", "throwing <clinit>");
+        // The error's own top frame is the reflective call that triggered initialisation (its
+        // class differs between JDKs); the SUT frame comes from its cause.
+        expect(rs.get(4).outcomes.get(0).startsWith(
+            "threw java.lang.ExceptionInInitializerError '' sut=true in=hostile.BadInit.fail top=jdk.internal.reflect."),
+            true, "throwing <clinit>: " + rs.get(4).outcomes.get(0));
         expect(rs.get(5).outcomes.get(1), "int 41", "loop on another input");
         w.shutdown();
     }
@@ -918,7 +921,7 @@ public final class RuntimeTest {
             case 0: return "not-executed";
             case 1: return value(d);
             case 2: return "threw " + readStr(d) + " '" + readStr(d) + "' sut=" + (d.readUnsignedByte() == 1) + " in="
-                + readStr(d);
+                + readStr(d) + " top=" + readStr(d);
             case 3: return "timeout";
             case 4: return "guard " + readStr(d);
             default: throw new IOException("outcome tag " + tag);
