@@ -174,8 +174,8 @@ impl<'a> Dse<'a> {
 
     /// The work done so far in evaluation equivalents (`budget::work` over the replays, both
     /// solvers and the checks), current after every call: what an allocation over several
-    /// techniques charges DSE with (`portfolio::WorkFrom`). `DseStats::work` is the same number as
-    /// of the last share check.
+    /// techniques charges DSE with (the engine's `DseArm`, a `portfolio::Metered`).
+    /// `DseStats::work` is the same number as of the last share check.
     pub fn work(&self) -> u64 {
         crate::budget::work(&self.stats, &[self.solver.stats(), self.explorer.stats()])
     }
