@@ -187,8 +187,9 @@ impl Ledger {
 
     /// `arm`'s discounted earnings and cost as of progress `now` (0 for an arm not in the ledger).
     pub fn recent(&self, arm: Arm, now: f64) -> (f64, f64) {
-        self.account(arm)
-            .map_or((0.0, 0.0), |a| (a.recent_earned.read(self.decay, now), a.recent_cost.read(self.decay, now)))
+        self.account(arm).map_or((0.0, 0.0), |a| {
+            (a.recent_earned.read(self.decay, now), a.recent_cost.read(self.decay, now))
+        })
     }
 
     /// What `arm`'s calls spent, in the ledger's measure.
