@@ -14,7 +14,7 @@ use engine::{JvmVerifier, Verifier};
 use worker::verify::{JUnitJars, JUnitVersion};
 
 use crate::Failure;
-use crate::project::{GENERATED_MARK, Module};
+use crate::project::{GENERATED_MARK, Module, java_files_below};
 
 /// What a check needs besides the project: the options of `generate` that apply to running tests.
 pub struct CheckOptions<'a> {
@@ -147,27 +147,15 @@ fn check_class(
 /// (relative to the project `root` when below it), with the class each tests as its header names it.
 fn generated_files(m: &Module, root: &Path) -> Result<Vec<Found>, Failure> {
     let mut out = Vec::new();
-    let mut stack = vec![m.tests.clone()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-                continue;
-            }
-            if p.extension().is_none_or(|x| x != "java") {
-                continue;
-            }
-            let source = std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
-            if !source.starts_with(GENERATED_MARK) {
-                continue;
-            }
-            let rel = p.strip_prefix(&m.tests).unwrap_or(&p);
-            match found(rel, p.strip_prefix(root).unwrap_or(&p), source) {
-                Some(f) => out.push(f),
-                None => eprintln!("{}: not a test file suitesmith wrote as it is now; not run", p.display()),
-            }
+    for p in java_files_below(&m.tests) {
+        let source = std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+        if !source.starts_with(GENERATED_MARK) {
+            continue;
+        }
+        let rel = p.strip_prefix(&m.tests).unwrap_or(&p);
+        match found(rel, p.strip_prefix(root).unwrap_or(&p), source) {
+            Some(f) => out.push(f),
+            None => eprintln!("{}: not a test file suitesmith wrote as it is now; not run", p.display()),
         }
     }
     out.sort_by(|a, b| (&a.cut, &a.path).cmp(&(&b.cut, &b.path)));

@@ -16,7 +16,7 @@ use jvm_model::ClassName;
 use worker::verify::{CoverageDetail, JacocoJars};
 
 use crate::Failure;
-use crate::project::{Build, GENERATED_MARK, Module};
+use crate::project::{Build, GENERATED_MARK, Module, java_files_below};
 
 /// Runs the project's own tests under JaCoCo and reads what they cover of `modules`' classes;
 /// `None` (after a warning) when they could not run so.
@@ -130,19 +130,11 @@ fn generated_patterns(root: &Path, modules: &[Module]) -> String {
     let mut out = String::new();
     for m in modules {
         let dir = root.join(&m.name).join("src/test/java");
-        let mut stack = vec![dir.clone()];
-        while let Some(d) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&d) else { continue };
-            for e in entries.flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "java")
-                    && std::fs::read_to_string(&p).is_ok_and(|t| t.starts_with(GENERATED_MARK))
-                    && let Ok(rel) = p.strip_prefix(&dir)
-                {
-                    out.push_str(&format!("{}\n", rel.display()));
-                }
+        for p in java_files_below(&dir) {
+            if std::fs::read_to_string(&p).is_ok_and(|t| t.starts_with(GENERATED_MARK))
+                && let Ok(rel) = p.strip_prefix(&dir)
+            {
+                out.push_str(&format!("{}\n", rel.display()));
             }
         }
     }

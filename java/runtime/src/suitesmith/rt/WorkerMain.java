@@ -215,7 +215,7 @@ public final class WorkerMain {
      * does not finish within the test timeout is abandoned on its daemon thread and reported.
      */
     private static byte[] initialiseAll(final Loader loader, final String[] byId, int timeoutMs) throws IOException {
-        Thread t = new Thread(new Runnable() {
+        final boolean finished = runBounded("suitesmith-init", loader, timeoutMs, new Runnable() {
             @Override
             public void run() {
                 for (String name : byId) {
@@ -227,22 +227,14 @@ public final class WorkerMain {
                     }
                 }
             }
-        }, "suitesmith-init");
-        t.setDaemon(true);
-        t.setContextClassLoader(loader);
-        t.start();
-        try {
-            t.join(timeoutMs);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        });
         // The trace of the initialisers goes to the engine (SetupDone, protocol v3): code that only
         // runs there (a singleton's private constructor, a helper filling a static table) is covered
         // for the written tests, which trigger these initialisers themselves, yet no test trace can
         // show it. An initialiser still running owns the tables, so it gets an empty trace.
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream trace = new DataOutputStream(bytes);
-        if (t.isAlive()) {
+        if (!finished) {
             diag("class initialisation did not finish within " + timeoutMs + " ms");
             Tracer.writeEmpty(trace);
         } else {
@@ -267,7 +259,7 @@ public final class WorkerMain {
      * {@link #initialiseAll}, on a daemon thread within the test timeout.
      */
     private static void fillEnumConstants(final Loader loader, final String[] byId, int timeoutMs) {
-        Thread t = new Thread(new Runnable() {
+        boolean finished = runBounded("suitesmith-enums", loader, timeoutMs, new Runnable() {
             @Override
             public void run() {
                 for (String name : byId) {
@@ -280,7 +272,17 @@ public final class WorkerMain {
                     }
                 }
             }
-        }, "suitesmith-enums");
+        });
+        if (!finished) diag("filling the enums' constants did not finish within " + timeoutMs + " ms");
+    }
+
+    /**
+     * Runs `work` on a daemon thread named `name` with `loader` as its context class loader, and
+     * waits for it at most `timeoutMs`: whether it finished. A thread still running is abandoned
+     * (class initialisers cannot be interrupted safely), and reported by the caller.
+     */
+    private static boolean runBounded(String name, Loader loader, int timeoutMs, Runnable work) {
+        Thread t = new Thread(work, name);
         t.setDaemon(true);
         t.setContextClassLoader(loader);
         t.start();
@@ -289,7 +291,7 @@ public final class WorkerMain {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (t.isAlive()) diag("filling the enums' constants did not finish within " + timeoutMs + " ms");
+        return !t.isAlive();
     }
 
     /** The process id: ProcessHandle on Java 9+ (reflectively, for --release 8), /proc on Linux, else -1. */
