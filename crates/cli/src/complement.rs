@@ -19,14 +19,29 @@ use crate::Failure;
 use crate::project::{Build, GENERATED_MARK, Module, java_files_below};
 
 /// Runs the project's own tests under JaCoCo and reads what they cover of `modules`' classes;
-/// `None` (after a warning) when they could not run so.
-pub fn measure(root: &Path, build: Build, modules: &[Module]) -> Result<Option<ExistingSuite>, Failure> {
+/// `None` (after a warning) when they could not run so. With `only`, just those test classes run
+/// (Surefire's `test`): the ones that can reach the classes to generate
+/// (`Incremental::tests_reaching`); none at all when it is empty, since then they cover nothing
+/// the search is to look for.
+pub fn measure(
+    root: &Path,
+    build: Build,
+    modules: &[Module],
+    only: Option<&[String]>,
+) -> Result<Option<ExistingSuite>, Failure> {
     let warn = |why: String| {
         eprintln!("suitesmith: warning: {why}; complement mode is off, every goal is searched");
         Ok(None)
     };
     if build != Build::Maven {
         return warn("the project's own tests run only in Maven projects".into());
+    }
+    if only.is_some_and(<[String]>::is_empty) {
+        eprintln!(
+            "suitesmith: none of the project's own tests can reach the classes to generate \
+             (through the project classes their constant pools name): they are not run"
+        );
+        return Ok(Some(ExistingSuite::default()));
     }
     let jacoco = match JacocoJars::debian() {
         Ok(j) => j,
@@ -39,7 +54,7 @@ pub fn measure(root: &Path, build: Build, modules: &[Module]) -> Result<Option<E
     std::fs::write(&excludes, generated_patterns(root, modules))
         .map_err(|e| anyhow::anyhow!("writing {}: {e}", excludes.display()))?;
     let agent = jacoco.agent_jar().map_err(|e| anyhow::anyhow!(e))?;
-    let args: Vec<String> = vec![
+    let mut args: Vec<String> = vec![
         "-B".into(),
         "-q".into(),
         "-o".into(),
@@ -50,6 +65,14 @@ pub fn measure(root: &Path, build: Build, modules: &[Module]) -> Result<Option<E
         format!("-Dsurefire.excludesFile={}", excludes.display()),
         format!("-DargLine=-javaagent:{}=destfile={},append=true", agent.display(), exec.display()),
     ];
+    if let Some(tests) = only {
+        // `test` overrides Surefire's excludes: the list holds only hand-written tests.
+        args.push(format!("-Dtest={}", tests.join(",")));
+        eprintln!(
+            "suitesmith: the project's own tests that can reach the classes to generate run: {}",
+            tests.join(", ")
+        );
+    }
     let mvn = crate::project::on_path("mvn")
         .ok_or_else(|| Failure::BadInput("mvn is not on PATH: --project needs Maven".into()))?;
     let out = worker::tool::run_tool(&mvn, &args, root, crate::project::BUILD_TIMEOUT)

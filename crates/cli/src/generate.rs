@@ -421,11 +421,15 @@ fn run_project(args: &Args, dir: &Path) -> Result<(), Failure> {
         let stale = state.stale(m, &key);
         runs.push((run_args, key, stale));
     }
-    // The project's own tests run once, and only when a class is to be searched.
+    // The project's own tests run once, and only when a class is to be searched; only those that
+    // can reach a class to be searched, when that can be told.
     let existing = if args.no_complement || runs.iter().all(|r| r.2.is_empty()) {
         None
     } else {
-        crate::complement::measure(&root, build, &modules)?.map(std::sync::Arc::new)
+        let targets: std::collections::BTreeSet<String> =
+            runs.iter().flat_map(|r| r.2.iter().cloned()).collect();
+        let only = state.tests_reaching(&targets)?;
+        crate::complement::measure(&root, build, &modules, only.as_deref())?.map(std::sync::Arc::new)
     };
     let mut installs = Vec::new();
     for (m, (mut run_args, key, stale)) in modules.iter().zip(runs) {

@@ -226,6 +226,69 @@ impl Incremental {
         Some(e.class != now.class || e.dependencies != now.dependencies)
     }
 
+    /// The project's own tests that can run code of `targets` (binary names), as Surefire names
+    /// them: the top-level classes of the hand-written sources below each module's `src/test/java`
+    /// whose compiled class, or a class nested in it, names in its constant pool a project class
+    /// that depends on a target (the dependencies the state hashes, `closure`). Code a test class
+    /// cannot reach that way it runs only through a name made at run time or a service file
+    /// (docs/maven.md, "Complement mode"). `None` when it cannot be told: a hand-written test
+    /// source has no compiled class at least as new as it (the tests were not compiled since).
+    pub fn tests_reaching(&self, targets: &BTreeSet<String>) -> Result<Option<Vec<String>>, Failure> {
+        let reach = self.reaching(targets);
+        let mut out = Vec::new();
+        for module in crate::project::module_dirs(&self.root, self.build) {
+            let sources = module.join("src/test/java");
+            let compiled = crate::project::test_classes_dir(self.build, &module);
+            let mut scanned = BTreeMap::new();
+            if compiled.is_dir() {
+                scan(&compiled, &mut scanned)?;
+            }
+            for src in crate::project::java_files_below(&sources) {
+                match std::fs::read_to_string(&src) {
+                    Ok(t) if t.starts_with(GENERATED_MARK) => continue,
+                    Ok(_) => {}
+                    Err(_) => return Ok(None),
+                }
+                let Ok(rel) = src.strip_prefix(&sources) else { continue };
+                if !compiled_since(&compiled.join(rel).with_extension("class"), &src) {
+                    return Ok(None);
+                }
+                let top = rel.with_extension("").to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/");
+                let nested = format!("{top}$");
+                let reaches = scanned
+                    .iter()
+                    .filter(|(n, _)| **n == top || n.starts_with(&nested))
+                    .any(|(_, s)| s.refs.iter().any(|r| reach.contains(r)));
+                if reaches {
+                    out.push(ClassName::from_internal(&top).binary());
+                }
+            }
+        }
+        out.sort();
+        Ok(Some(out))
+    }
+
+    /// The project classes (internal names) whose dependencies include one of `targets` (binary
+    /// names), the targets included: the reverse of `closure`, from all targets at once.
+    fn reaching(&self, targets: &BTreeSet<String>) -> BTreeSet<String> {
+        let mut users: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for (name, s) in &self.classes {
+            for r in &s.refs {
+                users.entry(r.as_str()).or_default().push(name.as_str());
+            }
+        }
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<String> =
+            targets.iter().map(|c| ClassName::from_binary(c).internal().to_string()).collect();
+        while let Some(c) = stack.pop() {
+            if let Some(u) = users.get(c.as_str()) {
+                stack.extend(u.iter().filter(|n| !seen.contains(**n)).map(|n| n.to_string()));
+            }
+            seen.insert(c);
+        }
+        seen
+    }
+
     /// What the tests of `class` of `m` would be made from now, with `files`.
     fn entry(&self, m: &Module, class: &str, key: &str, files: BTreeMap<String, String>) -> Entry {
         let internal = ClassName::from_binary(class).internal().to_string();
@@ -296,10 +359,15 @@ fn scan(dir: &Path, out: &mut BTreeMap<String, Scanned>) -> Result<(), Failure> 
 }
 
 /// The internal class names a constant-pool string may be: the whole string (a class entry's
-/// name) and every `L…;` in it (descriptors, signatures, array class names). Strings that name no
+/// name), the same with dots for slashes (a binary name, as `Class.forName` takes it) and every
+/// `L…;` in it (descriptors, signatures, array class names). Strings that name no
 /// project class are dropped later.
 fn mentioned_classes(s: &str, out: &mut BTreeSet<String>) {
     out.insert(s.to_string());
+    // A binary name in a string constant: `Class.forName("sample.core.Counter")`.
+    if s.contains('.') && !s.contains(['/', ' ', ';']) {
+        out.insert(s.replace('.', "/"));
+    }
     let mut rest = s;
     while let Some(at) = rest.find('L') {
         rest = &rest[at + 1..];
@@ -307,6 +375,12 @@ fn mentioned_classes(s: &str, out: &mut BTreeSet<String>) {
             out.insert(rest[..end].to_string());
         }
     }
+}
+
+/// Whether `class` exists and was written no earlier than `source` was.
+fn compiled_since(class: &Path, source: &Path) -> bool {
+    let time = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    matches!((time(class), time(source)), (Some(c), Some(s)) if c >= s)
 }
 
 /// Deletes a test file if suitesmith wrote it (its first line is suitesmith's): whether it did. A
@@ -432,6 +506,8 @@ mod tests {
             ("(Lsample/core/Counter;I)Ljava/lang/String;", &["sample/core/Counter", "java/lang/String"]),
             ("[Lsample/core/Counter;", &["sample/core/Counter"]),
             ("Ljava/util/List<Lsample/A;>;", &["java/util/List", "sample/A"]),
+            ("sample.core.Counter", &["sample/core/Counter"]),
+            ("sample.core.Counter$Step", &["sample/core/Counter$Step"]),
         ];
         for (s, expected) in cases {
             let mut out = BTreeSet::new();

@@ -181,7 +181,7 @@ pub(crate) fn on_path(name: &str) -> Option<PathBuf> {
 
 /// The project's directory and every directory below it with a build file, sorted; build output,
 /// sources and hidden directories are not searched.
-fn module_dirs(root: &Path, build: Build) -> Vec<PathBuf> {
+pub(crate) fn module_dirs(root: &Path, build: Build) -> Vec<PathBuf> {
     let marks: &[&str] = match build {
         Build::Maven => &["pom.xml"],
         Build::Gradle => &["build.gradle", "build.gradle.kts"],
@@ -263,6 +263,14 @@ pub fn classes_dir(build: Build, module_dir: &Path) -> PathBuf {
     match build {
         Build::Maven => module_dir.join("target/classes"),
         Build::Gradle => module_dir.join("build/classes/java/main"),
+    }
+}
+
+/// Where the build puts the compiled test classes of the module in `module_dir`.
+pub fn test_classes_dir(build: Build, module_dir: &Path) -> PathBuf {
+    match build {
+        Build::Maven => module_dir.join("target/test-classes"),
+        Build::Gradle => module_dir.join("build/classes/java/test"),
     }
 }
 

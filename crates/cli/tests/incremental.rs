@@ -66,20 +66,10 @@ fn tests_of(project: &Path) -> BTreeMap<String, (Vec<u8>, SystemTime)> {
 /// One `generate --project` run with a small budget and `seed`; its stderr and how long it took.
 fn generate(project: &Path, seed: &str, extra: &[&str]) -> (String, Duration) {
     let dir = project.display().to_string();
-    // Without complement mode, whose one run of the project's tests (`mvn test`, about ten
-    // seconds, whatever changed) is not regeneration's time; tests/complement.rs tests it.
-    let mut args = vec![
-        "generate",
-        "--project",
-        &dir,
-        "--evaluations",
-        "100",
-        "--seed",
-        seed,
-        "--verify-runs",
-        "1",
-        "--no-complement",
-    ];
+    // Complement mode is on (the default): the project's own tests run when one of them can
+    // reach a class to generate, only those.
+    let mut args =
+        vec!["generate", "--project", &dir, "--evaluations", "100", "--seed", seed, "--verify-runs", "1"];
     args.extend(extra);
     let started = Instant::now();
     let out = suitesmith(&args, &[]);
@@ -136,6 +126,8 @@ fn a_second_run_regenerates_only_the_changed_class_and_its_dependents() {
         "{err}"
     );
     assert!(err.contains("class sample.core.Gauge2 is no longer in the project"), "{err}");
+    // No hand-written test names Gauge1 or a class that uses it: Maven does not run them.
+    assert!(err.contains("none of the project's own tests can reach the classes to generate"), "{err}");
     eprintln!(
         "first run (all {} classes): {first:.1?}; second run (one class): {second:.1?}",
         EXTRA_CLASSES + 2
@@ -150,6 +142,12 @@ fn a_second_run_regenerates_only_the_changed_class_and_its_dependents() {
     let before = after;
     let (err, _) = generate(project, "1", &[]);
     let (rewritten, gone) = touched(&before, &tests_of(project));
+    // The hand-written tests of Counter and of Slug reach Counter; Surefire runs just those.
+    assert!(
+        err.contains("tests that can reach the classes to generate run: sample.core.CounterLimitTest, sample.text.SlugExampleTest\n"),
+        "{err}"
+    );
+    assert!(err.contains("module core: the project's own tests cover "), "{err}");
     assert_eq!(
         rewritten,
         ["core/src/test/java/sample/core/CounterTest.java", "text/src/test/java/sample/text/SlugTest.java"],
