@@ -620,16 +620,18 @@ fn render_files(
 struct Rounds {
     /// No round runs the tests after this instant (the post-processing budget's share).
     last_start: Option<Instant>,
-    /// The end of the post-processing budget: no round starts that the last one's duration says
+    /// The end of the post-processing budget: no round starts that the last one's durations say
     /// would end past it (a round of 5 fresh JVMs on a large suite takes tens of seconds).
     end: Option<Instant>,
 }
 
 impl Rounds {
-    /// Whether another round that runs the tests may start, the last one having taken `last`.
-    fn another(&self, last: Duration) -> bool {
+    /// Whether another round that runs the tests may start, the last one having taken `compile`
+    /// to compile and `run` to run them: the next round compiles and runs, and if it fails, one
+    /// more compile checks what is left (javac on a few hundred tests takes seconds).
+    fn another(&self, compile: Duration, run: Duration) -> bool {
         let now = Instant::now();
-        self.last_start.is_none_or(|d| now < d) && self.end.is_none_or(|e| now + last <= e)
+        self.last_start.is_none_or(|d| now < d) && self.end.is_none_or(|e| now + compile * 2 + run <= e)
     }
 }
 
@@ -672,7 +674,9 @@ fn verify(
         }
         let files = render_files(cut, &tests, write.tests_per_file, render_config)?;
         let rendered: Vec<Rendered> = files.iter().map(|(r, _)| r.clone()).collect();
+        let compile_started = Instant::now();
         let errors = verifier.compile(&rendered)?;
+        let compile_took = compile_started.elapsed();
         if !errors.is_empty() {
             let drop = uncompilable(cut, &files, &errors, log);
             if drop.is_empty() {
@@ -706,7 +710,7 @@ fn verify(
             v.verified = true;
             return Ok((tests, rendered, v));
         }
-        let out_of_time = !rounds.another(round_started.elapsed());
+        let out_of_time = !rounds.another(compile_took, round_started.elapsed());
         // The last round: whatever failed goes whole, since no round will check a repaired test.
         let last = run_rounds >= MAX_RUN_ROUNDS || out_of_time;
         let (drop_tests, failed_assertions, why) =
@@ -1243,6 +1247,42 @@ mod tests {
         let (kept, _, ver) =
             verify("Cut", tests, &write, &config, &mut v, &near, &mut log).expect("verifies");
         assert_eq!((v.runs, kept.len(), ver.stopped_by_budget), (1, 2, true));
+    }
+
+    /// [`Flaky`] whose compiles each take the given time (javac on a large suite).
+    struct SlowCompile(Flaky, Duration);
+
+    impl Verifier for SlowCompile {
+        fn compile(&mut self, f: &[Rendered]) -> Result<Vec<CompileError>, EngineError> {
+            std::thread::sleep(self.1);
+            self.0.compile(f)
+        }
+
+        fn run(&mut self, files: &[Rendered], runs: usize) -> Result<Vec<TestFailure>, EngineError> {
+            self.0.run(files, runs)
+        }
+
+        fn coverage(&mut self, f: &[Rendered], cut: &str) -> Result<JacocoFigures, EngineError> {
+            self.0.coverage(f, cut)
+        }
+    }
+
+    /// A round that fails needs a compile after it: with 1 s left after a round whose compile
+    /// took 0.4 s (and whose run took next to nothing), another round (0.4 s) and the compile
+    /// after it (0.4 s) might fit, but not with the compile of a round as slow as this one's to
+    /// spare; no round starts, the failing test goes whole.
+    #[test]
+    fn no_round_starts_when_its_compile_and_the_one_after_it_would_end_past_the_budget() {
+        let compile = Duration::from_millis(400);
+        let mut v = SlowCompile(Flaky { runs: 0, compiles: 0 }, compile);
+        let write = WriteConfig::new(Style::JUnit4);
+        let rounds =
+            Rounds { last_start: None, end: Some(Instant::now() + compile + Duration::from_millis(600)) };
+        let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
+        let mut log = Vec::new();
+        let (kept, _, ver) =
+            verify("Cut", tests, &write, &junit4_named, &mut v, &rounds, &mut log).expect("verifies");
+        assert_eq!((v.0.runs, v.0.compiles, kept.len(), ver.stopped_by_budget), (1, 2, 2, true), "{log:?}");
     }
 
     #[test]

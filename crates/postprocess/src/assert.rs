@@ -49,8 +49,9 @@ pub struct AssertionConfig {
     pub max_per_test: usize,
     /// The package (dotted) the test class is written in: the CUT's.
     pub package: String,
-    /// Tests per batch of the plain runs; the runner's deadline is checked between batches, and
-    /// the tests of the batches past it are not run (no assertions, no expected exception).
+    /// Tests per batch of the plain runs, of the augmented runs and of the final check; the
+    /// runner's deadline is checked between batches. The tests of plain batches past it are not
+    /// run (no assertions, no expected exception), those of later batches keep no inspector.
     pub plain_chunk: usize,
 }
 
@@ -80,7 +81,7 @@ pub struct AssertionStats {
     pub inspectors_removed: usize,
     /// Assertions left out by the cap.
     pub capped: usize,
-    /// Chosen assertions dropped by the final check.
+    /// Chosen assertions dropped by the final check, or unchecked for want of time.
     pub dropped_on_check: usize,
     /// Statements cut after the first throwing statement.
     pub truncated: usize,
@@ -357,14 +358,14 @@ pub fn assertions(
     let mut inspectors = Inspectors::new(db);
     let mut plains = plain_runs(runner, suite, &mut inspectors, config)?;
     let mut probes = inspector_probes(&plains, &mut inspectors);
-    let observed = settle_inspectors(runner, &mut plains, &mut probes)?;
+    let observed = settle_inspectors(runner, &mut plains, &mut probes, config.plain_chunk.max(1))?;
     let mut chosen: Vec<Chosen> = plains
         .iter_mut()
         .zip(&probes)
         .zip(&observed)
         .map(|((p, probes), observed)| choose(p, probes, observed.as_ref(), config))
         .collect();
-    check_chosen(runner, &mut plains, &mut chosen)?;
+    check_chosen(runner, &mut plains, &mut chosen, config.plain_chunk.max(1))?;
     Ok(plains
         .into_iter()
         .zip(chosen)
@@ -547,11 +548,14 @@ fn inspector_probes(plains: &[Plain], inspectors: &mut Inspectors) -> Vec<Vec<Pr
 }
 
 /// Phase 2b: augmented runs until no inspector throws or disturbs the test; returns what the
-/// settled inspectors observed in the two runs.
+/// settled inspectors observed in the two runs. The tests run in batches of `chunk`; once the
+/// runner is out of time no batch starts, and the tests not settled lose their inspectors (they
+/// keep their plain assertions): the phase ends at most one batch past the deadline.
 fn settle_inspectors(
     runner: &mut dyn Runner,
     plains: &mut [Plain],
     probes: &mut [Vec<Probe>],
+    chunk: usize,
 ) -> Result<Vec<Observed>, PostError> {
     let mut observed: Vec<Observed> = vec![None; plains.len()];
     let mut settled = vec![false; plains.len()];
@@ -560,39 +564,56 @@ fn settle_inspectors(
         if todo.is_empty() {
             break;
         }
-        // Out of time, the inspectors go (the tests keep their plain assertions).
-        if round == MAX_INSPECTOR_ROUNDS || runner.out_of_time() {
-            for k in todo {
-                plains[k].stats.inspectors_removed += probes[k].len();
-                probes[k].clear();
-            }
-            break;
-        }
-        let aug: Vec<(TestCase, Vec<usize>, Vec<usize>)> =
-            todo.iter().map(|&k| augment(&plains[k].test, &probes[k])).collect();
-        let mut batch: Vec<TestCase> = aug.iter().map(|a| a.0.clone()).collect();
-        batch.extend(aug.iter().map(|a| distinct(&a.0)));
-        let results = run(runner, &batch)?;
-        let (first, second) = results.split_at(todo.len());
-        for (j, &k) in todo.iter().enumerate() {
-            let (_, pos, probe_pos) = &aug[j];
-            let (o1, o2) = (&first[j].outcomes, unshift(&second[j]));
-            let remove = disturbing(&plains[k], &probes[k], o1, pos, probe_pos);
-            if remove.is_empty() {
-                let values = |o: &[Outcome]| {
-                    probe_pos.iter().map(|&q| o.get(q).cloned().unwrap_or(Outcome::NotExecuted)).collect()
-                };
-                observed[k] = Some((values(o1), values(o2)));
-                settled[k] = true;
-            } else {
-                plains[k].stats.inspectors_removed += remove.len();
-                for x in remove.into_iter().rev() {
-                    probes[k].remove(x);
+        for batch in todo.chunks(chunk) {
+            // Out of time, the inspectors go (the tests keep their plain assertions).
+            if round == MAX_INSPECTOR_ROUNDS || runner.out_of_time() {
+                for &k in batch {
+                    plains[k].stats.inspectors_removed += probes[k].len();
+                    probes[k].clear();
                 }
+                continue;
             }
+            settle_batch(runner, plains, probes, batch, &mut observed, &mut settled)?;
         }
     }
     Ok(observed)
+}
+
+/// One augmented batch of [`settle_inspectors`]: each test of `batch` run twice with its probes;
+/// a test whose probes neither threw nor disturbed it is settled with what they observed, the
+/// others lose the probes at fault and go again in the next round.
+fn settle_batch(
+    runner: &mut dyn Runner,
+    plains: &mut [Plain],
+    probes: &mut [Vec<Probe>],
+    batch: &[usize],
+    observed: &mut [Observed],
+    settled: &mut [bool],
+) -> Result<(), PostError> {
+    let aug: Vec<(TestCase, Vec<usize>, Vec<usize>)> =
+        batch.iter().map(|&k| augment(&plains[k].test, &probes[k])).collect();
+    let mut tests: Vec<TestCase> = aug.iter().map(|a| a.0.clone()).collect();
+    tests.extend(aug.iter().map(|a| distinct(&a.0)));
+    let results = run(runner, &tests)?;
+    let (first, second) = results.split_at(batch.len());
+    for (j, &k) in batch.iter().enumerate() {
+        let (_, pos, probe_pos) = &aug[j];
+        let (o1, o2) = (&first[j].outcomes, unshift(&second[j]));
+        let remove = disturbing(&plains[k], &probes[k], o1, pos, probe_pos);
+        if remove.is_empty() {
+            let values = |o: &[Outcome]| {
+                probe_pos.iter().map(|&q| o.get(q).cloned().unwrap_or(Outcome::NotExecuted)).collect()
+            };
+            observed[k] = Some((values(o1), values(o2)));
+            settled[k] = true;
+        } else {
+            plains[k].stats.inspectors_removed += remove.len();
+            for x in remove.into_iter().rev() {
+                probes[k].remove(x);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The probes to remove after an augmented run `o1` (ascending): a throwing inspector goes; so do
@@ -706,35 +727,51 @@ fn inspector_candidates(
     }
 }
 
-/// Phase 4: the final check of the chosen inspector calls, in one batch: a candidate whose call
-/// no longer gives its value, or whose test the calls disturb, is dropped.
+/// Phase 4: the final check of the chosen inspector calls, in batches of `chunk`: a candidate
+/// whose call no longer gives its value, or whose test the calls disturb, is dropped, and so are
+/// the inspector assertions of the tests whose batch would start past the deadline (the first
+/// batch always runs).
 fn check_chosen(
     runner: &mut dyn Runner,
     plains: &mut [Plain],
     chosen: &mut [Chosen],
+    chunk: usize,
 ) -> Result<(), PostError> {
     let check: Vec<usize> = (0..plains.len()).filter(|&k| !chosen[k].1.is_empty()).collect();
-    let aug: Vec<(TestCase, Vec<usize>, Vec<usize>)> =
-        check.iter().map(|&k| augment(&plains[k].test, &sorted_probes(&chosen[k].1))).collect();
-    let tests: Vec<TestCase> = aug.iter().map(|a| a.0.clone()).collect();
-    let results = run(runner, &tests)?;
-    for (j, &k) in check.iter().enumerate() {
-        let (_, pos, probe_pos) = &aug[j];
-        let o = &results[j].outcomes;
-        let p = &plains[k];
-        let intact = (0..p.test.len()).all(|i| p.run1[i] != p.run2[i] || o.get(pos[i]) == Some(&p.run1[i]));
-        let (cands, _) = &mut chosen[k];
-        let before = cands.len();
-        cands.retain(|c| match (&c.probe, &c.assertion.check) {
-            (None, _) => true,
-            (Some(q), Check::Equals { subject: Subject::Call { ret, .. }, value }) => {
-                let mut unstable = false;
-                intact
-                    && matches!(o.get(probe_pos[*q]), Some(Outcome::Value(v)) if expected(v, ret, &mut unstable).as_ref() == Some(value))
+    for (b, batch) in check.chunks(chunk).enumerate() {
+        if b > 0 && runner.out_of_time() {
+            // Not checked, not kept: the inspector assertions of these tests go.
+            for &k in batch {
+                let (cands, _) = &mut chosen[k];
+                let before = cands.len();
+                cands.retain(|c| c.probe.is_none());
+                plains[k].stats.dropped_on_check += before - cands.len();
             }
-            _ => false,
-        });
-        plains[k].stats.dropped_on_check += before - cands.len();
+            continue;
+        }
+        let aug: Vec<(TestCase, Vec<usize>, Vec<usize>)> =
+            batch.iter().map(|&k| augment(&plains[k].test, &sorted_probes(&chosen[k].1))).collect();
+        let tests: Vec<TestCase> = aug.iter().map(|a| a.0.clone()).collect();
+        let results = run(runner, &tests)?;
+        for (j, &k) in batch.iter().enumerate() {
+            let (_, pos, probe_pos) = &aug[j];
+            let o = &results[j].outcomes;
+            let p = &plains[k];
+            let intact =
+                (0..p.test.len()).all(|i| p.run1[i] != p.run2[i] || o.get(pos[i]) == Some(&p.run1[i]));
+            let (cands, _) = &mut chosen[k];
+            let before = cands.len();
+            cands.retain(|c| match (&c.probe, &c.assertion.check) {
+                (None, _) => true,
+                (Some(q), Check::Equals { subject: Subject::Call { ret, .. }, value }) => {
+                    let mut unstable = false;
+                    intact
+                        && matches!(o.get(probe_pos[*q]), Some(Outcome::Value(v)) if expected(v, ret, &mut unstable).as_ref() == Some(value))
+                }
+                _ => false,
+            });
+            plains[k].stats.dropped_on_check += before - cands.len();
+        }
     }
     Ok(())
 }

@@ -281,3 +281,38 @@ fn plain_runs_stop_between_batches_when_time_is_up() {
     assert!(!quiet.is_empty());
     compile_and_run(&cp, class, &quiet);
 }
+
+/// Out of time after the first batch of the inspector runs: every plain batch ran, the tests of
+/// that batch are checked in one more round trip and may keep their inspector assertions, the
+/// later tests keep only plain ones (a subset of what they had with time), and the suite compiles
+/// and passes as written.
+#[test]
+fn inspector_runs_stop_between_batches_when_time_is_up() {
+    let cp = examples();
+    let class = "example.Stack";
+    let suite = search(&cp, class);
+    let mut runner = JvmRunner::new(&cp, class);
+    let m = minimise(&mut runner, suite).expect("minimise");
+    let config = AssertionConfig { plain_chunk: 2, ..AssertionConfig::evosuite(class) };
+    let full = assertions(&mut runner, &m.suite, &class_path(&cp), &config).expect("assertions");
+    let plain_batches = m.suite.len().div_ceil(2);
+    runner.trips_in_time = Some(runner.round_trips + plain_batches + 1);
+    let before = runner.round_trips;
+    let cut = assertions(&mut runner, &m.suite, &class_path(&cp), &config).expect("assertions");
+    assert_eq!(
+        runner.round_trips - before,
+        plain_batches + 2,
+        "every plain batch, one inspector batch and the check of its tests"
+    );
+    let mut fewer = 0;
+    for (k, (c, f)) in cut.iter().zip(&full).enumerate() {
+        assert!(!c.stats.not_run, "test {k}");
+        assert!(c.test.assertions.iter().all(|a| f.test.assertions.contains(a)), "test {k}: {c:?}\n{f:?}");
+        fewer += usize::from(c.test.assertions.len() < f.test.assertions.len());
+    }
+    assert!(fewer > 0, "some later test lost its inspector assertions");
+    let quiet: Vec<AssertedTest> =
+        cut.iter().filter(|t| t.test.expected_exception.is_none()).cloned().collect();
+    assert!(!quiet.is_empty());
+    compile_and_run(&cp, class, &quiet);
+}
