@@ -75,11 +75,20 @@ pub(crate) fn run_batch(
     if tests.is_empty() {
         return Ok(Vec::new());
     }
-    let results = runner.run(tests).map_err(PostError::Runner)?;
-    if results.len() != tests.len() {
-        return Err(PostError::ResultCount { want: tests.len(), got: results.len() });
-    }
+    let results = checked(tests.len(), runner.run(tests))?;
     *round_trips += 1;
     *executions += tests.len();
+    Ok(results)
+}
+
+/// A runner's answer for `want` tests, checked against the one-result-per-test contract.
+pub(crate) fn checked(
+    want: usize,
+    results: Result<Vec<ExecResult>, RunnerError>,
+) -> Result<Vec<ExecResult>, PostError> {
+    let results = results.map_err(PostError::Runner)?;
+    if results.len() != want {
+        return Err(PostError::ResultCount { want, got: results.len() });
+    }
     Ok(results)
 }

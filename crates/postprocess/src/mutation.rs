@@ -151,6 +151,7 @@ pub fn select_by_mutation(
     Ok(stats)
 }
 
+/// One batch of mutant runs, checked.
 fn run(
     runner: &mut dyn MutantRunner,
     runs: &[(TestCase, Option<u32>)],
@@ -158,11 +159,7 @@ fn run(
     if runs.is_empty() {
         return Ok(Vec::new());
     }
-    let out = runner.run(runs).map_err(PostError::Runner)?;
-    if out.len() != runs.len() {
-        return Err(PostError::ResultCount { want: runs.len(), got: out.len() });
-    }
-    Ok(out)
+    crate::checked(runs.len(), runner.run(runs))
 }
 
 /// The mutant runs of one round, in batches; `None` when the deadline came before the last.

@@ -5,7 +5,8 @@
  * {@link #SHIFT}); then it computes the mutant's. A test activates a mutant with the protocol's
  * {@code Mutant} statement (v15); the executor clears it when the test ends, so static reset and
  * the next test run the original code. Only the test thread sets it; threads the test starts see it
- * through {@code Thread.start}'s happens-before edge.
+ * through {@code Thread.start}'s happens-before edge. One method per operand type, each a switch
+ * of the same shape: the JVM's primitives have no common type, and boxing would cost every call.
  */
 package suitesmith.rt;
 
