@@ -15,8 +15,9 @@
 //!   fails on the original's run never counts.
 //! - The assertions kept: a greedy set cover of the mutants killed only by assertions (the one
 //!   killing most of what is left first, ties to the earliest), starting from the anchor, the
-//!   assertion on the value of the last statement. A test that kills nothing keeps one assertion
-//!   on its last statement (its value, else the first after it), or its last assertion.
+//!   assertion on the value of the last statement (on the message, else the top frame, of the
+//!   exception it throws). A test that kills nothing keeps one assertion on its last statement
+//!   (its value, else the first after it), or its last assertion.
 //!
 //! Where this deviates from EvoSuite: EvoSuite's generator also adds assertions that kill mutants
 //! (it observes every value and keeps those that differ); here the candidates are exactly the
@@ -196,9 +197,11 @@ fn killers(n: usize, kills: &[(u32, Kill)]) -> Vec<Vec<u32>> {
 }
 
 /// The assertion on the value of the last statement (`last` statements in the case): an
-/// `assertEquals`, `assertNull`, `assertNotNull` or array length on it.
+/// `assertEquals`, `assertNull`, `assertNotNull` or array length on it; when it throws, the check
+/// of the exception's message, else of its top frame (EvoSuite's `verifyException`, which it
+/// writes whatever the strategy).
 fn value_anchor(assertions: &[testcase::assertion::Assertion], last: usize) -> Option<usize> {
-    assertions.iter().position(|a| {
+    let value = assertions.iter().position(|a| {
         let v = match &a.check {
             Check::Equals { subject: Subject::Var(v), .. }
             | Check::Null(v)
@@ -207,7 +210,10 @@ fn value_anchor(assertions: &[testcase::assertion::Assertion], last: usize) -> O
             _ => return false,
         };
         v.index() + 1 == last
-    })
+    });
+    value
+        .or_else(|| assertions.iter().position(|a| matches!(a.check, Check::ThrownMessage(_))))
+        .or_else(|| assertions.iter().position(|a| matches!(a.check, Check::ThrownFrom(_))))
 }
 
 /// What a test keeps even when it kills nothing: the value of its last call, else the first
