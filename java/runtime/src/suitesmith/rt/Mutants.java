@@ -6,7 +6,8 @@
  * {@code Mutant} statement (v15); the executor clears it when the test ends, so static reset and
  * the next test run the original code. Only the test thread sets it; threads the test starts see it
  * through {@code Thread.start}'s happens-before edge. One method per operand type, each a switch
- * of the same shape: the JVM's primitives have no common type, and boxing would cost every call.
+ * of the same shape: int and long arithmetic wrap differently, and boxing would cost every call;
+ * floats are computed as doubles.
  */
 package suitesmith.rt;
 
@@ -88,16 +89,13 @@ public final class Mutants {
         }
     }
 
+    /**
+     * In double, rounded once to float: exact for + - * / (double rounding is innocuous at 53 bits
+     * for 24-bit operands, Figueroa 1995), for % (the remainder of two floats is a float) and for
+     * the operands themselves.
+     */
     public static float binF(float a, float b, int arg) {
-        switch (binOp(arg)) {
-            case ADD: return a + b;
-            case SUB: return a - b;
-            case MUL: return a * b;
-            case DIV: return a / b;
-            case REM: return a % b;
-            case FIRST: return a;
-            default: return b;
-        }
+        return (float) binD(a, b, arg);
     }
 
     public static double binD(double a, double b, int arg) {
@@ -156,9 +154,9 @@ public final class Mutants {
         return op == INC ? v + 1 : op == DEC ? v - 1 : -v;
     }
 
+    /** In double, rounded once to float, as {@link #binF}. */
     public static float unaryF(float v, int arg) {
-        if (!active(arg)) return v;
-        return op == INC ? v + 1 : op == DEC ? v - 1 : -v;
+        return (float) unaryD(v, arg);
     }
 
     public static double unaryD(double v, int arg) {
