@@ -37,6 +37,8 @@ pub struct Row {
     /// From report.json.
     pub tests: Option<u64>,
     pub statements: Option<u64>,
+    /// Assertions of the written tests (report.json `assertions`): what `--assertions` changes.
+    pub assertions: Option<u64>,
     pub executions: Option<u64>,
     pub search_seconds: Option<f64>,
     /// Post-processing's parts (report.json `phases_seconds`): minimisation (with the guard cut),
@@ -113,6 +115,7 @@ pub fn csv_header() -> String {
         "workers_peak_mib",
         "tests",
         "statements",
+        "assertions",
         "executions",
         "search_s",
         "minimise_s",
@@ -174,6 +177,7 @@ pub fn csv_line(r: &Row) -> String {
         format!("{:.1}", r.workers_peak_mib),
         opt(r.tests),
         opt(r.statements),
+        opt(r.assertions),
         opt(r.executions),
         r.search_seconds.map(|v| format!("{v:.2}")).unwrap_or_default(),
         r.phases_seconds.map(|p| format!("{:.2}", p[0])).unwrap_or_default(),

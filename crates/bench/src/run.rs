@@ -369,6 +369,7 @@ fn read_report(path: &Path, class: &str, row: &mut Row) -> Result<JUnitVersion, 
     };
     row.tests = entry["tests"].as_u64();
     row.statements = entry["statements"].as_u64();
+    row.assertions = entry["assertions"].as_u64();
     row.executions = entry["executions"].as_u64();
     row.search_seconds = entry["search_seconds"].as_f64();
     let phase = |k: &str| entry["phases_seconds"][k].as_f64();

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use engine::{ClassTests, Criterion, GenerateConfig, JvmVerifier, Phase, Stage, WriteConfig};
+use engine::{
+    AssertionStrategy, ClassTests, Criterion, GenerateConfig, JvmVerifier, Phase, Stage, WriteConfig,
+};
 use junit::naming::TestNames;
 use worker::verify::{JUnitJars, JUnitVersion};
 
@@ -65,6 +67,11 @@ pub struct Args {
     #[arg(long, default_value_t = names_arg(WriteConfig::new(junit::Style::JUnit4).test_names),
           value_parser = ["descriptive", "numbered"])]
     test_names: String,
+    /// How assertions are chosen: every value observed (at most 10 per test), or the fewest that
+    /// kill the mutants the test's assertions kill, plus the value of its last call (docs/mutation.md).
+    #[arg(long, default_value = WriteConfig::new(junit::Style::JUnit4).assertions.name(),
+          value_parser = [AssertionStrategy::All.name(), AssertionStrategy::Mutation.name()])]
+    assertions: String,
     /// The search algorithm.
     #[arg(long, value_enum, default_value_t = AlgorithmArg::of(product().algorithm))]
     algorithm: AlgorithmArg,
@@ -361,6 +368,11 @@ fn check(args: &Args) -> Result<Plan, Failure> {
         TestNames::Numbered
     } else {
         TestNames::Descriptive
+    };
+    write.assertions = if args.assertions == AssertionStrategy::Mutation.name() {
+        AssertionStrategy::Mutation
+    } else {
+        AssertionStrategy::All
     };
     write.post_budget = Some(match &args.post_budget {
         Some(b) => parse_duration(b)?,

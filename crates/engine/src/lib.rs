@@ -11,6 +11,7 @@ mod convert;
 mod dse_target;
 mod feed;
 mod flag_figures;
+mod mutants;
 mod names;
 mod ocg_target;
 mod pipeline;
@@ -35,6 +36,7 @@ pub use dse_target::explain_dse;
 pub use flag_figures::FlagFigures;
 pub use goals::Criterion;
 pub use localsearch::{LocalSearchConfig, LocalSearchStats};
+pub use mutants::{AssertionStrategy, MutationFigures};
 pub use ocg::{OcgConfig, OcgStats};
 pub use pipeline::{
     ClassTests, CompileError, JacocoFigures, Phase, PhaseTimes, SearchFigures, Stage, TestFailure,

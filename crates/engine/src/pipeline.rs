@@ -35,6 +35,8 @@ const MAX_ROUNDS: usize = 12;
 /// round under way at the end finishes, so the budget is kept up to about one round.
 const MINIMISE_SHARE: f64 = 0.35;
 const ASSERT_SHARE: f64 = 0.55;
+/// Mutation analysis (with `AssertionStrategy::Mutation`) runs no batch past this share.
+const MUTATION_SHARE: f64 = 0.65;
 const VERIFY_SHARE: f64 = 0.85;
 
 /// How the tests of one class are written. No `Default`: [`WriteConfig::new`] gives EvoSuite's.
@@ -57,6 +59,8 @@ pub struct WriteConfig {
     pub replay_check: bool,
     /// How test methods are named: after what each shows (the default), or numbered.
     pub test_names: TestNames,
+    /// How the assertions are chosen: all those observed (capped), or those that kill mutants.
+    pub assertions: crate::AssertionStrategy,
 }
 
 impl WriteConfig {
@@ -72,6 +76,7 @@ impl WriteConfig {
             post_budget: None,
             replay_check: false,
             test_names: TestNames::Descriptive,
+            assertions: crate::AssertionStrategy::All,
         }
     }
 }
@@ -258,6 +263,8 @@ pub struct ClassTests {
     /// What the written tests add over the project's own, in complement mode
     /// (`GenerateConfig::existing`).
     pub complement: Option<crate::Complement>,
+    /// What mutation analysis did, with `AssertionStrategy::Mutation` (report.json `mutation`).
+    pub mutation: Option<crate::MutationFigures>,
 }
 
 impl ClassTests {
@@ -381,6 +388,37 @@ fn assert_phase(
     Ok(a)
 }
 
+/// The assertions of the minimised suite: all those observed ([`assert_phase`]), then, with
+/// `AssertionStrategy::Mutation`, those that kill mutants (`crate::mutants::mutation_phase`).
+fn choose_assertions(
+    problem: &mut JvmProblem,
+    suite: &[TestCase],
+    db: &programdb::ProgramDb,
+    config: &GenerateConfig,
+    write: &WriteConfig,
+    clock: &PostClock,
+    log: &mut Vec<String>,
+) -> Result<(Vec<postprocess::AssertedTest>, Option<crate::MutationFigures>), EngineError> {
+    let mut asserted = assert_phase(problem, suite, db, &config.class, clock.by(ASSERT_SHARE), log)?;
+    let mutation = match write.assertions {
+        crate::AssertionStrategy::All => None,
+        crate::AssertionStrategy::Mutation => {
+            let deadline = clock.by(MUTATION_SHARE);
+            let classes = problem.classes().to_vec();
+            // Its machinery failing (no schemata worker starts) costs the choice, not the class:
+            // the tests not analysed keep all their assertions.
+            match crate::mutants::mutation_phase(db, config, &classes, &mut asserted, deadline, log) {
+                Ok(figures) => Some(figures),
+                Err(e) => {
+                    log.push(format!("mutation analysis failed, tests keep all their assertions: {e}"));
+                    None
+                }
+            }
+        }
+    };
+    Ok((asserted, mutation))
+}
+
 /// Generates, minimises, asserts, renders and verifies the tests of `config.class`. The files are
 /// returned, not written: the caller writes them when every class is done.
 ///
@@ -427,8 +465,8 @@ pub fn generate_tests(
 
     stage(Phase::Asserting);
     let t0 = Instant::now();
-    let asserted =
-        assert_phase(&mut problem, &minimised.suite, &db, &config.class, clock.by(ASSERT_SHARE), &mut log)?;
+    let (asserted, mutation) =
+        choose_assertions(&mut problem, &minimised.suite, &db, config, write, &clock, &mut log)?;
     phases.assertions = t0.elapsed();
 
     let package_classes = package_classes(db.classpath(), &config.class);
@@ -501,6 +539,7 @@ pub fn generate_tests(
         program: db.stats(),
         flags,
         complement,
+        mutation,
     })
 }
 

@@ -26,6 +26,11 @@ pub struct Subject {
     pub dependencies: Vec<String>,
     /// Classes the dependency scan read (0 without guards).
     pub scanned: usize,
+    /// With `instrument::Options::schemata`: the keys of the mutant schemata sites emitted in all
+    /// classes, sorted (`instrument::active_mutant`); one line per method whose schemata were left
+    /// out, with the reason.
+    pub mutant_sites: Vec<u32>,
+    pub unmutated: Vec<String>,
 }
 
 /// Why the classes under test could not be prepared.
@@ -57,6 +62,7 @@ pub fn prepare_in(
         .collect::<Result<_, _>>()?;
     let (plan, results) = instrument::instrument_classes_in(db, &ids, opts);
     let mut unchanged = Vec::new();
+    let (mut mutant_sites, mut unmutated) = (Vec::new(), Vec::new());
     let mut defined = Vec::with_capacity(classes.len());
     for (name, result) in classes.iter().zip(results) {
         let out = match result {
@@ -64,6 +70,9 @@ pub fn prepare_in(
                 for u in report.unchanged {
                     unchanged.push(format!("method {name}.{}: {}", u.method, u.reason));
                 }
+                mutant_sites.extend(report.mutant_sites);
+                unmutated
+                    .extend(report.unmutated.into_iter().map(|(m, r)| format!("method {name}.{m}: {r}")));
                 out
             }
             Err(e) => {
@@ -102,5 +111,6 @@ pub fn prepare_in(
         timeout_ms,
         ..Setup::empty()
     };
-    Ok(Subject { plan, setup, unchanged, dependencies, scanned })
+    mutant_sites.sort_unstable();
+    Ok(Subject { plan, setup, unchanged, dependencies, scanned, mutant_sites, unmutated })
 }

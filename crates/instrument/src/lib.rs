@@ -14,6 +14,9 @@
 
 mod probes;
 mod reset;
+mod schemata;
+
+pub use schemata::active_mutant;
 
 use std::borrow::Cow;
 
@@ -22,6 +25,10 @@ use classfile::{Attribute, ClassFile, ConstantPool};
 use goals::{Detail, MethodIdx, PlanClassIdx, PlanError, PlanOptions, Probe, ProbeId, ProbeKind, ProbePlan};
 use programdb::ProgramDb;
 use rt_abi::{GUARDS_CLASS, GuardSet, RedirectAction};
+
+/// Past this many constant-pool entries a method gets no mutant schemata: each site may add an
+/// `Integer` constant for its argument, and the probes of the methods after it need room too.
+const SCHEMATA_POOL_LIMIT: usize = 60_000;
 
 /// What to do to a class. Built with `all()` or `none()`; there is deliberately no `Default`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -35,28 +42,37 @@ pub struct Options {
     pub guards: Option<GuardSet>,
     /// Add the static reset method (and a `<clinit>` for the `ClassInit` probe when missing).
     pub reset: bool,
+    /// Replace every weak-mutation site of the plan by a mutant schemata call (`schemata.rs`,
+    /// docs/mutation.md): for the mutation runs of post-processing only, never the search. The
+    /// probes stay as they are.
+    pub schemata: bool,
 }
 
 impl Options {
     /// Every probe kind, the guards and the reset method.
     pub fn all() -> Options {
-        Options { plan: PlanOptions::all(), guards: Some(GuardSet::All), reset: true }
+        Options { plan: PlanOptions::all(), guards: Some(GuardSet::All), reset: true, schemata: false }
     }
 
     /// Nothing added: every method is decoded and encoded back unchanged.
     pub fn none() -> Options {
-        Options { plan: PlanOptions::none(), guards: None, reset: false }
+        Options { plan: PlanOptions::none(), guards: None, reset: false, schemata: false }
     }
 
     /// Every guard, no probes, no reset: the classes under test in the verification runs.
     pub fn guards_only() -> Options {
-        Options { plan: PlanOptions::none(), guards: Some(GuardSet::All), reset: false }
+        Options { plan: PlanOptions::none(), guards: Some(GuardSet::All), reset: false, schemata: false }
     }
 
     /// The containment guards alone (no probes, no reset): what a class of the user's classpath
     /// other than those under test gets when it calls a redirected method.
     pub fn containment() -> Options {
-        Options { plan: PlanOptions::none(), guards: Some(GuardSet::Containment), reset: false }
+        Options {
+            plan: PlanOptions::none(),
+            guards: Some(GuardSet::Containment),
+            reset: false,
+            schemata: false,
+        }
     }
 }
 
@@ -84,6 +100,12 @@ pub struct Report {
     pub unchanged: Vec<Unchanged>,
     /// Other remarks (dropped type annotations, a reset method without the `<clinit>` copy).
     pub notes: Vec<String>,
+    /// With `Options::schemata`: the keys of the mutant schemata sites emitted, sorted (a mutant
+    /// runs only when its site is here, `active_mutant`).
+    pub mutant_sites: Vec<u32>,
+    /// With `Options::schemata`: methods instrumented with their probes but without their
+    /// schemata (they would not encode: past 64 KB, say), with the reason.
+    pub unmutated: Vec<(String, String)>,
 }
 
 /// Why a class could not be instrumented at all (the caller keeps the original bytes).
@@ -210,6 +232,7 @@ fn rewrite_class<'b>(
     }
     let mut clinit_body: Option<MethodBody> = None;
     let mut refs = probes::TracerRefs::default();
+    let mut schema_refs = std::collections::BTreeMap::new();
     if let Some(set) = opts.guards {
         report.redirects += redirect_method_handles(&mut cf.constant_pool, set)?;
     }
@@ -243,8 +266,31 @@ fn rewrite_class<'b>(
         }
         let probes: Vec<(ProbeId, &Probe)> = plan.method_probes(class, index).collect();
         let mut redirects = 0;
-        let rewritten =
-            rewrite(body, &probes, opts.guards, cp, &mut refs, &mut redirects).and_then(|b| encode(&b, cp));
+        let sites = if opts.schemata { schemata::sites(plan, &probes, &body) } else { Vec::new() };
+        let mut rewritten = Err(String::new());
+        if !sites.is_empty() && cp.len() > SCHEMATA_POOL_LIMIT {
+            report.unmutated.push((mname.clone(), format!("constant pool has {} entries", cp.len())));
+        } else if !sites.is_empty() {
+            // A failed attempt must leave nothing behind: the pool and the interned references
+            // are put back as they were.
+            let saved = (cp.clone(), refs.clone(), schema_refs.clone());
+            let edit = Edit { probes: &probes, sites: &sites, guards: opts.guards };
+            rewritten = rewrite(body.clone(), &edit, cp, &mut refs, &mut schema_refs, &mut redirects)
+                .and_then(|b| encode(&b, cp));
+            match &rewritten {
+                Ok(_) => report.mutant_sites.extend(sites.iter().map(|s| s.key)),
+                Err(reason) => {
+                    report.unmutated.push((mname.clone(), reason.clone()));
+                    redirects = 0;
+                    (*cp, refs, schema_refs) = saved;
+                }
+            }
+        }
+        if rewritten.is_err() {
+            let edit = Edit { probes: &probes, sites: &[], guards: opts.guards };
+            rewritten = rewrite(body, &edit, cp, &mut refs, &mut schema_refs, &mut redirects)
+                .and_then(|b| encode(&b, cp));
+        }
         match rewritten {
             Ok((code, notes)) => {
                 report.probes += probes.len();
@@ -270,6 +316,7 @@ fn rewrite_class<'b>(
         reset::add_clinit(&mut cf, plan.probe(p).arg(p), code_name)?;
         report.probes += 1;
     }
+    report.mutant_sites.sort_unstable();
     Ok((cf.to_bytes(), report))
 }
 
@@ -353,16 +400,25 @@ fn encode(body: &MethodBody, cp: &ConstantPool) -> Result<(classfile::Code, Vec<
     Ok((code, notes.iter().map(|n| format!("{n:?}")).collect()))
 }
 
-/// Inserts the probes and guard redirections into a decoded body. On `Err` the caller keeps the
-/// original method; the body is consumed either way, so nothing half-done can leak out.
+/// What [`rewrite`] puts into one method: its probes, its mutant schemata sites, its guards.
+pub(crate) struct Edit<'a> {
+    pub(crate) probes: &'a [(ProbeId, &'a Probe)],
+    pub(crate) sites: &'a [schemata::Site],
+    pub(crate) guards: Option<GuardSet>,
+}
+
+/// Inserts the probes, mutant schemata and guard redirections into a decoded body. On `Err` the
+/// caller keeps the original method; the body is consumed either way, so nothing half-done can
+/// leak out.
 pub(crate) fn rewrite(
     mut body: MethodBody,
-    probes: &[(ProbeId, &Probe)],
-    guards: Option<GuardSet>,
+    edit: &Edit<'_>,
     cp: &mut ConstantPool,
     refs: &mut probes::TracerRefs,
+    schema_refs: &mut std::collections::BTreeMap<rt_abi::mutants::Schema, u16>,
     redirects: &mut usize,
 ) -> Result<MethodBody, String> {
+    let (probes, guards) = (edit.probes, edit.guards);
     let n = body.insns.len();
     let scratch = if probes.iter().any(|(_, p)| probes::needs_scratch(p.kind)) {
         Some(body.fresh_local(4).ok_or("no room for 4 scratch locals (max_locals limit)")?)
@@ -393,6 +449,12 @@ pub(crate) fn rewrite(
         }
         extra = extra.max(need);
         insertions.push((p.insn, code));
+    }
+    // After every probe's code at an instruction (and before a guard's check of an argument).
+    if !edit.sites.is_empty() {
+        let (code, need) = schemata::emit(edit.sites, &mut body, cp, schema_refs)?;
+        extra = extra.max(need);
+        insertions.extend(code);
     }
     if let Some(set) = guards {
         for i in 0..n {

@@ -18,7 +18,7 @@ pub(crate) fn push_int(v: i32, cp: &mut ConstantPool) -> Result<Insn, classfile:
 
 /// The constant-pool indices of the tracer methods, interned once per class (interning walks
 /// several maps and allocates; a class has thousands of probes).
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct TracerRefs {
     methods: std::collections::BTreeMap<ProbeKind, u16>,
 }

@@ -89,9 +89,15 @@ pub(crate) fn add_reset(
         }
         if let Some(c) = clinit {
             let mut redirects = 0;
-            let mut copy =
-                crate::rewrite(c, &[], guards, cp, &mut crate::probes::TracerRefs::default(), &mut redirects)
-                    .map_err(|e| e.to_string());
+            let mut copy = crate::rewrite(
+                c,
+                &crate::Edit { probes: &[], sites: &[], guards },
+                cp,
+                &mut crate::probes::TracerRefs::default(),
+                &mut std::collections::BTreeMap::new(),
+                &mut redirects,
+            )
+            .map_err(|e| e.to_string());
             if let Ok(b) = &mut copy
                 && !zeroing.is_empty()
             {

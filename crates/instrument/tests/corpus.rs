@@ -1,19 +1,25 @@
 //! Every class of every corpus jar, instrumented with all probe kinds, guards
 //! and the reset method, loads and links in a JVM with `-Xverify:all`: 0 VerifyErrors, and every
-//! method left unchanged is listed with its reason. One test per jar so they run in parallel.
+//! method left unchanged is listed with its reason. One test per jar so they run in parallel. Some
+//! jars, and every fixture area, again with mutant schemata (`Options::schemata`): every method
+//! keeps its schemata unless it would pass the 64 KB limit.
 
 mod common;
 
 use instrument::Options;
 
 fn check_corpus_jar(file: &str) {
+    check_corpus_jar_with(file, &Options::all());
+}
+
+fn check_corpus_jar_with(file: &str, opts: &Options) {
     let jar = test_support::corpus_jars()
         .into_iter()
         .find(|j| j.path.file_name().is_some_and(|n| n == file))
         .unwrap_or_else(|| panic!("{file} is not a corpus jar"));
     let out = tempfile::tempdir().expect("tempdir");
     let start = std::time::Instant::now();
-    let (plan, reports) = common::instrument_container(&jar.path, out.path(), &Options::all());
+    let (plan, reports) = common::instrument_container(&jar.path, out.path(), opts);
     let instrumented = start.elapsed();
     let verified = common::verify_all(out.path(), &jar.deps);
     let unchanged: Vec<String> = reports
@@ -33,10 +39,22 @@ fn check_corpus_jar(file: &str) {
     }
     assert_eq!(verified.classes, reports.len(), "{}", verified.summary);
     assert!(verified.failures.is_empty(), "{file}: {}\n{}", verified.summary, verified.failures.join("\n"));
-    // Only methods near the 64 KB limit may be left unchanged.
+    // Only methods near the 64 KB limit may be left unchanged, or without their schemata.
     for u in &unchanged {
         assert!(u.contains("65535") || u.contains("needs a stack-map frame"), "unexpected: {u}");
     }
+    let sites: usize = reports.iter().map(|r| r.mutant_sites.len()).sum();
+    assert_eq!(opts.schemata, sites > 0, "{file}: {sites} schemata sites");
+    for r in &reports {
+        for (m, reason) in &r.unmutated {
+            eprintln!("  unmutated: {}.{m}: {reason}", r.class);
+            assert!(reason.contains("65535") || reason.contains("needs a stack-map frame"), "{m}: {reason}");
+        }
+    }
+}
+
+fn schemata() -> Options {
+    Options { schemata: true, ..Options::all() }
 }
 
 macro_rules! corpus_tests {
@@ -68,6 +86,23 @@ corpus_tests! {
     xz => "xz.jar",
 }
 
+macro_rules! schemata_tests {
+    ($($name:ident => $file:literal),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            check_corpus_jar_with($file, &schemata());
+        }
+    )*};
+}
+
+schemata_tests! {
+    schemata_commons_lang3 => "commons-lang3.jar",
+    schemata_commons_math3 => "commons-math3.jar",
+    schemata_guava => "guava.jar",
+    schemata_joda_time => "joda-time.jar",
+    schemata_xz => "xz.jar",
+}
+
 /// Every fixture area of the project (STYLE.md: "rewrite every fixture"), including the bytecode
 /// area's jumps near and over 32 KB: instrumented, all of it links under `-Xverify:all`.
 #[test]
@@ -76,15 +111,19 @@ fn every_fixture_area() {
     let mut areas: Vec<_> =
         std::fs::read_dir(&root).expect("fixtures/classes").map(|e| e.expect("entry").path()).collect();
     areas.sort();
-    for area in areas {
+    for (area, opts) in areas.iter().flat_map(|a| [(a, Options::all()), (a, schemata())]) {
         let out = tempfile::tempdir().expect("tempdir");
-        let (_, reports) = common::instrument_container(&area, out.path(), &Options::all());
+        let (_, reports) = common::instrument_container(area, out.path(), &opts);
         let verified = common::verify_all(out.path(), &[]);
         eprintln!("{}: {} classes; {}", area.display(), reports.len(), verified.summary);
         for r in &reports {
             for u in &r.unchanged {
                 eprintln!("  unchanged: {}.{}: {}", r.class, u.method, u.reason);
                 assert!(u.reason.contains("65535") || u.reason.contains("stack-map frame"), "{u:?}");
+            }
+            for (m, reason) in &r.unmutated {
+                eprintln!("  unmutated: {}.{m}: {reason}", r.class);
+                assert!(reason.contains("65535") || reason.contains("stack-map frame"), "{m}: {reason}");
             }
         }
         assert!(verified.failures.is_empty(), "{}: {}", area.display(), verified.failures.join("\n"));

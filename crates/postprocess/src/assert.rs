@@ -171,36 +171,78 @@ fn augment(test: &TestCase, probes: &[Probe]) -> (TestCase, Vec<usize>, Vec<usiz
 /// statement the assertion follows. The
 /// coverage of written tests is measured on these, as JaCoCo sees the inspectors run too.
 pub fn as_written(test: &JUnitTest) -> TestCase {
-    let mut probes: Vec<Probe> = test
+    written(test).case
+}
+
+/// A written test's statements ([`as_written`]) with where each outcome comes from.
+pub(crate) struct Written {
+    pub(crate) case: TestCase,
+    /// Per assertion, the position in `case` of the outcome it checks: its inspector call, the
+    /// statement whose value it checks, or the throwing statement.
+    pub(crate) observed: Vec<usize>,
+    /// The position in `case` of each statement of the test's own case.
+    pub(crate) statements: Vec<usize>,
+}
+
+/// [`as_written`], with the positions of [`Written`].
+pub(crate) fn written(test: &JUnitTest) -> Written {
+    let mut probes: Vec<(usize, Probe)> = test
         .assertions
         .iter()
-        .filter_map(|a| match &a.check {
-            Check::Equals { subject: Subject::Call { var, method, ret }, .. } => Some(Probe {
-                after: a.after,
-                var: *var,
-                inspector: Inspector {
-                    name: method.clone(),
-                    descriptor: format!("(){}", ret.descriptor()),
-                    ret: ret.clone(),
+        .enumerate()
+        .filter_map(|(k, a)| match &a.check {
+            Check::Equals { subject: Subject::Call { var, method, ret }, .. } => Some((
+                k,
+                Probe {
+                    after: a.after,
+                    var: *var,
+                    inspector: Inspector {
+                        name: method.clone(),
+                        descriptor: format!("(){}", ret.descriptor()),
+                        ret: ret.clone(),
+                    },
+                    arg: None,
                 },
-                arg: None,
-            }),
-            Check::ObjectsEqual { a: var, b, .. } => Some(Probe {
-                after: a.after,
-                var: *var,
-                inspector: Inspector {
-                    name: "equals".into(),
-                    descriptor: "(Ljava/lang/Object;)Z".into(),
-                    ret: JType::Prim(PrimType::Boolean),
+            )),
+            Check::ObjectsEqual { a: var, b, .. } => Some((
+                k,
+                Probe {
+                    after: a.after,
+                    var: *var,
+                    inspector: Inspector {
+                        name: "equals".into(),
+                        descriptor: "(Ljava/lang/Object;)Z".into(),
+                        ret: JType::Prim(PrimType::Boolean),
+                    },
+                    arg: Some(*b),
                 },
-                arg: Some(*b),
-            }),
+            )),
             _ => None,
         })
         .collect();
     // Stable: the calls after one statement keep their written order.
-    probes.sort_by_key(|p| p.after);
-    augment(&test.case, &probes).0
+    probes.sort_by_key(|(_, p)| p.after);
+    let sorted: Vec<Probe> = probes.iter().map(|(_, p)| p.clone()).collect();
+    let (case, pos, probe_pos) = augment(&test.case, &sorted);
+    let at = |v: VarId| pos.get(v.index()).copied().unwrap_or(usize::MAX);
+    let mut observed: Vec<usize> = test
+        .assertions
+        .iter()
+        .map(|a| match &a.check {
+            Check::Equals { subject: Subject::Var(v), .. }
+            | Check::Null(v)
+            | Check::NotNull(v)
+            | Check::ArrayLength { var: v, .. }
+            | Check::ArrayEquals { var: v, .. }
+            | Check::Same(v, _)
+            | Check::NotSame(v, _) => at(*v),
+            _ => pos.get(a.after).copied().unwrap_or(usize::MAX),
+        })
+        .collect();
+    for (j, (k, _)) in probes.iter().enumerate() {
+        observed[*k] = probe_pos[j];
+    }
+    Written { case, observed, statements: pos }
 }
 
 /// Outcomes of a `distinct` copy, aligned with the original's statements.

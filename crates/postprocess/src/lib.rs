@@ -2,7 +2,8 @@
 //! [`minimise`] (EvoSuite's `TestSuiteMinimizer`: the shortest test per covered goal, the
 //! statements no covered goal needs removed, redundant tests dropped, the covered goals checked by
 //! re-execution) and [`assertions`] (EvoSuite's regression assertions from observed values, kept only
-//! when two executions agree, as `testcase::assertion::JUnitTest`s).
+//! when two executions agree, as `testcase::assertion::JUnitTest`s), of which
+//! [`select_by_mutation`] keeps those that kill mutants (Fraser and Zeller's mutation analysis).
 //!
 //! The crate knows neither workers nor the goal model: the engine implements [`Runner`], which runs
 //! a batch of tests (one worker round trip) and says which goals an execution covers.
@@ -15,6 +16,8 @@
 //! - [`minimise`]`(runner, suite) -> Result<`[`Minimised`]`, `[`PostError`]`>`.
 //! - [`assertions`]`(runner, suite, classpath, config) -> Result<Vec<`[`AssertedTest`]`>, PostError>`
 //!   with [`AssertionConfig`] (the cap per test).
+//! - [`select_by_mutation`]`(mutant_runner, asserted) -> Result<`[`MutationStats`]`, PostError>`
+//!   over a [`MutantRunner`], which runs tests against mutants (mutant schemata in the workers).
 //!
 //! Both are deterministic: the same suite and the same runner answers give the same output.
 
@@ -22,11 +25,13 @@ mod assert;
 mod escape;
 mod inspect;
 mod minimise;
+mod mutation;
 
 pub use assert::{AssertedTest, AssertionConfig, AssertionStats, as_written, assertions};
 pub use escape::{GuardCuts, cut_at_guards, has_call};
 pub use inspect::{Inspector, Inspectors};
 pub use minimise::{Minimised, minimise, remove_with_dependents};
+pub use mutation::{MutantRunner, MutationStats, select_by_mutation};
 
 use exec::ExecResult;
 use testcase::TestCase;
@@ -70,11 +75,20 @@ pub(crate) fn run_batch(
     if tests.is_empty() {
         return Ok(Vec::new());
     }
-    let results = runner.run(tests).map_err(PostError::Runner)?;
-    if results.len() != tests.len() {
-        return Err(PostError::ResultCount { want: tests.len(), got: results.len() });
-    }
+    let results = checked(tests.len(), runner.run(tests))?;
     *round_trips += 1;
     *executions += tests.len();
+    Ok(results)
+}
+
+/// A runner's answer for `want` tests, checked against the one-result-per-test contract.
+pub(crate) fn checked(
+    want: usize,
+    results: Result<Vec<ExecResult>, RunnerError>,
+) -> Result<Vec<ExecResult>, PostError> {
+    let results = results.map_err(PostError::Runner)?;
+    if results.len() != want {
+        return Err(PostError::ResultCount { want, got: results.len() });
+    }
     Ok(results)
 }

@@ -11,9 +11,10 @@ use indexmap::IndexMap;
 
 use crate::trace::site_key;
 use crate::{
-    AccessPath, Branch, Clause, Cmp, Compared, ContextBranch, DecodeError, MAX_EXPR_DEPTH, NO_VAR, NumExpr,
-    NumOp, Outcome, PathCondition, PathDistance, PrimType, ProbeId, Record, Request, Response, Root, Setup,
-    Statement, Step, StringTest, StubAnswers, Test, TestRef, TestResult, TestStatus, Trace, Value, Var, kind,
+    AccessPath, ActiveMutant, Branch, Clause, Cmp, Compared, ContextBranch, DecodeError, MAX_EXPR_DEPTH,
+    NO_VAR, NumExpr, NumOp, Outcome, PathCondition, PathDistance, PrimType, ProbeId, Record, Request,
+    Response, Root, Setup, Statement, Step, StringTest, StubAnswers, Test, TestRef, TestResult, TestStatus,
+    Trace, Value, Var, kind,
 };
 
 /// Frames longer than this are refused by [`read_frame`] (a corrupt length would otherwise make us
@@ -367,6 +368,12 @@ fn put_statement<'a>(out: &mut Vec<u8>, table: &mut StringTable<'a>, st: &'a Sta
             put_bool(out, *path);
             table.sref(out, name);
             table.sref(out, contents);
+        }
+        Statement::Mutant(m) => {
+            put_u8(out, 15);
+            put_u32(out, m.site);
+            put_i32(out, m.op);
+            put_u64(out, m.bits);
         }
     }
 }
@@ -996,6 +1003,7 @@ fn read_statements(r: &mut Reader<'_>, strings: &[String]) -> Result<Vec<Stateme
             14 => {
                 Statement::ScratchFile { kind: r.u8()?, path: r.bool()?, name: sref(r)?, contents: sref(r)? }
             }
+            15 => Statement::Mutant(ActiveMutant { site: r.u32()?, op: r.i32()?, bits: r.u64()? }),
             tag => return Err(DecodeError::UnknownTag { what: "statement", tag, at }),
         };
         out.push(st);

@@ -28,11 +28,12 @@ pub use path::{
 pub use trace::{Branch, Compared, ContextBranch, Record, StringTest, Trace};
 
 /// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
-pub const VERSION: u16 = 14;
+pub const VERSION: u16 = 15;
 
 /// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`); the
 /// same type as `goals::ProbeId`, defined in `rt-abi`.
 pub use rt_abi::ProbeId;
+pub use rt_abi::mutants::ActiveMutant;
 
 /// A statement index inside one test: the variable that statement defines. `0xFFFF` on the wire is
 /// "none", represented here as `Option<Var>`, so a `Var` is always a real index.
@@ -137,6 +138,11 @@ pub enum Statement {
         name: String,
         contents: String,
     },
+    /// The mutant active from here to the end of the test (since version 15): the schemata calls
+    /// of a class instrumented for the mutation runs (`instrument::Options::schemata`) compute it
+    /// instead of the original operation at its site. Its value is `void`; the worker clears it
+    /// when the test ends.
+    Mutant(ActiveMutant),
 }
 
 /// What one method of a stub (JVM `descriptor`) returns: `answers` in turn, then the default

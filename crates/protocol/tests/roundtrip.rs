@@ -101,6 +101,7 @@ fn all_statements() -> Vec<Statement> {
         },
         Statement::ScratchFile { kind: 0, path: false, name: "file0".into(), contents: "a\nb \u{e9}".into() },
         Statement::ScratchFile { kind: 2, path: true, name: "file1".into(), contents: String::new() },
+        Statement::Mutant(ActiveMutant { site: 0x07FF_FFFF, op: -3, bits: u64::MAX - 1 }),
     ]
 }
 

@@ -30,6 +30,8 @@ pub const STUB_ANSWER_METHOD: (&str, &str) =
 pub const GUARDED_PROVIDER_ARG: &str =
     "-Djava.nio.file.spi.DefaultFileSystemProvider=suitesmith.rt.GuardedFileSystemProvider";
 
+pub mod mutants;
+
 /// A probe: one call to the tracer that the instrumenter inserts, and its index in the tracer's
 /// per-probe arrays. Dense, starting at 0 over a probe plan (`goals` allocates them). Defined here,
 /// in the crate both the planner (`goals`) and the wire format (`protocol`) depend on, so the id a

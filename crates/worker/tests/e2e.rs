@@ -483,6 +483,11 @@ fn runtime_jar_implements_the_rt_abi() {
     }
     let (name, descriptor) = STUB_ANSWER_METHOD;
     check(&class(STUBS_CLASS), STUBS_CLASS, name, descriptor);
+    let mutants = class(rt_abi::mutants::MUTANTS_CLASS);
+    for schema in rt_abi::mutants::Schema::ALL {
+        let (name, descriptor) = schema.method();
+        check(&mutants, rt_abi::mutants::MUTANTS_CLASS, name, descriptor);
+    }
 }
 
 /// Classes sent as bytes in `Setup` (how instrumented classes travel) are loaded and win over the

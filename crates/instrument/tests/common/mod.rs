@@ -38,6 +38,8 @@ pub fn runtime_dir() -> &'static Path {
             .arg(&dir)
             .arg(rt.join("Tracer.java"))
             .arg(rt.join("Guards.java"))
+            // The real schemata class: self-contained, and what `Options::schemata` calls.
+            .arg(root.join("java/runtime/src/suitesmith/rt/Mutants.java"))
             .arg(root.join("java/verify/VerifyAll.java"))
             .arg(root.join("crates/instrument/test_data/driver/ResetCheck.java"))
             .output()

@@ -186,6 +186,13 @@ final class Executor {
                     throw new IOException("bad scratch file name " + s.name);
                 }
                 break;
+            case Protocol.S_MUTANT:
+                // The active mutant (v15): site, operation, constant bits (crates/rt-abi mutants.rs).
+                s.length = in.readInt();
+                s.prim = in.readInt();
+                s.bits = in.readLong();
+                if (s.length < 0) throw new IOException("bad mutant site " + (s.length & 0xFFFFFFFFL));
+                break;
             default:
                 throw new IOException("unknown statement tag " + s.tag + " at statement " + index);
         }
@@ -588,6 +595,7 @@ final class Executor {
         Stmt[] stmts = test.stmts;
         Outcome[] os = new Outcome[stmts.length];
         outcomes = os;
+        Mutants.clear();
         Guards.beginTest();
         Tracer.limitHits(true);
         // The SUT may have replaced the standard streams in an earlier test.
@@ -632,6 +640,8 @@ final class Executor {
             if (o.tag != Protocol.O_VALUE) break;
         }
         long elapsedUs = (System.nanoTime() - t0) / 1000;
+        // Static reset and the next test run the original code.
+        Mutants.clear();
         // Static reset and the next set-up run instrumented code without a limit.
         Tracer.limitHits(false);
         vars = null;
@@ -732,6 +742,9 @@ final class Executor {
                 return summarise(s.name);
             case Protocol.S_NULL:
                 return summarise(null);
+            case Protocol.S_MUTANT:
+                Mutants.activate(s.length, s.prim, s.bits);
+                return Outcome.VOID;
             case Protocol.S_COPY: {
                 Object v = vars[s.value];
                 vars[index] = v;
@@ -984,6 +997,7 @@ final class Executor {
             case Protocol.S_ARRAY_LOAD:
             case Protocol.S_COPY:
             case Protocol.S_CLASS_LITERAL:
+            case Protocol.S_MUTANT:
                 return false;
             default:
                 return true;

@@ -15,7 +15,7 @@ import java.io.OutputStream;
 final class Protocol {
     private Protocol() {}
 
-    static final int VERSION = 14;
+    static final int VERSION = 15;
 
     // Engine -> worker.
     static final int HELLO = 1;
@@ -39,7 +39,7 @@ final class Protocol {
     // Statement tags.
     static final int S_PRIMITIVE = 0, S_STRING = 1, S_NULL = 2, S_ENUM = 3, S_CONSTRUCTOR = 4, S_METHOD = 5,
         S_FIELD_GET = 6, S_FIELD_SET = 7, S_NEW_ARRAY = 8, S_ARRAY_STORE = 9, S_ARRAY_LOAD = 10, S_COPY = 11,
-        S_CLASS_LITERAL = 12, S_STUB = 13, S_SCRATCH_FILE = 14;
+        S_CLASS_LITERAL = 12, S_STUB = 13, S_SCRATCH_FILE = 14, S_MUTANT = 15;
 
     // Outcome tags.
     static final int O_NOT_EXECUTED = 0, O_VALUE = 1, O_THREW = 2, O_TIMEOUT = 3, O_GUARD = 4;

@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
 
 public final class RuntimeTest {
     /** The protocol version the runtime speaks (docs/protocol.md; crates/protocol VERSION). */
-    static final int PROTOCOL = 14;
+    static final int PROTOCOL = 15;
 
     /** The JVM option every worker gets (crates/rt-abi GUARDED_PROVIDER_ARG). */
     static final String PROVIDER_ARG =
@@ -499,9 +499,18 @@ public final class RuntimeTest {
         while (m.find()) need.add("Guards." + m.group(1) + m.group(2));
         m = Pattern.compile("DenyBefore\\s*\\{\\s*name:\\s*\"(\\w+)\"").matcher(src);
         while (m.find()) need.add("Guards." + m.group(1) + "()V");
+        // The mutant schemata (crates/rt-abi src/mutants.rs, next to lib.rs).
+        String schemata = new String(Files.readAllBytes(new File(new File(libRs).getParentFile(), "mutants.rs").toPath()), "UTF-8");
+        m = Pattern.compile("Schema::\\w+\\s*=>\\s*\\(\\s*\"(\\w+)\",\\s*\"([^\"]+)\",?\\s*\\)").matcher(schemata);
+        int nSchemata = 0;
+        while (m.find()) {
+            need.add("Mutants." + m.group(1) + m.group(2));
+            nSchemata++;
+        }
+        expect(nSchemata, 17, "parsed rt-abi mutants.rs");
         TreeSet<String> have = new TreeSet<String>();
         ClassLoader rt = new java.net.URLClassLoader(new java.net.URL[] {new File(jar).toURI().toURL()}, null);
-        for (String c : new String[] {"Tracer", "Guards"}) {
+        for (String c : new String[] {"Tracer", "Guards", "Mutants"}) {
             for (Method meth : Class.forName("suitesmith.rt." + c, false, rt).getDeclaredMethods()) {
                 int mod = meth.getModifiers();
                 if (Modifier.isPublic(mod) && Modifier.isStatic(mod)) have.add(c + "." + meth.getName() + descriptor(meth));
