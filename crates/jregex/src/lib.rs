@@ -133,6 +133,30 @@ impl JavaRegex {
         pike::split(&self.nfa, s)
     }
 
+    /// The pieces of `Pattern.split(s, limit)` (and `String.split(regex, limit)`) as char ranges
+    /// `(start, end)` of `s`, in order.
+    pub fn split_spans(&self, s: &str, limit: i32) -> Vec<(usize, usize)> {
+        let chars: Vec<char> = s.chars().collect();
+        pike::split_spans(&self.nfa, &chars, limit)
+    }
+
+    /// The code points this pattern cannot tell from `c`, as sorted disjoint ranges: those that
+    /// every character set of the pattern holds exactly when it holds `c`, and that anchors see
+    /// as the same kind of char (word char, `\n`, `\r`, other line terminator, other). Putting one
+    /// of them in place of `c` anywhere in an input changes no answer of `matches`, `find`,
+    /// `find_span` or `split`: the automata read chars only through those sets and kinds.
+    pub fn indistinguishable(&self, c: char) -> Vec<(u32, u32)> {
+        nfa::indistinguishable(&self.nfa, c)
+    }
+
+    /// The deterministic automaton's states, the start first: for each, its transitions as
+    /// `(lo, hi, target)` code-point ranges (sorted, disjoint; a char no range holds is
+    /// rejected) and whether it accepts. Empty when the pattern accepts nothing. Anchors are
+    /// already decided in it, so `matches` is a walk of these transitions.
+    pub fn dfa_states(&self) -> Vec<(&[(u32, u32, usize)], bool)> {
+        self.dfa.states.iter().map(|s| (s.trans.as_slice(), s.accept)).collect()
+    }
+
     /// The least number of single-code-point insertions, deletions and replacements that turn
     /// `s` into a string the pattern accepts (0 exactly when `matches`); `u32::MAX` when the
     /// pattern accepts nothing.
