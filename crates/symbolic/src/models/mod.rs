@@ -6,7 +6,10 @@
 mod atomic;
 pub(crate) mod boxes;
 mod builder;
+mod format;
+mod math;
 pub(crate) mod misc;
+mod regex;
 mod string;
 mod string_len;
 mod string_more;

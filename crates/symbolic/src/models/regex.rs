@@ -1,0 +1,176 @@
+//! `String.split(regex)`, `split(regex, limit)` and `String.matches(regex)` over `jregex`'s
+//! automata (docs/regex.md), for every pattern `jregex` compiles; a pattern it refuses (back
+//! references, lookaround, ...) stops the replay.
+//!
+//! - `split`: the pieces are cut where Java cuts them (`JavaRegex::split_spans`, Java's loop), and
+//!   keep their characters' shadows, so what a parser does with a piece (`Integer.parseInt`,
+//!   `charAt`) stays symbolic. Where the cuts fall depends only on which *class* of characters
+//!   the pattern cannot tell apart each character is in (`JavaRegex::indistinguishable`), so each
+//!   symbolic character's class is a path entry, an implicit branch (the JDK's matcher branches
+//!   on it): the solver may change a character within its class freely, and an exploration that
+//!   negates it moves a cut (a `.` where a digit was gives one more piece). The receiver's length
+//!   is pinned (the pieces are concrete ranges).
+//! - `matches`: the DFA walked symbolically, the state after each character an ite over the
+//!   transitions; for a string input whose length is symbolic, the walk's acceptance at each
+//!   length it may have, so the solver may change the length too. Past `MAX_WALK` ite nodes the
+//!   characters are pinned and the answer is concrete.
+
+use jregex::{Flags, JavaRegex};
+use solver::{ExprId, Op, Value};
+
+use crate::heap::{Obj, StrVal};
+use crate::interp::{Machine, Res, unsupported};
+use crate::value::{ObjId, Slot};
+
+/// The most transition tests a symbolic `matches` builds (positions × transitions) before it
+/// pins the characters instead.
+const MAX_WALK: usize = 20_000;
+
+/// The DFA's dead state in a symbolic walk (no transition held).
+const DEAD: i32 = -1;
+
+fn is_surrogate(c: u16) -> bool {
+    (0xD800..=0xDFFF).contains(&c)
+}
+
+impl Machine<'_, '_> {
+    /// The compiled pattern of a `String` argument (its characters pinned: the automaton is built
+    /// for one pattern), or the stop a refused pattern makes.
+    fn pattern_of(&mut self, regex: ObjId) -> Res<JavaRegex> {
+        let re = self.fixed_str(regex)?;
+        for ch in re.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
+            let s = self.char_slot(ch);
+            self.pin(s);
+        }
+        if re.chars.iter().any(|c| is_surrogate(c.c)) {
+            return unsupported("a regular expression holding a surrogate");
+        }
+        let text = re.to_rust();
+        JavaRegex::parse(&text, Flags::NONE)
+            .or_else(|e| unsupported(format!("the regular expression {text:?}: {e}")))
+    }
+
+    /// `c <= x <= hi` for some `(lo, hi)` of `ranges`, on a Bv(16) character (ranges past the
+    /// BMP never hold a UTF-16 unit).
+    pub(crate) fn in_ranges(&mut self, x: ExprId, ranges: &[(u32, u32)]) -> ExprId {
+        let mut any = self.arena.konst(Value::Bool(false));
+        for &(lo, hi) in ranges.iter().filter(|r| r.0 <= 0xFFFF) {
+            let hi = hi.min(0xFFFF);
+            let holds = if lo == 0 && hi == 0xFFFF {
+                self.arena.konst(Value::Bool(true))
+            } else {
+                // lo <= x <= hi  <=>  x - lo <u hi - lo + 1 (at most 0xFFFF here).
+                let klo = self.arena.konst(Value::char(lo as u16));
+                let width = self.arena.konst(Value::char((hi - lo + 1) as u16));
+                let d = self.arena.mk(Op::Sub, &[x, klo]);
+                self.arena.mk(Op::Ult, &[d, width])
+            };
+            any = self.arena.mk(Op::Or2, &[any, holds]);
+        }
+        any
+    }
+
+    /// `split(regex)` (`limit` None: 0) and `split(regex, limit)`.
+    pub(crate) fn split_regex(&mut self, this: ObjId, regex: Slot, limit: Option<Slot>) -> Res<Option<Slot>> {
+        let Some(r) = regex.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "split(null)");
+        };
+        let re = self.pattern_of(r)?;
+        let limit = limit.map_or(0, |l| self.pin(l).as_int());
+        let a = self.fixed_str(this)?;
+        if a.chars.iter().any(|c| is_surrogate(c.c)) {
+            return unsupported("split of a string holding a surrogate");
+        }
+        let text = a.to_rust();
+        for (ch, c) in a.chars.iter().zip(text.chars()) {
+            let Some(x) = ch.s else { continue };
+            let class = re.indistinguishable(c);
+            let cond = self.in_ranges(x, &class);
+            self.sym_insn = true;
+            self.implicit(cond);
+        }
+        let elems: Vec<Slot> = re
+            .split_spans(&text, limit)
+            .into_iter()
+            .map(|(b, e)| self.new_string(StrVal::from_chars(a.chars[b..e].to_vec())))
+            .collect();
+        let arr = self.heap.alloc(Obj::Array { comp: "Ljava/lang/String;".into(), elems });
+        Ok(Some(Slot::obj(arr)))
+    }
+
+    /// `matches(regex)`: the whole string in the pattern's language.
+    pub(crate) fn matches_regex(&mut self, this: ObjId, regex: Slot) -> Res<Option<Slot>> {
+        let Some(r) = regex.as_ref() else {
+            return self.throw_new("java/lang/NullPointerException", "matches(null)");
+        };
+        let re = self.pattern_of(r)?;
+        let a = self.str_of(this)?;
+        if a.chars.iter().any(|c| is_surrogate(c.c)) {
+            return unsupported("matches on a string holding a surrogate");
+        }
+        let holds = re.matches(&a.to_rust());
+        if !a.is_symbolic() {
+            return Ok(Some(Slot::int(i32::from(holds))));
+        }
+        let states = re.dfa_states();
+        let positions = match a.input {
+            Some(_) if a.len.is_some() => a.chars.len().max(self.cfg.max_string as usize),
+            _ => a.chars.len() + a.tail.len(),
+        };
+        let transitions: usize = states.iter().map(|s| s.0.len()).sum();
+        if states.is_empty() || positions.saturating_mul(transitions) > MAX_WALK {
+            // Too large to walk symbolically (or nothing matches): the answer as it is.
+            let a = self.fixed_str(this)?;
+            for ch in a.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
+                let s = self.char_slot(ch);
+                self.pin(s);
+            }
+            return Ok(Some(Slot::int(i32::from(holds))));
+        }
+        let accepting: Vec<usize> = (0..states.len()).filter(|&q| states[q].1).collect();
+        let mut state = self.arena.konst(Value::i32(0));
+        let mut acc = self.arena.konst(Value::Bool(false));
+        for k in 0..=positions {
+            // Accepted at length k: the walk so far ends in an accepting state.
+            let mut here = self.arena.konst(Value::Bool(false));
+            for &q in &accepting {
+                let kq = self.arena.konst(Value::i32(q as i32));
+                let is = self.arena.mk(Op::Eq, &[state, kq]);
+                here = self.arena.mk(Op::Or2, &[here, is]);
+            }
+            let at_len = match a.len {
+                Some(len) => {
+                    let kk = self.arena.konst(Value::i32(k as i32));
+                    let is = self.arena.mk(Op::Eq, &[len, kk]);
+                    self.arena.mk(Op::And2, &[is, here])
+                }
+                None if k == a.chars.len() => here,
+                None => self.arena.konst(Value::Bool(false)),
+            };
+            acc = self.arena.mk(Op::Or2, &[acc, at_len]);
+            if k == positions {
+                break;
+            }
+            let c = self.char_expr(&a, k);
+            state = self.dfa_step(&states, state, c);
+        }
+        self.sym_insn = true;
+        Ok(Some(self.bool_slot(holds, Some(acc))))
+    }
+
+    /// The DFA's state after reading `c` in `state`, as an ite over every transition.
+    fn dfa_step(&mut self, states: &[(&[(u32, u32, usize)], bool)], state: ExprId, c: ExprId) -> ExprId {
+        let mut next = self.arena.konst(Value::i32(DEAD));
+        for (q, (trans, _)) in states.iter().enumerate().rev() {
+            let kq = self.arena.konst(Value::i32(q as i32));
+            let at = self.arena.mk(Op::Eq, &[state, kq]);
+            for &(lo, hi, to) in trans.iter().rev() {
+                let reads = self.in_ranges(c, &[(lo, hi)]);
+                let both = self.arena.mk(Op::And2, &[at, reads]);
+                let kt = self.arena.konst(Value::i32(to as i32));
+                next = self.arena.mk(Op::Ite, &[both, kt, next]);
+            }
+        }
+        next
+    }
+}
