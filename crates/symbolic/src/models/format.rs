@@ -7,9 +7,13 @@
 //! docs/dse.md). Anything else (grouping, `%e`, `%g`, `%o`, a `BigInteger`, a `Formattable`, a
 //! relative index, any format Java would refuse) stops the replay rather than guess.
 //!
-//! The format is pinned. Numbers are formatted concretely, their values pinned (the text's length
-//! depends on their magnitude); `%s` of a string and `%c` of a character keep the characters'
-//! shadows, so a parser that formats and then reads back stays symbolic in the text.
+//! The format is pinned. `%d` and `%x` of an integer keep its value symbolic in the digits (each
+//! digit an expression of the value), pinning only the sign and the number of digits, which
+//! decide the text's length; `%f` is formatted concretely, its value pinned; `%s` of a string
+//! and `%c` of a character keep the characters' shadows. So a parser that formats and then
+//! compares or reads back the text stays symbolic in it.
+
+use solver::Op;
 
 use crate::heap::{Ch, Obj, StrVal};
 use crate::interp::{Machine, Res, unsupported};
@@ -124,13 +128,18 @@ fn justify(s: Vec<Ch>, spec: &Spec) -> Vec<Ch> {
     if spec.flags.contains('-') { [s, spaces].concat() } else { [spaces, s].concat() }
 }
 
+fn text_units(s: Vec<Ch>) -> Vec<u16> {
+    s.into_iter().map(|c| c.c).collect()
+}
+
 fn units(s: &str) -> Vec<Ch> {
     s.encode_utf16().map(|c| Ch { c, s: None }).collect()
 }
 
 /// A number's text as `Formatter` writes `%d` and `%f`: the sign (`-`, or `+`/` ` by the
-/// flags), the zero padding up to the width after the sign, then spaces to the width.
-fn signed(neg: bool, magnitude: &str, spec: &Spec) -> String {
+/// flags), the zero padding up to the width after the sign, then the magnitude's digits (spaces
+/// to the width come after, in `justify`).
+fn signed(neg: bool, magnitude: Vec<Ch>, spec: &Spec) -> Vec<Ch> {
     let f = &spec.flags;
     let mut s = String::new();
     if neg {
@@ -145,23 +154,23 @@ fn signed(neg: bool, magnitude: &str, spec: &Spec) -> String {
         let have = s.len() + magnitude.len();
         s.push_str(&"0".repeat(w.saturating_sub(have)));
     }
-    s.push_str(magnitude);
-    s
+    [units(&s), magnitude].concat()
 }
 
-/// `%x` of a value of `bits` bits: its two's complement in hexadecimal, `0x` with `#`, zeros to
-/// the width with `0`.
-fn hex(v: i64, bits: u32, spec: &Spec) -> String {
-    let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
-    let digits = format!("{:x}", (v as u64) & mask);
-    let prefix = if spec.flags.contains('#') { "0x" } else { "" };
+/// `%x`'s prefix (`0x` with `#`) and zeros up to the width (with `0`) before `digits`; upper
+/// case for `%X`.
+fn hex(digits: Vec<Ch>, spec: &Spec) -> Vec<Ch> {
+    let prefix = match (spec.flags.contains('#'), spec.conversion == 'X') {
+        (false, _) => "",
+        (true, false) => "0x",
+        (true, true) => "0X",
+    };
     let zeros = if spec.flags.contains('0') {
         spec.width.unwrap_or(0).saturating_sub(digits.len() + prefix.len())
     } else {
         0
     };
-    let s = format!("{prefix}{}{digits}", "0".repeat(zeros));
-    if spec.conversion == 'X' { s.to_uppercase() } else { s }
+    [units(&format!("{prefix}{}", "0".repeat(zeros))), digits].concat()
 }
 
 /// `%.Nf` of a finite, non-negative `v`: JDK 17's `FormattedFloatingDecimal` in its
@@ -342,10 +351,7 @@ impl Machine<'_, '_> {
             }
             ('c', Some("java/lang/Character"), Some(v)) => vec![self.int_to_char(v)],
             ('d' | 'x' | 'X', Some(c), Some(v))
-                if matches!(
-                    c,
-                    "java/lang/Integer" | "java/lang/Long" | "java/lang/Short" | "java/lang/Byte"
-                ) =>
+                if matches!(c, "java/lang/Integer" | "java/lang/Long" | "java/lang/Short" | "java/lang/Byte") =>
             {
                 let bits = match c {
                     "java/lang/Long" => 64,
@@ -353,17 +359,15 @@ impl Machine<'_, '_> {
                     "java/lang/Short" => 16,
                     _ => 8,
                 };
-                let n = match self.pin(v).c {
-                    C::J(x) => x,
-                    C::I(x) => i64::from(x),
-                    _ => return unsupported("String.format of a strange number"),
-                };
-                let s = if spec.conversion == 'd' {
-                    signed(n < 0, &n.unsigned_abs().to_string(), spec)
+                let wide = if v.wide() { v } else { self.chain(&[Op::SignExt(64)], v) };
+                if spec.conversion == 'd' {
+                    let (neg, digits) = self.decimal_digits(wide);
+                    signed(neg, digits, spec)
                 } else {
-                    hex(n, bits, spec)
-                };
-                units(&s)
+                    let upper = spec.conversion == 'X';
+                    let digits = self.hex_digits(wide, bits, upper);
+                    hex(digits, spec)
+                }
             }
             ('f', Some("java/lang/Double" | "java/lang/Float"), Some(v)) => {
                 let x = match self.pin(v).c {
@@ -384,6 +388,81 @@ impl Machine<'_, '_> {
         Ok(justify(text, spec))
     }
 
+    /// The decimal digits of a long's magnitude and its sign, with shadows: the sign and the
+    /// number of digits pinned (`10^(k-1) <= |n| < 10^k`), each digit `|n| / 10^j % 10` of the
+    /// value. `Long.MIN_VALUE`, whose magnitude is no long, is pinned.
+    fn decimal_digits(&mut self, x: Slot) -> (bool, Vec<Ch>) {
+        let n = x.as_long();
+        if x.s.is_none() || n == i64::MIN {
+            let n = self.pin(x).as_long();
+            return (n < 0, units(&n.unsigned_abs().to_string()));
+        }
+        let (neg, e) = self.cond(Op::Slt, &[x, Slot::long(0)]);
+        self.pin_cond(neg, e);
+        let m = if neg { self.op(Op::Neg, &[x]) } else { x };
+        let k = n.unsigned_abs().to_string().len() as u32;
+        if k > 1 {
+            let (h, e) = self.cond(Op::Sge, &[m, Slot::long(10i64.pow(k - 1))]);
+            self.pin_cond(h, e);
+        }
+        if k < 19 {
+            let (h, e) = self.cond(Op::Slt, &[m, Slot::long(10i64.pow(k))]);
+            self.pin_cond(h, e);
+        }
+        let digits = (0..k)
+            .map(|i| {
+                let q = self.op(Op::SDiv, &[m, Slot::long(10i64.pow(k - 1 - i))]);
+                let d = self.op(Op::SRem, &[q, Slot::long(10)]);
+                let d = self.chain(&[Op::Extract(32)], d);
+                let c = self.op(Op::Add, &[d, Slot::int(i32::from(b'0'))]);
+                self.int_to_char(c)
+            })
+            .collect();
+        (neg, digits)
+    }
+
+    /// The hexadecimal digits of the low `bits` bits of `x` (a long), with shadows: the number
+    /// of digits pinned, each digit `(u >>> 4j) & 15` as '0'..'9' or 'a'..'f' ('A'..'F').
+    fn hex_digits(&mut self, x: Slot, bits: u8, upper: bool) -> Vec<Ch> {
+        let u = if bits == 64 { x } else { self.chain(&[Op::Extract(bits), Op::ZeroExt(64)], x) };
+        let n = u.as_long() as u64;
+        let k = format!("{n:x}").len() as i64;
+        if u.s.is_none() {
+            let t = format!("{n:x}");
+            return units(&if upper { t.to_uppercase() } else { t });
+        }
+        if k > 1 {
+            let top = self.op(Op::LShr, &[u, Slot::long(4 * (k - 1))]);
+            let (h, e) = self.cond(Op::Ne, &[top, Slot::long(0)]);
+            self.pin_cond(h, e);
+        }
+        if k < 16 {
+            let above = self.op(Op::LShr, &[u, Slot::long(4 * k)]);
+            let (h, e) = self.cond(Op::Eq, &[above, Slot::long(0)]);
+            self.pin_cond(h, e);
+        }
+        let letter = i32::from(if upper { b'A' } else { b'a' }) - 10;
+        (0..k)
+            .map(|i| {
+                let sh = self.op(Op::LShr, &[u, Slot::long(4 * (k - 1 - i))]);
+                let d = self.op(Op::And, &[sh, Slot::long(15)]);
+                let d = self.chain(&[Op::Extract(32)], d);
+                let (digit, e) = self.cond(Op::Slt, &[d, Slot::int(10)]);
+                let as_digit = self.op(Op::Add, &[d, Slot::int(i32::from(b'0'))]);
+                let as_letter = self.op(Op::Add, &[d, Slot::int(letter)]);
+                let c = match e {
+                    None => if digit { as_digit } else { as_letter },
+                    Some(e) => {
+                        let (x, y) = (self.expr(as_digit), self.expr(as_letter));
+                        let pick = self.arena.mk(Op::Ite, &[e, x, y]);
+                        Slot { c: if digit { as_digit.c } else { as_letter.c }, s: Some(pick) }
+                    }
+                };
+                self.int_to_char(c)
+            })
+            .collect()
+    }
+
     /// `%f` of a double: NaN and the infinities spelled out, zero padding only for finite values.
     fn format_float(&mut self, x: f64, spec: &Spec) -> Res<String> {
         if x.is_nan() {
@@ -393,14 +472,14 @@ impl Machine<'_, '_> {
         let neg = x.is_sign_negative();
         if x.is_infinite() {
             let no_zeros = Spec { flags: spec.flags.replace('0', ""), ..spec.clone() };
-            return Ok(signed(neg, "Infinity", &no_zeros));
+            return Ok(String::from_utf16_lossy(&text_units(signed(neg, units("Infinity"), &no_zeros))));
         }
         let p = spec.precision.unwrap_or(6);
         let mut mag = decimal_float(x.abs(), p);
         if spec.flags.contains('#') && p == 0 {
             mag.push('.');
         }
-        Ok(signed(neg, &mag, spec))
+        Ok(String::from_utf16_lossy(&text_units(signed(neg, units(&mag), spec))))
     }
 }
 

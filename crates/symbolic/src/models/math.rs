@@ -96,7 +96,7 @@ impl Machine<'_, '_> {
 
     /// Floating-point `Math` functions: concretised (arguments pinned), computed with Rust's
     /// correctly rounded operations where Java's are (sqrt, floor, ceil, rint) and libm otherwise.
-    fn math_concrete(&mut self, name: &str, args: &[Slot]) -> Res<Slot> {
+    pub(crate) fn math_concrete(&mut self, name: &str, args: &[Slot]) -> Res<Slot> {
         let vals: Vec<C> = args.iter().map(|a| self.pin(*a).c).collect();
         let f = |c: C| match c {
             C::D(b) => f64::from_bits(b),
@@ -107,6 +107,12 @@ impl Machine<'_, '_> {
         let y = vals.get(1).map_or(0.0, |c| f(*c));
         let single = matches!(vals.first(), Some(C::F(_)));
         let r = match name {
+            "abs" => x.abs(),
+            "min" => java_min(x, y),
+            "max" => -java_min(-x, -y),
+            "sqrt" => x.sqrt(),
+            "floor" => x.floor(),
+            "ceil" => x.ceil(),
             "signum" => {
                 if x.is_nan() || x == 0.0 {
                     x
@@ -178,4 +184,15 @@ fn float_zero(like: Slot, negative: bool) -> Slot {
         C::F(_) => Slot::conc(C::F((z as f32).to_bits())),
         _ => Slot::conc(C::D(z.to_bits())),
     }
+}
+
+/// Java's `Math.min` on doubles: NaN if either is NaN, and -0.0 below 0.0.
+fn java_min(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        return f64::NAN;
+    }
+    if x == 0.0 && y == 0.0 {
+        return if x.is_sign_negative() { x } else { y };
+    }
+    x.min(y)
 }

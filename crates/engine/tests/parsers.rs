@@ -1,0 +1,93 @@
+//! The parser models of the concolic interpreter (docs/dse.md "Models"; `symbolic::SymConfig::
+//! parser_models`) on the parser-like fixtures (`fixtures/java/parsers`): each subject runs
+//! DynaMOSA on Branch goals with DSE alone (`Allocation::Fixed`, as `tests/dse.rs` measures DSE),
+//! at a fixed evaluation budget, for three seeds, with the models and without them (the only
+//! difference between the two runs). Per subject and seed:
+//!
+//! - with the models, every branch is covered;
+//! - without them, the branches `NEEDS_MODELS` names are not (each listed with the model it
+//!   needs), and the run covers nothing the models' run does not.
+//!
+//! The figures of every run are printed first (`cargo test -p engine --test parsers --
+//! --nocapture`), then the failures are reported together.
+
+use engine::{Criterion, DseConfig, GenerateConfig, Generation, generate};
+use search::{Algorithm, Budget};
+
+/// Tests the search may execute per run (DSE's own checks in the JVM come on top).
+const EVALUATIONS: u64 = 3000;
+
+const SEEDS: [u64; 3] = [1, 2, 3];
+
+/// Per subject, the branch goals no run without the models covers, with the models they need.
+const NEEDS_MODELS: &[(&str, &[&str], &str)] = &[];
+
+fn run(class: &str, seed: u64, parser_models: bool) -> Generation {
+    let dse = DseConfig { parser_models, ..DseConfig::paper() };
+    let techniques =
+        engine::Techniques { dse, allocation: engine::Allocation::Fixed, ..engine::Techniques::none() };
+    let config = GenerateConfig {
+        criteria: vec![Criterion::Branch],
+        algorithm: Algorithm::DynaMosa,
+        workers: 2,
+        techniques,
+        ..GenerateConfig::standard(
+            vec![test_support::fixture_classes("parsers")],
+            class,
+            Budget::evaluations(EVALUATIONS),
+            seed,
+        )
+    };
+    generate(&config).unwrap_or_else(|e| panic!("{class}: generate failed: {e}"))
+}
+
+/// The subjects: every class of the area.
+fn subjects() -> Vec<String> {
+    let dir = test_support::workspace_root().join("fixtures/java/parsers");
+    let mut out: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "java"))
+        .map(|p| format!("parsers.{}", p.file_stem().and_then(|s| s.to_str()).expect("file name")))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn parser_models_cover_the_branches_the_interpreter_stopped_at() {
+    let mut failures = Vec::new();
+    for class in subjects() {
+        let named: Vec<String> = NEEDS_MODELS
+            .iter()
+            .find(|(c, _, _)| *c == class)
+            .map_or(Vec::new(), |(_, goals, _)| goals.iter().map(|g| g.to_string()).collect());
+        if named.is_empty() {
+            failures.push(format!("{class}: no branch is named as needing the models"));
+        }
+        for seed in SEEDS {
+            let on = run(&class, seed, true);
+            let off = run(&class, seed, false);
+            let cov = |g: &Generation| g.criterion(Criterion::Branch).map_or((0, 0), |c| (c.covered, c.total));
+            let ((on_cov, total), (off_cov, _)) = (cov(&on), cov(&off));
+            let d = on.dse.clone().unwrap_or_default();
+            println!(
+                "{class} seed {seed}: branches with the models {on_cov}/{total}, without {off_cov}/{total}; \
+                 uncovered without {:?}; with: {} applications, {} solver calls, {} confirmed, {} divergences",
+                off.uncovered, d.applications, d.solver_calls, d.confirmed, d.divergences
+            );
+            if on_cov != total {
+                failures.push(format!("{class} seed {seed}: with the models uncovered {:?}", on.uncovered));
+            }
+            let covered_without: Vec<&String> = named.iter().filter(|g| !off.uncovered.contains(g)).collect();
+            if !covered_without.is_empty() {
+                failures.push(format!("{class} seed {seed}: without the models covered {covered_without:?}"));
+            }
+            let only_without: Vec<&String> = on.uncovered.iter().filter(|g| !off.uncovered.contains(g)).collect();
+            if !only_without.is_empty() {
+                failures.push(format!("{class} seed {seed}: only without the models covered {only_without:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
