@@ -149,6 +149,18 @@ impl JavaRegex {
         nfa::indistinguishable(&self.nfa, c)
     }
 
+    /// Whether the pattern has an anchor (`^ $ \A \z \Z \b \B`, in any mode): without one, a
+    /// match depends on the chars it reads alone, never on where the input ends.
+    pub fn has_anchors(&self) -> bool {
+        nfa::has_anchors(&self.nfa)
+    }
+
+    /// The code points no character set of the pattern holds, as sorted disjoint ranges: no match
+    /// reads one, so chars of these never take part in a match.
+    pub fn unread(&self) -> Vec<(u32, u32)> {
+        nfa::unread(&self.nfa)
+    }
+
     /// The deterministic automaton's states, the start first: for each, its transitions as
     /// `(lo, hi, target)` code-point ranges (sorted, disjoint; a char no range holds is
     /// rejected) and whether it accepts. Empty when the pattern accepts nothing. Anchors are

@@ -357,3 +357,19 @@ pub fn indistinguishable(nfa: &Nfa, c: char) -> Vec<(u32, u32)> {
     }
     out
 }
+
+/// Whether `nfa` has an anchor (`^`, `$`, `\b`, ...): a match may then depend on where the
+/// input ends or on a neighbouring char's kind.
+pub fn has_anchors(nfa: &Nfa) -> bool {
+    nfa.states.iter().any(|s| matches!(s, State::Look(..)))
+}
+
+/// The code points no code-point step of `nfa` reads, as sorted disjoint ranges.
+pub fn unread(nfa: &Nfa) -> Vec<(u32, u32)> {
+    let read = nfa
+        .states
+        .iter()
+        .filter_map(|s| if let State::Char(set, _) = s { Some(set) } else { None })
+        .fold(CharSet::empty(), |acc, set| acc.union(set));
+    read.negate().ranges().to_vec()
+}

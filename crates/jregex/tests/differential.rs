@@ -267,3 +267,50 @@ fn indistinguishable_chars_change_no_answer() {
     assert!(failures.is_empty(), "{failures}");
     assert!(checked > 1000, "only {checked} replacements checked");
 }
+
+/// `unread` and `has_anchors`: for a pattern without anchors that matches no empty string, chars
+/// no set reads appended to an input whose last piece ends it lengthen that piece only, and a
+/// char taken off its end shortens it only (the DSE's split model keeps that piece's length
+/// symbolic on that ground).
+#[test]
+fn unread_chars_only_move_the_end_of_the_last_piece() {
+    let mut g = Gen(0x1a57_0f_7e55_0042);
+    let (mut checked, mut failures) = (0, String::new());
+    for _ in 0..3000 {
+        let pattern = g.pattern();
+        let Ok(re) = JavaRegex::parse(&pattern, Flags::NONE) else { continue };
+        if re.has_anchors() || re.matches("") {
+            continue;
+        }
+        let Some(x) = re.unread().iter().find_map(|&(lo, _)| char::from_u32(lo)) else { continue };
+        for _ in 0..8 {
+            let input = g.input();
+            let n = input.chars().count();
+            let spans = re.split_spans(&input, 0);
+            let Some(&(start, end)) = spans.last() else { continue };
+            if end != n || start == end {
+                continue;
+            }
+            let moved = |by: isize| {
+                let mut s = spans.clone();
+                if let Some(last) = s.last_mut() {
+                    last.1 = (last.1 as isize + by) as usize;
+                }
+                s
+            };
+            checked += 1;
+            let longer = format!("{input}{x}{x}");
+            if re.split_spans(&longer, 0) != moved(2) {
+                writeln!(failures, "{pattern:?}: {input:?} and {longer:?}").unwrap();
+            }
+            if end - start >= 2 {
+                let shorter: String = input.chars().take(n - 1).collect();
+                if re.split_spans(&shorter, 0) != moved(-1) {
+                    writeln!(failures, "{pattern:?}: {input:?} and {shorter:?}").unwrap();
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+    assert!(checked > 100, "only {checked} inputs checked");
+}

@@ -268,19 +268,21 @@ impl Machine<'_, '_> {
             Obj::Array { elems, .. } => elems.clone(),
             _ => return unsupported("String.format's arguments"),
         };
-        let mut out: Vec<Ch> = Vec::new();
+        // The parts, each with its own length (a leading `%s` of an input keeps the input's
+        // length symbolic: `concat_parts`).
+        let mut out: Vec<StrVal> = Vec::new();
         let mut next = 0;
         for piece in pieces {
             let spec = match piece {
                 Piece::Text(t) => {
-                    out.extend(units(&t));
+                    out.push(StrVal::from_chars(units(&t)));
                     continue;
                 }
                 Piece::Spec(s) => s,
             };
             match spec.conversion {
-                '%' => out.push(Ch { c: u16::from(b'%'), s: None }),
-                'n' => out.push(Ch { c: u16::from(b'\n'), s: None }),
+                '%' => out.push(StrVal::from_chars(units("%"))),
+                'n' => out.push(StrVal::from_chars(units("\n"))),
                 _ => {
                     let i = spec.index.map_or_else(
                         || {
@@ -293,15 +295,16 @@ impl Machine<'_, '_> {
                         return unsupported("String.format with a missing argument");
                     };
                     let piece = self.format_one(&spec, arg)?;
-                    out.extend(piece);
+                    out.push(piece);
                 }
             }
         }
-        Ok(Some(self.new_string(StrVal::from_chars(out))))
+        let sv = self.concat_parts(out);
+        Ok(Some(self.new_string(sv)))
     }
 
     /// One conversion of `arg`.
-    fn format_one(&mut self, spec: &Spec, arg: Slot) -> Res<Vec<Ch>> {
+    fn format_one(&mut self, spec: &Spec, arg: Slot) -> Res<StrVal> {
         let class = arg.as_ref().map(|o| self.heap.class_of(o));
         let class = class.as_deref();
         if arg.as_ref().is_some()
@@ -316,6 +319,10 @@ impl Machine<'_, '_> {
         };
         let text = match (spec.conversion, class, value) {
             ('s', None, _) | ('S', None, _) => units("null"),
+            ('s', Some("java/lang/String"), _) if spec.width.is_none() && spec.precision.is_none() => {
+                // The string as it is, its length shadow kept.
+                return arg.as_ref().map_or_else(|| Ok(StrVal::default()), |o| self.str_of(o));
+            }
             ('s', Some("java/lang/String"), _) if let Some(o) = arg.as_ref() => {
                 let mut sv = self.fixed_str(o)?.chars;
                 if let Some(p) = spec.precision {
@@ -351,7 +358,10 @@ impl Machine<'_, '_> {
             }
             ('c', Some("java/lang/Character"), Some(v)) => vec![self.int_to_char(v)],
             ('d' | 'x' | 'X', Some(c), Some(v))
-                if matches!(c, "java/lang/Integer" | "java/lang/Long" | "java/lang/Short" | "java/lang/Byte") =>
+                if matches!(
+                    c,
+                    "java/lang/Integer" | "java/lang/Long" | "java/lang/Short" | "java/lang/Byte"
+                ) =>
             {
                 let bits = match c {
                     "java/lang/Long" => 64,
@@ -360,12 +370,17 @@ impl Machine<'_, '_> {
                     _ => 8,
                 };
                 let wide = if v.wide() { v } else { self.chain(&[Op::SignExt(64)], v) };
+                // With the zero flag the digits fill the width, whatever their own number.
+                let width = if spec.flags.contains('0') { spec.width.unwrap_or(0) } else { 0 };
                 if spec.conversion == 'd' {
-                    let (neg, digits) = self.decimal_digits(wide);
+                    let sign = wide.as_long() < 0 || spec.flags.contains(['+', ' ']);
+                    let min = width.saturating_sub(usize::from(sign)).max(1) as u32;
+                    let (neg, digits) = self.decimal_digits(wide, min);
                     signed(neg, digits, spec)
                 } else {
                     let upper = spec.conversion == 'X';
-                    let digits = self.hex_digits(wide, bits, upper);
+                    let prefix = if spec.flags.contains('#') { 2 } else { 0 };
+                    let digits = self.hex_digits(wide, bits, upper, width.saturating_sub(prefix).max(1));
                     hex(digits, spec)
                 }
             }
@@ -385,53 +400,22 @@ impl Machine<'_, '_> {
                 ));
             }
         };
-        Ok(justify(text, spec))
+        Ok(StrVal::from_chars(justify(text, spec)))
     }
 
-    /// The decimal digits of a long's magnitude and its sign, with shadows: the sign and the
-    /// number of digits pinned (`10^(k-1) <= |n| < 10^k`), each digit `|n| / 10^j % 10` of the
-    /// value. `Long.MIN_VALUE`, whose magnitude is no long, is pinned.
-    fn decimal_digits(&mut self, x: Slot) -> (bool, Vec<Ch>) {
-        let n = x.as_long();
-        if x.s.is_none() || n == i64::MIN {
-            let n = self.pin(x).as_long();
-            return (n < 0, units(&n.unsigned_abs().to_string()));
-        }
-        let (neg, e) = self.cond(Op::Slt, &[x, Slot::long(0)]);
-        self.pin_cond(neg, e);
-        let m = if neg { self.op(Op::Neg, &[x]) } else { x };
-        let k = n.unsigned_abs().to_string().len() as u32;
-        if k > 1 {
-            let (h, e) = self.cond(Op::Sge, &[m, Slot::long(10i64.pow(k - 1))]);
-            self.pin_cond(h, e);
-        }
-        if k < 19 {
-            let (h, e) = self.cond(Op::Slt, &[m, Slot::long(10i64.pow(k))]);
-            self.pin_cond(h, e);
-        }
-        let digits = (0..k)
-            .map(|i| {
-                let q = self.op(Op::SDiv, &[m, Slot::long(10i64.pow(k - 1 - i))]);
-                let d = self.op(Op::SRem, &[q, Slot::long(10)]);
-                let d = self.chain(&[Op::Extract(32)], d);
-                let c = self.op(Op::Add, &[d, Slot::int(i32::from(b'0'))]);
-                self.int_to_char(c)
-            })
-            .collect();
-        (neg, digits)
-    }
-
-    /// The hexadecimal digits of the low `bits` bits of `x` (a long), with shadows: the number
-    /// of digits pinned, each digit `(u >>> 4j) & 15` as '0'..'9' or 'a'..'f' ('A'..'F').
-    fn hex_digits(&mut self, x: Slot, bits: u8, upper: bool) -> Vec<Ch> {
+    /// The hexadecimal digits of the low `bits` bits of `x` (a long), at least `min` of them
+    /// (leading zeros), with shadows: the number of digits pinned (only its bound when `min`
+    /// digits hold the value), each digit `(u >>> 4j) & 15` as '0'..'9' or 'a'..'f' ('A'..'F').
+    pub(crate) fn hex_digits(&mut self, x: Slot, bits: u8, upper: bool, min: usize) -> Vec<Ch> {
         let u = if bits == 64 { x } else { self.chain(&[Op::Extract(bits), Op::ZeroExt(64)], x) };
         let n = u.as_long() as u64;
-        let k = format!("{n:x}").len() as i64;
         if u.s.is_none() {
-            let t = format!("{n:x}");
+            let t = format!("{n:0>min$x}");
             return units(&if upper { t.to_uppercase() } else { t });
         }
-        if k > 1 {
+        let own = format!("{n:x}").len();
+        let k = own.max(min).min(16) as i64;
+        if k > 1 && own >= min {
             let top = self.op(Op::LShr, &[u, Slot::long(4 * (k - 1))]);
             let (h, e) = self.cond(Op::Ne, &[top, Slot::long(0)]);
             self.pin_cond(h, e);
@@ -451,7 +435,13 @@ impl Machine<'_, '_> {
                 let as_digit = self.op(Op::Add, &[d, Slot::int(i32::from(b'0'))]);
                 let as_letter = self.op(Op::Add, &[d, Slot::int(letter)]);
                 let c = match e {
-                    None => if digit { as_digit } else { as_letter },
+                    None => {
+                        if digit {
+                            as_digit
+                        } else {
+                            as_letter
+                        }
+                    }
                     Some(e) => {
                         let (x, y) = (self.expr(as_digit), self.expr(as_letter));
                         let pick = self.arena.mk(Op::Ite, &[e, x, y]);

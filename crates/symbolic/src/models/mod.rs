@@ -79,8 +79,9 @@ pub(crate) fn call(
 const REGEX_META: &str = ".$|()[{^?*+\\";
 
 /// With `SymConfig::parser_models` off, what the calls those models handle do instead: stop the
-/// replay (`split` by a one-character literal, which was modelled before them, excepted), or for
-/// `Math`'s double functions, concretise. `None` for every other call.
+/// replay (`split` by a one-character literal, which was modelled before them, excepted), run
+/// the JDK's bytecode (`toHexString`), or for `Math`'s double functions, concretise. `None` for
+/// every other call.
 fn without_parser_models(
     m: &mut Machine<'_, '_>,
     class: &str,
@@ -91,18 +92,34 @@ fn without_parser_models(
     let off = || Some(Some(interp::unsupported(format!("{class}.{name}{desc} without the parser models"))));
     match (class, name) {
         ("java/lang/String", "split") => {
-            let literal = args.get(1).and_then(|r| r.as_ref()).and_then(|r| m.str_of(r).ok()).map(|re| re.units());
+            let literal =
+                args.get(1).and_then(|r| r.as_ref()).and_then(|r| m.str_of(r).ok()).map(|re| re.units());
             let fast = match literal.as_deref() {
                 Some([c]) => !REGEX_META.encode_utf16().any(|x| x == *c),
-                Some([b, c]) => *b == u16::from(b'\\') && !char::from_u32(u32::from(*c)).is_some_and(|c| c.is_ascii_alphanumeric()),
+                Some([b, c]) => {
+                    *b == u16::from(b'\\')
+                        && !char::from_u32(u32::from(*c)).is_some_and(|c| c.is_ascii_alphanumeric())
+                }
                 _ => false,
             };
             if fast && desc == "(Ljava/lang/String;)[Ljava/lang/String;" { None } else { off() }
         }
-        ("java/lang/String", "matches" | "format" | "formatted" | "strip" | "stripLeading" | "stripTrailing") => off(),
-        ("java/lang/Math" | "java/lang/StrictMath", "sqrt" | "floor" | "ceil" | "abs" | "min" | "max" | "pow")
-            if desc.starts_with("(D") || desc.starts_with("(F") =>
+        (
+            "java/lang/String",
+            "matches" | "format" | "formatted" | "strip" | "stripLeading" | "stripTrailing",
+        ) => off(),
+        // Before the models, `toHexString` ran from the JDK's bytecode and radix parsing stopped.
+        ("java/lang/Integer" | "java/lang/Long", "toHexString") => Some(None),
+        ("java/lang/Integer" | "java/lang/Long", "parseInt" | "parseLong")
+            if matches!(desc, "(Ljava/lang/String;I)I" | "(Ljava/lang/String;I)J")
+                && args[1].as_int() != 10 =>
         {
+            off()
+        }
+        (
+            "java/lang/Math" | "java/lang/StrictMath",
+            "sqrt" | "floor" | "ceil" | "abs" | "min" | "max" | "pow",
+        ) if desc.starts_with("(D") || desc.starts_with("(F") => {
             Some(Some(m.math_concrete(name, args).map(Some)))
         }
         _ => None,

@@ -8,8 +8,10 @@
 //!   the pattern cannot tell apart each character is in (`JavaRegex::indistinguishable`), so each
 //!   symbolic character's class is a path entry, an implicit branch (the JDK's matcher branches
 //!   on it): the solver may change a character within its class freely, and an exploration that
-//!   negates it moves a cut (a `.` where a digit was gives one more piece). The receiver's length
-//!   is pinned (the pieces are concrete ranges).
+//!   negates it moves a cut (a `.` where a digit was gives one more piece). The pieces are
+//!   concrete ranges, but the last one keeps a symbolic length of the receiver's (`last_piece`)
+//!   when the pattern has no anchor and matches no empty string; otherwise the receiver's length
+//!   is pinned.
 //! - `matches`: the DFA walked symbolically, the state after each character an ite over the
 //!   transitions; for a string input whose length is symbolic, the walk's acceptance at each
 //!   length it may have, so the solver may change the length too. Past `MAX_WALK` ite nodes the
@@ -77,7 +79,7 @@ impl Machine<'_, '_> {
         };
         let re = self.pattern_of(r)?;
         let limit = limit.map_or(0, |l| self.pin(l).as_int());
-        let a = self.fixed_str(this)?;
+        let a = self.str_of(this)?;
         if a.chars.iter().any(|c| is_surrogate(c.c)) {
             return unsupported("split of a string holding a surrogate");
         }
@@ -89,13 +91,57 @@ impl Machine<'_, '_> {
             self.sym_insn = true;
             self.implicit(cond);
         }
-        let elems: Vec<Slot> = re
-            .split_spans(&text, limit)
-            .into_iter()
-            .map(|(b, e)| self.new_string(StrVal::from_chars(a.chars[b..e].to_vec())))
-            .collect();
+        let spans = re.split_spans(&text, limit);
+        let keep = a.len.filter(|_| kept_length(&a, &spans, &re));
+        if a.len.is_some() && keep.is_none() {
+            // The pieces' shape depends on the exact length.
+            self.fixed_str(this)?;
+        }
+        let mut elems: Vec<Slot> = Vec::with_capacity(spans.len());
+        for (i, &(b, e)) in spans.iter().enumerate() {
+            let piece = match keep {
+                Some(len) if i + 1 == spans.len() => self.last_piece(&a, len, b, &re.unread()),
+                _ => StrVal::from_chars(a.chars[b..e].to_vec()),
+            };
+            elems.push(self.new_string(piece));
+        }
         let arr = self.heap.alloc(Obj::Array { comp: "Ljava/lang/String;".into(), elems });
         Ok(Some(Slot::obj(arr)))
+    }
+
+    /// The last piece of a split whose receiver has a symbolic length, the piece starting at `b`
+    /// and ending the receiver: its length stays `len - b`. Sound because the pattern has no
+    /// anchor and matches no empty string, so what follows the last cut never moves a cut as
+    /// long as it is not emptied (`b < len` is kept as a pin when `b > 0`) and every character
+    /// the receiver may have past this run's is one the pattern never reads (kept as a pin under
+    /// `k < len`) (jregex's `unread_chars_only_move_the_end_of_the_last_piece`).
+    fn last_piece(&mut self, a: &StrVal, len: ExprId, b: usize, unread: &[(u32, u32)]) -> StrVal {
+        let n = a.chars.len();
+        if b > 0 {
+            let (fits, c) = self.cond(
+                Op::Slt,
+                &[Slot::int(b as i32), Slot { c: crate::value::C::I(n as i32), s: Some(len) }],
+            );
+            self.pin_cond(fits, c);
+        }
+        let bound = match a.input {
+            Some(_) => n.max(self.cfg.max_string as usize),
+            None => n + a.tail.len(),
+        };
+        let mut tail = Vec::with_capacity(bound - n);
+        for k in n..bound {
+            let c = self.char_expr(a, k);
+            let kk = self.arena.konst(Value::i32(k as i32));
+            let inside = self.arena.mk(Op::Ult, &[kk, len]);
+            let never_read = self.in_ranges(c, unread);
+            let guarded = self.arena.mk(Op::Implies, &[inside, never_read]);
+            self.pin_cond(true, Some(guarded));
+            tail.push(c);
+        }
+        let kb = self.arena.konst(Value::i32(b as i32));
+        let rest = self.arena.mk(Op::Sub, &[len, kb]);
+        self.sym_insn = true;
+        StrVal { chars: a.chars[b..].to_vec(), len: Some(rest), input: None, tail }
     }
 
     /// `matches(regex)`: the whole string in the pattern's language.
@@ -173,4 +219,12 @@ impl Machine<'_, '_> {
         }
         next
     }
+}
+
+/// Whether a split of `a` into `spans` may keep `a`'s length symbolic in its last piece: that
+/// piece ends the string (and is not empty, or is the whole of it), and the pattern has no
+/// anchor and matches no empty string (`Machine::last_piece`).
+fn kept_length(a: &StrVal, spans: &[(usize, usize)], re: &JavaRegex) -> bool {
+    let n = a.chars.len();
+    spans.last().is_some_and(|&(b, e)| e == n && (b < e || b == 0)) && !re.has_anchors() && !re.matches("")
 }

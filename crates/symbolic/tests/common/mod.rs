@@ -497,6 +497,38 @@ pub const CASES: &[(&str, &str)] = &[
         "dse.symbolic.Parsing.math(DD)Ljava/lang/String; *-3.7d *3.7d",
         r#""NaN -4.0 -3.0 3.7 -3.7 3.7 13.690000000000001 3.7 -3.7 3.7 1.9235384061671346""#,
     ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"ff\" *255",
+        r#""255/255 555/555 NFE NFE ff fffffffffffffd03 255 255|255 2551785-1""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"-7fffffff\" *-1",
+        r#""-2147483647/-2147483647 NFE NFE NFE ffffffff 3 -1 -1|-1 -1-7-1""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"zz\" *0",
+        r#""NFE 1295/1295 NFE NFE 0 0 0 0|0 000""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"+101\" *-2147483648",
+        r#""257/257 1297/1297 5/5 NFE 80000000 180000000 -2147483648 -2147483648|0 -2147483648-150323855360""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"\" *1000000",
+        r#""NFE NFE NFE NFE f4240 ffffffffffd23940 1000000 1000000|16960 1000000700000064""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"80000000\" *42",
+        r#""NFE NFE NFE NFE 2a ffffffffffffff82 42 42|42 4229442""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"-\" *9",
+        r#""NFE NFE NFE NFE 9 ffffffffffffffe5 9 9|9 9639""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"1x\" *-65536",
+        r#""NFE 69/69 NFE NFE ffff0000 30000 -65536 -65536|0 -65536-4587520""#,
+    ),
 ];
 
 /// The worker protocol's statements of a test (as the engine's `convert` makes them).
