@@ -18,6 +18,7 @@ mod nfa;
 mod parse;
 mod pike;
 
+pub use crate::dfa::DState;
 pub use crate::error::RegexError;
 
 /// `Pattern`'s compile flags, as fields. Inline flags (`(?i)`) change them inside the pattern.
@@ -165,8 +166,8 @@ impl JavaRegex {
     /// `(lo, hi, target)` code-point ranges (sorted, disjoint; a char no range holds is
     /// rejected) and whether it accepts. Empty when the pattern accepts nothing. Anchors are
     /// already decided in it, so `matches` is a walk of these transitions.
-    pub fn dfa_states(&self) -> Vec<(&[(u32, u32, usize)], bool)> {
-        self.dfa.states.iter().map(|s| (s.trans.as_slice(), s.accept)).collect()
+    pub fn dfa_states(&self) -> &[DState] {
+        &self.dfa.states
     }
 
     /// The least number of single-code-point insertions, deletions and replacements that turn

@@ -17,7 +17,7 @@
 //!   length it may have, so the solver may change the length too. Past `MAX_WALK` ite nodes the
 //!   characters are pinned and the answer is concrete.
 
-use jregex::{Flags, JavaRegex};
+use jregex::{DState, Flags, JavaRegex};
 use solver::{ExprId, Op, Value};
 
 use crate::heap::{Obj, StrVal};
@@ -163,7 +163,7 @@ impl Machine<'_, '_> {
             Some(_) if a.len.is_some() => a.chars.len().max(self.cfg.max_string as usize),
             _ => a.chars.len() + a.tail.len(),
         };
-        let transitions: usize = states.iter().map(|s| s.0.len()).sum();
+        let transitions: usize = states.iter().map(|s| s.trans.len()).sum();
         if states.is_empty() || positions.saturating_mul(transitions) > MAX_WALK {
             // Too large to walk symbolically (or nothing matches): the answer as it is.
             let a = self.fixed_str(this)?;
@@ -173,7 +173,7 @@ impl Machine<'_, '_> {
             }
             return Ok(Some(Slot::int(i32::from(holds))));
         }
-        let accepting: Vec<usize> = (0..states.len()).filter(|&q| states[q].1).collect();
+        let accepting: Vec<usize> = (0..states.len()).filter(|&q| states[q].accept).collect();
         let mut state = self.arena.konst(Value::i32(0));
         let mut acc = self.arena.konst(Value::Bool(false));
         for k in 0..=positions {
@@ -198,19 +198,19 @@ impl Machine<'_, '_> {
                 break;
             }
             let c = self.char_expr(&a, k);
-            state = self.dfa_step(&states, state, c);
+            state = self.dfa_step(states, state, c);
         }
         self.sym_insn = true;
         Ok(Some(self.bool_slot(holds, Some(acc))))
     }
 
     /// The DFA's state after reading `c` in `state`, as an ite over every transition.
-    fn dfa_step(&mut self, states: &[(&[(u32, u32, usize)], bool)], state: ExprId, c: ExprId) -> ExprId {
+    fn dfa_step(&mut self, states: &[DState], state: ExprId, c: ExprId) -> ExprId {
         let mut next = self.arena.konst(Value::i32(DEAD));
-        for (q, (trans, _)) in states.iter().enumerate().rev() {
+        for (q, st) in states.iter().enumerate().rev() {
             let kq = self.arena.konst(Value::i32(q as i32));
             let at = self.arena.mk(Op::Eq, &[state, kq]);
-            for &(lo, hi, to) in trans.iter().rev() {
+            for &(lo, hi, to) in st.trans.iter().rev() {
                 let reads = self.in_ranges(c, &[(lo, hi)]);
                 let both = self.arena.mk(Op::And2, &[at, reads]);
                 let kt = self.arena.konst(Value::i32(to as i32));
