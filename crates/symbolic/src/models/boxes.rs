@@ -58,24 +58,6 @@ impl Machine<'_, '_> {
             _ => 0,
         };
         let cached = range.is_some_and(|(lo, hi)| (lo..=hi).contains(&x));
-        if let (Some(_), Some((lo, hi))) = (v.s, range)
-            && class != "java/lang/Boolean"
-        {
-            // Whether the box is a cached one decides `==`: the value's side of the range is
-            // part of the path (as a pin-kind restriction).
-            let (k_lo, k_hi) = if v.wide() {
-                (Slot::long(lo), Slot::long(hi))
-            } else {
-                (Slot::int(lo as i32), Slot::int(hi as i32))
-            };
-            let (a, ea) = self.cond(Op::Sge, &[v, k_lo]);
-            let (b, eb) = self.cond(Op::Sle, &[v, k_hi]);
-            let e = match (ea, eb) {
-                (Some(p), Some(q)) => Some(self.arena.mk(Op::And2, &[p, q])),
-                (p, q) => p.or(q),
-            };
-            self.pin_cond(a && b, e);
-        }
         if cached
             && v.s.is_none()
             && let Some(&o) = self.box_cache.get(&(class.to_string(), x))
@@ -85,6 +67,9 @@ impl Machine<'_, '_> {
         let mut fields = BTreeMap::new();
         fields.insert(format!("{class}.value"), v);
         let o = self.heap.alloc(Obj::Inst { class: class.to_string(), fields });
+        if let (Some(_), Some(r)) = (v.s, range) {
+            self.heap.valueof_boxes.insert(o, r);
+        }
         if cached {
             // A symbolic value gets a box of its own that stands for the cached one (`Heap::same`).
             self.heap.cached_boxes.insert(o, x);
