@@ -21,27 +21,48 @@ const EVALUATIONS: u64 = 5000;
 
 const SEEDS: [u64; 3] = [1, 2, 3];
 
-/// Feasible branch goals the runs with the models do not cover at this budget, with the reason:
-/// the to-do list, kept honest both ways (a listed goal that gets covered fails the test too).
-const KNOWN_MISSES: &[(&str, &[&str], &str)] = &[(
-    "parsers.Settings",
-    &[
-        "branch p24 not-taken (parsers/Settings:17)",
-        "branch p33 not-taken (parsers/Settings:21)",
-        "branch p39 not-taken (parsers/Settings:24)",
-    ],
-    "the key must be a piece of exactly four characters (\"port\" ignoring case): a piece's length \
-     is fixed by where the cuts fall on the test's string, which the class entries of `split` keep, \
-     and the explorations that move a cut run out of queries first (docs/dse.md, Models, known \
-     limits)",
-)];
+/// Feasible branch goals the runs with the models do not cover at this budget, per subject and
+/// the seeds they are missed at, with the reason: the to-do list, kept honest both ways (a listed
+/// goal that gets covered fails the test too).
+const KNOWN_MISSES: &[(&str, &[u64], &[&str], &str)] = &[
+    (
+        "parsers.Settings",
+        &[1, 2, 3],
+        &[
+            "branch p24 not-taken (parsers/Settings:17)",
+            "branch p33 not-taken (parsers/Settings:21)",
+            "branch p39 not-taken (parsers/Settings:24)",
+        ],
+        "the key must be a piece of exactly four characters (\"port\" ignoring case): a piece's length \
+         is fixed by where the cuts fall on the test's string, which the class entries of `split` keep, \
+         and the explorations that move a cut run out of queries first (docs/dse.md, Models, known \
+         limits)",
+    ),
+    (
+        "parsers.IsoDate",
+        &[2],
+        &["branch p57 taken (parsers/IsoDate:25)"],
+        "a time whose hour is not 23 (the other side of `f[3] == 23`): not investigated; at this seed \
+         DSE's three applications end with every time-of-day test it kept at hour 23",
+    ),
+    (
+        "parsers.Labels",
+        &[1],
+        &["branch p10 not-taken (parsers/Labels:11)"],
+        "\"AB-0042\": not investigated; at this seed DSE's two applications made 17 queries and \
+         confirmed 2 tests, none of them the ticket",
+    ),
+];
 
-/// The goals `table` lists for `class`.
-fn listed(table: &[(&str, &[&str], &str)], class: &str) -> Vec<String> {
-    table
+/// The goals `KNOWN_MISSES` lists for `class` at `seed`, sorted.
+fn known_misses(class: &str, seed: u64) -> Vec<String> {
+    let mut out: Vec<String> = KNOWN_MISSES
         .iter()
-        .find(|(c, _, _)| *c == class)
-        .map_or(Vec::new(), |(_, goals, _)| goals.iter().map(|g| g.to_string()).collect())
+        .filter(|(c, seeds, _, _)| *c == class && seeds.contains(&seed))
+        .flat_map(|(_, _, goals, _)| goals.iter().map(|g| g.to_string()))
+        .collect();
+    out.sort();
+    out
 }
 
 fn run(class: &str, seed: u64, parser_models: bool) -> Generation {
@@ -88,8 +109,6 @@ fn subjects() -> Vec<(String, Vec<usize>)> {
 fn parser_models_cover_the_branches_the_interpreter_stopped_at() {
     let mut failures = Vec::new();
     for (class, hard) in subjects() {
-        let mut known = listed(KNOWN_MISSES, &class);
-        known.sort();
         if hard.is_empty() {
             failures.push(format!("{class}: no branch is marked hard"));
         }
@@ -110,6 +129,7 @@ fn parser_models_cover_the_branches_the_interpreter_stopped_at() {
                  {} divergences",
                 on.uncovered, off.uncovered, d.applications, d.solver_calls, d.confirmed, d.divergences
             );
+            let known = known_misses(&class, seed);
             let mut uncovered = on.uncovered.clone();
             uncovered.sort();
             if uncovered != known || on_cov + known.len() != total {
