@@ -40,6 +40,10 @@ pub(crate) struct DseArgs {
     /// Negate only branches whose other side the search has not covered (004's filter).
     #[arg(long, value_enum, default_value_t = Switch::of(standard().filter))]
     dse_filter: Switch,
+    /// The interpreter's models of the JDK methods parsers use (split and matches by regular
+    /// expressions, String.format, strip, Math over doubles); off for their ablation.
+    #[arg(long, value_enum, default_value_t = Switch::of(standard().parser_models))]
+    dse_parser_models: Switch,
     /// Keep every solved test, not only those covering a new goal.
     #[arg(long)]
     dse_keep_all: bool,
@@ -88,6 +92,7 @@ impl DseArgs {
         c.solver.z3_rlimit = self.dse_z3_rlimit;
         c.solver.avm_evaluations = self.dse_avm_evaluations;
         c.filter = self.dse_filter.is_on();
+        c.parser_models = self.dse_parser_models.is_on();
         // A flag can only add: the standard's `keep_all` stays when it is not given.
         c.keep_all |= self.dse_keep_all;
         c.stall = self.dse_stall;

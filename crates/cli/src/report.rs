@@ -311,6 +311,7 @@ fn dse_config_json(c: &engine::DseConfig) -> Value {
         "max_steps": c.max_steps,
         "max_depth": c.max_depth,
         "max_string": c.max_string,
+        "parser_models": c.parser_models,
         "z3_rlimit": c.solver.z3_rlimit,
         "avm_evaluations": c.solver.avm_evaluations,
         "filter": c.filter,

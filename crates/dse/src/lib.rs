@@ -58,6 +58,9 @@ pub struct DseConfig {
     pub max_steps: u64,
     pub max_depth: u32,
     pub max_string: u32,
+    /// The interpreter's models of the JDK methods parsers use (`symbolic::SymConfig`; off only
+    /// for their ablation).
+    pub parser_models: bool,
     /// Solver limits per query.
     pub solver: solver::SolverLimits,
     /// Negate only branches whose other side the search has not covered (004: on).
@@ -92,6 +95,7 @@ impl DseConfig {
             max_steps: sym.max_steps,
             max_depth: sym.max_depth,
             max_string: sym.max_string,
+            parser_models: sym.parser_models,
             // Three times the solver's default rlimit: Magic.linear's full query (the equality,
             // a - b == 77777 and 5a < c < 5a + 10 over 32-bit ints) is unknown to Z3 4.8.12 at
             // 2 million units and solved at 6. Explorations get an eighth (`hook::Dse::new`).
@@ -115,6 +119,7 @@ impl DseConfig {
             max_steps: self.max_steps,
             max_depth: self.max_depth,
             max_string: self.max_string,
+            parser_models: self.parser_models,
         }
     }
 }

@@ -18,6 +18,7 @@ mod nfa;
 mod parse;
 mod pike;
 
+pub use crate::dfa::DState;
 pub use crate::error::RegexError;
 
 /// `Pattern`'s compile flags, as fields. Inline flags (`(?i)`) change them inside the pattern.
@@ -131,6 +132,42 @@ impl JavaRegex {
     /// `s.split(pattern)`: Java's `String.split` with limit 0.
     pub fn split(&self, s: &str) -> Vec<String> {
         pike::split(&self.nfa, s)
+    }
+
+    /// The pieces of `Pattern.split(s, limit)` (and `String.split(regex, limit)`) as char ranges
+    /// `(start, end)` of `s`, in order.
+    pub fn split_spans(&self, s: &str, limit: i32) -> Vec<(usize, usize)> {
+        let chars: Vec<char> = s.chars().collect();
+        pike::split_spans(&self.nfa, &chars, limit)
+    }
+
+    /// The code points this pattern cannot tell from `c`, as sorted disjoint ranges: those that
+    /// every character set of the pattern holds exactly when it holds `c`, and that anchors see
+    /// as the same kind of char (word char, `\n`, `\r`, other line terminator, other). Putting one
+    /// of them in place of `c` anywhere in an input changes no answer of `matches`, `find`,
+    /// `find_span` or `split`: the automata read chars only through those sets and kinds.
+    pub fn indistinguishable(&self, c: char) -> Vec<(u32, u32)> {
+        nfa::indistinguishable(&self.nfa, c)
+    }
+
+    /// Whether the pattern has an anchor (`^ $ \A \z \Z \b \B`, in any mode): without one, a
+    /// match depends on the chars it reads alone, never on where the input ends.
+    pub fn has_anchors(&self) -> bool {
+        nfa::has_anchors(&self.nfa)
+    }
+
+    /// The code points no character set of the pattern holds, as sorted disjoint ranges: no match
+    /// reads one, so chars of these never take part in a match.
+    pub fn unread(&self) -> Vec<(u32, u32)> {
+        nfa::unread(&self.nfa)
+    }
+
+    /// The deterministic automaton's states, the start first: for each, its transitions as
+    /// `(lo, hi, target)` code-point ranges (sorted, disjoint; a char no range holds is
+    /// rejected) and whether it accepts. Empty when the pattern accepts nothing. Anchors are
+    /// already decided in it, so `matches` is a walk of these transitions.
+    pub fn dfa_states(&self) -> &[DState] {
+        &self.dfa.states
     }
 
     /// The least number of single-code-point insertions, deletions and replacements that turn

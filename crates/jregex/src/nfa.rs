@@ -324,3 +324,52 @@ fn compile(
         }
     }
 }
+
+/// The code points that every code-point step of `nfa` reads exactly when it reads `c`, and
+/// whose [`Kind`] is `c`'s (see `JavaRegex::indistinguishable`).
+pub fn indistinguishable(nfa: &Nfa, c: char) -> Vec<(u32, u32)> {
+    let sets: Vec<&CharSet> = nfa
+        .states
+        .iter()
+        .filter_map(|s| if let State::Char(set, _) = s { Some(set) } else { None })
+        .collect();
+    let signature = |x: u32| -> (Vec<bool>, Kind) {
+        (sets.iter().map(|s| s.contains(x)).collect(), Kind::of(char::from_u32(x).or(Some('\u{FFFD}'))))
+    };
+    // Cut the code points where some set or some kind changes; each run between cuts is uniform.
+    let mut cuts = BTreeSet::from([0u32, 0x11_0000]);
+    for &(lo, hi) in sets.iter().flat_map(|s| s.ranges()).chain(Kind::special().ranges()) {
+        cuts.insert(lo);
+        cuts.insert(hi + 1);
+    }
+    let want = signature(c as u32);
+    let cuts: Vec<u32> = cuts.into_iter().collect();
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for w in cuts.windows(2) {
+        let (lo, hi) = (w[0], w[1] - 1);
+        if signature(lo) != want {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if last.1 + 1 == lo => last.1 = hi,
+            _ => out.push((lo, hi)),
+        }
+    }
+    out
+}
+
+/// Whether `nfa` has an anchor (`^`, `$`, `\b`, ...): a match may then depend on where the
+/// input ends or on a neighbouring char's kind.
+pub fn has_anchors(nfa: &Nfa) -> bool {
+    nfa.states.iter().any(|s| matches!(s, State::Look(..)))
+}
+
+/// The code points no code-point step of `nfa` reads, as sorted disjoint ranges.
+pub fn unread(nfa: &Nfa) -> Vec<(u32, u32)> {
+    let read = nfa
+        .states
+        .iter()
+        .filter_map(|s| if let State::Char(set, _) = s { Some(set) } else { None })
+        .fold(CharSet::empty(), |acc, set| acc.union(set));
+    read.negate().ranges().to_vec()
+}

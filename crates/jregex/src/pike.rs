@@ -111,27 +111,44 @@ pub(crate) fn find_at(nfa: &Nfa, chars: &[char], from: usize) -> Option<(usize, 
 /// whole input; trailing empty pieces are removed.
 pub(crate) fn split(nfa: &Nfa, s: &str) -> Vec<String> {
     let chars: Vec<char> = s.chars().collect();
-    let piece = |a: usize, b: usize| chars[a..b].iter().collect::<String>();
-    let mut res = Vec::new();
+    split_spans(nfa, &chars, 0).into_iter().map(|(a, b)| chars[a..b].iter().collect()).collect()
+}
+
+/// The pieces of `Pattern.split(input, limit)` (JDK 17's loop, step by step) as char ranges of
+/// `chars`: with `limit > 0` at most `limit` pieces, the last one the rest of the input; with
+/// `limit == 0` trailing empty pieces removed; with `limit < 0` every piece kept.
+pub(crate) fn split_spans(nfa: &Nfa, chars: &[char], limit: i32) -> Vec<(usize, usize)> {
+    let limited = limit > 0;
+    let cap = usize::try_from(limit).unwrap_or(0);
+    let mut res: Vec<(usize, usize)> = Vec::new();
     let mut index = 0;
     let mut from = 0;
     while from <= chars.len() {
-        let Some((start, end)) = find_at(nfa, &chars, from) else { break };
+        let Some((start, end)) = find_at(nfa, chars, from) else { break };
         // As `Matcher.find`: the next search starts after this match, one further if it was
         // empty.
         from = if start == end { end + 1 } else { end };
-        if index == 0 && start == 0 && end == 0 {
-            continue;
+        if !limited || res.len() + 1 < cap {
+            if index == 0 && start == 0 && end == 0 {
+                continue;
+            }
+            res.push((index, start));
+            index = end;
+        } else if res.len() + 1 == cap {
+            res.push((index, chars.len()));
+            index = end;
         }
-        res.push(piece(index, start));
-        index = end;
     }
     if index == 0 {
-        return vec![s.to_string()];
+        return vec![(0, chars.len())];
     }
-    res.push(piece(index, chars.len()));
-    while res.last().is_some_and(String::is_empty) {
-        res.pop();
+    if !limited || res.len() < cap {
+        res.push((index, chars.len()));
+    }
+    if limit == 0 {
+        while res.last().is_some_and(|&(a, b)| a == b) {
+            res.pop();
+        }
     }
     res
 }

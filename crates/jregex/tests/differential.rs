@@ -220,3 +220,97 @@ fn random_text_parses_like_the_jvm() {
     // Not vacuous: most of what the JVM compiles is compiled and compared.
     assert!(compared > 4 * refused, "compared {compared}, refused {refused}");
 }
+
+/// What `split`, `matches`, `find` and `find_span` say of an input, by positions only.
+fn shape(re: &JavaRegex, input: &str) -> String {
+    let spans: Vec<_> = [0, 2, -1].iter().map(|&l| re.split_spans(input, l)).collect();
+    format!("{} {} {:?} {spans:?}", re.matches(input), re.find(input), re.find_span(input))
+}
+
+/// A char of `ranges` other than `c` if there is one (outside the surrogates), from each end.
+fn others(ranges: &[(u32, u32)], c: char) -> Vec<char> {
+    let all = ranges.iter().flat_map(|&(lo, hi)| [lo, hi, lo.saturating_add(1).min(hi)]);
+    all.filter_map(char::from_u32).filter(|&x| x != c).collect()
+}
+
+/// `indistinguishable`: putting any char of `c`'s class in its place changes none of the
+/// answers by position (the DSE's split model pins each char to its class and keeps the
+/// pieces' chars symbolic on that ground), and the class holds `c`.
+#[test]
+fn indistinguishable_chars_change_no_answer() {
+    let mut g = Gen(0x00dd_ba11_5eed_0042);
+    let (mut checked, mut failures) = (0, String::new());
+    for _ in 0..300 {
+        let pattern = g.pattern();
+        let Ok(re) = JavaRegex::parse(&pattern, Flags::NONE) else { continue };
+        for _ in 0..4 {
+            let input = g.input();
+            let want = shape(&re, &input);
+            let chars: Vec<char> = input.chars().collect();
+            for (i, &c) in chars.iter().enumerate() {
+                let class = re.indistinguishable(c);
+                if !class.iter().any(|&(lo, hi)| (lo..=hi).contains(&(c as u32))) {
+                    writeln!(failures, "{pattern:?}: {c:?} not in its own class {class:?}").unwrap();
+                }
+                for x in others(&class, c) {
+                    let mut other = chars.clone();
+                    other[i] = x;
+                    let other: String = other.into_iter().collect();
+                    checked += 1;
+                    if shape(&re, &other) != want {
+                        writeln!(failures, "{pattern:?}: {input:?} and {other:?} differ").unwrap();
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+    assert!(checked > 1000, "only {checked} replacements checked");
+}
+
+/// `unread` and `has_anchors`: for a pattern without anchors that matches no empty string, chars
+/// no set reads appended to an input whose last piece ends it lengthen that piece only, and a
+/// char taken off its end shortens it only (the DSE's split model keeps that piece's length
+/// symbolic on that ground).
+#[test]
+fn unread_chars_only_move_the_end_of_the_last_piece() {
+    let mut g = Gen(0x001a_570f_7e55_0042);
+    let (mut checked, mut failures) = (0, String::new());
+    for _ in 0..3000 {
+        let pattern = g.pattern();
+        let Ok(re) = JavaRegex::parse(&pattern, Flags::NONE) else { continue };
+        if re.has_anchors() || re.matches("") {
+            continue;
+        }
+        let Some(x) = re.unread().iter().find_map(|&(lo, _)| char::from_u32(lo)) else { continue };
+        for _ in 0..8 {
+            let input = g.input();
+            let n = input.chars().count();
+            let spans = re.split_spans(&input, 0);
+            let Some(&(start, end)) = spans.last() else { continue };
+            if end != n || start == end {
+                continue;
+            }
+            let moved = |by: isize| {
+                let mut s = spans.clone();
+                if let Some(last) = s.last_mut() {
+                    last.1 = (last.1 as isize + by) as usize;
+                }
+                s
+            };
+            checked += 1;
+            let longer = format!("{input}{x}{x}");
+            if re.split_spans(&longer, 0) != moved(2) {
+                writeln!(failures, "{pattern:?}: {input:?} and {longer:?}").unwrap();
+            }
+            if end - start >= 2 {
+                let shorter: String = input.chars().take(n - 1).collect();
+                if re.split_spans(&shorter, 0) != moved(-1) {
+                    writeln!(failures, "{pattern:?}: {input:?} and {shorter:?}").unwrap();
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+    assert!(checked > 100, "only {checked} inputs checked");
+}

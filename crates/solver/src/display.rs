@@ -54,6 +54,9 @@ fn render(op: Op, a: &[&str]) -> String {
     }
     match op {
         Op::Neg | Op::FNeg => format!("-{}", a[0]),
+        Op::FSqrt => format!("sqrt({})", a[0]),
+        Op::FFloor => format!("floor({})", a[0]),
+        Op::FCeil => format!("ceil({})", a[0]),
         Op::Not => format!("!{}", a[0]),
         Op::SignExt(w) => format!("sext{w}({})", a[0]),
         Op::ZeroExt(w) => format!("zext{w}({})", a[0]),

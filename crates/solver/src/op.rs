@@ -52,6 +52,12 @@ pub enum Op {
     /// Java's % on doubles = fmod, truncating.
     FRem,
     FNeg,
+    /// The square root, correctly rounded to nearest (`Math.sqrt`, IEEE's squareRoot).
+    FSqrt,
+    /// The largest integral value not above (`Math.floor`; -0.0, NaN and infinities kept).
+    FFloor,
+    /// The smallest integral value not below (`Math.ceil`; -0.5 gives -0.0, as in Java).
+    FCeil,
     FLt,
     FLe,
     FGt,
@@ -134,7 +140,7 @@ impl Op {
                 Sort::Bool
             }
             (Op::FAdd | Op::FSub | Op::FMul | Op::FDiv | Op::FRem, &[a, b]) if a == b && is_float(a) => a,
-            (Op::FNeg, &[a]) if is_float(a) => a,
+            (Op::FNeg | Op::FSqrt | Op::FFloor | Op::FCeil, &[a]) if is_float(a) => a,
             (Op::FLt | Op::FLe | Op::FGt | Op::FGe | Op::FEq, &[a, b]) if a == b && is_float(a) => Sort::Bool,
             (Op::IsNaN, &[a]) if is_float(a) => Sort::Bool,
             (Op::IntToFp(to), &[Sort::Bv(_)]) if is_float(to) => to,
@@ -186,6 +192,14 @@ fn fbin(args: &[Value], f32op: impl Fn(f32, f32) -> f32, f64op: impl Fn(f64, f64
     match (args[0], args[1]) {
         (Value::F32(a), Value::F32(b)) => Value::f32(f32op(f32::from_bits(a), f32::from_bits(b))),
         (a, b) => Value::f64(f64op(a.as_f64(), b.as_f64())),
+    }
+}
+
+/// A unary float function, in the operand's own precision.
+fn fun(a: Value, f32op: impl Fn(f32) -> f32, f64op: impl Fn(f64) -> f64) -> Value {
+    match a {
+        Value::F32(a) => Value::f32(f32op(f32::from_bits(a))),
+        a => Value::f64(f64op(a.as_f64())),
     }
 }
 
@@ -278,6 +292,9 @@ pub fn apply(op: Op, args: &[Value]) -> Value {
             Value::F32(a) => Value::F32(a ^ (1 << 31)),
             other => Value::F64(other.as_u64() ^ (1 << 63)),
         },
+        Op::FSqrt => fun(args[0], f32::sqrt, f64::sqrt),
+        Op::FFloor => fun(args[0], f32::floor, f64::floor),
+        Op::FCeil => fun(args[0], f32::ceil, f64::ceil),
         Op::FLt => fcmp(args, |a, b| a < b),
         Op::FLe => fcmp(args, |a, b| a <= b),
         Op::FGt => fcmp(args, |a, b| a > b),

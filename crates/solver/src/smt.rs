@@ -62,6 +62,9 @@ fn float_ops(prog: &Compiled) -> usize {
                         | Op::FMul
                         | Op::FDiv
                         | Op::FRem
+                        | Op::FSqrt
+                        | Op::FFloor
+                        | Op::FCeil
                         | Op::IntToFp(_)
                         | Op::FpToInt(_)
                         | Op::FpToFp(_),
@@ -337,6 +340,9 @@ fn translate(op: Op, a: &[String], sorts: &[Sort]) -> String {
             )
         }
         Op::FNeg => format!("(fp.neg {})", a[0]),
+        Op::FSqrt => format!("(fp.sqrt RNE {})", a[0]),
+        Op::FFloor => format!("(fp.roundToIntegral RTN {})", a[0]),
+        Op::FCeil => format!("(fp.roundToIntegral RTP {})", a[0]),
         Op::FLt => bin("fp.lt"),
         Op::FLe => bin("fp.leq"),
         Op::FGt => bin("fp.gt"),

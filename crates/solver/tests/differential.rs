@@ -1,6 +1,6 @@
 //! Differential test of the constraint language's semantics against a real JVM: a few hundred random
-//! expressions over int, long, float, double, char and boolean (every operation, conversion and
-//! compare, with corner constants: 0, -1, MIN, MAX, NaN, ±0.0, ±Inf, 1e300, denormals ...) are
+//! expressions over int, long, float, double, char and boolean (every operation (`Math.sqrt`, `floor`
+//! and `ceil` too), conversion and compare, with corner constants: 0, -1, MIN, MAX, NaN, ±0.0, ±Inf, 1e300, denormals ...) are
 //! written as ONE Java class that prints each value (floats as raw bits), compiled with javac and
 //! run; `Arena::eval` and the folding of `apply` (`Arena::instantiate`) must give the same bits.
 //!
@@ -265,7 +265,7 @@ impl Gen<'_> {
     fn gen_floating(&mut self, ty: Ty, d: u32) -> (ExprId, String) {
         let sort = ty.sort();
         let jt = ty.java();
-        match self.rng.random_range(0..10) {
+        match self.rng.random_range(0..11) {
             0 => self.binary(Op::FAdd, ty, "+", d),
             1 => self.binary(Op::FSub, ty, "-", d),
             2 => self.binary(Op::FMul, ty, "*", d),
@@ -289,6 +289,13 @@ impl Gen<'_> {
                 let (a, sa) = self.expr(Ty::Char, d);
                 let i = self.mk(Op::ZeroExt(32), &[a]);
                 (self.mk(Op::IntToFp(sort), &[i]), format!("(({jt}) {sa})"))
+            }
+            // Java has these for doubles only.
+            9 if ty == Ty::Double => {
+                let (op, f) =
+                    pick(&mut self.rng, &[(Op::FSqrt, "sqrt"), (Op::FFloor, "floor"), (Op::FCeil, "ceil")]);
+                let (a, sa) = self.expr(ty, d);
+                (self.mk(op, &[a]), format!("Math.{f}({sa})"))
             }
             _ => self.ite(ty, d),
         }

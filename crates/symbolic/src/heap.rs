@@ -122,6 +122,10 @@ pub(crate) struct Heap {
     /// Boxes of the `valueOf` caches, with their values: two of one class and value are the same
     /// object to the JVM (a symbolic value's box stands for the cached one).
     pub cached_boxes: BTreeMap<ObjId, i64>,
+    /// Boxes made by `valueOf` of a symbolic value, with their class's cache range: whether one
+    /// is the cached object (`==` to another box of its value) is decided where `==` asks
+    /// (`Machine::same_box_cond`), not when it is made.
+    pub valueof_boxes: BTreeMap<ObjId, (i64, i64)>,
 }
 
 impl Heap {

@@ -79,12 +79,18 @@ pub struct SymConfig {
     pub max_depth: u32,
     /// Characters per symbolic string (variables are made for indices below it).
     pub max_string: u32,
+    /// The models of the JDK methods parsers use (docs/dse.md "Models"): `split` and `matches` by
+    /// regular expressions, `String.format`, `strip`, and `Math`'s double functions kept
+    /// symbolic. Off (an ablation), those calls stop the replay (`split` by one literal
+    /// character excepted) and `Math`'s double functions are concretised, as before the models.
+    pub parser_models: bool,
 }
 
 impl SymConfig {
     /// The limits the DSE hook starts from. Calls recurse on the Rust stack: 128 frames take
     /// about 300 KiB at opt-level 1 (800 ran in a 2 MiB test thread), a few times that unoptimised.
-    pub const STANDARD: SymConfig = SymConfig { max_steps: 200_000, max_depth: 128, max_string: 32 };
+    pub const STANDARD: SymConfig =
+        SymConfig { max_steps: 200_000, max_depth: 128, max_string: 32, parser_models: true };
 }
 
 /// Where an input comes from in the test (after expansion, each occurrence is its own statement).

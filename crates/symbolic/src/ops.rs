@@ -247,21 +247,37 @@ impl<'a> Machine<'a, '_> {
         Ok(if taken { Next::Jump(target) } else { Next::Go })
     }
 
-    /// `a == b` for two cached boxes of one class with a symbolic value: their values are equal.
+    /// `a == b` for two boxes of one class made by `valueOf`, one with a symbolic value: their
+    /// values are equal and in the class's cache range (outside it each `valueOf` makes a new
+    /// object).
     fn same_box_cond(
         &mut self,
         a: Option<crate::value::ObjId>,
         b: Option<crate::value::ObjId>,
     ) -> Option<ExprId> {
         let (a, b) = (a?, b?);
-        if a == b || !self.heap.cached_boxes.contains_key(&a) || !self.heap.cached_boxes.contains_key(&b) {
+        let h = &self.heap;
+        let made = |o| h.cached_boxes.contains_key(&o) || h.valueof_boxes.contains_key(&o);
+        if a == b || !made(a) || !made(b) || h.class_of(a) != h.class_of(b) {
             return None;
         }
-        if self.heap.class_of(a) != self.heap.class_of(b) {
-            return None;
-        }
+        // Every Boolean is cached (its range is the whole of i64).
+        let range =
+            h.valueof_boxes.get(&a).or_else(|| h.valueof_boxes.get(&b)).copied().filter(|r| r.0 != i64::MIN);
         let (va, vb) = (self.unbox(a).ok()?, self.unbox(b).ok()?);
-        self.cond(Op::Eq, &[va, vb]).1
+        let eq = self.cond(Op::Eq, &[va, vb]).1?;
+        let Some((lo, hi)) = range else { return Some(eq) };
+        let (k_lo, k_hi) = if va.wide() {
+            (Slot::long(lo), Slot::long(hi))
+        } else {
+            (Slot::int(lo as i32), Slot::int(hi as i32))
+        };
+        let mut all = eq;
+        for c in [self.cond(Op::Sge, &[va, k_lo]).1, self.cond(Op::Sle, &[va, k_hi]).1].into_iter().flatten()
+        {
+            all = self.arena.mk(Op::And2, &[all, c]);
+        }
+        Some(all)
     }
 
     /// Covers the jump's goal and records the entry of a symbolic condition `sym` (of the jump

@@ -1,6 +1,6 @@
 //! Strings as the models see them: the contents of a string object with shadows (the input's
 //! length pinned where a result's shape depends on it), `String.valueOf` of every JVM type (Java's
-//! number formatting), the characters of string inputs made on demand, and the `BootstrapMethods`
+//! number formatting; an integer's digits symbolic), the characters of string inputs made on demand, and the `BootstrapMethods`
 //! entries `invokedynamic` string concatenation needs.
 
 use classfile::{ClassFile, Constant};
@@ -186,9 +186,48 @@ impl Machine<'_, '_> {
         }
     }
 
+    /// The decimal digits of a long's magnitude, at least `min` of them (leading zeros, as `%0Nd`
+    /// pads), and its sign, with shadows: the sign and the number of digits pinned
+    /// (`10^(k-1) <= |n| < 10^k`; only the upper bound when `min` digits hold the value), each
+    /// digit `|n| / 10^j % 10` of the value. `Long.MIN_VALUE`, whose magnitude is no long, is
+    /// pinned.
+    pub(crate) fn decimal_digits(&mut self, x: Slot, min: u32) -> (bool, Vec<Ch>) {
+        let n = x.as_long();
+        if x.s.is_none() || n == i64::MIN {
+            let n = self.pin(x).as_long();
+            let text = format!("{:0>w$}", n.unsigned_abs(), w = min as usize);
+            return (n < 0, StrVal::concrete(&text.encode_utf16().collect::<Vec<u16>>()).chars);
+        }
+        let (neg, e) = self.cond(Op::Slt, &[x, Slot::long(0)]);
+        self.pin_cond(neg, e);
+        let m = if neg { self.op(Op::Neg, &[x]) } else { x };
+        let own = n.unsigned_abs().to_string().len() as u32;
+        let k = own.max(min).min(19);
+        if k > 1 && own >= min {
+            let (h, e) = self.cond(Op::Sge, &[m, Slot::long(10i64.pow(k - 1))]);
+            self.pin_cond(h, e);
+        }
+        if k < 19 {
+            let (h, e) = self.cond(Op::Slt, &[m, Slot::long(10i64.pow(k))]);
+            self.pin_cond(h, e);
+        }
+        let digits = (0..k)
+            .map(|i| {
+                let q = self.op(Op::SDiv, &[m, Slot::long(10i64.pow(k - 1 - i))]);
+                let d = self.op(Op::SRem, &[q, Slot::long(10)]);
+                let d = self.chain(&[Op::Extract(32)], d);
+                let c = self.op(Op::Add, &[d, Slot::int(i32::from(b'0'))]);
+                self.int_to_char(c)
+            })
+            .collect();
+        (neg, digits)
+    }
+
     /// `String.valueOf` of a value of descriptor `desc` (the string conversion of JLS §5.1.11).
-    /// Numbers are formatted concretely, their shadows pinned; a char keeps its shadow; an object
-    /// other than a string goes through its `toString()`.
+    /// An integral number keeps its value in its digits (`decimal_digits`: only the sign and the
+    /// number of digits pinned; pinned whole without the parser models); floating-point numbers
+    /// and booleans are formatted concretely, their shadows pinned; a char keeps its shadow; an
+    /// object other than a string goes through its `toString()`.
     pub(crate) fn string_of(&mut self, a: Slot, desc: &str) -> Res<StrVal> {
         let text = match desc {
             "C" => {
@@ -196,6 +235,12 @@ impl Machine<'_, '_> {
                 return Ok(StrVal { chars: vec![ch], len: None, input: None, tail: Vec::new() });
             }
             "Z" => (if self.pin(a).as_int() != 0 { "true" } else { "false" }).to_string(),
+            "I" | "S" | "B" | "J" if self.cfg.parser_models && a.s.is_some() => {
+                let wide = if a.wide() { a } else { self.chain(&[Op::SignExt(64)], a) };
+                let (neg, digits) = self.decimal_digits(wide, 1);
+                let sign = neg.then_some(Ch { c: u16::from(b'-'), s: None });
+                return Ok(StrVal::from_chars(sign.into_iter().chain(digits).collect()));
+            }
             "I" | "S" | "B" => self.pin(a).as_int().to_string(),
             "J" => self.pin(a).as_long().to_string(),
             "F" => match self.pin(a).c {

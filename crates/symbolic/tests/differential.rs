@@ -165,6 +165,7 @@ fn random_tests_cover_what_the_jvm_covers() {
         "dse.symbolic.Lambdas",
         "dse.symbolic.Stack",
         "dse.symbolic.Collect",
+        "dse.symbolic.Parsing",
     ];
     run_area("dse", &dse, 30, &mut tally);
     let search = [

@@ -1,6 +1,6 @@
 //! The JVM oracle the test targets share: a small Java program, compiled with `javac` into a
 //! temporary directory, that reads (pattern, input) rows on stdin and prints what
-//! `java.util.regex` says of each: whole-string match, `find`, and `String.split`.
+//! `java.util.regex` says of each: whole-string match, `find`, and `String.split` with the limits 0, 2 and -1.
 
 // The oracle starts `javac` and `java` itself; in the product only the worker crate spawns
 // processes.
@@ -39,8 +39,12 @@ public class Oracle {
             try {
                 Pattern p = Pattern.compile(decode(f[0]));
                 String s = decode(f[1]);
-                StringJoiner parts = new StringJoiner("/", "[", "]");
-                for (String part : s.split(decode(f[0]))) parts.add(encode(part));
+                StringBuilder parts = new StringBuilder();
+                for (int limit : new int[] {0, 2, -1}) {
+                    StringJoiner j = new StringJoiner("/", "[", "]");
+                    for (String part : s.split(decode(f[0]), limit)) j.add(encode(part));
+                    parts.append(limit == 0 ? "" : " ").append(j);
+                }
                 out.println(p.matcher(s).matches() + " " + p.matcher(s).find() + " " + parts);
             } catch (PatternSyntaxException e) {
                 out.println("error");
@@ -63,14 +67,22 @@ fn hex(s: &str) -> String {
     s.chars().map(|c| format!("{:x}", c as u32)).collect::<Vec<_>>().join(" ")
 }
 
-/// The line the oracle prints for `(re, input)`, computed by this crate.
+/// The line the oracle prints for `(re, input)`, computed by this crate (`split` for the limit
+/// 0, `split_spans` for the others).
 pub fn ours(re: &JavaRegex, input: &str) -> String {
-    let parts: Vec<String> = re
-        .split(input)
-        .iter()
-        .map(|p| p.chars().map(|c| format!("{:x}", c as u32)).collect::<Vec<_>>().join("."))
-        .collect();
-    format!("{} {} [{}]", re.matches(input), re.find(input), parts.join("/"))
+    let text = |p: &str| p.chars().map(|c| format!("{:x}", c as u32)).collect::<Vec<_>>().join(".");
+    let parts: Vec<String> = re.split(input).iter().map(|p| text(p)).collect();
+    let chars: Vec<char> = input.chars().collect();
+    let mut line = format!("{} {} [{}]", re.matches(input), re.find(input), parts.join("/"));
+    for limit in [2, -1] {
+        let spans: Vec<String> = re
+            .split_spans(input, limit)
+            .iter()
+            .map(|&(a, b)| text(&chars[a..b].iter().collect::<String>()))
+            .collect();
+        line.push_str(&format!(" [{}]", spans.join("/")));
+    }
+    line
 }
 
 /// The oracle's line for each (pattern, input) row.

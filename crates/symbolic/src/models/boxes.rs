@@ -58,24 +58,6 @@ impl Machine<'_, '_> {
             _ => 0,
         };
         let cached = range.is_some_and(|(lo, hi)| (lo..=hi).contains(&x));
-        if let (Some(_), Some((lo, hi))) = (v.s, range)
-            && class != "java/lang/Boolean"
-        {
-            // Whether the box is a cached one decides `==`: the value's side of the range is
-            // part of the path (as a pin-kind restriction).
-            let (k_lo, k_hi) = if v.wide() {
-                (Slot::long(lo), Slot::long(hi))
-            } else {
-                (Slot::int(lo as i32), Slot::int(hi as i32))
-            };
-            let (a, ea) = self.cond(Op::Sge, &[v, k_lo]);
-            let (b, eb) = self.cond(Op::Sle, &[v, k_hi]);
-            let e = match (ea, eb) {
-                (Some(p), Some(q)) => Some(self.arena.mk(Op::And2, &[p, q])),
-                (p, q) => p.or(q),
-            };
-            self.pin_cond(a && b, e);
-        }
         if cached
             && v.s.is_none()
             && let Some(&o) = self.box_cache.get(&(class.to_string(), x))
@@ -85,6 +67,9 @@ impl Machine<'_, '_> {
         let mut fields = BTreeMap::new();
         fields.insert(format!("{class}.value"), v);
         let o = self.heap.alloc(Obj::Inst { class: class.to_string(), fields });
+        if let (Some(_), Some(r)) = (v.s, range) {
+            self.heap.valueof_boxes.insert(o, r);
+        }
         if cached {
             // A symbolic value gets a box of its own that stands for the cached one (`Heap::same`).
             self.heap.cached_boxes.insert(o, x);
@@ -146,9 +131,14 @@ impl Machine<'_, '_> {
             ("parseInt" | "parseLong", "Ljava/lang/String;I") => {
                 let radix = self.pin(args[1]).as_int();
                 if radix != 10 {
-                    return Some(unsupported(format!("{name} with radix {radix}")));
+                    return Some(self.parse_radix(args[0], radix, prim).map(Some));
                 }
                 self.parse_integer(args[0], prim).map(Some)
+            }
+            ("toHexString", "I" | "J") => {
+                let wide = if prim == "J" { args[0] } else { self.chain(&[Op::SignExt(64)], args[0]) };
+                let digits = self.hex_digits(wide, if prim == "J" { 64 } else { 32 }, false, 1);
+                Ok(Some(self.new_string(crate::heap::StrVal::from_chars(digits))))
             }
             ("toString", p) if p == prim => self.string_of(args[0], prim).map(|s| Some(self.new_string(s))),
             ("toString", "") | ("hashCode", "") if params.is_empty() => {
@@ -300,6 +290,10 @@ impl Machine<'_, '_> {
             return self.throw_new("java/lang/NumberFormatException", "Cannot parse null string: null");
         };
         let sv = self.str_of(o)?;
+        if sv.chars.iter().any(|c| c.c >= 128) {
+            // `Character.digit` takes other Unicode digits too ("١٢" is 12): not modelled.
+            return unsupported("parsing a number holding a non-ASCII character");
+        }
         let text = sv.to_rust();
         let fail = format!("For input string: \"{text}\"");
         let n = sv.chars.len();
@@ -435,6 +429,40 @@ impl Machine<'_, '_> {
             v = self.op(Op::Neg, &[v]);
         }
         self.narrow_parsed(v, prim, fail)
+    }
+
+    /// `parseInt(s, radix)` and `parseLong(s, radix)` for a radix other than 10, concretised (the
+    /// characters pinned): an optional sign, then at least one digit of the radix (ASCII letters
+    /// for the digits past 9); a radix outside 2..=36, a bad digit or an overflow throws
+    /// NumberFormatException, as in Java.
+    fn parse_radix(&mut self, s: Slot, radix: i32, prim: &str) -> Res<Slot> {
+        let Some(o) = s.as_ref() else {
+            return self.throw_new("java/lang/NumberFormatException", "Cannot parse null string: null");
+        };
+        if !(2..=36).contains(&radix) {
+            return self.throw_new("java/lang/NumberFormatException", &format!("radix {radix} out of range"));
+        }
+        let sv = self.fixed_str(o)?;
+        if sv.chars.iter().any(|c| c.c >= 128) {
+            return unsupported("parsing a number holding a non-ASCII character");
+        }
+        for ch in sv.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
+            let c = self.char_slot(ch);
+            self.pin(c);
+        }
+        let text = sv.to_rust();
+        // Rust's `from_str_radix` reads Java's syntax: an optional sign, then digits of either case.
+        let r = if prim == "J" {
+            i64::from_str_radix(&text, radix as u32).ok().map(Slot::long)
+        } else {
+            i32::from_str_radix(&text, radix as u32).ok().map(Slot::int)
+        };
+        match r {
+            Some(v) => Ok(v),
+            None => {
+                self.throw_new("java/lang/NumberFormatException", &format!("For input string: \"{text}\""))
+            }
+        }
     }
 
     /// `a >u b` on bit vectors (`b <u a`).

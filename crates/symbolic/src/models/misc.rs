@@ -1,6 +1,5 @@
 //! The smaller models: `Object` (identity equality and hash, `getClass`, `clone`), `Throwable`
 //! (message and cause; `fillInStackTrace` a no-op), `System.arraycopy`, `Arrays`, `Objects`,
-//! `Math` (abs, min, max, signum, floorDiv, floorMod symbolic; the rest concretised with pins),
 //! `Class` names, and `PrintStream` output as a no-op (that still calls `toString`).
 
 use jvm_model::ClassName;
@@ -177,7 +176,7 @@ impl Machine<'_, '_> {
 
     /// `Math.random()` in the classes under test: the workers' per-test `java.util.Random` seeded
     /// with `Guards.RANDOM_SEED` (its 48-bit LCG, `nextDouble`).
-    fn guarded_random(&mut self) -> Res<Slot> {
+    pub(crate) fn guarded_random(&mut self) -> Res<Slot> {
         const MULT: u64 = 0x5_DEEC_E66D;
         const MASK: u64 = (1 << 48) - 1;
         let caller = self.locs.last().map(|l| l.class.clone()).unwrap_or_default();
@@ -469,132 +468,6 @@ impl Machine<'_, '_> {
         };
         Some(r)
     }
-
-    pub(crate) fn math_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
-        let params = &desc[1..desc.find(')')?];
-        let r = match (name, params) {
-            ("random", "") => self.guarded_random().map(Some),
-            ("abs", "I" | "J") => {
-                let zero = if params == "J" { Slot::long(0) } else { Slot::int(0) };
-                let neg = self.op(Op::Neg, &[args[0]]);
-                Ok(Some(self.ite_cmp(Op::Slt, args[0], zero, neg, args[0])))
-            }
-            ("min", "II" | "JJ") => Ok(Some(self.ite_cmp(Op::Sle, args[0], args[1], args[0], args[1]))),
-            ("max", "II" | "JJ") => Ok(Some(self.ite_cmp(Op::Sge, args[0], args[1], args[0], args[1]))),
-            ("signum", "F" | "D") | ("abs", "F" | "D") | ("min" | "max", "FF" | "DD") | (_, "D" | "DD") => {
-                self.math_concrete(name, args).map(Some)
-            }
-            ("floorDiv" | "floorMod", "II" | "JJ") => self.floor_div_mod(name == "floorDiv", args).map(Some),
-            _ => return Some(unsupported(format!("Math.{name}{desc}"))),
-        };
-        Some(r)
-    }
-
-    /// `ite(a <op> b, x, y)`.
-    fn ite_cmp(&mut self, op: Op, a: Slot, b: Slot, x: Slot, y: Slot) -> Slot {
-        let (h, e) = self.cond(op, &[a, b]);
-        let conc = if h { x.c } else { y.c };
-        match e {
-            None => {
-                if h {
-                    x
-                } else {
-                    y
-                }
-            }
-            Some(e) => {
-                let (ex, ey) = (self.expr(x), self.expr(y));
-                Slot { c: conc, s: Some(self.arena.mk(Op::Ite, &[e, ex, ey])) }
-            }
-        }
-    }
-
-    /// `Math.floorDiv`/`floorMod`: the truncating result corrected when the signs differ.
-    fn floor_div_mod(&mut self, div: bool, args: &[Slot]) -> Res<Slot> {
-        let (a, b) = (args[0], args[1]);
-        let zero = if a.wide() { Slot::long(0) } else { Slot::int(0) };
-        let one = if a.wide() { Slot::long(1) } else { Slot::int(1) };
-        let (is_zero, e) = self.cond(Op::Eq, &[b, zero]);
-        if let Some(e) = e {
-            let h = self.held(is_zero, e);
-            self.implicit(h);
-        }
-        if is_zero {
-            return self.throw_new("java/lang/ArithmeticException", "/ by zero");
-        }
-        let q = self.op(Op::SDiv, &[a, b]);
-        let r = self.op(Op::SRem, &[a, b]);
-        // Signs differ and the remainder is not zero: floor is one less, the modulus moves by b.
-        let x = self.op(Op::Xor, &[a, b]);
-        let (neg, e1) = self.cond(Op::Slt, &[x, zero]);
-        let (nz, e2) = self.cond(Op::Ne, &[r, zero]);
-        let fix = neg && nz;
-        let (fixed, other) =
-            if div { (self.op(Op::Sub, &[q, one]), q) } else { (self.op(Op::Add, &[r, b]), r) };
-        let conc = if fix { fixed.c } else { other.c };
-        if e1.is_none() && e2.is_none() && fixed.s.is_none() && other.s.is_none() {
-            return Ok(Slot::conc(conc));
-        }
-        let c1 = e1.unwrap_or_else(|| self.arena.konst(Value::Bool(neg)));
-        let c2 = e2.unwrap_or_else(|| self.arena.konst(Value::Bool(nz)));
-        let c = self.arena.mk(Op::And2, &[c1, c2]);
-        let (ef, eo) = (self.expr(fixed), self.expr(other));
-        Ok(Slot { c: conc, s: Some(self.arena.mk(Op::Ite, &[c, ef, eo])) })
-    }
-
-    /// Floating-point `Math` functions: concretised (arguments pinned), computed with Rust's
-    /// correctly rounded operations where Java's are (sqrt, floor, ceil, rint) and libm otherwise.
-    fn math_concrete(&mut self, name: &str, args: &[Slot]) -> Res<Slot> {
-        let vals: Vec<C> = args.iter().map(|a| self.pin(*a).c).collect();
-        let f = |c: C| match c {
-            C::D(b) => f64::from_bits(b),
-            C::F(b) => f64::from(f32::from_bits(b)),
-            _ => 0.0,
-        };
-        let x = vals.first().map_or(0.0, |c| f(*c));
-        let y = vals.get(1).map_or(0.0, |c| f(*c));
-        let single = matches!(vals.first(), Some(C::F(_)));
-        let r = match name {
-            "abs" => x.abs(),
-            "signum" => {
-                if x.is_nan() || x == 0.0 {
-                    x
-                } else {
-                    x.signum()
-                }
-            }
-            "min" => java_min(x, y),
-            "max" => -java_min(-x, -y),
-            "sqrt" => x.sqrt(),
-            "floor" => x.floor(),
-            "ceil" => x.ceil(),
-            "rint" => x.round_ties_even(),
-            "pow" => x.powf(y),
-            "exp" => x.exp(),
-            "log" => x.ln(),
-            "log10" => x.log10(),
-            "sin" => x.sin(),
-            "cos" => x.cos(),
-            "tan" => x.tan(),
-            "atan" => x.atan(),
-            "atan2" => x.atan2(y),
-            "hypot" => x.hypot(y),
-            "cbrt" => x.cbrt(),
-            _ => return unsupported(format!("Math.{name}")),
-        };
-        Ok(Slot::conc(if single { C::F((r as f32).to_bits()) } else { C::D(r.to_bits()) }))
-    }
-}
-
-/// Java's `Math.min` on doubles: NaN if either is NaN, and -0.0 below 0.0.
-fn java_min(x: f64, y: f64) -> f64 {
-    if x.is_nan() || y.is_nan() {
-        return f64::NAN;
-    }
-    if x == 0.0 && y == 0.0 {
-        return if x.is_sign_negative() { x } else { y };
-    }
-    x.min(y)
 }
 
 impl Machine<'_, '_> {

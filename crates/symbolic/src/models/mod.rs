@@ -6,12 +6,15 @@
 mod atomic;
 pub(crate) mod boxes;
 mod builder;
+mod format;
+mod math;
 pub(crate) mod misc;
+mod regex;
 mod string;
 mod string_len;
 mod string_more;
 
-use crate::interp::{Machine, Res};
+use crate::interp::{self, Machine, Res};
 use crate::value::Slot;
 
 pub(crate) type ModelResult = Option<Res<Option<Slot>>>;
@@ -24,6 +27,11 @@ pub(crate) fn call(
     desc: &str,
     args: &[Slot],
 ) -> ModelResult {
+    if !m.cfg.parser_models
+        && let Some(r) = without_parser_models(m, class, name, desc, args)
+    {
+        return r;
+    }
     match class {
         "java/lang/String" => m.string_model(name, desc, args),
         "java/lang/StringBuilder" | "java/lang/StringBuffer" | "java/lang/AbstractStringBuilder" => {
@@ -62,6 +70,58 @@ pub(crate) fn call(
         }
         "java/io/PrintStream" => m.print_model(name, desc, args),
         "java/lang/reflect/Array" if name == "getLength" => Some(m.array_length_of(args[0]).map(Some)),
+        _ => None,
+    }
+}
+
+/// Characters `String.split` treats as regular-expression syntax: its fast path (a literal
+/// delimiter) excludes them.
+const REGEX_META: &str = ".$|()[{^?*+\\";
+
+/// With `SymConfig::parser_models` off, what the calls those models handle do instead: stop the
+/// replay (`split` by a one-character literal, which was modelled before them, excepted), run
+/// the JDK's bytecode (`toHexString`), or for `Math`'s double functions, concretise. `None` for
+/// every other call.
+fn without_parser_models(
+    m: &mut Machine<'_, '_>,
+    class: &str,
+    name: &str,
+    desc: &str,
+    args: &[Slot],
+) -> Option<ModelResult> {
+    let off = || Some(Some(interp::unsupported(format!("{class}.{name}{desc} without the parser models"))));
+    match (class, name) {
+        ("java/lang/String", "split") => {
+            let literal =
+                args.get(1).and_then(|r| r.as_ref()).and_then(|r| m.str_of(r).ok()).map(|re| re.units());
+            let fast = match literal.as_deref() {
+                Some([c]) => !REGEX_META.encode_utf16().any(|x| x == *c),
+                Some([b, c]) => {
+                    *b == u16::from(b'\\')
+                        && !char::from_u32(u32::from(*c)).is_some_and(|c| c.is_ascii_alphanumeric())
+                }
+                _ => false,
+            };
+            if fast && desc == "(Ljava/lang/String;)[Ljava/lang/String;" { None } else { off() }
+        }
+        (
+            "java/lang/String",
+            "matches" | "format" | "formatted" | "strip" | "stripLeading" | "stripTrailing",
+        ) => off(),
+        // Before the models, `toHexString` ran from the JDK's bytecode and radix parsing stopped.
+        ("java/lang/Integer" | "java/lang/Long", "toHexString") => Some(None),
+        ("java/lang/Integer" | "java/lang/Long", "parseInt" | "parseLong")
+            if matches!(desc, "(Ljava/lang/String;I)I" | "(Ljava/lang/String;I)J")
+                && args[1].as_int() != 10 =>
+        {
+            off()
+        }
+        (
+            "java/lang/Math" | "java/lang/StrictMath",
+            "sqrt" | "floor" | "ceil" | "abs" | "min" | "max" | "pow",
+        ) if desc.starts_with("(D") || desc.starts_with("(F") => {
+            Some(Some(m.math_concrete(name, args).map(Some)))
+        }
         _ => None,
     }
 }

@@ -20,6 +20,9 @@ fn some(s: Slot) -> R {
 impl Machine<'_, '_> {
     /// Instance and static methods of `java.lang.String`.
     pub(crate) fn string_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> R {
+        if (name, desc) == ("format", "(Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/String;") {
+            return Some(self.string_format(args[0], args[1]));
+        }
         if name == "join" {
             return Some(self.string_join(args[0], args[1], desc).map(Some));
         }
@@ -81,8 +84,16 @@ impl Machine<'_, '_> {
             ("concat", "(Ljava/lang/String;)Ljava/lang/String;") => {
                 Some(self.string_concat(this, args[1]).map(Some))
             }
-            ("trim", "()Ljava/lang/String;") | ("strip", "()Ljava/lang/String;") => {
-                Some(self.trim(this).map(Some))
+            ("trim", "()Ljava/lang/String;") => Some(self.trim(this, Blank::Trim, true, true).map(Some)),
+            ("strip", "()Ljava/lang/String;") => Some(self.trim(this, Blank::Strip, true, true).map(Some)),
+            ("stripLeading", "()Ljava/lang/String;") => {
+                Some(self.trim(this, Blank::Strip, true, false).map(Some))
+            }
+            ("stripTrailing", "()Ljava/lang/String;") => {
+                Some(self.trim(this, Blank::Strip, false, true).map(Some))
+            }
+            ("formatted", "([Ljava/lang/Object;)Ljava/lang/String;") => {
+                Some(self.string_format(args[0], args[1]))
             }
             ("toCharArray", "()[C") => Some(self.char_array_of(this).map(Some)),
             ("toUpperCase", "()Ljava/lang/String;") => Some(self.map_case(this, true).map(Some)),
@@ -522,32 +533,49 @@ impl Machine<'_, '_> {
         Ok(self.new_string(s))
     }
 
-    fn trim(&mut self, this: crate::value::ObjId) -> Res<Slot> {
+    /// `trim()` (characters up to U+0020 are blank) and `strip()`, `stripLeading()`,
+    /// `stripTrailing()` (`Character.isWhitespace`): each character looked at decides where the
+    /// result starts or ends, so its side is pinned.
+    fn trim(&mut self, this: crate::value::ObjId, blank: Blank, leading: bool, trailing: bool) -> Res<Slot> {
         let a = self.fixed_str(this)?;
-        let space = Slot::int(32);
         let mut b = 0;
         let mut e = a.chars.len();
-        // Each character looked at decides where the result starts or ends: pin its side.
-        while b < e {
-            let c = self.char_slot(a.chars[b]);
-            let (blank, x) = self.cond(Op::Sle, &[c, space]);
-            self.pin_cond(blank, x);
-            if !blank {
-                break;
-            }
+        while leading && b < e && self.blank_pinned(a.chars[b], blank) {
             b += 1;
         }
-        while e > b {
-            let c = self.char_slot(a.chars[e - 1]);
-            let (blank, x) = self.cond(Op::Sle, &[c, space]);
-            self.pin_cond(blank, x);
-            if !blank {
-                break;
-            }
+        while trailing && e > b && self.blank_pinned(a.chars[e - 1], blank) {
             e -= 1;
         }
         let chars = a.chars[b..e].to_vec();
         Ok(self.new_string(StrVal { chars, len: None, input: None, tail: Vec::new() }))
+    }
+
+    /// Whether `ch` is blank for `trim` or `strip`, the answer pinned when `ch` is symbolic.
+    fn blank_pinned(&mut self, ch: Ch, blank: Blank) -> bool {
+        let holds = match blank {
+            Blank::Trim => ch.c <= 32,
+            Blank::Strip => java_whitespace(ch.c),
+        };
+        if let Some(x) = ch.s {
+            let e = match blank {
+                Blank::Trim => {
+                    let space = self.arena.konst(Value::char(32));
+                    self.arena.mk(Op::Ult, &[space, x])
+                }
+                Blank::Strip => self.is_whitespace_expr(x),
+            };
+            let e = match blank {
+                Blank::Trim => self.arena.mk(Op::Not, &[e]),
+                Blank::Strip => e,
+            };
+            self.pin_cond(holds, Some(e));
+        }
+        holds
+    }
+
+    /// `Character.isWhitespace` of a Bv(16) character, exact for every UTF-16 unit.
+    pub(crate) fn is_whitespace_expr(&mut self, x: ExprId) -> ExprId {
+        self.in_ranges(x, JAVA_WHITESPACE)
     }
 
     /// A condition a model's result depends on, kept as it held (counted as a pin).
@@ -626,4 +654,32 @@ impl Machine<'_, '_> {
 
 pub(crate) fn upper(c: u16) -> u16 {
     if (u16::from(b'a')..=u16::from(b'z')).contains(&c) { c - 32 } else { c }
+}
+
+/// What `trim` and `strip` take as blank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Blank {
+    /// `trim`: every character up to U+0020.
+    Trim,
+    /// `strip`: `Character.isWhitespace`.
+    Strip,
+}
+
+/// The UTF-16 units `Character.isWhitespace` holds for in JDK 17 (Unicode 13): the space,
+/// line and paragraph separators but the no-break spaces U+00A0, U+2007 and U+202F, and
+/// U+0009..U+000D, U+001C..U+001F.
+pub(crate) const JAVA_WHITESPACE: &[(u32, u32)] = &[
+    (0x09, 0x0D),
+    (0x1C, 0x20),
+    (0x1680, 0x1680),
+    (0x2000, 0x2006),
+    (0x2008, 0x200A),
+    (0x2028, 0x2029),
+    (0x205F, 0x205F),
+    (0x3000, 0x3000),
+];
+
+/// `Character.isWhitespace(c)` for a UTF-16 unit.
+pub(crate) fn java_whitespace(c: u16) -> bool {
+    JAVA_WHITESPACE.iter().any(|&(lo, hi)| (lo..=hi).contains(&u32::from(c)))
 }

@@ -1,18 +1,14 @@
 //! More of the `java.lang.String` model: `isBlank`, `indexOf(String, from)`, `lastIndexOf(String)`,
-//! `repeat`, `codePointAt`, `compareToIgnoreCase`, `getChars`, and `split` by a literal one-character
-//! delimiter (any other pattern stops the replay: regular expressions are not modelled).
+//! `repeat`, `codePointAt`, `compareToIgnoreCase`, `getChars`, `regionMatches`; `split` and `matches`
+//! are `regex`'s.
 
-use solver::{ExprId, Op};
+use solver::Op;
 
-use crate::heap::{Ch, Obj, StrVal};
+use crate::heap::{Obj, StrVal};
 use crate::interp::{Machine, Res, unsupported};
 use crate::models::ModelResult;
-use crate::models::string::upper;
+use crate::models::string::{java_whitespace, upper};
 use crate::value::{ObjId, Slot};
-
-/// Characters `split` treats as regular-expression syntax (String.split's fast path excludes
-/// them: ".$|()[{^?*+\\").
-const REGEX_META: &str = ".$|()[{^?*+\\";
 
 impl Machine<'_, '_> {
     /// `getChars(srcBegin, srcEnd, dst, dstBegin)` (JDK 17): the source bounds are checked first
@@ -108,7 +104,11 @@ impl Machine<'_, '_> {
                 }
             }
             ("compareToIgnoreCase", "(Ljava/lang/String;)I") => self.compare_ignoring_case(this, args[1]),
-            ("split", "(Ljava/lang/String;)[Ljava/lang/String;") => self.split(this, args[1]),
+            ("split", "(Ljava/lang/String;)[Ljava/lang/String;") => self.split_regex(this, args[1], None),
+            ("split", "(Ljava/lang/String;I)[Ljava/lang/String;") => {
+                self.split_regex(this, args[1], Some(args[2]))
+            }
+            ("matches", "(Ljava/lang/String;)Z") => self.matches_regex(this, args[1]),
             ("getChars", "(II[CI)V") => self.get_chars(this, args).map(|_| None),
             ("regionMatches", "(ILjava/lang/String;II)Z") => self.region_matches(this, None, &args[1..]),
             ("regionMatches", "(ZILjava/lang/String;II)Z") => {
@@ -119,36 +119,23 @@ impl Machine<'_, '_> {
         Some(r)
     }
 
+    /// `isBlank()`: every character `Character.isWhitespace` (exact for every UTF-16 unit: no
+    /// code point past the BMP is whitespace), the conjunction kept symbolic.
     fn is_blank(&mut self, this: ObjId) -> Res<Option<Slot>> {
         let a = self.fixed_str(this)?;
-        let mut parts = Vec::with_capacity(a.chars.len());
-        for ch in a.chars {
-            if ch.c >= 128 {
-                return unsupported("isBlank of a non-ASCII character");
-            }
-            let c = self.char_slot(ch);
-            let (ascii, e) = self.cond(Op::Ult, &[c, Slot::int(128)]);
-            self.pin_cond(ascii, e);
-            // Character.isWhitespace for ASCII: 9..=13 and 28..=32.
-            let d1 = self.op(Op::Sub, &[c, Slot::int(9)]);
-            let d2 = self.op(Op::Sub, &[c, Slot::int(28)]);
-            let (a1, e1) = self.cond(Op::Ult, &[d1, Slot::int(5)]);
-            let (a2, e2) = self.cond(Op::Ult, &[d2, Slot::int(5)]);
-            let e = match (e1, e2) {
-                (Some(x), Some(y)) => Some(self.arena.mk(Op::Or2, &[x, y])),
-                (x, y) => x.or(y),
-            };
-            parts.push((a1 || a2, e));
-        }
-        let holds = parts.iter().all(|p| p.0);
-        if parts.iter().all(|p| p.1.is_none()) {
+        let holds = a.chars.iter().all(|c| java_whitespace(c.c));
+        if a.chars.iter().all(|c| c.s.is_none()) {
             return Ok(Some(Slot::int(i32::from(holds))));
         }
         let mut acc = self.arena.konst(solver::Value::Bool(true));
-        for (h, e) in parts {
-            let x = e.unwrap_or_else(|| self.arena.konst(solver::Value::Bool(h)));
+        for ch in a.chars {
+            let x = match ch.s {
+                Some(x) => self.is_whitespace_expr(x),
+                None => self.arena.konst(solver::Value::Bool(java_whitespace(ch.c))),
+            };
             acc = self.arena.mk(Op::And2, &[acc, x]);
         }
+        self.sym_insn = true;
         Ok(Some(self.bool_slot(holds, Some(acc))))
     }
 
@@ -198,61 +185,5 @@ impl Machine<'_, '_> {
         };
         self.string_model("compareTo", "(Ljava/lang/String;)I", &[x, y])
             .unwrap_or_else(|| unsupported("compareTo"))
-    }
-
-    /// `split(regex)` for a literal one-character delimiter (String.split's own fast path): the
-    /// pieces between delimiters, trailing empty pieces removed; whether each character is the
-    /// delimiter is kept as a pin-kind entry.
-    fn split(&mut self, this: ObjId, regex: Slot) -> Res<Option<Slot>> {
-        let Some(r) = regex.as_ref() else {
-            return self.throw_new("java/lang/NullPointerException", "split(null)");
-        };
-        let re = self.fixed_str(r)?;
-        let units = re.units();
-        let delim = match units.as_slice() {
-            [c] if !REGEX_META.encode_utf16().any(|m| m == *c) => *c,
-            [b, c]
-                if *b == u16::from(b'\\')
-                    && !char::from_u32(u32::from(*c)).is_some_and(|c| c.is_ascii_alphanumeric()) =>
-            {
-                *c
-            }
-            _ => return unsupported(format!("split by the regular expression {:?}", re.to_rust())),
-        };
-        let a = self.fixed_str(this)?;
-        let mut pieces: Vec<Vec<Ch>> = vec![Vec::new()];
-        for &ch in &a.chars {
-            let (is, e) = self.ch_eq_const(ch, delim);
-            self.pin_cond(is, e);
-            if is {
-                pieces.push(Vec::new());
-            } else if let Some(last) = pieces.last_mut() {
-                last.push(ch);
-            }
-        }
-        if a.chars.is_empty() {
-            pieces = vec![Vec::new()];
-        } else {
-            while pieces.len() > 1 && pieces.last().is_some_and(Vec::is_empty) {
-                pieces.pop();
-            }
-            if pieces.len() == 1 && pieces[0].is_empty() {
-                pieces.clear();
-            }
-        }
-        let elems: Vec<Slot> = pieces
-            .into_iter()
-            .map(|chars| self.new_string(StrVal { chars, len: None, input: None, tail: Vec::new() }))
-            .collect();
-        let arr = self.heap.alloc(Obj::Array { comp: "Ljava/lang/String;".into(), elems });
-        Ok(Some(Slot::obj(arr)))
-    }
-
-    fn ch_eq_const(&mut self, ch: Ch, c: u16) -> (bool, Option<ExprId>) {
-        let holds = ch.c == c;
-        let Some(x) = ch.s else { return (holds, None) };
-        let k = self.arena.konst(solver::Value::char(c));
-        let e = self.arena.mk(Op::Eq, &[x, k]);
-        (holds, self.arena.as_const(e).is_none().then_some(e))
     }
 }

@@ -345,6 +345,190 @@ pub const CASES: &[(&str, &str)] = &[
         "threw java.lang.IllegalArgumentException",
     ),
     ("dse.symbolic.Jdk.ranges(CIII)Ljava/lang/String; *'q' *2 *2 *55296", "\"z!|3-\""),
+    // The parser models (dse.symbolic.Parsing): split and matches by regular expressions, trim and
+    // strip, String.format, Math over doubles; every row confirmed by the JVM (tests/worker.rs).
+    (
+        "dse.symbolic.Parsing.split(Ljava/lang/String;)Ljava/lang/String; *\"1.2.3\"",
+        r#""3:1|2|3\n1:1.2.3\n1:1.2.3\n1:1.2.3\n1:1.2.3\n5:1|.|2|.|3\n1:1.2.3\n1:1.2.3\n5:1|.|2|.|3\n1:1.2.3\n1:1.2.3\n3:|.|.\n5:1|.|2|.|3\n1:1.2.3 1:1.2.3 1:1.2.3""#,
+    ),
+    (
+        "dse.symbolic.Parsing.split(Ljava/lang/String;)Ljava/lang/String; *\" a , b,,c \"",
+        r#""1: a , b,,c \n4: a|b||c \n1: a , b,,c \n4:|a|,|b,,c\n4: a | b||c \n10: || |,| |b|,|,|c| \n1: a , b,,c \n1: a , b,,c \n7: |a| , |b|,,|c| \n4: | , |,,| \n1: a , b,,c \n1: a , b,,c \n10: |a| |,| |b|,|,|c| \n2: a | b,,c  1: a , b,,c  4: a | b||c ""#,
+    ),
+    (
+        "dse.symbolic.Parsing.split(Ljava/lang/String;)Ljava/lang/String; *\"k=v;x=y;\"",
+        r#""1:k=v;x=y;\n1:k=v;x=y;\n4:k|v|x|y\n1:k=v;x=y;\n1:k=v;x=y;\n8:k|=|v|;|x|=|y|;\n1:k=v;x=y;\n2:k=v;|=y;\n8:k|=|v|;|x|=|y|;\n1:k=v;x=y;\n1:k=v;x=y;\n1:k=v;x=y;\n8:k|=|v|;|x|=|y|;\n1:k=v;x=y; 1:k=v;x=y; 1:k=v;x=y;""#,
+    ),
+    (
+        "dse.symbolic.Parsing.split(Ljava/lang/String;)Ljava/lang/String; *\"\"",
+        r#""1:\n1:\n1:\n1:\n1:\n1:\n1:\n1:\n1:\n1:\n1:\n1:\n1:\n1: 1: 1:""#,
+    ),
+    (
+        "dse.symbolic.Parsing.split(Ljava/lang/String;)Ljava/lang/String; *\"aaba.b|c\"",
+        r#""2:aaba|b|c\n1:aaba.b|c\n1:aaba.b|c\n1:aaba.b|c\n1:aaba.b|c\n8:||b||.|b|||c\n2:aaba.b|c\n1:aaba.b|c\n5:aaba|.|b|||c\n6:||||.||\n1:aaba.b|c\n1:aaba.b|c\n8:a|a|b|a|.|b|||c\n1:aaba.b|c 1:aaba.b|c 1:aaba.b|c""#,
+    ),
+    (
+        "dse.symbolic.Parsing.split(Ljava/lang/String;)Ljava/lang/String; *\"x yy\u{9}z\"",
+        r#""1:x yy\tz\n1:x yy\tz\n1:x yy\tz\n3:x|yy|z\n1:x yy\tz\n6:x| |y|y|\t|z\n1:x yy\tz\n3:| |\tz\n5:x| |yy|\t|z\n1:x yy\tz\n1:x yy\tz\n1:x yy\tz\n6:x| |y|y|\t|z\n1:x yy\tz 1:x yy\tz 1:x yy\tz""#,
+    ),
+    (
+        "dse.symbolic.Parsing.split(Ljava/lang/String;)Ljava/lang/String; *\"v1.10\"",
+        r#""2:v1|10\n1:v1.10\n1:v1.10\n1:v1.10\n1:v1.10\n5:v|1|.|1|0\n1:v1.10\n1:v1.10\n3:v1|.|10\n1:v1.10\n1:v1.10\n2:v|.\n5:v|1|.|1|0\n1:v1.10 1:v1.10 1:v1.10""#,
+    ),
+    (
+        "dse.symbolic.Parsing.split(Ljava/lang/String;)Ljava/lang/String; *\"A-12b3c\"",
+        r#""1:A-12b3c\n1:A-12b3c\n1:A-12b3c\n1:A-12b3c\n1:A-12b3c\n7:A|-|1|2|b|3|c\n1:A-12b3c\n1:A-12b3c\n3:A|-|12b3c\n3:|-12|3\n1:A-12b3c\n3:A|b|c\n7:A|-|1|2|b|3|c\n1:A-12b3c 1:A-12b3c 1:A-12b3c""#,
+    ),
+    ("dse.symbolic.Parsing.matches(Ljava/lang/String;)I *\"1.2.3\"", r#"40"#),
+    ("dse.symbolic.Parsing.matches(Ljava/lang/String;)I *\"192.168.0.1\"", r#"44"#),
+    ("dse.symbolic.Parsing.matches(Ljava/lang/String;)I *\"yes\"", r#"74"#),
+    ("dse.symbolic.Parsing.matches(Ljava/lang/String;)I *\"bob@ex.org\"", r#"136"#),
+    ("dse.symbolic.Parsing.matches(Ljava/lang/String;)I *\"v2.0.1\"", r#"40"#),
+    ("dse.symbolic.Parsing.matches(Ljava/lang/String;)I *\"007\"", r#"41"#),
+    ("dse.symbolic.Parsing.matches(Ljava/lang/String;)I *\"\"", r#"24"#),
+    ("dse.symbolic.Parsing.matches(Ljava/lang/String;)I *\"abc7\"", r#"10"#),
+    ("dse.symbolic.Parsing.matches(Ljava/lang/String;)I *\"NO\"", r#"72"#),
+    (
+        "dse.symbolic.Parsing.strip(Ljava/lang/String;)Ljava/lang/String; *\" a b \"",
+        r#""1+3 1+3 1+4 0+4 false""#,
+    ),
+    (
+        "dse.symbolic.Parsing.strip(Ljava/lang/String;)Ljava/lang/String; *\"\u{9}\u{1f}x\u{0}\"",
+        r#""2+1 2+2 2+2 0+4 false""#,
+    ),
+    (
+        "dse.symbolic.Parsing.strip(Ljava/lang/String;)Ljava/lang/String; *\"  \u{2003} hi \u{a0}\"",
+        r#""2+6 4+4 4+4 0+8 false""#,
+    ),
+    (
+        "dse.symbolic.Parsing.strip(Ljava/lang/String;)Ljava/lang/String; *\"\u{3000}\u{2007}x\u{2028}\"",
+        r#""0+4 1+2 1+3 0+3 false""#,
+    ),
+    (
+        "dse.symbolic.Parsing.strip(Ljava/lang/String;)Ljava/lang/String; *\"\u{1680}\u{205f}\"",
+        r#""0+2 0+0 0+0 0+0 true""#,
+    ),
+    ("dse.symbolic.Parsing.strip(Ljava/lang/String;)Ljava/lang/String; *\"\"", r#""0+0 0+0 0+0 0+0 true""#),
+    (
+        "dse.symbolic.Parsing.strip(Ljava/lang/String;)Ljava/lang/String; *\"\u{85}y\u{180e}\"",
+        r#""0+3 0+3 0+3 0+3 false""#,
+    ),
+    (
+        "dse.symbolic.Parsing.format(ILjava/lang/String;DC)Ljava/lang/String; *42 *\"ab\" *0.125d *'q'",
+        r#""42\n   42\n42   |\n00042\n+42\n 42\n2a\n2A\n0000002a\n0x2a\n42\n        42|\n42        |\n42\n42\n0.13\n0.125000\n0\n     0.125\n0.1       |\n+0.1\n00000.13\n0.\n42000126 280defe\n42 2A\n42 2a\nq    q\ntrue true false\n%d \n\n42-ab\nab=42;0.1\n0.125    0.1250\n42/ab""#,
+    ),
+    (
+        "dse.symbolic.Parsing.format(ILjava/lang/String;DC)Ljava/lang/String; *-7 *\"Hello, world\" *1.005d *'Z'",
+        r#""-7\n   -7\n-7   |\n-0007\n-7\n-7\nfffffff9\nFFFFFFF9\nfffffff9\n0xfffffff9\n-7\n        -7|\n-7        |\n-7\n-7\n1.01\n1.005000\n1\n     1.005\n1.0       |\n+1.0\n00001.01\n1.\n-7000021 ffffffffff95302b\n-7 FFF9\n-7 f9\nZ    Z\ntrue true false\n%d \n\n-7-Hello, world\nHello, world=-7;1.0\n1.005    1.0050\n-7/Hello, world""#,
+    ),
+    (
+        "dse.symbolic.Parsing.format(ILjava/lang/String;DC)Ljava/lang/String; *0 *\"\" *-0.0d *'_'",
+        r#""0\n    0\n0    |\n00000\n+0\n 0\n0\n0\n00000000\n0x0\n0\n         0|\n0         |\n0\n0\n-0.00\n-0.000000\n-0\n    -0.000\n-0.0      |\n-0.0\n-0000.00\n-0.\n0 0\n0 0\n0 0\n_    _\ntrue true false\n%d \n\n0-\n=0;-0.0\n-0.000   -0.0000\n0/""#,
+    ),
+    (
+        "dse.symbolic.Parsing.format(ILjava/lang/String;DC)Ljava/lang/String; *-2147483648 *\"x\" *9.995d *'7'",
+        r#""-2147483648\n-2147483648\n-2147483648|\n-2147483648\n-2147483648\n-2147483648\n80000000\n80000000\n80000000\n0x80000000\n-2147483648\n-2147483648|\n-2147483648|\n-2\n-2147483648\n10.00\n9.995000\n10\n     9.995\n10.0      |\n+10.0\n00010.00\n10.\n-2147490090450944 fff85ede80000000\n0 0\n0 0\n7    7\ntrue true false\n%d \n\n-2147483648-x\nx=-2147483648;10.0\n9.995    9.9950\n-2147483648/x""#,
+    ),
+    (
+        "dse.symbolic.Parsing.format(ILjava/lang/String;DC)Ljava/lang/String; *255 *\"tab\u{9}x\" *2.5d *'a'",
+        r#""255\n  255\n255  |\n00255\n+255\n 255\nff\nFF\n000000ff\n0xff\n255\n       255|\n255       |\n25\n255\n2.50\n2.500000\n3\n     2.500\n2.5       |\n+2.5\n00002.50\n3.\n255000765 f3300bd\n255 FF\n-1 ff\na    a\ntrue true false\n%d \n\n255-tab\tx\ntab\tx=255;2.5\n2.500    2.5000\n255/tab\tx""#,
+    ),
+    (
+        "dse.symbolic.Parsing.format(ILjava/lang/String;DC)Ljava/lang/String; *1 *\"n\" *NaNd *'b'",
+        r#""1\n    1\n1    |\n00001\n+1\n 1\n1\n1\n00000001\n0x1\n1\n         1|\n1         |\n1\n1\nNaN\nNaN\nNaN\n       NaN\nNaN       |\nNaN\n     NaN\nNaN\n1000003 f4243\n1 1\n1 1\nb    b\ntrue true false\n%d \n\n1-n\nn=1;NaN\nNaN       NaN\n1/n""#,
+    ),
+    (
+        "dse.symbolic.Parsing.format(ILjava/lang/String;DC)Ljava/lang/String; *3 *\"s\" *-infd *'c'",
+        r#""3\n    3\n3    |\n00003\n+3\n 3\n3\n3\n00000003\n0x3\n3\n         3|\n3         |\n3\n3\n-Infinity\n-Infinity\n-Infinity\n -Infinity\n-Infinity |\n-Infinity\n-Infinity\n-Infinity\n3000009 2dc6c9\n3 3\n3 3\nc    c\ntrue true false\n%d \n\n3-s\ns=3;-Infinity\n-Infinity -Infinity\n3/s""#,
+    ),
+    (
+        "dse.symbolic.Parsing.format(ILjava/lang/String;DC)Ljava/lang/String; *12345 *\"long string here\" *1.23456789987654e8d *'x'",
+        r#""12345\n12345\n12345|\n12345\n+12345\n 12345\n3039\n3039\n00003039\n0x3039\n12345\n     12345|\n12345     |\n12\n12345\n123456789.99\n123456789.987654\n123456790\n123456789.988\n123456790.0|\n+123456790.0\n123456789.99\n123456790.\n12345037035 2dfd250eb\n12345 3039\n57 39\nx    x\ntrue true false\n%d \n\n12345-long string here\nlong string here=12345;123456790.0\n123456789.988  123456789.9877\n12345/long string here""#,
+    ),
+    (
+        "dse.symbolic.Parsing.format(ILjava/lang/String;DC)Ljava/lang/String; *-1 *\"q\" *4.0e-4d *'y'",
+        r#""-1\n   -1\n-1   |\n-0001\n-1\n-1\nffffffff\nFFFFFFFF\nffffffff\n0xffffffff\n-1\n        -1|\n-1        |\n-1\n-1\n0.00\n0.000400\n0\n     0.000\n0.0       |\n+0.0\n00000.00\n0.\n-1000003 fffffffffff0bdbd\n-1 FFFF\n-1 ff\ny    y\ntrue true false\n%d \n\n-1-q\nq=-1;0.0\n0.000    0.0004\n-1/q""#,
+    ),
+    (
+        "dse.symbolic.Parsing.format(ILjava/lang/String;DC)Ljava/lang/String; *9 *\"r\" *1.0e20d *'z'",
+        r#""9\n    9\n9    |\n00009\n+9\n 9\n9\n9\n00000009\n0x9\n9\n         9|\n9         |\n9\n9\n100000000000000000000.00\n100000000000000000000.000000\n100000000000000000000\n100000000000000000000.000\n100000000000000000000.0|\n+100000000000000000000.0\n100000000000000000000.00\n100000000000000000000.\n9000027 89545b\n9 9\n9 9\nz    z\ntrue true false\n%d \n\n9-r\nr=9;100000000000000000000.0\n100000000000000000000.000  100000000000000000000.0000\n9/r""#,
+    ),
+    (
+        "dse.symbolic.Parsing.format(ILjava/lang/String;DC)Ljava/lang/String; *-300 *\"t\" *0.05d *'w'",
+        r#""-300\n -300\n-300 |\n-0300\n-300\n-300\nfffffed4\nFFFFFED4\nfffffed4\n0xfffffed4\n-300\n      -300|\n-300      |\n-3\n-300\n0.05\n0.050000\n0\n     0.050\n0.1       |\n+0.1\n00000.05\n0.\n-300000900 ffffffffee1e597c\n-300 FED4\n-44 d4\nw    w\ntrue true false\n%d \n\n-300-t\nt=-300;0.1\n0.050    0.0500\n-300/t""#,
+    ),
+    (
+        "dse.symbolic.Parsing.format(ILjava/lang/String;DC)Ljava/lang/String; *7 *\"u\" *2.675d *'v'",
+        r#""7\n    7\n7    |\n00007\n+7\n 7\n7\n7\n00000007\n0x7\n7\n         7|\n7         |\n7\n7\n2.68\n2.675000\n3\n     2.675\n2.7       |\n+2.7\n00002.68\n3.\n7000021 6acfd5\n7 7\n7 7\nv    v\ntrue true false\n%d \n\n7-u\nu=7;2.7\n2.675    2.6750\n7/u""#,
+    ),
+    (
+        "dse.symbolic.Parsing.math(DD)Ljava/lang/String; *2.0d *3.0d",
+        r#""1.4142135623730951 2.0 2.0 2.0 2.0 3.0 4.0 2.0 2.0 3.0 1.7320508075688772""#,
+    ),
+    (
+        "dse.symbolic.Parsing.math(DD)Ljava/lang/String; *-0.0d *0.0d",
+        r#""-0.0 -0.0 -0.0 0.0 -0.0 0.0 0.0 0.0 -0.0 0.0 0.0""#,
+    ),
+    (
+        "dse.symbolic.Parsing.math(DD)Ljava/lang/String; *0.0d *-0.0d",
+        r#""0.0 0.0 0.0 0.0 -0.0 0.0 0.0 0.0 -0.0 0.0 -0.0""#,
+    ),
+    (
+        "dse.symbolic.Parsing.math(DD)Ljava/lang/String; *-2.5d *NaNd",
+        r#""NaN -3.0 -2.0 2.5 NaN NaN 6.25 2.5 NaN NaN NaN""#,
+    ),
+    (
+        "dse.symbolic.Parsing.math(DD)Ljava/lang/String; *NaNd *1.0d",
+        r#""NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN 1.0""#,
+    ),
+    (
+        "dse.symbolic.Parsing.math(DD)Ljava/lang/String; *1.0e10d *-1.0e10d",
+        r#""100000.0 1.0E10 1.0E10 1.0E10 -1.0E10 1.0E10 1.0E20 1.0E10 -1.0E10 1.0E10 NaN""#,
+    ),
+    (
+        "dse.symbolic.Parsing.math(DD)Ljava/lang/String; *-1.0d *16.0d",
+        r#""NaN -1.0 -1.0 1.0 -1.0 16.0 1.0 1.0 -1.0 16.0 4.0""#,
+    ),
+    (
+        "dse.symbolic.Parsing.math(DD)Ljava/lang/String; *0.1d *0.2d",
+        r#""0.31622776601683794 0.0 1.0 0.1 0.1 0.2 0.010000000000000002 0.1 0.1 0.2 0.4472135954999579""#,
+    ),
+    (
+        "dse.symbolic.Parsing.math(DD)Ljava/lang/String; *-3.7d *3.7d",
+        r#""NaN -4.0 -3.0 3.7 -3.7 3.7 13.690000000000001 3.7 -3.7 3.7 1.9235384061671346""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"ff\" *255",
+        r#""255/255 555/555 NFE NFE ff fffffffffffffd03 255 255|255 2551785-1""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"-7fffffff\" *-1",
+        r#""-2147483647/-2147483647 NFE NFE NFE ffffffff 3 -1 -1|-1 -1-7-1""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"zz\" *0",
+        r#""NFE 1295/1295 NFE NFE 0 0 0 0|0 000""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"+101\" *-2147483648",
+        r#""257/257 1297/1297 5/5 NFE 80000000 180000000 -2147483648 -2147483648|0 -2147483648-150323855360""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"\" *1000000",
+        r#""NFE NFE NFE NFE f4240 ffffffffffd23940 1000000 1000000|16960 1000000700000064""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"80000000\" *42",
+        r#""NFE NFE NFE NFE 2a ffffffffffffff82 42 42|42 4229442""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"-\" *9",
+        r#""NFE NFE NFE NFE 9 ffffffffffffffe5 9 9|9 9639""#,
+    ),
+    (
+        "dse.symbolic.Parsing.numbers(Ljava/lang/String;I)Ljava/lang/String; *\"1x\" *-65536",
+        r#""NFE 69/69 NFE NFE ffff0000 30000 -65536 -65536|0 -65536-4587520""#,
+    ),
 ];
 
 /// The worker protocol's statements of a test (as the engine's `convert` makes them).
