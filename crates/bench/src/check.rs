@@ -14,12 +14,33 @@ use std::time::Duration;
 
 use worker::Java;
 use worker::verify::{
-    JUnitJars, JUnitVersion, JacocoJars, RunOptions, compile_with, jacoco_coverage, javac_module_options,
-    nested_classes, run_tests, summarize,
+    JUnitJars, JUnitVersion, JacocoJars, RunOptions, TestOutcome, TestSummary, compile_with, jacoco_coverage,
+    javac_module_options, nested_classes, run_tests, summarize,
 };
 
 use crate::BenchError;
 use crate::pit::{Mutant, Pit, PitTarget};
+
+/// Failing and flaky tests named per row at most: enough to find the cause, not a log.
+pub const NOT_PASSING_LISTED: usize = 20;
+
+/// `Class#method: failing|flaky, <exception>: <message> (line N)` of a test that did not always
+/// pass, from its first run that did not.
+fn not_passing(s: &TestSummary) -> String {
+    let kind = if s.is_flaky() { "flaky" } else { "failing" };
+    let how = s.outcomes.iter().find(|o| !matches!(o, TestOutcome::Passed | TestOutcome::Skipped { .. }));
+    let how = match how {
+        Some(TestOutcome::Failed(f)) => format!(
+            "{}: {}{}",
+            f.exception,
+            f.message,
+            f.line.map_or(String::new(), |l| format!(" (line {l})"))
+        ),
+        Some(o) => format!("{o:?}"),
+        None => String::new(),
+    };
+    format!("{}#{}: {kind}, {how}", s.class, s.method)
+}
 
 /// What the independent measurement found.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -32,6 +53,8 @@ pub struct Checked {
     pub tests_flaky: usize,
     /// Never passed.
     pub tests_failing: usize,
+    /// The failing and flaky tests, as [`crate::report::Row::not_passing`] lists them.
+    pub not_passing: Vec<String>,
     /// JaCoCo on the class under test: (covered, total).
     pub lines: Option<(u32, u32)>,
     pub branches: Option<(u32, u32)>,
@@ -134,6 +157,8 @@ impl Checker {
         out.tests_run = summary.len();
         out.tests_flaky = summary.iter().filter(|s| s.is_flaky()).count();
         out.tests_failing = summary.iter().filter(|s| !s.always_passed() && !s.is_flaky()).count();
+        out.not_passing =
+            summary.iter().filter(|s| !s.always_passed()).take(NOT_PASSING_LISTED).map(not_passing).collect();
 
         // The first run was killed before JaCoCo wrote its file: no coverage to report.
         if !exec.is_file() {
@@ -197,4 +222,34 @@ fn java_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use worker::verify::Failure;
+
+    fn summary(outcomes: Vec<TestOutcome>) -> TestSummary {
+        TestSummary { class: "a.BTest".into(), method: "test3".into(), outcomes }
+    }
+
+    /// A test that never passed and one that passed once are named with their first failure.
+    #[test]
+    fn not_passing_names_the_test_and_its_first_failure() {
+        let failed = |line| {
+            TestOutcome::Failed(Failure {
+                exception: "java.lang.AssertionError".into(),
+                message: "expected:<1> but was:<2>".into(),
+                line,
+            })
+        };
+        assert_eq!(
+            not_passing(&summary(vec![failed(Some(41)), failed(None), failed(None)])),
+            "a.BTest#test3: failing, java.lang.AssertionError: expected:<1> but was:<2> (line 41)"
+        );
+        assert_eq!(
+            not_passing(&summary(vec![TestOutcome::Passed, TestOutcome::TimedOut, TestOutcome::Passed])),
+            "a.BTest#test3: flaky, TimedOut"
+        );
+    }
 }

@@ -62,6 +62,11 @@ pub struct Row {
     pub escapes: Vec<String>,
     /// Why a figure is missing (generation or measurement failed), one line.
     pub error: String,
+    /// The tests the check saw fail or flake, each `Class#method: how` (the first failure's
+    /// exception, message and line); at most [`crate::check::NOT_PASSING_LISTED`]. Rows of a
+    /// journal written before the field have none.
+    #[serde(default)]
+    pub not_passing: Vec<String>,
 }
 
 impl Row {
@@ -660,7 +665,24 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
     if ctx.pit {
         mutation_section(&mut md, rows, configs, subjects, &sums, base);
     }
+    not_passing_section(&mut md, rows);
     md
+}
+
+/// The tests the check saw fail or flake, per run (none: no section): what "0 flaky, 0 failing"
+/// would have to explain.
+fn not_passing_section(md: &mut String, rows: &[Row]) {
+    let listed: Vec<&Row> = rows.iter().filter(|r| !r.not_passing.is_empty()).collect();
+    if listed.is_empty() {
+        return;
+    }
+    md.push_str("\n## Tests that did not pass in every run of the check\n\n");
+    for r in listed {
+        let _ = writeln!(md, "- {} `{}` seed {}:", r.class, r.config, r.seed);
+        for t in &r.not_passing {
+            let _ = writeln!(md, "  - {t}");
+        }
+    }
 }
 
 /// PIT's figures (`bench --pit`): per configuration the summed counts, the mean score with its ratio
@@ -1009,6 +1031,16 @@ mod tests {
         assert!(md.contains("| a.B | 40.0 (50.0) | 20.0 (20.0) | – |"), "{md}");
         assert!(md.contains("EvoSuite 50.0 %, dyn 80.0 % (ratio 1.60), rnd 40.0 % (ratio 0.80)"), "{md}");
         assert!(!md.contains("PIT"), "PIT's columns only with --pit: {md}");
+        assert!(!md.contains("did not pass"), "no section when every test passed: {md}");
+        let mut failing = rows.clone();
+        failing[1].not_passing = vec!["a.BTest#test3: failing, java.lang.AssertionError: x (line 9)".into()];
+        let md2 = markdown(&failing, &configs, &subjects, &ctx);
+        assert!(
+            md2.contains(
+                "- a.B `dyn` seed 0:\n  - a.BTest#test3: failing, java.lang.AssertionError: x (line 9)\n"
+            ),
+            "{md2}"
+        );
         let svg = svg(&rows, &configs, &subjects, 60);
         assert!(svg.starts_with("<svg"));
         assert_eq!(svg.matches("<rect x=").count(), 4 + 2, "4 bars and 2 legend boxes");
