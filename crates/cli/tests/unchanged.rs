@@ -83,6 +83,10 @@ fn generated_files_and_coverage_match_the_snapshots() {
                 "on",
                 "--portfolio",
                 "off",
+                // The assertions of those snapshots: every value observed, capped (mutation
+                // selection keeps a subset of them and has its own test, engine/tests/assertions.rs).
+                "--assertions",
+                "all",
                 "--out",
                 &out_s,
             ],

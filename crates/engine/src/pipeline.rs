@@ -76,7 +76,9 @@ impl WriteConfig {
             post_budget: None,
             replay_check: false,
             test_names: TestNames::Descriptive,
-            assertions: crate::AssertionStrategy::All,
+            // EvoSuite's default strategy: on our fixtures it keeps 39-48 % fewer assertions at an
+            // equal PIT score (docs/mutation.md).
+            assertions: crate::AssertionStrategy::Mutation,
         }
     }
 }
