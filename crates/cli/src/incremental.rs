@@ -366,7 +366,7 @@ fn mentioned_classes(s: &str, out: &mut BTreeSet<String>) {
     out.insert(s.to_string());
     // A binary name in a string constant: `Class.forName("sample.core.Counter")`.
     if s.contains('.') && !s.contains(['/', ' ', ';']) {
-        out.insert(s.replace('.', "/"));
+        out.insert(ClassName::internal_of(s));
     }
     let mut rest = s;
     while let Some(at) = rest.find('L') {
