@@ -24,6 +24,10 @@ pub(crate) struct LocalSearchArgs {
     /// "Call rounds").
     #[arg(long, value_enum, default_value_t = Switch::of(standard().calls))]
     local_search_calls: Switch,
+    /// String rounds: the strings of the best test are moved too, one position a round (the char
+    /// deleted, replaced, or one inserted before it; docs/localsearch.md "Strings").
+    #[arg(long, value_enum, default_value_t = Switch::of(standard().strings))]
+    local_search_strings: Switch,
 }
 
 impl LocalSearchArgs {
@@ -49,6 +53,7 @@ impl LocalSearchArgs {
         c.exponents = self.local_search_exponents;
         c.share = self.local_search_share;
         c.calls = self.local_search_calls.is_on();
+        c.strings = self.local_search_strings.is_on();
         Ok(c)
     }
 }

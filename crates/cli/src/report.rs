@@ -110,6 +110,7 @@ pub fn report_json(
             "files": config.techniques.files,
             "package_generators": config.techniques.package_generators,
             "format_strings": config.techniques.format_strings,
+            "regex_strings": config.techniques.regex_strings,
             "ocg": ocg_config_json(&config.techniques.ocg),
             "local_search": local_search_config_json(&config.techniques.local_search),
             "sushi": sushi_config_json(&config.techniques.sushi),
@@ -341,7 +342,7 @@ fn local_search_config_json(c: &engine::LocalSearchConfig) -> Value {
     if !c.enabled {
         return json!(false);
     }
-    json!({ "exponents": c.exponents, "share": c.share, "calls": c.calls })
+    json!({ "exponents": c.exponents, "share": c.share, "calls": c.calls, "strings": c.strings })
 }
 
 /// What local search did in the search (docs/localsearch.md): rounds, the tests they added, and
@@ -354,6 +355,7 @@ fn local_search_json(l: &engine::LocalSearchStats) -> Value {
         "covered": l.covered,
         "exhausted": l.exhausted,
         "call_rounds": l.call_rounds,
+        "string_rounds": l.string_rounds,
     })
 }
 
@@ -430,6 +432,7 @@ fn dse_json(d: &engine::DseStats, cost: Option<&engine::DseCost>, search: Durati
         m.insert(k.to_string(), json!(v));
     }
     m.insert("probability".to_string(), json!(d.probability));
+    m.insert("stops".to_string(), json!(d.stops));
     if let Some(c) = cost {
         m.insert("cost".to_string(), dse_cost_json(c, search));
     }

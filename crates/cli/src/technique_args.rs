@@ -145,6 +145,11 @@ fn help(t: Technique) -> &'static str {
              (`bipush 58`, `sipush 5000`, `iconst_3`, ...), not only its constant pool's, as EvoSuite's \
              does"
         }
+        Technique::RegexStrings => {
+            "Regex strings (docs/generators.md): the static pool also holds strings the class's regular \
+             expressions accept (the constant patterns it passes to `matches`, `split`, `replaceAll`, \
+             `Pattern.compile`): the shortest and a few random ones, so that a `matches` gate is passed"
+        }
         Technique::StringDistance => {
             "String distance (docs/strings.md): the branch after `equals`, `equalsIgnoreCase`, \
              `startsWith`, `endsWith`, `contains`, `regionMatches` or a regex `matches` scores how many \

@@ -21,7 +21,7 @@ fn local_search_reaches_a_band_far_from_the_random_range() {
     assert_eq!(common::uncovered_branches(&on), Vec::<String>::new());
     assert_eq!(
         on["configuration"]["local_search"],
-        serde_json::json!({ "exponents": 16, "share": 0.2, "calls": false })
+        serde_json::json!({ "exponents": 16, "share": 0.2, "calls": false, "strings": false })
     );
     let l = &on["classes"][0]["local_search"];
     let count = |k: &str| l[k].as_u64().unwrap_or(0);

@@ -318,6 +318,9 @@ impl<'a> Dse<'a> {
         self.cost.replay_instructions += replay.stats.symbolic + replay.stats.concrete;
         self.stats.replays += 1;
         self.stats.replays_stopped += u64::from(replay.stop.is_some());
+        if let Some(stop) = &replay.stop {
+            *self.stats.stops.entry(crate::stop_cause(stop)).or_default() += 1;
+        }
         self.stats.instructions_symbolic += replay.stats.symbolic;
         self.stats.instructions_concrete += replay.stats.concrete;
         self.stats.pins += replay.stats.pinned;

@@ -26,6 +26,8 @@ mod explain;
 mod hook;
 mod substitute;
 
+use std::collections::BTreeMap;
+
 pub use budget::{
     AVM_PER_EVALUATION, INSTRUCTIONS_PER_EVALUATION, RLIMIT_PER_EVALUATION, ShareBy, within_share,
     within_time_share, work,
@@ -174,7 +176,29 @@ pub struct DseStats {
     pub work: u64,
     /// P after the last application.
     pub probability: f64,
+    /// The replays the interpreter ended early, by cause (`stop_cause`): the unmodelled or native
+    /// method (`java/lang/String.matches`), or the limit or refusal, so the stops a missing model
+    /// causes can be counted before and after it is added.
+    pub stops: BTreeMap<String, u64>,
 }
+
+/// Stops longer than this are cut: the cause is a key of report.json, not a message.
+const CAUSE_LEN: usize = 80;
+
+/// The cause of a replay's stop, as `DseStats::stops` counts it: for a native or unmodelled call,
+/// its method in internal names (`java/lang/String.split`, without the descriptor, since the
+/// overloads stop for the same reason); otherwise the stop's text, cut to 80 chars.
+pub fn stop_cause(stop: &symbolic::Stop) -> String {
+    let text = stop.to_string();
+    let method = text.split_whitespace().find_map(|w| {
+        let (path, _) = w.split_once('(')?;
+        (path.contains('/') && path.contains('.')).then(|| path.to_string())
+    });
+    method.unwrap_or_else(|| text.chars().take(CAUSE_LEN).collect())
+}
+
+/// The prefix of the causes of stops at a method of `String` (`DseStats::string_stops`).
+const STRING_METHOD: &str = "java/lang/String.";
 
 /// The figures as (name, value) pairs, in a fixed order (report.json, `search` output).
 impl DseStats {
@@ -208,6 +232,45 @@ impl DseStats {
             ("deferred", self.deferred),
             ("barren_skips", self.barren_skips),
             ("work", self.work),
+            ("replays_stopped_at_string_methods", self.string_stops()),
         ]
+    }
+
+    /// The replays stopped at a method of `String` the interpreter has no model for (or whose
+    /// model is switched off).
+    pub fn string_stops(&self) -> u64 {
+        self.stops.iter().filter(|(k, _)| k.starts_with(STRING_METHOD)).map(|(_, v)| v).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use symbolic::Stop;
+
+    /// A call's stop is counted under its method, whatever its descriptor; other stops under
+    /// their text.
+    #[test]
+    fn stops_are_counted_by_their_method() {
+        let causes: Vec<String> = [
+            Stop::Unsupported(
+                "java/lang/String.matches(Ljava/lang/String;)Z without the parser models".into(),
+            ),
+            Stop::Native("java/lang/System.getProperty(Ljava/lang/String;)Ljava/lang/String;".into()),
+            Stop::Unsupported("a stub".into()),
+            Stop::Steps,
+        ]
+        .iter()
+        .map(stop_cause)
+        .collect();
+        assert_eq!(
+            causes,
+            ["java/lang/String.matches", "java/lang/System.getProperty", "unsupported a stub", "step limit"]
+        );
+        let mut stats = DseStats::default();
+        for c in &causes {
+            *stats.stops.entry(c.clone()).or_default() += 1;
+        }
+        assert_eq!(stats.string_stops(), 1);
     }
 }

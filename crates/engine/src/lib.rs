@@ -397,6 +397,7 @@ fn cluster_config(t: &Techniques) -> ClusterConfig {
         code_constants: t.code_constants,
         package_generators: t.package_generators,
         format_strings: t.format_strings,
+        regex_strings: t.regex_strings,
         ..ClusterConfig::evosuite()
     };
     if t.ocg.enabled {

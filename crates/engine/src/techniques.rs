@@ -70,6 +70,9 @@ pub struct Techniques {
     /// `startsWith`, `matches`, ...: edit distance, the regex automaton's distance), where a flat
     /// 0/1 would give the branch after the test no gradient (docs/strings.md).
     pub string_distance: bool,
+    /// Strings the class's regular expressions accept (the patterns it passes to `matches`,
+    /// `split`, `replaceAll`, `Pattern.compile`), in the static pool (docs/generators.md).
+    pub regex_strings: bool,
     /// How the techniques that are on share the run (`--portfolio on|off`). It is not a technique:
     /// `with` and `none` leave it as it is.
     pub allocation: Allocation,
@@ -101,6 +104,7 @@ impl Techniques {
             format_strings: true,
             code_constants: true,
             string_distance: true,
+            regex_strings: true,
             allocation: Allocation::Adaptive(PortfolioConfig::standard()),
         }
     }
@@ -126,6 +130,7 @@ impl Techniques {
             Technique::FormatStrings => self.format_strings,
             Technique::CodeConstants => self.code_constants,
             Technique::StringDistance => self.string_distance,
+            Technique::RegexStrings => self.regex_strings,
         }
     }
 
@@ -151,6 +156,7 @@ impl Techniques {
             Technique::FormatStrings => self.format_strings = on,
             Technique::CodeConstants => self.code_constants = on,
             Technique::StringDistance => self.string_distance = on,
+            Technique::RegexStrings => self.regex_strings = on,
         }
         self
     }

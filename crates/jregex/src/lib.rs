@@ -3,7 +3,7 @@
 //! then asked whether a string matches as a whole (`String.matches`), whether a substring does
 //! (`Matcher.find`), how many single-char edits separate a string from the language (the string
 //! branch distance of a `matches` call), and for accepted strings: the nearest to a given one,
-//! or the first of a length; and where Java's matcher would find matches (`split`), by a Pike VM
+//! or the first of a length, or a random one; and where Java's matcher would find matches (`split`), by a Pike VM
 //! whose choices are ordered as Java's backtracking tries them. Groups are not reported. Every
 //! answer is a pure function of the pattern, the flags and the input.
 
@@ -17,6 +17,7 @@ mod escape;
 mod nfa;
 mod parse;
 mod pike;
+mod sample;
 
 pub use crate::dfa::DState;
 pub use crate::error::RegexError;
@@ -187,5 +188,12 @@ impl JavaRegex {
     /// the same every time (letters before digits before other chars).
     pub fn example(&self, min_len: usize, max_len: usize) -> Option<String> {
         distance::example(&self.dfa, &self.edges, min_len, max_len)
+    }
+
+    /// A random accepted string drawn with `seed` (the same seed, the same string), at most
+    /// `max_len` code points long unless no accepted string is that short; its chars are printable
+    /// ASCII where the pattern allows (`None` when the pattern accepts nothing).
+    pub fn sample(&self, seed: u64, max_len: usize) -> Option<String> {
+        sample::sample(&self.dfa.states, seed, max_len)
     }
 }

@@ -287,6 +287,36 @@ fn deterministic() {
     assert_eq!(run(), run());
 }
 
+/// Random accepted strings: every sample of every table pattern is accepted, is at most 12 code
+/// points long when the shortest accepted string is, and is the same for the same seed; a date's
+/// pattern gives a different date for nearly every seed.
+#[test]
+fn samples_are_accepted_bounded_and_seeded() {
+    let mut failures = String::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for &(pattern, _, _, _) in ROWS {
+        if !seen.insert(pattern) {
+            continue;
+        }
+        let re = compile(pattern);
+        let shortest = re.example(0, usize::MAX).expect("every table pattern accepts something");
+        let samples: Vec<String> = (0..8).map(|seed| re.sample(seed, 12).expect("a sample")).collect();
+        for s in &samples {
+            if !re.matches(s) || (shortest.chars().count() <= 12 && s.chars().count() > 12) {
+                writeln!(failures, "{pattern:?}: sample {s:?}").unwrap();
+            }
+        }
+        if samples != (0..8).map(|seed| re.sample(seed, 12).expect("a sample")).collect::<Vec<_>>() {
+            writeln!(failures, "{pattern:?}: samples differ for one seed").unwrap();
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+    let re = compile(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2})?");
+    let distinct: std::collections::BTreeSet<String> =
+        (0..8).map(|seed| re.sample(seed, 16).expect("a sample")).collect();
+    assert!(distinct.len() >= 6, "{distinct:?}");
+}
+
 /// The match column of the table (and `find`) as the JVM computes them.
 #[test]
 fn table_agrees_with_the_jvm() {

@@ -15,7 +15,13 @@
 //! one more element next to one the test already adds, docs/localsearch.md "Call rounds"). A goal
 //! whose call rounds missed too is left alone until its fitness changes. Probes count against the
 //! budget like the search's own tests, and local search adds at most `share` × the evaluations so
-//! far. It draws nothing from the search's RNG.
+//! far. It draws nothing from the search's RNG. With `strings`, the strings of the best test are
+//! variables too, after its numbers: a round on a string takes one position of it (`strings`,
+//! EvoSuite's `StringLocalSearch`), and the string counts as missed once every position was.
+
+mod strings;
+
+pub use strings::{alphabet, string_moves};
 
 use std::collections::BTreeMap;
 
@@ -33,13 +39,16 @@ pub struct LocalSearchConfig {
     /// Call rounds after a goal's plain rounds missed every number (docs/localsearch.md "Call
     /// rounds"); without them such a goal is exhausted there.
     pub calls: bool,
+    /// Rounds on the strings of the best test too, one position each (docs/localsearch.md
+    /// "Strings").
+    pub strings: bool,
 }
 
 impl LocalSearchConfig {
     /// The defaults, switched off: steps up to `2^15` (a number from the random range to ±65,535
-    /// in one round), at most a fifth of the evaluations, no call rounds.
+    /// in one round), at most a fifth of the evaluations, no call rounds, no string rounds.
     pub fn off() -> LocalSearchConfig {
-        LocalSearchConfig { enabled: false, exponents: 16, share: 0.2, calls: false }
+        LocalSearchConfig { enabled: false, exponents: 16, share: 0.2, calls: false, strings: false }
     }
 }
 
@@ -60,13 +69,19 @@ pub struct LocalSearchStats {
     pub exhausted: u64,
     /// Call rounds among `rounds`: a call made once more with its number moved.
     pub call_rounds: u64,
+    /// String rounds among `rounds`: one position of a string edited every way at once.
+    pub string_rounds: u64,
 }
 
 /// Where the search of one goal stands.
 #[derive(Debug, Clone, Default, PartialEq)]
 struct GoalState {
-    /// Which number of the best test the next round moves (modulo their count).
+    /// Which variable of the best test the next round moves (modulo their count).
     cursor: usize,
+    /// When that variable is a string, the position the next round edits, and whether a round of
+    /// this pass over its positions gained.
+    pos: usize,
+    gained_in_pass: bool,
     /// Rounds in a row without a gain.
     misses: usize,
     /// Whether the plain rounds missed every number at this fitness and call rounds are made.
@@ -77,13 +92,37 @@ struct GoalState {
 
 impl GoalState {
     /// A round's outcome: `before` the goal's fitness when it was made, `now` after its tests
-    /// ran; `numbers` and `copyable` how many numbers the best test has and how many a call round
-    /// could copy a call of.
-    fn settle(&mut self, before: f64, now: f64, numbers: usize, copyable: usize) -> Outcome {
+    /// ran; `numbers` and `copyable` how many variables the best test has and how many a call
+    /// round could copy a call of; `string_len` the length of the variable the round edited when
+    /// it is a string: a miss there moves to its next position, and only a miss at its last
+    /// position (past its end) moves to the next variable.
+    fn settle(
+        &mut self,
+        before: f64,
+        now: f64,
+        numbers: usize,
+        copyable: usize,
+        string_len: Option<usize>,
+    ) -> Outcome {
         if now < before {
             self.misses = 0;
+            self.gained_in_pass = true;
             return Outcome::Improved;
         }
+        if let Some(n) = string_len.filter(|_| !self.calls) {
+            if self.pos < n {
+                self.pos += 1;
+                return Outcome::Missed;
+            }
+            // A pass that gained somewhere may have made an earlier position matter (a parser's
+            // later check passed reaches a field before it): another pass, as EvoSuite's string
+            // local search repeats its passes while they improve.
+            self.pos = 0;
+            if std::mem::take(&mut self.gained_in_pass) {
+                return Outcome::Missed;
+            }
+        }
+        self.pos = 0;
         self.cursor += 1;
         self.misses += 1;
         let tried = if self.calls { copyable } else { numbers };
@@ -137,6 +176,8 @@ pub struct LocalSearch {
     goals: BTreeMap<GoalIdx, GoalState>,
     pending: Vec<Pending>,
     stats: LocalSearchStats,
+    /// The chars string rounds write (`strings::alphabet` of the static pool), read on first use.
+    alphabet: Option<Vec<char>>,
 }
 
 impl LocalSearch {
@@ -146,6 +187,7 @@ impl LocalSearch {
             goals: BTreeMap::new(),
             pending: Vec::new(),
             stats: LocalSearchStats::default(),
+            alphabet: None,
         }
     }
 
@@ -174,8 +216,14 @@ impl LocalSearch {
                 continue;
             };
             let copyable = if self.config.calls { copyable(test, self.max_length(view)).len() } else { 0 };
-            let numbers = numbers(test).len();
-            match self.goals.entry(p.goal).or_default().settle(p.before, f, numbers, copyable) {
+            let vars = variables(test, self.config.strings);
+            let state = self.goals.entry(p.goal).or_default();
+            let string_len =
+                vars.get(state.cursor % vars.len().max(1)).and_then(|&i| match &test.statements[i] {
+                    Statement::String(s) => Some(s.chars().count()),
+                    _ => None,
+                });
+            match state.settle(p.before, f, vars.len(), copyable, string_len) {
                 Outcome::Improved => self.stats.improved += 1,
                 Outcome::Missed => {}
                 Outcome::Exhausted => self.stats.exhausted += 1,
@@ -188,6 +236,7 @@ impl LocalSearch {
     /// closest to being covered (then the lowest index).
     fn choose<'v>(&mut self, view: &View<'v>) -> Option<(GoalIdx, f64, &'v TestCase)> {
         let mut best: Option<(GoalIdx, f64, &'v TestCase)> = None;
+        let strings = self.config.strings;
         for g in view.uncovered_targets() {
             if self.pending.iter().any(|p| p.goal == g) {
                 continue;
@@ -198,7 +247,8 @@ impl LocalSearch {
             }
             // Checked per uncovered target every generation: no list built, no state made for a
             // goal that has none yet (an absent state is open).
-            if test.statements.iter().any(is_number) && self.goals.get_mut(&g).is_none_or(|s| s.open_at(f)) {
+            let movable = |s: &Statement| is_number(s) || (strings && matches!(s, Statement::String(_)));
+            if test.statements.iter().any(movable) && self.goals.get_mut(&g).is_none_or(|s| s.open_at(f)) {
                 best = Some((g, f, test));
             }
         }
@@ -221,7 +271,7 @@ impl<P: ?Sized> Hook<P> for LocalSearch {
         }
         let Some((goal, before, test)) = self.choose(view) else { return Ok(Vec::new()) };
         let calls = self.goals.get(&goal).is_some_and(|s| s.calls);
-        let cursor = self.goals.get(&goal).map_or(0, |s| s.cursor);
+        let (cursor, pos) = self.goals.get(&goal).map_or((0, 0), |s| (s.cursor, s.pos));
         // The number to move, and in a call round the call made again with it.
         let (stmt, call) = if calls {
             let at = copyable(test, self.max_length(view));
@@ -234,9 +284,28 @@ impl<P: ?Sized> Hook<P> for LocalSearch {
             };
             (stmt, Some(call))
         } else {
-            let at = numbers(test);
+            let at = variables(test, self.config.strings);
             (at[cursor % at.len()], None)
         };
+        if let Some(Statement::String(s)) = test.statements.get(stmt) {
+            let letters = self.alphabet.get_or_insert_with(|| alphabet(&view.cluster().constants().strings));
+            let tests: Vec<TestCase> = string_moves(s, pos, letters)
+                .into_iter()
+                .map(|v| {
+                    let mut t = test.clone();
+                    t.statements[stmt] = Statement::String(v);
+                    t
+                })
+                .collect();
+            if self.stats.tests + tests.len() as u64 > allowed {
+                return Ok(Vec::new());
+            }
+            self.stats.string_rounds += 1;
+            self.stats.rounds += 1;
+            self.stats.tests += tests.len() as u64;
+            self.pending.push(Pending { goal, made: view.iteration(), before });
+            return Ok(tests);
+        }
         let Some(Statement::Primitive(value)) = test.statements.get(stmt) else { return Ok(Vec::new()) };
         let tests: Vec<TestCase> = moves(*value, self.config.exponents)
             .into_iter()
@@ -265,6 +334,14 @@ fn is_number(s: &Statement) -> bool {
 /// The positions of a test's numeric primitive statements.
 pub fn numbers(test: &TestCase) -> Vec<usize> {
     test.statements.iter().enumerate().filter(|(_, s)| is_number(s)).map(|(i, _)| i).collect()
+}
+
+/// The variables rounds move, in the order they take them: the numbers, then with `strings` the
+/// string statements.
+pub fn variables(test: &TestCase, strings: bool) -> Vec<usize> {
+    let texts =
+        test.statements.iter().enumerate().filter(|(_, s)| strings && matches!(s, Statement::String(_)));
+    numbers(test).into_iter().chain(texts.map(|(i, _)| i)).collect()
 }
 
 /// The numbers a call round may move, with the call it copies: each numeric primitive passed as
@@ -401,11 +478,11 @@ mod tests {
     fn a_goal_is_exhausted_after_every_number_missed_and_reopens_when_its_fitness_changes() {
         let mut s = GoalState::default();
         assert!(s.open_at(0.5));
-        assert_eq!(s.settle(0.5, 0.4, 2, 0), Outcome::Improved);
+        assert_eq!(s.settle(0.5, 0.4, 2, 0, None), Outcome::Improved);
         assert_eq!(s.cursor, 0, "a gain keeps moving the same number");
-        assert_eq!(s.settle(0.4, 0.4, 2, 0), Outcome::Missed);
+        assert_eq!(s.settle(0.4, 0.4, 2, 0, None), Outcome::Missed);
         assert_eq!(s.cursor, 1);
-        assert_eq!(s.settle(0.4, 0.4, 2, 0), Outcome::Exhausted, "no call to copy: no call rounds");
+        assert_eq!(s.settle(0.4, 0.4, 2, 0, None), Outcome::Exhausted, "no call to copy: no call rounds");
         assert!(!s.open_at(0.4));
         assert!(s.open_at(0.3), "the search's own tests moved it");
         assert_eq!(s.exhausted_at, None);
@@ -414,15 +491,37 @@ mod tests {
     #[test]
     fn call_rounds_follow_the_plain_ones_and_end_in_exhaustion() {
         let mut s = GoalState::default();
-        assert_eq!(s.settle(0.4, 0.4, 2, 1), Outcome::Missed);
-        assert_eq!(s.settle(0.4, 0.4, 2, 1), Outcome::Missed, "on to the call rounds");
+        assert_eq!(s.settle(0.4, 0.4, 2, 1, None), Outcome::Missed);
+        assert_eq!(s.settle(0.4, 0.4, 2, 1, None), Outcome::Missed, "on to the call rounds");
         assert!(s.calls);
         assert_eq!(s.cursor, 0, "call rounds start at the first copyable number");
-        assert_eq!(s.settle(0.4, 0.3, 3, 1), Outcome::Improved);
+        assert_eq!(s.settle(0.4, 0.3, 3, 1, None), Outcome::Improved);
         assert!(s.calls, "a gain keeps copying the same call");
-        assert_eq!(s.settle(0.3, 0.3, 3, 1), Outcome::Exhausted);
+        assert_eq!(s.settle(0.3, 0.3, 3, 1, None), Outcome::Exhausted);
         assert!(!s.open_at(0.3));
         assert!(s.open_at(0.2));
         assert!(!s.calls, "reopened goals start with plain rounds again");
+    }
+
+    /// A string is one variable: a miss moves to its next position, a gain stays there, a pass
+    /// that gained starts another, and only a pass without a gain moves to the next variable.
+    #[test]
+    fn a_string_is_missed_once_every_position_was() {
+        let mut s = GoalState::default();
+        assert_eq!(s.settle(0.4, 0.4, 2, 0, Some(2)), Outcome::Missed);
+        assert_eq!((s.cursor, s.pos), (0, 1));
+        assert_eq!(s.settle(0.4, 0.3, 2, 0, Some(2)), Outcome::Improved);
+        assert_eq!((s.cursor, s.pos), (0, 1), "a gain edits the same position again");
+        assert_eq!(s.settle(0.3, 0.3, 2, 0, Some(3)), Outcome::Missed);
+        assert_eq!(s.settle(0.3, 0.3, 2, 0, Some(3)), Outcome::Missed);
+        assert_eq!((s.cursor, s.pos), (0, 3), "the end: insertions only");
+        assert_eq!(s.settle(0.3, 0.3, 2, 0, Some(3)), Outcome::Missed);
+        assert_eq!((s.cursor, s.pos), (0, 0), "the pass gained: another pass");
+        for _ in 0..3 {
+            assert_eq!(s.settle(0.3, 0.3, 2, 0, Some(3)), Outcome::Missed);
+        }
+        assert_eq!(s.settle(0.3, 0.3, 2, 0, Some(3)), Outcome::Missed);
+        assert_eq!((s.cursor, s.pos), (1, 0), "a pass without a gain: the next variable");
+        assert_eq!(s.settle(0.3, 0.3, 2, 0, None), Outcome::Exhausted);
     }
 }

@@ -99,6 +99,7 @@ pub const GATES: &[GateRow] = &[
         check: string_distance,
         closed: "no class under test calls a string or regex test (equals, startsWith, matches, ...)",
     },
+    GateRow { arm: Arm::RegexStrings, check: regex_strings, closed: "never closed" },
 ];
 
 /// Every gate of the class `cut`, in `GATES` order.
@@ -467,6 +468,15 @@ fn format_strings(_: &GateInput<'_>) -> Option<String> {
 /// static test says they would not help, and they cost nothing per generation.
 fn code_constants(_: &GateInput<'_>) -> Option<String> {
     Some("always open: a one-time read of the class's constants into the static pool".to_string())
+}
+
+/// Regex strings are added to the static pool only for the patterns the class passes to a
+/// regex-taking call, once, before the search: the feature gates itself.
+fn regex_strings(_: &GateInput<'_>) -> Option<String> {
+    Some(
+        "always open: it adds strings only for the patterns the class passes to matches, split, ..., once"
+            .to_string(),
+    )
 }
 
 /// The string distance grades the branch after a string or regex test of a class under test (the

@@ -60,11 +60,13 @@ pub enum Arm {
     CodeConstants,
     /// Graded distances on string and regex tests in the fitness (docs/strings.md).
     StringDistance,
+    /// Strings the class's regular expressions accept, in the static pool (docs/generators.md).
+    RegexStrings,
 }
 
 impl Arm {
     /// Every arm, papers first, in the order the CLI's help lists them.
-    pub const ALL: [Arm; 12] = [
+    pub const ALL: [Arm; 13] = [
         Arm::Ocg,
         Arm::Flags,
         Arm::GoalSelection,
@@ -77,6 +79,7 @@ impl Arm {
         Arm::FormatStrings,
         Arm::CodeConstants,
         Arm::StringDistance,
+        Arm::RegexStrings,
     ];
 
     /// The technique's switch name (`--<name> on`), also its key in report.json.
@@ -94,6 +97,7 @@ impl Arm {
             Arm::FormatStrings => "format-strings",
             Arm::CodeConstants => "code-constants",
             Arm::StringDistance => "string-distance",
+            Arm::RegexStrings => "regex-strings",
         }
     }
 

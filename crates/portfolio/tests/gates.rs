@@ -296,6 +296,7 @@ fn gates_on_real_classes() {
         format-strings     open   always open: it adds strings only for the separators the class compares with, once
         code-constants     open   always open: a one-time read of the class's constants into the static pool
         string-distance    closed no class under test calls a string or regex test (equals, startsWith, matches, ...)
+        regex-strings      open   always open: it adds strings only for the patterns the class passes to matches, split, ..., once
     "#]].assert_eq(&render(&gates_of(&db, "org/apache/commons/lang3/CharRange")));
     expect![[r#"
         ocg                closed no callable member takes an object of an application class with instance fields, no branch tests a field
@@ -310,6 +311,7 @@ fn gates_on_real_classes() {
         format-strings     open   always open: it adds strings only for the separators the class compares with, once
         code-constants     open   always open: a one-time read of the class's constants into the static pool
         string-distance    open   com/google/common/io/Files.simplifyPath(Ljava/lang/String;)Ljava/lang/String; at 37: calls java/lang/String.equals
+        regex-strings      open   always open: it adds strings only for the patterns the class passes to matches, split, ..., once
     "#]].assert_eq(&render(&gates_of(&db, "com/google/common/io/Files")));
 }
 
@@ -330,6 +332,7 @@ fn the_table_with_reasons() {
         format-strings     open   always open: it adds strings only for the separators the class compares with, once
         code-constants     open   always open: a one-time read of the class's constants into the static pool
         string-distance    closed no class under test calls a string or regex test (equals, startsWith, matches, ...)
+        regex-strings      open   always open: it adds strings only for the patterns the class passes to matches, split, ..., once
     "#]].assert_eq(&render(&gates_of(&db, "flags/Gate")));
     let db = test_support::fixture_db("sushi");
     expect![[r#"
@@ -345,5 +348,6 @@ fn the_table_with_reasons() {
         format-strings     open   always open: it adds strings only for the separators the class compares with, once
         code-constants     open   always open: a one-time read of the class's constants into the static pool
         string-distance    closed no class under test calls a string or regex test (equals, startsWith, matches, ...)
+        regex-strings      open   always open: it adds strings only for the patterns the class passes to matches, split, ..., once
     "#]].assert_eq(&render(&gates_of(&db, "sushi/IntTree")));
 }

@@ -5,7 +5,7 @@
 //! it needs and one line in `FEATURES`.
 //!
 //! The hooks are the points at which the features act: before the walk on the CUT's static pool
-//! (code constants, format strings), on each walked class (stubs), after the walk (package
+//! (code constants, format strings, regex strings), on each walked class (stubs), after the walk (package
 //! generators, which walk again what they add), and at query time on the creations of a wanted
 //! type (scratch files before the generators, stubs after them). Each does nothing by default. A
 //! feature that keeps what it found (the stubs) keeps it in a field of the builder and the cluster:
@@ -20,6 +20,7 @@ use super::code_constants::CodeConstants;
 use super::files::ScratchFiles;
 use super::load::{ClassInfo, CutPool, PoolConstants};
 use super::package::PackageGenerators;
+use super::regex_strings::RegexStrings;
 use super::shapes::FormatStrings;
 use super::stubs::Stubs;
 use super::walk::Builder;
@@ -66,8 +67,8 @@ pub(super) trait ClusterFeature: Sync {
 }
 
 /// Every feature, in the order the hooks run.
-const FEATURES: [&dyn ClusterFeature; 5] =
-    [&CodeConstants, &FormatStrings, &Stubs, &ScratchFiles, &PackageGenerators];
+const FEATURES: [&dyn ClusterFeature; 6] =
+    [&CodeConstants, &FormatStrings, &RegexStrings, &Stubs, &ScratchFiles, &PackageGenerators];
 
 /// The features `config` switches on, in `FEATURES` order.
 pub(super) fn enabled(config: &ClusterConfig) -> impl Iterator<Item = &'static dyn ClusterFeature> + '_ {

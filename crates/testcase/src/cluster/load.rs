@@ -247,6 +247,18 @@ impl<'t, 'a> CutPool<'t, 'a> {
     pub fn full(&self) -> &PoolConstants {
         self.full.get_or_init(|| self.table.pool_constants(self.name, self.cf))
     }
+
+    /// Calls `f` on the body of every method of the CUT that has one (its static initialiser
+    /// too), in the class file's order, with the class's constant pool.
+    pub fn for_each_body(&self, mut f: impl FnMut(&MethodBody, &ConstantPool)) {
+        let db = self.table.db();
+        let Some(class) = db.class_id(ClassName::from_binary(self.name).internal()) else { return };
+        for m in db.methods(class) {
+            if let Some(Ok(body)) = db.body(m) {
+                f(body, &self.cf.constant_pool);
+            }
+        }
+    }
 }
 
 /// Loads and caches class summaries from the run's program database (each class parsed once per

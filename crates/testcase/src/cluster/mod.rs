@@ -26,6 +26,7 @@ mod model;
 mod overloads;
 mod package;
 mod queries;
+mod regex_strings;
 mod shapes;
 mod stubs;
 mod walk;

@@ -49,6 +49,10 @@ pub struct ClusterConfig {
     /// compares with (dotted quads, ISO dates, URLs, ...: `shapes::format_shapes`,
     /// `--format-strings`).
     pub format_strings: bool,
+    /// Whether the static pool also holds strings the CUT's regular expressions accept (the
+    /// constant patterns it passes to `matches`, `split`, `replaceAll`, `Pattern.compile`:
+    /// `regex_strings::accepted_strings`, `--regex-strings`).
+    pub regex_strings: bool,
 }
 
 impl ClusterConfig {
@@ -63,6 +67,7 @@ impl ClusterConfig {
             code_constants: false,
             package_generators: false,
             format_strings: false,
+            regex_strings: false,
         }
     }
 }
