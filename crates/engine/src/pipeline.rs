@@ -37,6 +37,8 @@ const MINIMISE_SHARE: f64 = 0.35;
 const ASSERT_SHARE: f64 = 0.55;
 /// Mutation analysis (with `AssertionStrategy::Mutation`) runs no batch past this share.
 const MUTATION_SHARE: f64 = 0.65;
+/// The contract checks (`WriteConfig::contracts`) run no batch past this share.
+const CONTRACTS_SHARE: f64 = 0.72;
 const VERIFY_SHARE: f64 = 0.85;
 
 /// How the tests of one class are written. No `Default`: [`WriteConfig::new`] gives EvoSuite's.
@@ -61,6 +63,11 @@ pub struct WriteConfig {
     pub test_names: TestNames,
     /// How the assertions are chosen: all those observed (capped), or those that kill mutants.
     pub assertions: crate::AssertionStrategy,
+    /// Check the contracts of `equals`, `hashCode`, `toString`, `compareTo` and `Iterator` on the
+    /// objects the tests build, and the exceptions the class throws from inside on arguments in
+    /// range; each violation is written as a failing test in `<Simple>ViolationTest`
+    /// (docs/contracts.md).
+    pub contracts: bool,
 }
 
 impl WriteConfig {
@@ -79,6 +86,8 @@ impl WriteConfig {
             // EvoSuite's default strategy: on our fixtures it keeps 39-48 % fewer assertions at an
             // equal PIT score (docs/mutation.md).
             assertions: crate::AssertionStrategy::Mutation,
+            // No false report on the contract fixtures' twins (docs/contracts.md).
+            contracts: true,
         }
     }
 }
@@ -162,6 +171,8 @@ pub struct PhaseTimes {
     /// Cutting the tests at guards and minimising them.
     pub minimise: Duration,
     pub assertions: Duration,
+    /// The contract checks' probes and the violation tests' fresh-JVM runs.
+    pub contracts: Duration,
     pub verification: Duration,
     /// The final coverage (re-execution of the written tests, JaCoCo when asked for).
     pub coverage: Duration,
@@ -267,6 +278,11 @@ pub struct ClassTests {
     pub complement: Option<crate::Complement>,
     /// What mutation analysis did, with `AssertionStrategy::Mutation` (report.json `mutation`).
     pub mutation: Option<crate::MutationFigures>,
+    /// The contract violations whose tests failed the same way in every fresh-JVM run, with
+    /// `WriteConfig::contracts` (report.json `violations`).
+    pub violations: Vec<contracts::Violation>,
+    /// Their tests, `<Simple>ViolationTest`, failing by design; `None` without violations.
+    pub violation_file: Option<Rendered>,
 }
 
 impl ClassTests {
@@ -315,9 +331,9 @@ pub fn test_class_name(cut: &str) -> String {
 
 /// The search problem as `postprocess` runs tests: one worker round trip per batch, the goals
 /// whose fitness is 0 as covered, and the time left to the current phase.
-struct ProblemRunner<'a> {
-    problem: &'a mut JvmProblem,
-    deadline: Option<Instant>,
+pub(crate) struct ProblemRunner<'a> {
+    pub(crate) problem: &'a mut JvmProblem,
+    pub(crate) deadline: Option<Instant>,
 }
 
 impl Runner for ProblemRunner<'_> {
@@ -470,6 +486,14 @@ pub fn generate_tests(
     let (asserted, mutation) =
         choose_assertions(&mut problem, &minimised.suite, &db, config, write, &clock, &mut log)?;
     phases.assertions = t0.elapsed();
+    let t0 = Instant::now();
+    let violations = if write.contracts {
+        let deadline = clock.by(CONTRACTS_SHARE);
+        crate::violations::find(&mut problem, &minimised.suite, &db, &config.class, deadline, &mut log)
+    } else {
+        Vec::new()
+    };
+    phases.contracts = t0.elapsed();
 
     let package_classes = package_classes(db.classpath(), &config.class);
     let static_nested = static_nested(&db, &minimised.suite);
@@ -504,6 +528,19 @@ pub fn generate_tests(
     phases.verification = t0.elapsed();
     let t0 = Instant::now();
     let jacoco = if write.jacoco { jacoco(verifier, &files, &config.class, &mut log) } else { None };
+    let t1 = Instant::now();
+    let (violations, violation_file) = if clock.by(1.0).is_some_and(|end| Instant::now() >= end) {
+        if !violations.is_empty() {
+            log.push(format!(
+                "post-processing budget: {} contract violations not verified, not reported",
+                violations.len()
+            ));
+        }
+        (Vec::new(), None)
+    } else {
+        crate::violations::verify(verifier, &config.class, violations, &render_config, &mut log)?
+    };
+    phases.contracts += t1.elapsed();
 
     // Coverage of the tests as written, with the goals the class initialisers cover (`class_init_goals`).
     let cases: Vec<TestCase> = tests.iter().map(postprocess::as_written).collect();
@@ -542,6 +579,8 @@ pub fn generate_tests(
         flags,
         complement,
         mutation,
+        violations,
+        violation_file,
     })
 }
 
