@@ -766,10 +766,16 @@ impl Progress {
     fn summary(&self, out: &Path, done: &[ClassTests], failed: &[(String, String)]) {
         let files: usize = done.iter().map(|t| t.files.len()).sum();
         let tests: usize = done.iter().map(|t| t.tests.len()).sum();
+        let violations: usize = done.iter().map(|t| t.violations.len()).sum();
         eprintln!(
-            "wrote {files} test files ({tests} tests) for {} classes to {}{}",
+            "wrote {files} test files ({tests} tests) for {} classes to {}{}{}",
             done.len(),
             out.display(),
+            if violations == 0 {
+                String::new()
+            } else {
+                format!(", and {violations} contract violations as failing tests (*ViolationTest.java)")
+            },
             if failed.is_empty() { String::new() } else { format!("; {} classes failed", failed.len()) }
         );
     }

@@ -20,6 +20,9 @@ mod judge;
 mod probe;
 
 use postprocess::{PostError, Runner};
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+
 use programdb::ProgramDb;
 use protocol::Outcome;
 use testcase::assertion::JUnitTest;
@@ -103,6 +106,27 @@ impl ContractKind {
         }
     }
 
+    /// The method an object contract is about (`equals` for all four of its contracts, whichever
+    /// probe showed it); `None` for the exceptions from inside, which name the method called.
+    pub fn method(self) -> Option<&'static str> {
+        Some(match self {
+            ContractKind::EqualsReflexive
+            | ContractKind::EqualsSymmetric
+            | ContractKind::EqualsNull
+            | ContractKind::EqualsThrows => "equals",
+            ContractKind::HashCodeConsistent | ContractKind::HashCodeThrows => "hashCode",
+            ContractKind::ToStringThrows => "toString",
+            ContractKind::CompareToReflexive
+            | ContractKind::CompareToAntisymmetric
+            | ContractKind::CompareToEquals => "compareTo",
+            ContractKind::IteratorHasNext => "hasNext",
+            ContractKind::IteratorNextPastEnd => "next",
+            ContractKind::NullPointerInside | ContractKind::IndexInside | ContractKind::CastInside => {
+                return None;
+            }
+        })
+    }
+
     /// Whether the contract is about one method of the class (the exceptions from inside) rather
     /// than about its objects: those are reported once per method, the others once per class.
     pub fn per_method(self) -> bool {
@@ -175,41 +199,40 @@ pub fn find(
     let cases: Vec<TestCase> = probes.iter().map(|p| p.case.clone()).collect();
     let runs = run_twice(runner, &cases, config.batch)?;
     found.stopped_early = runs.len() < probes.len();
-    let mut best: Vec<(judge::Verdict, &probe::Probe)> = Vec::new();
+    // (kind, class, method) -> the verdict with the shortest test; the first of equal length.
+    let mut best: BTreeMap<(ContractKind, String, String), judge::Verdict> = BTreeMap::new();
     for (p, (first, second)) in probes.iter().zip(&runs) {
         let Some(v) = judge::judge(p, first) else { continue };
         if judge::judge(p, second).as_ref() != Some(&v) {
             continue;
         }
-        let key = |v: &judge::Verdict, p: &probe::Probe| (v.kind, p.class.clone(), p.method.clone());
-        match best.iter_mut().find(|(b, bp)| key(b, bp) == key(&v, p)) {
-            // The shortest test per contract and class; the first of equal length.
-            Some(slot) if slot.0.test.case.len() > v.test.case.len() => *slot = (v, p),
-            Some(_) => {}
-            None => best.push((v, p)),
+        // An object contract is about its method whichever probe showed it (`equals` throwing in
+        // the `hashCode` probe is `equals`'s violation).
+        let method = v.kind.method().map_or_else(|| p.method.clone(), str::to_string);
+        match best.entry((v.kind, p.class.clone(), method)) {
+            Entry::Occupied(mut slot) if slot.get().test.case.len() > v.test.case.len() => {
+                slot.insert(v);
+            }
+            Entry::Occupied(_) => {}
+            Entry::Vacant(slot) => {
+                slot.insert(v);
+            }
         }
     }
-    best.sort_by(|(a, ap), (b, bp)| (a.kind, &ap.class, &ap.method).cmp(&(b.kind, &bp.class, &bp.method)));
     let mut names: Vec<String> = Vec::new();
-    for (v, p) in best {
+    for ((kind, class, method), v) in best {
         let mut test = v.test;
-        test.name = Some(unique_name(&mut names, v.kind, p));
-        found.violations.push(Violation {
-            kind: v.kind,
-            class: p.class.clone(),
-            method: p.method.clone(),
-            message: v.message,
-            test,
-        });
+        test.name = Some(unique_name(&mut names, kind, &method));
+        found.violations.push(Violation { kind, class, method, message: v.message, test });
     }
     Ok(found)
 }
 
 /// `test<Title>` (with the method for the exceptions from inside), numbered when taken.
-fn unique_name(names: &mut Vec<String>, kind: ContractKind, p: &probe::Probe) -> String {
+fn unique_name(names: &mut Vec<String>, kind: ContractKind, method: &str) -> String {
     let mut base = format!("test{}", kind.title());
     if kind.per_method() {
-        let mut m = p.method.chars();
+        let mut m = method.chars();
         if let Some(c) = m.next() {
             base.push_str("In");
             base.push(c.to_ascii_uppercase());

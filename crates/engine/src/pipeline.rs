@@ -486,26 +486,14 @@ pub fn generate_tests(
     let (asserted, mutation) =
         choose_assertions(&mut problem, &minimised.suite, &db, config, write, &clock, &mut log)?;
     phases.assertions = t0.elapsed();
-    let t0 = Instant::now();
-    let violations = if write.contracts {
-        let deadline = clock.by(CONTRACTS_SHARE);
+    let deadline = clock.by(CONTRACTS_SHARE);
+    let (violations, contracts_time) = if write.contracts {
         crate::violations::find(&mut problem, &minimised.suite, &db, &config.class, deadline, &mut log)
     } else {
-        Vec::new()
+        (Vec::new(), Duration::ZERO)
     };
-    phases.contracts = t0.elapsed();
 
-    let package_classes = package_classes(db.classpath(), &config.class);
-    let static_nested = static_nested(&db, &minimised.suite);
-    let render_config = |name: String| {
-        let mut rc = RenderConfig::new(write.style, config.seed);
-        rc.jvm_args.clone_from(&config.jvm_args);
-        rc.class_name = Some(name);
-        rc.timeout_ms = write.test_timeout_ms;
-        rc.package_classes = package_classes.clone();
-        rc.static_nested = static_nested.clone();
-        rc
-    };
+    let render_config = render_config_of(config, write, &db, &minimised.suite);
     let (tests, observed): (Vec<JUnitTest>, Vec<_>) = asserted
         .into_iter()
         .filter_map(|a| without_vm_error(a.test, &mut log).map(|t| (t, a.observed)))
@@ -528,26 +516,17 @@ pub fn generate_tests(
     phases.verification = t0.elapsed();
     let t0 = Instant::now();
     let jacoco = if write.jacoco { jacoco(verifier, &files, &config.class, &mut log) } else { None };
-    let t1 = Instant::now();
-    let (violations, violation_file) = if clock.by(1.0).is_some_and(|end| Instant::now() >= end) {
-        if !violations.is_empty() {
-            log.push(format!(
-                "post-processing budget: {} contract violations not verified, not reported",
-                violations.len()
-            ));
-        }
-        (Vec::new(), None)
-    } else {
-        crate::violations::verify(verifier, &config.class, violations, &render_config, &mut log)?
-    };
-    phases.contracts += t1.elapsed();
+    let end = clock.by(1.0);
+    let (violations, violation_file, verify_time) =
+        crate::violations::verify(verifier, &config.class, violations, &render_config, end, &mut log)?;
+    phases.contracts = contracts_time + verify_time;
 
     // Coverage of the tests as written, with the goals the class initialisers cover (`class_init_goals`).
     let cases: Vec<TestCase> = tests.iter().map(postprocess::as_written).collect();
     let results = problem.execute(&cases)?;
     let (coverage, uncovered, flags) = final_figures(&problem, &config.criteria, &results);
     let goal_runs = problem.goal_runs(&[Criterion::Line, Criterion::Branch], &results);
-    phases.coverage = t0.elapsed();
+    phases.coverage = t0.elapsed().saturating_sub(verify_time);
     // The JVM's runs of the written tests are the ones just made for the coverage.
     let replay_check =
         write.replay_check.then(|| crate::replay_check::of(&problem, &db, config, &cases, &results));
@@ -582,6 +561,28 @@ pub fn generate_tests(
         violations,
         violation_file,
     })
+}
+
+/// The render configuration of a test class of the given simple name.
+fn render_config_of(
+    config: &GenerateConfig,
+    write: &WriteConfig,
+    db: &programdb::ProgramDb,
+    suite: &[TestCase],
+) -> impl Fn(String) -> RenderConfig {
+    let package_classes = package_classes(db.classpath(), &config.class);
+    let static_nested = static_nested(db, suite);
+    let (style, seed, jvm_args, timeout_ms) =
+        (write.style, config.seed, config.jvm_args.clone(), write.test_timeout_ms);
+    move |name: String| {
+        let mut rc = RenderConfig::new(style, seed);
+        rc.jvm_args.clone_from(&jvm_args);
+        rc.class_name = Some(name);
+        rc.timeout_ms = timeout_ms;
+        rc.package_classes = package_classes.clone();
+        rc.static_nested = static_nested.clone();
+        rc
+    }
 }
 
 /// Coverage per criterion, the uncovered goals and the flag figures (when flags are on) of the

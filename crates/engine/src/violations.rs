@@ -5,7 +5,7 @@
 //! read nor changed here.
 
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use contracts::{ContractConfig, Violation};
 use junit::{RenderConfig, Rendered};
@@ -23,8 +23,9 @@ pub fn violation_class_name(cut: &str) -> String {
     format!("{}ViolationTest", simple.replace('$', "_"))
 }
 
-/// The violations the minimised suite's objects and calls show, both probe runs agreeing; what the
-/// budget cut short or the runner's failure is logged, never a reason to lose the class.
+/// The violations the minimised suite's objects and calls show, both probe runs agreeing, and the
+/// time it took; what the budget cut short or the runner's failure is logged, never a reason to
+/// lose the class.
 pub(crate) fn find(
     problem: &mut JvmProblem,
     suite: &[TestCase],
@@ -32,9 +33,10 @@ pub(crate) fn find(
     cut: &str,
     deadline: Option<Instant>,
     log: &mut Vec<String>,
-) -> Vec<Violation> {
+) -> (Vec<Violation>, Duration) {
+    let started = Instant::now();
     let mut runner = ProblemRunner { problem, deadline };
-    match contracts::find(&mut runner, suite, db, &ContractConfig::new(cut)) {
+    let found = match contracts::find(&mut runner, suite, db, &ContractConfig::new(cut)) {
         Ok(found) => {
             if found.stopped_early {
                 log.push(format!(
@@ -48,23 +50,46 @@ pub(crate) fn find(
             log.push(format!("contract checks failed, no violations reported: {e}"));
             Vec::new()
         }
+    };
+    (found, started.elapsed())
+}
+
+/// The violations whose tests failed the same way in every fresh-JVM run ([`verify_file`]), their
+/// file and the time it took; none when the post-processing budget ended at `end` (logged).
+pub(crate) fn verify(
+    verifier: &mut dyn Verifier,
+    cut: &str,
+    violations: Vec<Violation>,
+    render_config: &dyn Fn(String) -> RenderConfig,
+    end: Option<Instant>,
+    log: &mut Vec<String>,
+) -> Result<(Vec<Violation>, Option<Rendered>, Duration), EngineError> {
+    let started = Instant::now();
+    if violations.is_empty() {
+        return Ok((violations, None, Duration::ZERO));
     }
+    if end.is_some_and(|end| started >= end) {
+        log.push(format!(
+            "post-processing budget: {} contract violations not verified, not reported",
+            violations.len()
+        ));
+        return Ok((Vec::new(), None, Duration::ZERO));
+    }
+    let (kept, file) = verify_file(verifier, cut, violations, render_config, log)?;
+    Ok((kept, file, started.elapsed()))
 }
 
 /// Renders the violations' tests as one class, compiles it and runs it [`VIOLATION_RUNS`] times;
 /// keeps the violations whose test failed in every run at the same line with the same exception
 /// and returns them with the file (rendered again without the others). A test that does not
 /// compile, or passes once, or fails differently, is dropped and logged.
-pub(crate) fn verify(
+fn verify_file(
     verifier: &mut dyn Verifier,
     cut: &str,
     violations: Vec<Violation>,
     render_config: &dyn Fn(String) -> RenderConfig,
     log: &mut Vec<String>,
 ) -> Result<(Vec<Violation>, Option<Rendered>), EngineError> {
-    if violations.is_empty() {
-        return Ok((violations, None));
-    }
     let mut config = render_config(violation_class_name(cut));
     config.failing_by_design = true;
     let mut kept = violations;
