@@ -348,7 +348,8 @@ const INSIDE: [&str; 3] = [
 
 /// The probe of a test whose steady prefix ends in a call of the class's own method that threw
 /// one of [`INSIDE`] from the class's own code, both runs alike, on arguments in range: no `null`
-/// anywhere in the test (a `null` given earlier, to a constructor, is the caller's), an array
+/// the caller made anywhere in the test ([`may_pass_null`]: a `null` given earlier, to a
+/// constructor, is the caller's), an array
 /// argument not empty and every `int` argument within `[0, n)` of the shortest array or string
 /// argument (an index the caller chose out of range is the caller's; an `int` without an array
 /// or string beside it cannot be judged, so the call is not reported), and a `ClassCastException`
@@ -379,7 +380,7 @@ fn inside(t: &TestCase, runs: &TwoRuns, cut: &str) -> Option<Probe> {
     let roots = [VarId(at as u32)];
     let watched: Vec<VarId> = receiver.into_iter().chain(args.iter().copied()).collect();
     let (case, _) = slice(t, at + 1, &roots, &watched);
-    if case.statements.iter().any(|s| matches!(s, Statement::Null(_))) {
+    if may_pass_null(&case) {
         return None;
     }
     let value = |v: &VarId| match &runs.0[v.index()] {
@@ -395,6 +396,27 @@ fn inside(t: &TestCase, runs: &TwoRuns, cut: &str) -> Option<Probe> {
     }
     let last = VarId(case.len() as u32 - 1);
     Some(Probe { case, look: Look::Inside { at: last, class: class.clone() }, class: owner.clone(), method })
+}
+
+/// Whether a test may hand the class a `null` of the caller's making: a `null` constant, a stub
+/// (whose answers may be `null`, and are the caller's code anyway), or an array of references
+/// with a slot never stored to.
+fn may_pass_null(case: &TestCase) -> bool {
+    case.statements.iter().enumerate().any(|(i, s)| match s {
+        Statement::Null(_) | Statement::Stub { .. } => true,
+        Statement::NewArray { ty: JType::Array(component), length } if !component.is_primitive() => {
+            let stored: BTreeSet<u32> = case
+                .statements
+                .iter()
+                .filter_map(|x| match x {
+                    Statement::ArrayStore { array, index, .. } if array.index() == i => Some(*index),
+                    _ => None,
+                })
+                .collect();
+            (stored.len() as u64) < u64::from(*length)
+        }
+        _ => false,
+    })
 }
 
 /// Whether the `int` arguments index the array and string arguments: each within `[0, n)` of the
