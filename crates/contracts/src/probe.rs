@@ -469,6 +469,25 @@ mod tests {
         assert_eq!(map[v1.index()], None);
     }
 
+    /// `Shape[] v0 = new Shape[2]; v0[0] = ...`: a slot left empty is a `null` the test made; an
+    /// `int[]` is never one, nor a reference array filled in every slot.
+    #[test]
+    fn a_reference_array_with_an_empty_slot_passes_null() {
+        let shapes = JType::array_of(JType::class("p.Shape"));
+        let mut t = TestCase::new();
+        let a = t.push(Statement::NewArray { ty: shapes, length: 2 });
+        let s = t.push(Statement::Constructor { ctor: ctor("p.Shape", Vec::new()), args: Vec::new() });
+        t.push(Statement::ArrayStore { array: a, index: 0, value: s });
+        assert!(may_pass_null(&t));
+        t.push(Statement::ArrayStore { array: a, index: 1, value: s });
+        assert!(!may_pass_null(&t));
+        let mut ints = TestCase::new();
+        ints.push(Statement::NewArray { ty: JType::array_of(int()), length: 3 });
+        assert!(!may_pass_null(&ints));
+        ints.push(Statement::Null(JType::object()));
+        assert!(may_pass_null(&ints));
+    }
+
     #[test]
     fn an_index_is_in_range_of_the_shortest_array_or_string() {
         let arr = |n| Value::Array { class: "[I".into(), length: n };
