@@ -55,6 +55,9 @@ pub struct Checked {
     pub tests_failing: usize,
     /// The failing and flaky tests, as [`crate::report::Row::not_passing`] lists them.
     pub not_passing: Vec<String>,
+    /// Test methods of the `*ViolationTest.java` files: contract violations, failing by design
+    /// (docs/contracts.md), so neither compiled, run nor counted as failing here.
+    pub violations: usize,
     /// JaCoCo on the class under test: (covered, total).
     pub lines: Option<(u32, u32)>,
     pub branches: Option<(u32, u32)>,
@@ -101,7 +104,14 @@ impl Checker {
         let mut sources = Vec::new();
         java_files(tests_dir, &mut sources).map_err(io(format!("cannot list {}", tests_dir.display())))?;
         sources.sort();
-        let mut out = Checked { test_files: sources.len(), ..Checked::default() };
+        let (violation_files, sources): (Vec<PathBuf>, Vec<PathBuf>) =
+            sources.into_iter().partition(|s| s.to_string_lossy().ends_with("ViolationTest.java"));
+        let violations = violation_files
+            .iter()
+            .map(|f| std::fs::read_to_string(f).map(|t| t.matches("@Test").count()))
+            .sum::<Result<usize, _>>()
+            .map_err(io("cannot read a violation test file".to_string()))?;
+        let mut out = Checked { test_files: sources.len(), violations, ..Checked::default() };
         if sources.is_empty() {
             return Ok(out);
         }

@@ -67,6 +67,10 @@ pub struct Row {
     /// journal written before the field have none.
     #[serde(default)]
     pub not_passing: Vec<String>,
+    /// Contract violations the run wrote (`*ViolationTest.java` test methods, failing by design and
+    /// not counted in `tests_failing`); 0 in rows written before the field.
+    #[serde(default)]
+    pub violations: usize,
 }
 
 impl Row {

@@ -341,6 +341,7 @@ fn run_one(
             row.tests_run = c.tests_run;
             row.tests_flaky = c.tests_flaky;
             row.tests_failing = c.tests_failing;
+            row.violations = c.violations;
             row.not_passing.clone_from(&c.not_passing);
             row.jacoco_lines = c.lines;
             row.jacoco_branches = c.branches;

@@ -72,6 +72,13 @@ pub struct Args {
     #[arg(long, default_value = WriteConfig::new(junit::Style::JUnit4).assertions.name(),
           value_parser = [AssertionStrategy::All.name(), AssertionStrategy::Mutation.name()])]
     assertions: String,
+    /// Check the contracts of `equals`, `hashCode`, `toString`, `compareTo` and `Iterator` on the
+    /// objects the tests build, and the exceptions thrown from inside the class on arguments in
+    /// range; each violation is written as a failing test in `<Class>ViolationTest.java`, listed
+    /// in report.json and report.html and on stderr (docs/contracts.md).
+    #[arg(long, value_name = "on|off", default_value = on_off(WriteConfig::new(junit::Style::JUnit4).contracts),
+          value_parser = ["on", "off"])]
+    contracts: String,
     /// The search algorithm.
     #[arg(long, value_enum, default_value_t = AlgorithmArg::of(product().algorithm))]
     algorithm: AlgorithmArg,
@@ -374,6 +381,7 @@ fn check(args: &Args) -> Result<Plan, Failure> {
     } else {
         AssertionStrategy::All
     };
+    write.contracts = args.contracts == "on";
     write.post_budget = Some(match &args.post_budget {
         Some(b) => parse_duration(b)?,
         None => config.budget.time.unwrap_or(engine::DEFAULT_BUDGET).max(MIN_POST_BUDGET),
@@ -592,7 +600,7 @@ fn write_outputs(
     let out = &plan.out;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     for t in done {
-        for f in &t.files {
+        for f in t.files.iter().chain(&t.violation_file) {
             write_file(&out.join(f.relative_path()), f.source.as_bytes())?;
         }
     }
@@ -621,6 +629,11 @@ fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     tmp.write_all(bytes)?;
     tmp.persist(path).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
+}
+
+/// `on` or `off`, as `--contracts` spells a switch.
+fn on_off(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
 }
 
 /// The progress display: a bar redrawn in place on a terminal (stderr), plain lines otherwise.
@@ -729,6 +742,13 @@ impl Progress {
                 .collect();
             eprintln!("  over the project's own tests: {}", union.join(", "));
         }
+        // One line per contract violation: it is a bug report, not a note.
+        for v in &t.violations {
+            let test = t.violation_file.as_ref().map_or(String::new(), |f| {
+                format!(" ({}.{})", f.class_name, v.test.name.as_deref().unwrap_or_default())
+            });
+            eprintln!("  violation: {}.{}: {}: {}{test}", t.class, v.method, v.kind.name(), v.message);
+        }
         if self.verbose {
             for l in &t.log {
                 eprintln!("  {l}");
@@ -746,10 +766,16 @@ impl Progress {
     fn summary(&self, out: &Path, done: &[ClassTests], failed: &[(String, String)]) {
         let files: usize = done.iter().map(|t| t.files.len()).sum();
         let tests: usize = done.iter().map(|t| t.tests.len()).sum();
+        let violations: usize = done.iter().map(|t| t.violations.len()).sum();
         eprintln!(
-            "wrote {files} test files ({tests} tests) for {} classes to {}{}",
+            "wrote {files} test files ({tests} tests) for {} classes to {}{}{}",
             done.len(),
             out.display(),
+            if violations == 0 {
+                String::new()
+            } else {
+                format!(", and {violations} contract violations as failing tests (*ViolationTest.java)")
+            },
             if failed.is_empty() { String::new() } else { format!("; {} classes failed", failed.len()) }
         );
     }

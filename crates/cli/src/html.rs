@@ -47,6 +47,20 @@ fn class_report(t: &ClassTests, source_roots: &[PathBuf]) -> ClassReport {
         tests,
         lines: line_rows(t),
         source: report::find_source(source_roots, &t.class),
+        violations: t
+            .violations
+            .iter()
+            .map(|v| report::ViolationRow {
+                kind: v.kind.name().to_string(),
+                method: v.method.clone(),
+                message: v.message.clone(),
+                test: format!(
+                    "{}.{}",
+                    t.violation_file.as_ref().map_or("", |f| f.class_name.as_str()),
+                    v.test.name.as_deref().unwrap_or_default()
+                ),
+            })
+            .collect(),
     }
 }
 

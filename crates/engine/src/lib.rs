@@ -21,6 +21,7 @@ mod smart;
 mod sushi_target;
 mod techniques;
 mod verifier;
+mod violations;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -30,6 +31,7 @@ use search::{Algorithm, Budget, SearchConfig, SystemClock};
 use testcase::{ClusterConfig, TestCase, TestCluster, ValuePool, rng_from_seed};
 
 pub use complement::{Complement, ComplementCoverage, CoveredBefore, ExistingSuite};
+pub use contracts::{ContractKind, Violation};
 pub use convert::to_protocol;
 pub use dse::{DseConfig, DseCost, DseStats, QueryTimes};
 pub use dse_target::explain_dse;
@@ -49,6 +51,7 @@ pub use smart::{GoalSelection, SelectionCounts};
 pub use sushi::{SushiConfig, SushiStats};
 pub use techniques::{Allocation, PortfolioConfig, Technique, Techniques};
 pub use verifier::JvmVerifier;
+pub use violations::violation_class_name;
 pub use worker::{Sandbox, SandboxLayer, SandboxRequest};
 
 /// Everything that can stop `generate` (never the code under test misbehaving: that is data).

@@ -37,6 +37,8 @@ const MINIMISE_SHARE: f64 = 0.35;
 const ASSERT_SHARE: f64 = 0.55;
 /// Mutation analysis (with `AssertionStrategy::Mutation`) runs no batch past this share.
 const MUTATION_SHARE: f64 = 0.65;
+/// The contract checks (`WriteConfig::contracts`) run no batch past this share.
+const CONTRACTS_SHARE: f64 = 0.72;
 const VERIFY_SHARE: f64 = 0.85;
 
 /// How the tests of one class are written. No `Default`: [`WriteConfig::new`] gives EvoSuite's.
@@ -61,6 +63,11 @@ pub struct WriteConfig {
     pub test_names: TestNames,
     /// How the assertions are chosen: all those observed (capped), or those that kill mutants.
     pub assertions: crate::AssertionStrategy,
+    /// Check the contracts of `equals`, `hashCode`, `toString`, `compareTo` and `Iterator` on the
+    /// objects the tests build, and the exceptions the class throws from inside on arguments in
+    /// range; each violation is written as a failing test in `<Simple>ViolationTest`
+    /// (docs/contracts.md).
+    pub contracts: bool,
 }
 
 impl WriteConfig {
@@ -79,6 +86,8 @@ impl WriteConfig {
             // EvoSuite's default strategy: on our fixtures it keeps 39-48 % fewer assertions at an
             // equal PIT score (docs/mutation.md).
             assertions: crate::AssertionStrategy::Mutation,
+            // No false report on the contract fixtures' twins (docs/contracts.md).
+            contracts: true,
         }
     }
 }
@@ -162,6 +171,8 @@ pub struct PhaseTimes {
     /// Cutting the tests at guards and minimising them.
     pub minimise: Duration,
     pub assertions: Duration,
+    /// The contract checks' probes and the violation tests' fresh-JVM runs.
+    pub contracts: Duration,
     pub verification: Duration,
     /// The final coverage (re-execution of the written tests, JaCoCo when asked for).
     pub coverage: Duration,
@@ -267,6 +278,11 @@ pub struct ClassTests {
     pub complement: Option<crate::Complement>,
     /// What mutation analysis did, with `AssertionStrategy::Mutation` (report.json `mutation`).
     pub mutation: Option<crate::MutationFigures>,
+    /// The contract violations whose tests failed the same way in every fresh-JVM run, with
+    /// `WriteConfig::contracts` (report.json `violations`).
+    pub violations: Vec<contracts::Violation>,
+    /// Their tests, `<Simple>ViolationTest`, failing by design; `None` without violations.
+    pub violation_file: Option<Rendered>,
 }
 
 impl ClassTests {
@@ -315,9 +331,9 @@ pub fn test_class_name(cut: &str) -> String {
 
 /// The search problem as `postprocess` runs tests: one worker round trip per batch, the goals
 /// whose fitness is 0 as covered, and the time left to the current phase.
-struct ProblemRunner<'a> {
-    problem: &'a mut JvmProblem,
-    deadline: Option<Instant>,
+pub(crate) struct ProblemRunner<'a> {
+    pub(crate) problem: &'a mut JvmProblem,
+    pub(crate) deadline: Option<Instant>,
 }
 
 impl Runner for ProblemRunner<'_> {
@@ -470,18 +486,14 @@ pub fn generate_tests(
     let (asserted, mutation) =
         choose_assertions(&mut problem, &minimised.suite, &db, config, write, &clock, &mut log)?;
     phases.assertions = t0.elapsed();
-
-    let package_classes = package_classes(db.classpath(), &config.class);
-    let static_nested = static_nested(&db, &minimised.suite);
-    let render_config = |name: String| {
-        let mut rc = RenderConfig::new(write.style, config.seed);
-        rc.jvm_args.clone_from(&config.jvm_args);
-        rc.class_name = Some(name);
-        rc.timeout_ms = write.test_timeout_ms;
-        rc.package_classes = package_classes.clone();
-        rc.static_nested = static_nested.clone();
-        rc
+    let deadline = clock.by(CONTRACTS_SHARE);
+    let (violations, contracts_time) = if write.contracts {
+        crate::violations::find(&mut problem, &minimised.suite, &db, &config.class, deadline, &mut log)
+    } else {
+        (Vec::new(), Duration::ZERO)
     };
+
+    let render_config = render_config_of(config, write, &db, &minimised.suite);
     let (tests, observed): (Vec<JUnitTest>, Vec<_>) = asserted
         .into_iter()
         .filter_map(|a| without_vm_error(a.test, &mut log).map(|t| (t, a.observed)))
@@ -504,13 +516,17 @@ pub fn generate_tests(
     phases.verification = t0.elapsed();
     let t0 = Instant::now();
     let jacoco = if write.jacoco { jacoco(verifier, &files, &config.class, &mut log) } else { None };
+    let end = clock.by(1.0);
+    let (violations, violation_file, verify_time) =
+        crate::violations::verify(verifier, &config.class, violations, &render_config, end, &mut log)?;
+    phases.contracts = contracts_time + verify_time;
 
     // Coverage of the tests as written, with the goals the class initialisers cover (`class_init_goals`).
     let cases: Vec<TestCase> = tests.iter().map(postprocess::as_written).collect();
     let results = problem.execute(&cases)?;
     let (coverage, uncovered, flags) = final_figures(&problem, &config.criteria, &results);
     let goal_runs = problem.goal_runs(&[Criterion::Line, Criterion::Branch], &results);
-    phases.coverage = t0.elapsed();
+    phases.coverage = t0.elapsed().saturating_sub(verify_time);
     // The JVM's runs of the written tests are the ones just made for the coverage.
     let replay_check =
         write.replay_check.then(|| crate::replay_check::of(&problem, &db, config, &cases, &results));
@@ -542,7 +558,31 @@ pub fn generate_tests(
         flags,
         complement,
         mutation,
+        violations,
+        violation_file,
     })
+}
+
+/// The render configuration of a test class of the given simple name.
+fn render_config_of(
+    config: &GenerateConfig,
+    write: &WriteConfig,
+    db: &programdb::ProgramDb,
+    suite: &[TestCase],
+) -> impl Fn(String) -> RenderConfig {
+    let package_classes = package_classes(db.classpath(), &config.class);
+    let static_nested = static_nested(db, suite);
+    let (style, seed, jvm_args, timeout_ms) =
+        (write.style, config.seed, config.jvm_args.clone(), write.test_timeout_ms);
+    move |name: String| {
+        let mut rc = RenderConfig::new(style, seed);
+        rc.jvm_args.clone_from(&jvm_args);
+        rc.class_name = Some(name);
+        rc.timeout_ms = timeout_ms;
+        rc.package_classes = package_classes.clone();
+        rc.static_nested = static_nested.clone();
+        rc
+    }
 }
 
 /// Coverage per criterion, the uncovered goals and the flag figures (when flags are on) of the

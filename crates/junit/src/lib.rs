@@ -82,7 +82,7 @@ pub use render::render;
 
 use jvm_model::package_internal;
 use testcase::VarId;
-pub use testcase::assertion::{Assertion, Check, Expected, JUnitTest, Subject};
+pub use testcase::assertion::{Assertion, Check, Expected, JUnitTest, Rule, Subject};
 
 /// Which JUnit the test class is written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -123,6 +123,9 @@ pub struct RenderConfig {
     /// The JVM flags the tests were generated and verified with (`--jvm-arg`), named in the
     /// header comment because the tests need them to run. Empty: the header says nothing.
     pub jvm_args: Vec<String>,
+    /// The tests fail by design, each showing a contract the class under test breaks: the first
+    /// line of the file says so.
+    pub failing_by_design: bool,
 }
 
 impl RenderConfig {
@@ -136,6 +139,7 @@ impl RenderConfig {
             timeout_ms: 4000,
             inline_constants: true,
             package_classes: Vec::new(),
+            failing_by_design: false,
             static_nested: Vec::new(),
             jvm_args: Vec::new(),
         }

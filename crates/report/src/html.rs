@@ -115,6 +115,7 @@ fn class_section(out: &mut String, i: usize, c: &ClassReport) {
         );
     }
     out.push_str("</table>\n");
+    violations(out, c);
     missed_branches(out, c);
     lines_table(out, i, c);
     let _ = write!(out, "<h3>Tests ({})</h3>\n<ol class=\"tests\" start=\"0\">\n", c.tests.len());
@@ -122,6 +123,25 @@ fn class_section(out: &mut String, i: usize, c: &ClassReport) {
         let _ = writeln!(out, "<li id=\"class-{i}-test-{t}\">{}</li>", escape(name));
     }
     out.push_str("</ol>\n</section>\n");
+}
+
+/// The contract violations, each with its failing test; nothing when there are none.
+fn violations(out: &mut String, c: &ClassReport) {
+    if c.violations.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "<h3>Contract violations ({})</h3>\n<ul class=\"violations\">", c.violations.len());
+    for v in &c.violations {
+        let _ = writeln!(
+            out,
+            "<li data-kind=\"{0}\"><code>{1}</code> breaks {0}: {2} (failing test <code>{3}</code>)</li>",
+            escape(&v.kind),
+            escape(&v.method),
+            escape(&v.message),
+            escape(&v.test)
+        );
+    }
+    out.push_str("</ul>\n");
 }
 
 /// The branch goals no test covers, by line.

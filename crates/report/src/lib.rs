@@ -34,6 +34,22 @@ pub struct ClassReport {
     pub lines: Vec<LineRow>,
     /// The class's source file, when one was found.
     pub source: Option<Source>,
+    /// The contract violations found (docs/contracts.md), each with its failing test.
+    #[serde(default)]
+    pub violations: Vec<ViolationRow>,
+}
+
+/// One contract violation: a bug report with the test that shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViolationRow {
+    /// The contract (`equals_symmetric`, `null_pointer_inside`, ...).
+    pub kind: String,
+    /// The method that breaks it.
+    pub method: String,
+    /// What happened, one line.
+    pub message: String,
+    /// The failing test, as `ViolationTestClass.method`.
+    pub test: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

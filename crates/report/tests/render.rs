@@ -2,7 +2,7 @@
 //! source text that need escaping), that `embedded` reads the data back, and `find_source`.
 
 use expect_test::expect_file;
-use report::{Branch, ClassReport, CriterionRow, LineRow, ReportData, Source};
+use report::{Branch, ClassReport, CriterionRow, LineRow, ReportData, Source, ViolationRow};
 
 fn row(line: u32, lines: (usize, usize), branches: &[(&str, bool)], tests: &[usize]) -> LineRow {
     LineRow {
@@ -43,6 +43,7 @@ fn with_source() -> ClassReport {
             row(8, (1, 1), &[], &[1]),
         ],
         source: Some(Source { path: "src/p/T.java".to_string(), text: text.to_string() }),
+        violations: Vec::new(),
     }
 }
 
@@ -54,6 +55,12 @@ fn without_source() -> ClassReport {
         tests: vec!["A_Test.test'0".to_string()],
         lines: vec![row(3, (1, 1), &[], &[0]), row(7, (0, 1), &[], &[])],
         source: None,
+        violations: vec![ViolationRow {
+            kind: "equals_symmetric".to_string(),
+            method: "equals".to_string(),
+            message: "x.equals(y) returned true, y.equals(x) returned false".to_string(),
+            test: "A_ViolationTest.testEqualsIsNotSymmetric<".to_string(),
+        }],
     }
 }
 

@@ -76,6 +76,7 @@ impl Check {
             | Check::ArrayLength { var: v, .. }
             | Check::ArrayEquals { var: v, .. } => vec![*v],
             Check::Same(a, b) | Check::NotSame(a, b) | Check::ObjectsEqual { a, b, .. } => vec![*a, *b],
+            Check::Contract { rule, .. } => rule.vars(),
             Check::ThrownMessage(_) | Check::ThrownFrom(_) => Vec::new(),
         }
     }
@@ -137,6 +138,39 @@ pub enum Check {
     /// statement threw came from that class (the binary name; EvoSuite's `verifyException`), the
     /// class under test or a callee. Placed like [`Check::ThrownMessage`].
     ThrownFrom(String),
+    /// A contract the values must keep (a contract-violation test, which fails by design where
+    /// the code under test breaks it): `rule` written as an assertion with `message`.
+    Contract { rule: Rule, message: String },
+}
+
+/// The condition of a [`Check::Contract`], over variables of the test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rule {
+    /// The boolean is true: `assertTrue(message, v)`.
+    True(VarId),
+    /// The boolean is false: `assertFalse(message, v)`.
+    False(VarId),
+    /// The int is 0: `assertEquals(message, 0, v)`.
+    Zero(VarId),
+    /// Two booleans or ints are equal: `assertEquals(message, a, b)`.
+    Same(VarId, VarId),
+    /// Two `compareTo` results have opposite signs: `assertEquals(message, -Integer.signum(a),
+    /// Integer.signum(b))`.
+    OppositeSigns(VarId, VarId),
+    /// A `compareTo` result is 0 exactly when the `equals` result is true: `assertEquals(message,
+    /// equal, compared == 0)`.
+    ZeroWhenEqual { compared: VarId, equal: VarId },
+}
+
+impl Rule {
+    /// The variables the rule reads.
+    pub fn vars(&self) -> Vec<VarId> {
+        match self {
+            Rule::True(v) | Rule::False(v) | Rule::Zero(v) => vec![*v],
+            Rule::Same(a, b) | Rule::OppositeSigns(a, b) => vec![*a, *b],
+            Rule::ZeroWhenEqual { compared, equal } => vec![*compared, *equal],
+        }
+    }
 }
 
 #[cfg(test)]
