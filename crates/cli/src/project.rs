@@ -322,7 +322,9 @@ pub fn missing_junit_line(build: Build, m: &Module, version: JUnitVersion) -> St
 }
 
 /// The test files a run wrote into `m.scratch`, each with where it goes under `m.tests`. A test file
-/// of the user's (one without suitesmith's first line) in the way is bad input.
+/// of the user's (one without suitesmith's first line) in the way is bad input. Contract
+/// violations (`*ViolationTest.java`) fail by design: in the test sources they would fail the
+/// project's build, so they stay in the scratch directory, beside the report.json that lists them.
 pub fn planned_installs(m: &Module) -> Result<Vec<(PathBuf, PathBuf)>, Failure> {
     let mut out = Vec::new();
     let mut stack = vec![m.scratch.clone()];
@@ -333,7 +335,7 @@ pub fn planned_installs(m: &Module) -> Result<Vec<(PathBuf, PathBuf)>, Failure> 
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "java") {
+            } else if p.extension().is_some_and(|x| x == "java") && !is_violation_file(&p) {
                 let rel = p.strip_prefix(&m.scratch).expect("below the scratch directory");
                 let dest = m.tests.join(rel);
                 let theirs = std::fs::read_to_string(&dest).is_ok_and(|t| !t.starts_with(GENERATED_MARK));
@@ -349,6 +351,11 @@ pub fn planned_installs(m: &Module) -> Result<Vec<(PathBuf, PathBuf)>, Failure> 
     }
     out.sort();
     Ok(out)
+}
+
+/// Whether `path` is a file of contract violations (engine `violations.rs` names them).
+fn is_violation_file(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with("ViolationTest.java"))
 }
 
 /// Copies the planned test files into place.
