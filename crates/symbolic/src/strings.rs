@@ -28,6 +28,17 @@ impl Machine<'_, '_> {
         Ok(StrVal { len: None, tail: Vec::new(), ..sv })
     }
 
+    /// `fixed_str` with every symbolic character pinned too: for a model whose result depends on
+    /// the whole text (a pattern, a format, a number's digits it does not model).
+    pub(crate) fn concrete_str(&mut self, o: ObjId) -> Res<StrVal> {
+        let sv = self.fixed_str(o)?;
+        for ch in sv.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
+            let s = self.char_slot(ch);
+            self.pin(s);
+        }
+        Ok(sv)
+    }
+
     /// The contents of a String or builder, length shadow kept.
     pub(crate) fn str_of(&self, o: ObjId) -> Res<StrVal> {
         match self.heap.get(o) {

@@ -475,11 +475,7 @@ impl Machine<'_, '_> {
     /// correctly rounded as Java rounds; hexadecimal floats stop the replay.
     fn parse_float(&mut self, s: Slot, prim: &str) -> Res<Slot> {
         let Some(o) = s.as_ref() else { return self.throw_new("java/lang/NullPointerException", "null") };
-        let sv = self.fixed_str(o)?;
-        for ch in sv.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
-            let c = self.char_slot(ch);
-            self.pin(c);
-        }
+        let sv = self.concrete_str(o)?;
         let text = sv.to_rust();
         let t = text.trim_matches(|c: char| c <= ' ');
         let fail = format!("For input string: \"{text}\"");

@@ -254,11 +254,7 @@ impl Machine<'_, '_> {
         let Some(f) = format.as_ref() else {
             return self.throw_new("java/lang/NullPointerException", "format(null)");
         };
-        let fs = self.fixed_str(f)?;
-        for ch in fs.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
-            let s = self.char_slot(ch);
-            self.pin(s);
-        }
+        let fs = self.concrete_str(f)?;
         let text = fs.to_rust();
         let Some(pieces) = parse_format(&text) else {
             return unsupported(format!("String.format of {text:?}"));

@@ -409,11 +409,7 @@ impl Machine<'_, '_> {
         let Some(n) = name.as_ref() else {
             return self.throw_new("java/lang/NullPointerException", "Name is null");
         };
-        let wanted = self.fixed_str(n)?;
-        for c in wanted.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
-            let s = self.char_slot(c);
-            self.pin(s);
-        }
+        let wanted = self.concrete_str(n)?;
         self.ensure_init(&t)?;
         let id = self.class_id(&t)?;
         let file = self

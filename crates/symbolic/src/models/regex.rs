@@ -39,11 +39,7 @@ impl Machine<'_, '_> {
     /// The compiled pattern of a `String` argument (its characters pinned: the automaton is built
     /// for one pattern), or the stop a refused pattern makes.
     fn pattern_of(&mut self, regex: ObjId) -> Res<JavaRegex> {
-        let re = self.fixed_str(regex)?;
-        for ch in re.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
-            let s = self.char_slot(ch);
-            self.pin(s);
-        }
+        let re = self.concrete_str(regex)?;
         if re.chars.iter().any(|c| is_surrogate(c.c)) {
             return unsupported("a regular expression holding a surrogate");
         }
@@ -166,11 +162,7 @@ impl Machine<'_, '_> {
         let transitions: usize = states.iter().map(|s| s.trans.len()).sum();
         if states.is_empty() || positions.saturating_mul(transitions) > MAX_WALK {
             // Too large to walk symbolically (or nothing matches): the answer as it is.
-            let a = self.fixed_str(this)?;
-            for ch in a.chars.iter().filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
-                let s = self.char_slot(ch);
-                self.pin(s);
-            }
+            self.concrete_str(this)?;
             return Ok(Some(Slot::int(i32::from(holds))));
         }
         let accepting: Vec<usize> = (0..states.len()).filter(|&q| states[q].accept).collect();
