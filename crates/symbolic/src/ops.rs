@@ -126,7 +126,7 @@ impl<'a> Machine<'a, '_> {
     }
 
     /// Integer division by zero: an implicit branch (ArithmeticException).
-    fn div_check(&mut self, d: Slot) -> Res<()> {
+    pub(crate) fn div_check(&mut self, d: Slot) -> Res<()> {
         let zero = Slot::conc(if d.wide() { C::J(0) } else { C::I(0) });
         let (is_zero, e) = self.cond(Op::Eq, &[d, zero]);
         if let Some(e) = e {

@@ -66,14 +66,7 @@ impl Machine<'_, '_> {
         let (a, b) = (args[0], args[1]);
         let zero = if a.wide() { Slot::long(0) } else { Slot::int(0) };
         let one = if a.wide() { Slot::long(1) } else { Slot::int(1) };
-        let (is_zero, e) = self.cond(Op::Eq, &[b, zero]);
-        if let Some(e) = e {
-            let h = self.held(is_zero, e);
-            self.implicit(h);
-        }
-        if is_zero {
-            return self.throw_new("java/lang/ArithmeticException", "/ by zero");
-        }
+        self.div_check(b)?;
         let q = self.op(Op::SDiv, &[a, b]);
         let r = self.op(Op::SRem, &[a, b]);
         // Signs differ and the remainder is not zero: floor is one less, the modulus moves by b.
