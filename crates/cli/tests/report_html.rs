@@ -4,8 +4,9 @@
 //! Chromium from Debian loads the page: no console message at all (the page logs nothing, so any
 //! is an error or a script failing), and the DOM after its scripts ran shows report.json's covered
 //! and total goals for every class and criterion and the source with coloured lines. The test's
-//! screenshot is docs/report-example.png. A deliberately broken page first shows that the console
-//! check catches errors.
+//! screenshot, taken in its temporary directory, becomes docs/report-example.png with
+//! `UPDATE_EXPECT=1` (as the snapshots are blessed): a test run never writes into the checkout
+//! otherwise. A deliberately broken page first shows that the console check catches errors.
 
 // Tests run the binary and the browser as a user would.
 #![allow(clippy::disallowed_methods)]
@@ -129,7 +130,7 @@ fn the_example_report_renders_in_chromium_with_report_json_figures() {
     // Seven criteria with static goals per class, and context branch where calls reveal contexts.
     assert!(checked >= 14, "every criterion of every class: {checked} figures checked");
 
-    let shot = root.join("docs/report-example.png");
+    let shot = tmp.path().join("report-example.png");
     let (_, console) = chromium(
         &page,
         &tmp.path().join("profile2"),
@@ -138,4 +139,7 @@ fn the_example_report_renders_in_chromium_with_report_json_figures() {
     assert!(console.is_empty(), "console messages: {console:?}");
     let png = std::fs::read(&shot).expect("screenshot written");
     assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "a real screenshot: {} bytes", png.len());
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(root.join("docs/report-example.png"), &png).expect("docs/report-example.png");
+    }
 }
