@@ -3,10 +3,10 @@
 
 use protocol::{Outcome, Value};
 use testcase::assertion::{Assertion, Check, Expected, JUnitTest, Rule, Subject};
-use testcase::{PrimValue, TestCase, VarId};
+use testcase::{PrimValue, Statement, TestCase, VarId};
 
 use crate::ContractKind;
-use crate::probe::{Look, Probe};
+use crate::probe::{Look, Probe, in_cut};
 
 /// A contract broken in one run, with its test (unnamed).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +41,24 @@ fn int(o: &[Outcome], v: VarId) -> Option<i32> {
 fn threw(o: &[Outcome], v: VarId) -> Option<&str> {
     match o.get(v.index())? {
         Outcome::Threw { class, .. } => Some(class),
+        _ => None,
+    }
+}
+
+/// The class of what call `v` of `equals`, `hashCode` or `toString` threw, when that breaks the
+/// contract: its receiver held an object in this run, and the exception's top frame is the class
+/// under test or one nested in it (`cut`). A `null` receiver is the probe's own doing (a slice
+/// that built the object otherwise than its test), and a throw from a superclass or a callee is
+/// not the class's (the rule of the exceptions from inside, docs/contracts.md).
+fn threw_inside<'a>(c: &TestCase, o: &'a [Outcome], v: VarId, cut: &str) -> Option<&'a str> {
+    let Some(Statement::Method { receiver: Some(r), .. }) = c.statements.get(v.index()) else {
+        return None;
+    };
+    if !matches!(value(o, *r)?, Value::Object { .. }) {
+        return None;
+    }
+    match o.get(v.index())? {
+        Outcome::Threw { class, top_frame, .. } if in_cut(top_frame, cut) => Some(class),
         _ => None,
     }
 }
@@ -92,16 +110,17 @@ fn start(look: &Look) -> VarId {
     }
 }
 
-/// What one run of probe `p` shows, if it breaks a contract.
-pub(crate) fn judge(p: &Probe, o: &[Outcome]) -> Option<Verdict> {
+/// What one run of probe `p` shows, if it breaks a contract; `cut` is the class under test.
+pub(crate) fn judge(p: &Probe, o: &[Outcome], cut: &str) -> Option<Verdict> {
     let first = start(&p.look).index();
     // `null` arguments run as values too; an object not built shows nothing.
     if o.len() < p.case.len() || !o[..first].iter().all(|x| matches!(x, Outcome::Value(_))) {
         return None;
     }
     let c = &p.case;
-    let eq_threw =
-        |v: VarId, call: &str| threw(o, v).and_then(|k| throws(ContractKind::EqualsThrows, c, v, call, k));
+    let eq_threw = |v: VarId, call: &str| {
+        threw_inside(c, o, v, cut).and_then(|k| throws(ContractKind::EqualsThrows, c, v, call, k))
+    };
     match &p.look {
         Look::Reflexive { eq } => eq_threw(*eq, "x.equals(x)").or_else(|| {
             let m = "equals is not reflexive: x.equals(x) returned false";
@@ -120,7 +139,7 @@ pub(crate) fn judge(p: &Probe, o: &[Outcome]) -> Option<Verdict> {
             })
         }),
         Look::NoThrow { at, kind } => {
-            threw(o, *at).and_then(|k| throws(*kind, c, *at, &format!("x.{}()", p.method), k))
+            threw_inside(c, o, *at, cut).and_then(|k| throws(*kind, c, *at, &format!("x.{}()", p.method), k))
         }
         Look::Symmetric { a, b } => {
             eq_threw(*a, "x.equals(y)").or_else(|| eq_threw(*b, "y.equals(x)")).or_else(|| {
@@ -133,7 +152,7 @@ pub(crate) fn judge(p: &Probe, o: &[Outcome]) -> Option<Verdict> {
                 })
             })
         }
-        Look::HashConsistent { eq, ha, hb } => hash_consistent(c, o, *eq, *ha, *hb),
+        Look::HashConsistent { eq, ha, hb } => hash_consistent(c, o, [*eq, *ha, *hb], cut),
         Look::CompareReflexive { c: at } => {
             let n = int(o, *at)?;
             let m = "compareTo is not reflexive: x.compareTo(x) is not 0";
@@ -175,13 +194,15 @@ pub(crate) fn judge(p: &Probe, o: &[Outcome]) -> Option<Verdict> {
     }
 }
 
-/// `x.equals(y)` true, yet the hash codes differ; or one of the calls threw.
-fn hash_consistent(c: &TestCase, o: &[Outcome], eq: VarId, ha: VarId, hb: VarId) -> Option<Verdict> {
-    if let Some(k) = threw(o, eq) {
+/// `x.equals(y)` true, yet the hash codes differ; or one of the calls threw from inside
+/// ([`threw_inside`]). `calls` are `x.equals(y)`, `x.hashCode()` and `y.hashCode()`.
+fn hash_consistent(c: &TestCase, o: &[Outcome], calls: [VarId; 3], cut: &str) -> Option<Verdict> {
+    let [eq, ha, hb] = calls;
+    if let Some(k) = threw_inside(c, o, eq, cut) {
         return throws(ContractKind::EqualsThrows, c, eq, "x.equals(y)", k);
     }
     for (h, call) in [(ha, "x.hashCode()"), (hb, "y.hashCode()")] {
-        if let Some(k) = threw(o, h) {
+        if let Some(k) = threw_inside(c, o, h, cut) {
             return throws(ContractKind::HashCodeThrows, c, h, call, k);
         }
     }
@@ -216,5 +237,51 @@ fn iterator(c: &TestCase, o: &[Outcome], has: VarId, next: VarId) -> Option<Verd
             )
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use testcase::{JType, MethodRef};
+
+    /// `A v0 = ...; v0.toString()` judged with `v0`'s value and where the exception came from.
+    fn to_string_throws(receiver: Value, top_frame: &str) -> Option<Verdict> {
+        let mut case = TestCase::new();
+        let v0 = case.push(Statement::Null(JType::class("p.A")));
+        let method = MethodRef {
+            class: "p.A".into(),
+            name: "toString".into(),
+            descriptor: "()Ljava/lang/String;".into(),
+            is_static: false,
+            owner: JType::class("p.A"),
+            params: Vec::new(),
+            ret: Some(JType::string()),
+        };
+        let at =
+            case.push(Statement::Method { method: Arc::new(method), receiver: Some(v0), args: Vec::new() });
+        let look = Look::NoThrow { at, kind: ContractKind::ToStringThrows };
+        let p = Probe { case, look, class: "p.A".into(), method: "toString".into() };
+        let threw = Outcome::Threw {
+            class: "java.lang.NullPointerException".into(),
+            message: String::new(),
+            from_sut: true,
+            thrown_in: String::new(),
+            top_frame: top_frame.into(),
+        };
+        judge(&p, &[Outcome::Value(receiver), threw], "p.A")
+    }
+
+    /// `toString` throwing counts only on an object, from the class under test or a class nested in
+    /// it: not on `null` (the probe's call fails itself), nor from a superclass or the JDK.
+    #[test]
+    fn a_throw_counts_on_an_object_from_inside_only() {
+        let object = || Value::Object { class: "p.A".into() };
+        assert!(to_string_throws(object(), "p.A").is_some());
+        assert!(to_string_throws(object(), "p.A$Node").is_some());
+        assert!(to_string_throws(object(), "p.Base").is_none());
+        assert!(to_string_throws(object(), "java.util.AbstractMap").is_none());
+        assert!(to_string_throws(Value::Null, "p.A").is_none());
     }
 }

@@ -202,8 +202,8 @@ pub fn find(
     // (kind, class, method) -> the verdict with the shortest test; the first of equal length.
     let mut best: BTreeMap<(ContractKind, String, String), judge::Verdict> = BTreeMap::new();
     for (p, (first, second)) in probes.iter().zip(&runs) {
-        let Some(v) = judge::judge(p, first) else { continue };
-        if judge::judge(p, second).as_ref() != Some(&v) {
+        let Some(v) = judge::judge(p, first, &config.cut) else { continue };
+        if judge::judge(p, second, &config.cut).as_ref() != Some(&v) {
             continue;
         }
         // An object contract is about its method whichever probe showed it (`equals` throwing in

@@ -69,7 +69,7 @@ pub(crate) fn build(
     db: &ProgramDb,
     config: &ContractConfig,
 ) -> Vec<Probe> {
-    let objects = objects(suite, base, config);
+    let objects = objects(suite, base, db, config);
     let mut out = Vec::new();
     for o in &objects {
         singles(o, db, &mut out);
@@ -86,7 +86,7 @@ pub(crate) fn build(
 }
 
 /// Whether a class is the class under test or nested in it.
-fn in_cut(class: &str, cut: &str) -> bool {
+pub(crate) fn in_cut(class: &str, cut: &str) -> bool {
     class == cut || class.strip_prefix(cut).is_some_and(|r| r.starts_with('$'))
 }
 
@@ -98,7 +98,7 @@ fn steady_prefix(runs: &TwoRuns) -> usize {
 
 /// The objects of the class under test the suite builds, distinct by slice, at most
 /// `config.max_objects`, in suite order.
-fn objects(suite: &[TestCase], base: &[TwoRuns], config: &ContractConfig) -> Vec<Object> {
+fn objects(suite: &[TestCase], base: &[TwoRuns], db: &ProgramDb, config: &ContractConfig) -> Vec<Object> {
     let mut out: Vec<Object> = Vec::new();
     let mut seen = BTreeSet::new();
     for (t, runs) in suite.iter().zip(base) {
@@ -113,6 +113,9 @@ fn objects(suite: &[TestCase], base: &[TwoRuns], config: &ContractConfig) -> Vec
             // show a violation, and the calls may be what makes it.
             for watched in [&[][..], &[v][..]] {
                 let (case, map) = slice(t, prefix, &[v], watched);
+                if contains_itself(&case, &runs.0, &map, db) || reaches_past_api(&case, db) {
+                    continue;
+                }
                 if out.len() >= config.max_objects || !seen.insert(case.canonical_bytes()) {
                     continue;
                 }
@@ -123,9 +126,10 @@ fn objects(suite: &[TestCase], base: &[TwoRuns], config: &ContractConfig) -> Vec
     out
 }
 
-/// The statements of `t` before `end` that `roots` need (their definitions, transitively), and
-/// those that use a variable of `watched` (calls that may change it) with what they need;
-/// renumbered. Returns the slice and each old statement's new variable.
+/// The statements of `t` before `end` that `roots` need (their definitions, transitively), those
+/// that use a variable of `watched` (calls that may change it) with what they need, and every
+/// statement before the last of these that uses a variable kept (a call that may change it, as
+/// the test made it), transitively; renumbered. Returns the slice and each old statement's new variable.
 fn slice(t: &TestCase, end: usize, roots: &[VarId], watched: &[VarId]) -> (TestCase, Vec<Option<VarId>>) {
     let end = end.min(t.len());
     let mut keep = vec![false; end];
@@ -148,6 +152,21 @@ fn slice(t: &TestCase, end: usize, roots: &[VarId], watched: &[VarId]) -> (TestC
             mark(i, &mut keep);
         }
     }
+    // The calls made on what the slice uses before its last statement (a `put` on the map a later
+    // `get` reads, a setter on an argument), with what they need, until nothing more is needed:
+    // without them a kept statement may give another value than in the test (`get` a `null`),
+    // and the probe would judge an object the test never built.
+    let last = (0..end).rev().find(|&i| keep[i]).unwrap_or(0);
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for j in 0..last {
+            if !keep[j] && t.statements[j].uses().iter().any(|u| keep.get(u.index()) == Some(&true)) {
+                mark(j, &mut keep);
+                grew = true;
+            }
+        }
+    }
     let mut out = TestCase::new();
     let mut map = vec![None; t.len()];
     for i in 0..end {
@@ -161,6 +180,49 @@ fn slice(t: &TestCase, end: usize, roots: &[VarId], watched: &[VarId]) -> (TestC
         map[i] = Some(out.push(st));
     }
     (out, map)
+}
+
+/// Whether a statement of a slice hands a map or a collection to itself (`m.put(m, v)`,
+/// `c.add(c)`): `equals` and `hashCode` of a collection that contains itself are left undefined
+/// by `java.util` (they recurse without end, or answer either way), so its objects are not
+/// judged. `runs` are the outcomes of the test the slice was cut from, `map` its variables there.
+fn contains_itself(case: &TestCase, runs: &[Outcome], map: &[Option<VarId>], db: &ProgramDb) -> bool {
+    let class_of = |new: VarId| {
+        let old = map.iter().position(|m| *m == Some(new))?;
+        match runs.get(old)? {
+            Outcome::Value(Value::Object { class }) => Some(ClassName::from_binary(class).into_internal()),
+            _ => None,
+        }
+    };
+    case.statements.iter().any(|s| match s {
+        Statement::Method { receiver: Some(r), args, .. } if args.contains(r) => class_of(*r)
+            .is_some_and(|c| db.is_subtype(&c, "java/util/Map") || db.is_subtype(&c, "java/util/Collection")),
+        _ => false,
+    })
+}
+
+/// Whether a slice reaches past the class's API: writes a field or calls a method that its class
+/// declares not public (`((AbstractHashedMap) m).size = 1`, `m.moveToMRU(m.header)`, which a test
+/// in the class's package may do). The object's state is then the test's doing, not one the
+/// class's public methods keep (an `LRUMap` whose `size` was overwritten, or whose list header was
+/// moved, is "not symmetric"). A member whose class cannot be read counts as public.
+fn reaches_past_api(case: &TestCase, db: &ProgramDb) -> bool {
+    let hidden = |class: &str, name: &str, descriptor: Option<&str>| {
+        let internal = ClassName::from_binary(class).into_internal();
+        let Some(cf) = db.class_id(&internal).and_then(|id| db.class(id).ok()) else { return false };
+        let cp = &cf.constant_pool;
+        let members = if descriptor.is_some() { &cf.methods } else { &cf.fields };
+        members.iter().any(|m| {
+            m.name(cp).is_some_and(|n| n == name)
+                && descriptor.is_none_or(|d| m.descriptor(cp).is_some_and(|x| x == d))
+                && m.access_flags & access::PUBLIC == 0
+        })
+    };
+    case.statements.iter().any(|s| match s {
+        Statement::FieldSet { field, .. } => hidden(&field.class, &field.name, None),
+        Statement::Method { method, .. } => hidden(&method.class, &method.name, Some(&method.descriptor)),
+        _ => false,
+    })
 }
 
 /// `a` followed by `b`, `b`'s variables moved up; returns the case and `b`'s offset.
@@ -467,6 +529,26 @@ mod tests {
         assert_eq!(s.len(), 2, "{s}");
         assert_eq!(map[v3.index()], Some(VarId(1)));
         assert_eq!(map[v1.index()], None);
+    }
+
+    /// `A v0 = new A(); A v1 = new A(); int v2 = 3; v0.link(v1); A v4 = v0.next(); v1.size()`: the
+    /// slice of `v4` keeps `link`, an earlier call on `v0` that `next` reads, and `v1`, which
+    /// `link` needs; not the constant no kept statement uses, nor the call after `v4`.
+    #[test]
+    fn a_slice_keeps_the_earlier_calls_on_what_it_uses() {
+        let a = ctor("p.A", Vec::new());
+        let ty = JType::class("p.A");
+        let mut t = TestCase::new();
+        let v0 = t.push(Statement::Constructor { ctor: a.clone(), args: Vec::new() });
+        let v1 = t.push(Statement::Constructor { ctor: a, args: Vec::new() });
+        t.push(Statement::Primitive(PrimValue::Int(3)));
+        let link = call1(&mut t, v0, "link", "(Lp/A;)Z", ty.clone(), boolean(), v1);
+        let v4 = call(&mut t, v0, "next", "()Lp/A;", Vec::new(), ty);
+        call(&mut t, v1, "size", "()I", Vec::new(), int());
+        let (s, map) = slice(&t, t.len(), &[v4], &[]);
+        assert_eq!(s.len(), 4, "{s}");
+        assert_eq!(map[link.index()], Some(VarId(2)));
+        assert_eq!(map[v4.index()], Some(VarId(3)));
     }
 
     /// `Shape[] v0 = new Shape[2]; v0[0] = ...`: a slot left empty is a `null` the test made; an
