@@ -9,7 +9,9 @@
 //!   order JUnit will run them.
 //! - Every test (plain and augmented) runs twice; a value that differs between the two runs is not
 //!   asserted (identity hash codes, unseeded randomness), nor is a string holding `Class@hash` or
-//!   the worker's deterministic clock, nor a long near that clock (those differ outside the worker).
+//!   the worker's deterministic clock, nor a long near that clock (those differ outside the worker),
+//!   nor anything computed from such a value or from an identity hash in a later statement
+//!   (`testcase::assertion::unstable_from`): it may read the same in the workers and not elsewhere.
 //! - An inspector that throws, or whose presence changes the outcome of a later statement of the
 //!   test, is removed and the augmented test re-run; after the assertions are chosen (at most
 //!   `max_per_test`, return values first), the test with exactly the chosen inspector calls runs
@@ -25,7 +27,7 @@ use std::sync::Arc;
 use exec::{ExecResult, ExecStatus};
 use programdb::ProgramDb;
 use protocol::{Outcome, Value};
-use testcase::assertion::{Assertion, Check, Expected, JUnitTest, Subject};
+use testcase::assertion::{Assertion, Check, Expected, JUnitTest, Subject, observes_unstable};
 use testcase::{JType, MethodRef, PrimType, PrimValue, Statement, TestCase, VarId};
 
 use crate::inspect::{Inspector, Inspectors};
@@ -382,6 +384,9 @@ struct Plain {
     normal: usize,
     thrown: Option<String>,
     stats: AssertionStats,
+    /// Per variable, the statement from which its value flows from one that differs between runs
+    /// or JVMs ([`unstable_sources`], `testcase::assertion::unstable_from`): not asserted there.
+    unstable_from: Vec<Option<usize>>,
 }
 
 /// Generates assertions for every test of `suite` (see the module documentation). `classpath`
@@ -458,6 +463,7 @@ fn plain_runs(
                 normal: 0,
                 thrown: None,
                 stats: AssertionStats { not_run: true, ..AssertionStats::default() },
+                unstable_from: Vec::new(),
             }));
             continue;
         }
@@ -495,7 +501,9 @@ fn plain(
         };
     if flaky {
         stats.flaky = true;
-        return Plain { test: t.clone(), run1: Vec::new(), run2: Vec::new(), normal: 0, thrown: None, stats };
+        let test = t.clone();
+        let (run1, run2, unstable_from) = (Vec::new(), Vec::new(), Vec::new());
+        return Plain { test, run1, run2, normal: 0, thrown: None, stats, unstable_from };
     }
     let (test, thrown) = match r1.outcomes.get(stop) {
         Some(Outcome::Threw { class, .. }) if stop < t.len() => {
@@ -507,14 +515,56 @@ fn plain(
         _ => (t.clone(), None),
     };
     let n = test.len();
-    Plain {
-        run1: r1.outcomes[..n.min(r1.outcomes.len())].to_vec(),
-        run2: o2[..n.min(o2.len())].to_vec(),
-        normal: stop,
-        thrown,
-        test,
-        stats,
+    let run1 = r1.outcomes[..n.min(r1.outcomes.len())].to_vec();
+    let run2 = o2[..n.min(o2.len())].to_vec();
+    let sources = unstable_sources(&test, &run1, &run2, stop, inspectors);
+    let unstable_from = testcase::assertion::unstable_from(&test, &sources);
+    Plain { run1, run2, normal: stop, thrown, test, stats, unstable_from }
+}
+
+/// The statements of a test (before `normal`, those that completed) whose own value differs between
+/// the two runs or would differ in another JVM: what [`expected`] will not assert (time, a string
+/// holding an identity hash), and the identity hash itself (`hashCode()` of a class that does not
+/// override it, `System.identityHashCode`), the same in every worker (`-XX:hashCode=2`) but not in
+/// the written test's JVM. What is computed from them is not asserted either.
+fn unstable_sources(
+    test: &TestCase,
+    run1: &[Outcome],
+    run2: &[Outcome],
+    normal: usize,
+    inspectors: &mut Inspectors,
+) -> Vec<VarId> {
+    let class_of = |r: &VarId| match run1.get(r.index()) {
+        Some(Outcome::Value(Value::Object { class } | Value::Enum { class, .. })) => Some(class.clone()),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for i in 0..normal.min(run1.len()).min(run2.len()) {
+        let st = &test.statements[i];
+        let (Some(ty), Outcome::Value(a), Outcome::Value(b)) = (st.value_type(), &run1[i], &run2[i]) else {
+            continue;
+        };
+        if !matches!(st, Statement::Method { .. } | Statement::FieldGet { .. }) {
+            continue;
+        }
+        let mut unstable = a != b;
+        expected(a, &ty, &mut unstable);
+        let identity = match st {
+            Statement::Method { method, receiver: Some(r), .. }
+                if method.name == "hashCode" && method.descriptor == "()I" =>
+            {
+                class_of(r).is_some_and(|c| inspectors.identity_hash_code(&c))
+            }
+            Statement::Method { method, receiver: None, .. } => {
+                method.class == "java.lang.System" && method.name == "identityHashCode"
+            }
+            _ => false,
+        };
+        if unstable || identity {
+            out.push(VarId(i as u32));
+        }
     }
+    out
 }
 
 /// The checks of the exception a test's last statement threw, each kept only when both plain
@@ -535,7 +585,9 @@ fn thrown_checks(p: &Plain) -> Vec<Assertion> {
     if !top_frame.is_empty() && top_frame == top2 && !internal_frame(top_frame) {
         out.push(Assertion { after, check: Check::ThrownFrom(top_frame.clone()) });
     }
-    if !message.is_empty() && message == message2 && stable_message(class, message) {
+    // A message built from an unstable argument (`"no " + s` of an identity string) is unstable.
+    let from_unstable = p.unstable_from.get(after).copied().flatten().is_some();
+    if !message.is_empty() && message == message2 && stable_message(class, message) && !from_unstable {
         out.push(Assertion { after, check: Check::ThrownMessage(message.clone()) });
     }
     out
@@ -689,6 +741,11 @@ fn choose(
     if let Some((v1, v2)) = observed {
         inspector_candidates(p, probes, v1, v2, &mut cands);
     }
+    // A value computed from one that differs between JVMs may read the same in the workers' runs
+    // (`removeFrom` of a string with an identity hash, which the workers' hash makes short).
+    let before = cands.len();
+    cands.retain(|c| !observes_unstable(&p.unstable_from, &c.assertion));
+    p.stats.unstable += before - cands.len();
     p.stats.candidates = cands.len();
     // The cap: by priority, then in test order; written in test order.
     let mut order: Vec<usize> = (0..cands.len()).collect();

@@ -166,6 +166,30 @@ impl<'a> Inspectors<'a> {
         out
     }
 
+    /// Whether `hashCode()` on an object of class `class` (binary name) is the identity hash, which
+    /// differs between JVMs: neither the class nor a superclass below `Object` declares a concrete
+    /// `hashCode()`, or `Enum`'s (final, and the identity hash) is the one inherited. A class that
+    /// cannot be read counts as not.
+    pub fn identity_hash_code(&mut self, class: &str) -> bool {
+        let mut cur = Some(ClassName::from_binary(class).into_internal());
+        let mut depth = 0;
+        while let Some(c) = cur {
+            if c == "java/lang/Object" || c == "java/lang/Enum" {
+                return true;
+            }
+            let Some(info) = self.info(&c) else { return false };
+            let declares = info.methods.iter().any(|(flags, name, descriptor)| {
+                name == "hashCode" && descriptor == "()I" && flags & (access::ABSTRACT | access::STATIC) == 0
+            });
+            depth += 1;
+            if declares || depth > 64 {
+                return false;
+            }
+            cur = info.super_name;
+        }
+        false
+    }
+
     /// The class to name in `assertThrows` for an exception of class `thrown` (binary name) thrown
     /// by a test in package `package`: the class itself or its nearest superclass that the test can
     /// name (public, or in that package, and not nested); `java.lang.Throwable` when the hierarchy

@@ -29,41 +29,51 @@ impl JUnitTest {
     /// `unstable` observe, these included. An assertion that failed when the written test ran,
     /// though it held in the workers, observed a value that differs between runs (the real clock
     /// through the code under test's `now()`, an identity hash): every value computed from it,
-    /// and every object a call with it may have changed, differs as well. A variable is unstable
-    /// from its definition when an unstable assertion observes it, and from statement `i` on when
-    /// statement `i` uses an unstable variable (its result, its receiver and its arguments).
+    /// and every object a call with it may have changed, differs as well ([`unstable_from`]).
     pub fn dependent_assertions(&self, unstable: &[usize]) -> Vec<usize> {
-        // For each variable, the first statement from which its value is unstable.
-        let mut from: Vec<Option<usize>> = vec![None; self.case.statements.len()];
-        for &a in unstable {
-            for v in self.assertions.get(a).map(|a| a.check.vars()).unwrap_or_default() {
-                if let Some(f) = from.get_mut(v.index()) {
-                    *f = Some(v.index());
-                }
-            }
-        }
-        for (i, st) in self.case.statements.iter().enumerate() {
-            let uses = st.uses();
-            if !uses.iter().any(|u| from.get(u.index()).copied().flatten().is_some_and(|f| f <= i)) {
-                continue;
-            }
-            for v in uses.into_iter().map(VarId::index).chain([i]) {
-                if let Some(f) = from.get_mut(v) {
-                    *f = Some(f.map_or(i, |f| f.min(i)));
-                }
-            }
-        }
-        let unstable_at =
-            |v: VarId, after: usize| from.get(v.index()).copied().flatten().is_some_and(|f| f <= after);
+        let sources: Vec<VarId> =
+            unstable.iter().filter_map(|&a| self.assertions.get(a)).flat_map(|a| a.check.vars()).collect();
+        let from = unstable_from(&self.case, &sources);
         self.assertions
             .iter()
             .enumerate()
-            .filter(|(a, x)| {
-                unstable.contains(a) || x.check.vars().into_iter().any(|v| unstable_at(v, x.after))
-            })
+            .filter(|(a, x)| unstable.contains(a) || observes_unstable(&from, x))
             .map(|(a, _)| a)
             .collect()
     }
+}
+
+/// Whether assertion `a` observes a variable that is unstable where it is written, by `from` (what
+/// [`unstable_from`] gives).
+pub fn observes_unstable(from: &[Option<usize>], a: &Assertion) -> bool {
+    a.check.vars().into_iter().any(|v| from.get(v.index()).copied().flatten().is_some_and(|f| f <= a.after))
+}
+
+/// For each variable of `case`, the first statement from which its value may differ between runs
+/// because it flows from one of `sources` (variables whose own value differs between runs or
+/// JVMs: an identity hash, a string holding one, the clock), or `None`. A source is unstable from
+/// its definition; a statement `i` that uses a variable unstable by then makes its result, its
+/// receiver and its arguments unstable from `i` on (a call with an unstable argument may store it
+/// in them).
+pub fn unstable_from(case: &TestCase, sources: &[VarId]) -> Vec<Option<usize>> {
+    let mut from: Vec<Option<usize>> = vec![None; case.statements.len()];
+    for v in sources {
+        if let Some(f) = from.get_mut(v.index()) {
+            *f = Some(v.index());
+        }
+    }
+    for (i, st) in case.statements.iter().enumerate() {
+        let uses = st.uses();
+        if !uses.iter().any(|u| from.get(u.index()).copied().flatten().is_some_and(|f| f <= i)) {
+            continue;
+        }
+        for v in uses.into_iter().map(VarId::index).chain([i]) {
+            if let Some(f) = from.get_mut(v) {
+                *f = Some(f.map_or(i, |f| f.min(i)));
+            }
+        }
+    }
+    from
 }
 
 impl Check {
@@ -208,5 +218,35 @@ mod tests {
         assert_eq!(test.dependent_assertions(&[0]), [0, 3, 4]);
         assert_eq!(test.dependent_assertions(&[1]), [1, 5]);
         assert_eq!(test.dependent_assertions(&[]), Vec::<usize>::new());
+    }
+
+    fn call(case: &mut TestCase, receiver: Option<VarId>, name: &str, args: Vec<VarId>) -> VarId {
+        let method = crate::MethodRef {
+            class: "p.M".into(),
+            name: name.into(),
+            descriptor: "()Ljava/lang/String;".into(),
+            is_static: receiver.is_none(),
+            owner: JType::class("p.M"),
+            params: args.iter().map(|_| JType::string()).collect(),
+            ret: Some(JType::string()),
+        };
+        case.push(Statement::Method { method: std::sync::Arc::new(method), receiver, args })
+    }
+
+    /// `M v0 = M.of(); String v1 = v0.toString(); M v2 = M.digits(); String v3 = v2.removeFrom(v1);
+    /// String v4 = v3.trim(); String v5 = v0.name();` with `v1` (an identity hash) unstable: what
+    /// `removeFrom` gives and what is computed from it are, and `removeFrom`'s receiver from there
+    /// on; `v0`, which `v1` came from, and `v5` are not.
+    #[test]
+    fn unstable_values_flow_through_arguments_results_and_receivers() {
+        let mut case = TestCase::new();
+        let v0 = call(&mut case, None, "of", Vec::new());
+        let v1 = call(&mut case, Some(v0), "toString", Vec::new());
+        let v2 = call(&mut case, None, "digits", Vec::new());
+        let v3 = call(&mut case, Some(v2), "removeFrom", vec![v1]);
+        call(&mut case, Some(v3), "trim", Vec::new());
+        call(&mut case, Some(v0), "name", Vec::new());
+        assert_eq!(unstable_from(&case, &[v1]), [None, Some(1), Some(3), Some(3), Some(4), None]);
+        assert_eq!(unstable_from(&case, &[]), [None; 6]);
     }
 }
