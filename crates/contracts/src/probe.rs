@@ -551,6 +551,45 @@ mod tests {
         assert_eq!(map[v4.index()], Some(VarId(3)));
     }
 
+    /// `ArrayList v0 = new ArrayList(); ArrayList v1 = new ArrayList(); v0.add(v1)` is judged; with
+    /// `v0.add(v0)` (a list holding itself), or a write of `HashMap`'s package-private `size`, or
+    /// a call of its package-private `resize()`, it is not.
+    #[test]
+    fn objects_holding_themselves_or_built_past_the_api_are_not_judged() {
+        let db = test_support::open_db(&[test_support::java_base_jmod()]);
+        let list = ctor("java.util.ArrayList", Vec::new());
+        let mut t = TestCase::new();
+        let v0 = t.push(Statement::Constructor { ctor: list.clone(), args: Vec::new() });
+        let v1 = t.push(Statement::Constructor { ctor: list, args: Vec::new() });
+        call1(&mut t, v0, "add", "(Ljava/lang/Object;)Z", JType::object(), boolean(), v1);
+        let object = || Outcome::Value(Value::Object { class: "java.util.ArrayList".into() });
+        let runs = [object(), object(), Outcome::Value(Value::Bool(true)), Outcome::Value(Value::Bool(true))];
+        let map: Vec<Option<VarId>> = (0..4).map(|i| Some(VarId(i))).collect();
+        assert!(!contains_itself(&t, &runs, &map, &db));
+        assert!(!reaches_past_api(&t, &db));
+        let mut itself = t.clone();
+        call1(&mut itself, v0, "add", "(Ljava/lang/Object;)Z", JType::object(), boolean(), v0);
+        assert!(contains_itself(&itself, &runs, &map, &db));
+        let map_ty = JType::class("java.util.HashMap");
+        let mut resized = t.clone();
+        call(&mut resized, v0, "resize", "()[Ljava/util/HashMap$Node;", Vec::new(), map_ty.clone());
+        if let Some(Statement::Method { method, .. }) = resized.statements.last_mut() {
+            Arc::make_mut(method).class = "java.util.HashMap".into();
+        }
+        assert!(reaches_past_api(&resized, &db));
+        let size = testcase::FieldRef {
+            class: "java.util.HashMap".into(),
+            name: "size".into(),
+            descriptor: "I".into(),
+            is_static: false,
+            owner: map_ty,
+            ty: int(),
+        };
+        let mut written = t.clone();
+        written.push(Statement::FieldSet { field: Arc::new(size), receiver: Some(v0), value: v0 });
+        assert!(reaches_past_api(&written, &db));
+    }
+
     /// `Shape[] v0 = new Shape[2]; v0[0] = ...`: a slot left empty is a `null` the test made; an
     /// `int[]` is never one, nor a reference array filled in every slot.
     #[test]
