@@ -11,7 +11,7 @@
 //!   asserted (identity hash codes, unseeded randomness), nor is a string holding `Class@hash` or
 //!   the worker's deterministic clock, nor a long near that clock (those differ outside the worker),
 //!   nor anything computed from such a value or from an identity hash in a later statement
-//!   (`testcase::assertion::unstable_from`): it may read the same in the workers and not elsewhere.
+//!   (`crate::unstable`, `testcase::assertion::unstable_from`): it may read the same in the workers and not elsewhere.
 //! - An inspector that throws, or whose presence changes the outcome of a later statement of the
 //!   test, is removed and the augmented test re-run; after the assertions are chosen (at most
 //!   `max_per_test`, return values first), the test with exactly the chosen inspector calls runs
@@ -311,7 +311,7 @@ fn prim(v: &Value, want: PrimType) -> Option<PrimValue> {
 
 /// The expected value of a subject of static type `ty` that evaluated to `v`, if it is asserted by
 /// value (`None` also when the value is unstable; `unstable` is then set).
-fn expected(v: &Value, ty: &JType, unstable: &mut bool) -> Option<Expected> {
+pub(crate) fn expected(v: &Value, ty: &JType, unstable: &mut bool) -> Option<Expected> {
     let want = match ty {
         JType::Prim(p) => Some(*p),
         JType::Class { name, .. } => PrimType::unwrap(name),
@@ -385,7 +385,7 @@ struct Plain {
     thrown: Option<String>,
     stats: AssertionStats,
     /// Per variable, the statement from which its value flows from one that differs between runs
-    /// or JVMs ([`unstable_sources`], `testcase::assertion::unstable_from`): not asserted there.
+    /// or JVMs ([`crate::unstable::sources`], `testcase::assertion::unstable_from`): not asserted there.
     unstable_from: Vec<Option<usize>>,
 }
 
@@ -517,54 +517,9 @@ fn plain(
     let n = test.len();
     let run1 = r1.outcomes[..n.min(r1.outcomes.len())].to_vec();
     let run2 = o2[..n.min(o2.len())].to_vec();
-    let sources = unstable_sources(&test, &run1, &run2, stop, inspectors);
+    let sources = crate::unstable::sources(&test, &run1, &run2, stop, inspectors);
     let unstable_from = testcase::assertion::unstable_from(&test, &sources);
     Plain { run1, run2, normal: stop, thrown, test, stats, unstable_from }
-}
-
-/// The statements of a test (before `normal`, those that completed) whose own value differs between
-/// the two runs or would differ in another JVM: what [`expected`] will not assert (time, a string
-/// holding an identity hash), and the identity hash itself (`hashCode()` of a class that does not
-/// override it, `System.identityHashCode`), the same in every worker (`-XX:hashCode=2`) but not in
-/// the written test's JVM. What is computed from them is not asserted either.
-fn unstable_sources(
-    test: &TestCase,
-    run1: &[Outcome],
-    run2: &[Outcome],
-    normal: usize,
-    inspectors: &mut Inspectors,
-) -> Vec<VarId> {
-    let class_of = |r: &VarId| match run1.get(r.index()) {
-        Some(Outcome::Value(Value::Object { class } | Value::Enum { class, .. })) => Some(class.clone()),
-        _ => None,
-    };
-    let mut out = Vec::new();
-    for i in 0..normal.min(run1.len()).min(run2.len()) {
-        let st = &test.statements[i];
-        let (Some(ty), Outcome::Value(a), Outcome::Value(b)) = (st.value_type(), &run1[i], &run2[i]) else {
-            continue;
-        };
-        if !matches!(st, Statement::Method { .. } | Statement::FieldGet { .. }) {
-            continue;
-        }
-        let mut unstable = a != b;
-        expected(a, &ty, &mut unstable);
-        let identity = match st {
-            Statement::Method { method, receiver: Some(r), .. }
-                if method.name == "hashCode" && method.descriptor == "()I" =>
-            {
-                class_of(r).is_some_and(|c| inspectors.identity_hash_code(&c))
-            }
-            Statement::Method { method, receiver: None, .. } => {
-                method.class == "java.lang.System" && method.name == "identityHashCode"
-            }
-            _ => false,
-        };
-        if unstable || identity {
-            out.push(VarId(i as u32));
-        }
-    }
-    out
 }
 
 /// The checks of the exception a test's last statement threw, each kept only when both plain

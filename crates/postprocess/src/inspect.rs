@@ -171,15 +171,28 @@ impl<'a> Inspectors<'a> {
     /// `hashCode()`, or `Enum`'s (final, and the identity hash) is the one inherited. A class that
     /// cannot be read counts as not.
     pub fn identity_hash_code(&mut self, class: &str) -> bool {
+        self.inherits(class, "hashCode", "()I", &["java/lang/Object", "java/lang/Enum"])
+    }
+
+    /// Whether `toString()` on an object of class `class` (binary name) is `Object`'s,
+    /// `Class@identityHash`, which differs between JVMs (`Enum`'s is its name, stable). A class
+    /// that cannot be read counts as not.
+    pub fn identity_to_string(&mut self, class: &str) -> bool {
+        self.inherits(class, "toString", "()Ljava/lang/String;", &["java/lang/Object"])
+    }
+
+    /// Whether the instance method `name descriptor` of `class` is the one of a class in `roots`
+    /// (internal names): no class on the way up declares a concrete one first.
+    fn inherits(&mut self, class: &str, name: &str, descriptor: &str, roots: &[&str]) -> bool {
         let mut cur = Some(ClassName::from_binary(class).into_internal());
         let mut depth = 0;
         while let Some(c) = cur {
-            if c == "java/lang/Object" || c == "java/lang/Enum" {
+            if roots.contains(&c.as_str()) {
                 return true;
             }
             let Some(info) = self.info(&c) else { return false };
-            let declares = info.methods.iter().any(|(flags, name, descriptor)| {
-                name == "hashCode" && descriptor == "()I" && flags & (access::ABSTRACT | access::STATIC) == 0
+            let declares = info.methods.iter().any(|(flags, n, d)| {
+                n == name && d == descriptor && flags & (access::ABSTRACT | access::STATIC) == 0
             });
             depth += 1;
             if declares || depth > 64 {

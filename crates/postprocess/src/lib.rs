@@ -26,6 +26,7 @@ mod escape;
 mod inspect;
 mod minimise;
 mod mutation;
+mod unstable;
 
 pub use assert::{AssertedTest, AssertionConfig, AssertionStats, as_written, assertions};
 pub use escape::{GuardCuts, cut_at_guards, has_call};

@@ -367,12 +367,24 @@ fn values_computed_from_an_identity_hash_are_not_asserted() {
     let v3 = t.push(call("java.lang.Object", Some(v0), "hashCode", Vec::new(), Vec::new(), int.clone()));
     let v4 = t.push(call(class, None, "odd", vec![v3], vec![int], boolean));
     let v5 = t.push(Statement::String("a1b".into()));
-    let v6 = t.push(call(class, None, "digitsOut", vec![v5], vec![string.clone()], string));
+    let v6 = t.push(call(class, None, "digitsOut", vec![v5], vec![string.clone()], string.clone()));
+    // A builder that printed the token: its length differs outside the workers.
+    let builder = "java.lang.StringBuilder";
+    let sb = ConstructorRef {
+        class: builder.into(),
+        descriptor: "(Ljava/lang/String;)V".into(),
+        ty: JType::class(builder),
+        params: vec![string.clone()],
+    };
+    let v7 = t.push(Statement::Constructor { ctor: Arc::new(sb), args: vec![v5] });
+    let v8 =
+        t.push(call(builder, Some(v7), "append", vec![v0], vec![JType::object()], JType::class(builder)));
+    let v9 = t.push(call(builder, Some(v8), "length", Vec::new(), Vec::new(), JType::Prim(PrimType::Int)));
     let mut runner = JvmRunner::new(&classpath, class);
     let config = AssertionConfig::evosuite(class);
     let asserted = assertions(&mut runner, &[t], &class_path(&classpath), &config).expect("assertions");
     let observed: Vec<VarId> = asserted[0].test.assertions.iter().flat_map(|a| a.check.vars()).collect();
-    for v in [v1, v2, v3, v4] {
+    for v in [v1, v2, v3, v4, v8, v9] {
         assert!(!observed.contains(&v), "{v:?} asserted:\n{}", text(&asserted));
     }
     assert!(observed.contains(&v6), "{}", text(&asserted));
