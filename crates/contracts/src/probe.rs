@@ -429,9 +429,13 @@ fn inside(t: &TestCase, runs: &TwoRuns, cut: &str) -> Option<Probe> {
     {
         return None;
     }
-    let (owner, method, args, receiver) = match &t.statements[at] {
-        Statement::Method { method, args, receiver } => (&method.class, method.name.clone(), args, *receiver),
-        Statement::Constructor { ctor, args } => (&ctor.class, "<init>".to_string(), args, None),
+    let (owner, method, args, params, receiver) = match &t.statements[at] {
+        Statement::Method { method, args, receiver } => {
+            (&method.class, method.name.clone(), args, &method.params, *receiver)
+        }
+        Statement::Constructor { ctor, args } => {
+            (&ctor.class, "<init>".to_string(), args, &ctor.params, None)
+        }
         _ => return None,
     };
     if !in_cut(owner, cut)
@@ -445,11 +449,19 @@ fn inside(t: &TestCase, runs: &TwoRuns, cut: &str) -> Option<Probe> {
     if may_pass_null(&case) {
         return None;
     }
-    let value = |v: &VarId| match &runs.0[v.index()] {
-        Outcome::Value(x) => Some(x),
+    // A `char`, `short` or `byte` handed to an `int` parameter is an index like an `int`
+    // (StringUtils.join(array, '<', '<', '|') indexes the array at 60).
+    let value = |(v, p): (&VarId, &JType)| match &runs.0[v.index()] {
+        Outcome::Value(Value::Char(i) | Value::Short(i) | Value::Byte(i))
+            if *p == JType::Prim(PrimType::Int) =>
+        {
+            Some(Value::Int(*i))
+        }
+        Outcome::Value(x) => Some(x.clone()),
         _ => None,
     };
-    let values: Vec<&Value> = args.iter().filter_map(value).collect();
+    let owned: Vec<Value> = args.iter().zip(params).filter_map(value).collect();
+    let values: Vec<&Value> = owned.iter().collect();
     if values.len() != args.len() || values.iter().any(|v| matches!(v, Value::Null)) {
         return None;
     }
@@ -607,6 +619,43 @@ mod tests {
         assert!(!may_pass_null(&ints));
         ints.push(Statement::Null(JType::object()));
         assert!(may_pass_null(&ints));
+    }
+
+    /// `int[] v0 = new int[1]; char v1 = c; U.at(v0, v1, v1)` (`at(int[], char, int)`) threw
+    /// `ArrayIndexOutOfBoundsException` inside `U`: the `char` handed to the `int` parameter is an
+    /// index, so `'<'` (60) is out of range and `'\0'` is not; the `char` parameter is no index.
+    #[test]
+    fn a_char_given_to_an_int_parameter_is_an_index() {
+        let probe = |c: i32| {
+            let mut t = TestCase::new();
+            let v0 = t.push(Statement::NewArray { ty: JType::array_of(int()), length: 1 });
+            let v1 = t.push(Statement::Primitive(PrimValue::Char(c as u16)));
+            let method = MethodRef {
+                class: "p.U".into(),
+                name: "at".into(),
+                descriptor: "([ICI)I".into(),
+                is_static: true,
+                owner: JType::class("p.U"),
+                params: vec![JType::array_of(int()), JType::Prim(PrimType::Char), int()],
+                ret: Some(int()),
+            };
+            t.push(Statement::Method { method: Arc::new(method), receiver: None, args: vec![v0, v1, v1] });
+            let threw = Outcome::Threw {
+                class: "java.lang.ArrayIndexOutOfBoundsException".into(),
+                message: String::new(),
+                from_sut: true,
+                thrown_in: "p.U.at".into(),
+                top_frame: "p.U".into(),
+            };
+            let run = vec![
+                Outcome::Value(Value::Array { class: "[I".into(), length: 1 }),
+                Outcome::Value(Value::Char(c)),
+                threw,
+            ];
+            inside(&t, &(run.clone(), run), "p.U")
+        };
+        assert!(probe(60).is_none(), "'<' is index 60 of a one-element array");
+        assert!(probe(0).is_some(), "'\\0' is index 0, in range");
     }
 
     #[test]
