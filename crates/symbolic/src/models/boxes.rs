@@ -283,8 +283,9 @@ impl Machine<'_, '_> {
     }
 
     /// `Integer.parseInt` (and the Long, Short, Byte forms) in radix 10: an optional sign, then
-    /// digits, each check an implicit branch to NumberFormatException; the length pinned. More
-    /// than 9 digits (18 for long) are parsed concretely, their characters pinned.
+    /// digits, each check an implicit branch to NumberFormatException (and an empty string's);
+    /// a symbolic length kept (`parse_input`), else the length is concrete. More than 9 digits
+    /// (18 for long) are parsed concretely, their characters pinned.
     fn parse_integer(&mut self, s: Slot, prim: &str) -> Res<Slot> {
         let Some(o) = s.as_ref() else {
             return self.throw_new("java/lang/NumberFormatException", "Cannot parse null string: null");
@@ -297,11 +298,16 @@ impl Machine<'_, '_> {
         let text = sv.to_rust();
         let fail = format!("For input string: \"{text}\"");
         let n = sv.chars.len();
-        if n == 0 || sv.len.is_none() {
-            // Only an input's length stays symbolic (`parse_input`).
-            self.fixed_str(o)?;
-        }
         if n == 0 {
+            // The empty string's check is an implicit branch, as the digits' are: an exploration
+            // that negates it gets a number (where a pinned length kept the exception).
+            if let Some(len) = sv.len {
+                let (empty, e) = self.cond(Op::Eq, &[Slot { c: C::I(0), s: Some(len) }, Slot::int(0)]);
+                if let Some(e) = e {
+                    let h = self.held(empty, e);
+                    self.implicit(h);
+                }
+            }
             return self.throw_new("java/lang/NumberFormatException", &fail);
         }
         let wide = prim == "J";
