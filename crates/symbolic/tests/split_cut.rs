@@ -4,6 +4,7 @@
 //! whose other side the replay did not cover is negated and solved, and each solved test must
 //! cover that side in a real worker. A piece's length moving with the cut is what gets the key
 //! (a piece of four chars where the test's had two) and the port (four digits where it had two).
+//! A value holding a non-ASCII character that is no digit parses (and throws) without stopping.
 
 mod common;
 
@@ -36,7 +37,7 @@ fn solved_cuts_take_the_other_side_in_the_jvm() {
     let mut concolic = Concolic::new(&db, &subject.plan, SymConfig::STANDARD);
     let mut solver = Portfolio::new(&SolverLimits::default(), 1);
     let (mut solved, mut failures, mut results) = (Vec::new(), Vec::new(), BTreeSet::new());
-    for seed in ["ab=cd", "port=12", " x =7", "a;b=1"] {
+    for seed in ["ab=cd", "port=12", " x =7", "a;b=1", "Port=\u{e9}1"] {
         let (test, sym) = common::test_of(&format!("parsers.Settings.read(Ljava/lang/String;)I *\"{seed}\""));
         let mut r = concolic.run(&test, &sym);
         assert!(r.stop.is_none(), "{seed:?}: the replay stopped: {:?}", r.stop);

@@ -291,9 +291,13 @@ impl Machine<'_, '_> {
             return self.throw_new("java/lang/NumberFormatException", "Cannot parse null string: null");
         };
         let sv = self.str_of(o)?;
-        if sv.chars.iter().any(|c| c.c >= 128) {
-            // `Character.digit` takes other Unicode digits too ("١٢" is 12): not modelled.
-            return unsupported("parsing a number holding a non-ASCII character");
+        if sv.chars.iter().any(|c| c.c >= 128 && char::from_u32(u32::from(c.c)).is_some_and(char::is_numeric))
+        {
+            // `Character.digit` takes other Unicode digits too ("١٢" is 12): not modelled. Every
+            // such digit is `is_numeric` (Nd, in any Unicode version since JDK 17's), so another
+            // non-ASCII character is no digit for Java either: a NumberFormatException, as the
+            // digit checks below find.
+            return unsupported("parsing a number holding a non-ASCII digit");
         }
         let text = sv.to_rust();
         let fail = format!("For input string: \"{text}\"");
