@@ -331,6 +331,8 @@ fn cut_at_class(input: &str, class: &[(u32, u32)]) -> String {
 #[test]
 fn single_char_class_is_where_the_jvm_cuts() {
     let fixed = ["=", "[-T:]", "a|b", r"\.", "[^a-c]", r"\s", " +", r"\s*;\s*", "^=", "=$", "ab", "", "a?"];
+    let dates = JavaRegex::parse("[-T:]", Flags::NONE).unwrap().single_char_class();
+    assert_eq!(dates, Some(vec![(45, 45), (58, 58), (84, 84)]), "docs/regex.md's example");
     let mut patterns: Vec<String> = fixed.iter().map(|p| p.to_string()).collect();
     let mut g = Gen(0x51_c1a5_5000_0042);
     for _ in 0..3000 {
