@@ -47,6 +47,39 @@ fn solved_cuts_take_the_other_side_in_the_jvm() {
             }
         }
     }
+    // A value longer than a number's digits with a non-digit among them: the implicit entries of
+    // parseInt's loop (`i < length`, the digit checks) are negated as explorations are; one ends
+    // the string before the non-digit, so that the value parses (a positive port, 2).
+    let long = "port=1x345678901";
+    let (test, sym) = common::test_of(&format!("parsers.Settings.read(Ljava/lang/String;)I *\"{long}\""));
+    let mut r = concolic.run(&test, &sym);
+    let mut explored = Vec::new();
+    for i in (0..r.path.len()).filter(|&i| r.path[i].kind == symbolic::EntryKind::Implicit) {
+        let mut constraints: Vec<_> = r.path[..i].iter().map(|p| p.cond).collect();
+        constraints.push(r.arena.mk(solver::Op::Not, &[r.path[i].cond]));
+        if let Answer::Sat(m) = solver.solve(&r.arena, &constraints, &r.hint) {
+            explored.push(common::substitute(&test, &r, &m));
+        }
+    }
+    let wires: Vec<_> = explored.iter().map(common::wire).collect();
+    let number = |t: &testcase::TestCase| {
+        t.statements.iter().any(|s| {
+            matches!(s, testcase::Statement::String(s) if s.split_once('=').is_some_and(|(_, v)| {
+                let v = v.trim();
+                !v.is_empty() && v.len() < 10 && v.bytes().all(|b| b.is_ascii_digit())
+            }))
+        })
+    };
+    let outcomes = ex.execute(&wires).expect("execute");
+    let parsed = explored
+        .iter()
+        .zip(&outcomes)
+        .any(|(t, res)| number(t) && matches!(res.outcomes.last(), Some(Outcome::Value(_))));
+    assert!(
+        parsed,
+        "no exploration of {long:?} parsed: {:?}",
+        explored.iter().map(|t| t.to_text()).collect::<Vec<_>>()
+    );
     let wires: Vec<_> = solved.iter().map(|(_, _, t)| common::wire(t)).collect();
     for ((seed, goal, t), res) in solved.iter().zip(ex.execute(&wires).expect("execute")) {
         let covered: BTreeSet<GoalId> = fitness::goal_fitness(&model, &res.trace).covered().collect();

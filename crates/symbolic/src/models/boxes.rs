@@ -333,6 +333,13 @@ impl Machine<'_, '_> {
             self.implicit(h);
         }
         let start = usize::from(signed);
+        let is_digit = |c: u16| (u16::from(b'0')..=u16::from(b'9')).contains(&c);
+        if let Some(len) = sv.len
+            && n - start > max_digits
+            && let Some(k) = (start..start + max_digits).find(|&k| !is_digit(sv.chars[k].c))
+        {
+            return self.parse_stops_at(&sv, len, start, k, &fail);
+        }
         if n == start || n - start > max_digits {
             self.fixed_str(o)?;
             for ch in &sv.chars {
@@ -439,6 +446,41 @@ impl Machine<'_, '_> {
             v = self.op(Op::Neg, &[v]);
         }
         self.narrow_parsed(v, prim, fail)
+    }
+
+    /// `parse_integer` of a string with a symbolic length, longer than a number's digits, whose
+    /// character `k` (among the first `max_digits` after the sign) is no digit: Java's loop reads
+    /// up to it and throws. Each step's `i < length` and digit check are implicit entries (the
+    /// length is not pinned), so an exploration may end the string before `k` (a number) or
+    /// make character `k` a digit.
+    fn parse_stops_at(
+        &mut self,
+        sv: &crate::heap::StrVal,
+        len: ExprId,
+        start: usize,
+        k: usize,
+        fail: &str,
+    ) -> Res<Slot> {
+        let n = sv.chars.len();
+        let (zero, nine) = (self.arena.konst(Value::char(u16::from(b'0'))), self.arena.konst(Value::char(9)));
+        for i in start..=k {
+            let (inside, e) =
+                self.cond(Op::Slt, &[Slot::int(i as i32), Slot { c: C::I(n as i32), s: Some(len) }]);
+            if let Some(e) = e {
+                let h = self.held(inside, e);
+                self.implicit(h);
+            }
+            let c = self.char_expr(sv, i);
+            let d16 = self.arena.mk(Op::Sub, &[c, zero]);
+            let above = self.arena_ugt(d16, nine);
+            let digit = self.arena.mk(Op::Not, &[above]);
+            if self.arena.as_const(digit).is_none() {
+                let h = self.held(i < k, digit);
+                self.implicit(h);
+            }
+        }
+        self.sym_insn = true;
+        self.throw_new("java/lang/NumberFormatException", fail)
     }
 
     /// `parseInt(s, radix)` and `parseLong(s, radix)` for a radix other than 10, concretised (the
