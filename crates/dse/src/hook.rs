@@ -339,7 +339,8 @@ impl<'a> Dse<'a> {
     }
 
     /// Solves candidates, smallest first, until `CHECK_BATCH` tests are made or a budget is spent:
-    /// each test with the goal it was solved for. An exploration's test is replayed at once.
+    /// each test with the goal it was solved for. An exploration's test is replayed at once, and
+    /// joins the batch when its replay covers a goal no test covered (for that goal).
     fn solve_some<P: DseTarget + ?Sized>(
         &mut self,
         app: &mut Application,
@@ -368,7 +369,19 @@ impl<'a> Dse<'a> {
             match (self.solve(app, &c), goal) {
                 (Some(t), None) => {
                     self.stats.explorations += 1;
-                    self.replay_into(app, problem, t, covered);
+                    let before = app.replays.len();
+                    self.replay_into(app, problem, t.clone(), covered);
+                    // An exploration that took a goal no test covers yet is checked in the JVM
+                    // like a solved test, for that goal (kept when it confirms), rather than
+                    // left for a later query to find again.
+                    let taken = app.replays.get(before).and_then(|(_, r)| {
+                        r.covered.iter().filter_map(|&g| problem.search_goal(g)).find(|&g| {
+                            !covered(g) && !app.covered.contains(&g) && !batch.iter().any(|(_, b)| *b == g)
+                        })
+                    });
+                    if let Some(g) = taken {
+                        batch.push((t, g));
+                    }
                 }
                 (Some(t), Some(g)) if !batch.iter().any(|(b, _)| *b == t) => batch.push((t, g)),
                 _ => {}

@@ -419,3 +419,62 @@ fn concat_through_invokedynamic() {
         "#]],
     );
 }
+
+/// A `DseTarget` whose "JVM" is the interpreter (a goal its replay takes has fitness 0; the
+/// engine's tests check solved tests in a real one): it records the tests DSE asks it to run.
+struct Interpreted<'a> {
+    db: &'a ProgramDb,
+    plan: &'a goals::ProbePlan,
+    run: Vec<TestCase>,
+}
+
+impl dse::DseTarget for Interpreted<'_> {
+    fn plan(&self) -> &goals::ProbePlan {
+        self.plan
+    }
+
+    fn search_goal(&self, goal: goals::GoalId) -> Option<search::GoalIdx> {
+        Some(search::GoalIdx::new(goal.0 as usize))
+    }
+
+    fn run_tests(&mut self, tests: &[TestCase]) -> Result<Vec<Vec<f64>>, search::ProblemError> {
+        let mut out = Vec::new();
+        for t in tests {
+            let r = symbolic::Concolic::new(self.db, self.plan, symbolic::SymConfig::STANDARD).run(t, &[]);
+            let mut fit = vec![1.0; self.plan.goals().len()];
+            for g in r.covered {
+                fit[g.0 as usize] = 0.0;
+            }
+            out.push(fit);
+            self.run.push(t.clone());
+        }
+        Ok(out)
+    }
+}
+
+#[test]
+fn an_exploration_that_takes_a_new_goal_is_checked() {
+    // "2000-02-2x" fails the last digit check; the exploration that negates that implicit entry
+    // (the deepest, so the first exploration) makes a date that parses, whose replay takes the
+    // month and day checks no test took: it is checked and kept, within four queries (the three
+    // targets of the length and dash checks first).
+    let (db, plan) = program("dse.DateParse");
+    let seed = call("dse.DateParse", "dayOfYear", &[Statement::String("2000-02-2x".into())]);
+    let own = symbolic::Concolic::new(&db, &plan, symbolic::SymConfig::STANDARD).run(&seed, &[]).covered;
+    let covered = |g: search::GoalIdx| own.iter().any(|o| o.0 as usize == g.index());
+    let config = DseConfig { max_queries: 4, ..DseConfig::paper() };
+    let mut target = Interpreted { db: &db, plan: &plan, run: Vec::new() };
+    let kept = dse::Dse::new(&db, &config, 1).apply(&covered, &mut target, &[seed]).expect("apply");
+    let date = |t: &TestCase| {
+        t.statements.iter().any(|s| {
+            matches!(s, Statement::String(s) if s.len() == 10
+            && s.char_indices().all(|(i, c)| if i == 4 || i == 7 { c == '-' } else { c.is_ascii_digit() }))
+        })
+    };
+    assert!(
+        target.run.iter().any(date),
+        "no date was run: {:?}",
+        target.run.iter().map(|t| t.to_string()).collect::<Vec<_>>()
+    );
+    assert!(kept.iter().any(date), "no date was kept");
+}

@@ -157,6 +157,30 @@ impl JavaRegex {
         nfa::has_anchors(&self.nfa)
     }
 
+    /// The code points of the pattern's language when it is exactly the strings of one code point
+    /// of a set and the pattern has no anchor (`=`, `[-T:]`, `a|b`), as sorted disjoint ranges;
+    /// `None` for every other pattern. Every match of such a pattern is then one char of the set
+    /// and every char of the set is a match, so `split` cuts at each of them and nowhere else
+    /// (the DSE's split model moves a cut on that ground).
+    pub fn single_char_class(&self) -> Option<Vec<(u32, u32)>> {
+        let states = &self.dfa.states;
+        let start = states.first()?;
+        if self.has_anchors() || start.accept || start.trans.is_empty() {
+            return None;
+        }
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        for &(lo, hi, to) in &start.trans {
+            if !states[to].accept || !states[to].trans.is_empty() {
+                return None;
+            }
+            match out.last_mut() {
+                Some(last) if last.1 + 1 == lo => last.1 = hi,
+                _ => out.push((lo, hi)),
+            }
+        }
+        Some(out)
+    }
+
     /// The code points no character set of the pattern holds, as sorted disjoint ranges: no match
     /// reads one, so chars of these never take part in a match.
     pub fn unread(&self) -> Vec<(u32, u32)> {

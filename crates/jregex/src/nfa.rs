@@ -325,20 +325,24 @@ fn compile(
     }
 }
 
-/// The code points that every code-point step of `nfa` reads exactly when it reads `c`, and
-/// whose [`Kind`] is `c`'s (see `JavaRegex::indistinguishable`).
+/// The code points that every code-point step of `nfa` reads exactly when it reads `c`, and,
+/// when `nfa` has an anchor, whose [`Kind`] is `c`'s (see `JavaRegex::indistinguishable`).
+/// Without an anchor no step looks at a char's kind, so kinds would only split the classes
+/// (and pin a letter to the letters where any char the sets do not hold would do).
 pub fn indistinguishable(nfa: &Nfa, c: char) -> Vec<(u32, u32)> {
     let sets: Vec<&CharSet> = nfa
         .states
         .iter()
         .filter_map(|s| if let State::Char(set, _) = s { Some(set) } else { None })
         .collect();
-    let signature = |x: u32| -> (Vec<bool>, Kind) {
-        (sets.iter().map(|s| s.contains(x)).collect(), Kind::of(char::from_u32(x).or(Some('\u{FFFD}'))))
-    };
+    let anchored = has_anchors(nfa);
+    let kind = |x: u32| anchored.then(|| Kind::of(char::from_u32(x).or(Some('\u{FFFD}'))));
+    let signature =
+        |x: u32| -> (Vec<bool>, Option<Kind>) { (sets.iter().map(|s| s.contains(x)).collect(), kind(x)) };
     // Cut the code points where some set or some kind changes; each run between cuts is uniform.
     let mut cuts = BTreeSet::from([0u32, 0x11_0000]);
-    for &(lo, hi) in sets.iter().flat_map(|s| s.ranges()).chain(Kind::special().ranges()) {
+    let kinds = if anchored { Kind::special().ranges().to_vec() } else { Vec::new() };
+    for &(lo, hi) in sets.iter().flat_map(|s| s.ranges()).chain(kinds.iter()) {
         cuts.insert(lo);
         cuts.insert(hi + 1);
     }

@@ -314,3 +314,68 @@ fn unread_chars_only_move_the_end_of_the_last_piece() {
     assert!(failures.is_empty(), "{failures}");
     assert!(checked > 100, "only {checked} inputs checked");
 }
+
+/// The pieces of `input` cut at every char of `class`, as the oracle prints them for the limit
+/// -1 (`[61/62]`: hexadecimal code points, pieces joined by `/`).
+fn cut_at_class(input: &str, class: &[(u32, u32)]) -> String {
+    let pieces: Vec<String> = input
+        .split(|c: char| class.iter().any(|&(lo, hi)| (lo..=hi).contains(&(c as u32))))
+        .map(|p| p.chars().map(|c| format!("{:x}", c as u32)).collect::<Vec<_>>().join("."))
+        .collect();
+    format!("[{}]", pieces.join("/"))
+}
+
+/// `single_char_class`: a pattern has a class exactly when its language is the single chars of
+/// a set (fixed patterns, and the generated ones whose class it finds), and Java's `split` cuts
+/// at every char of that set and nowhere else (limit -1, from the JVM).
+#[test]
+fn single_char_class_is_where_the_jvm_cuts() {
+    let fixed = ["=", "[-T:]", "a|b", r"\.", "[^a-c]", r"\s", " +", r"\s*;\s*", "^=", "=$", "ab", "", "a?"];
+    let dates = JavaRegex::parse("[-T:]", Flags::NONE).unwrap().single_char_class();
+    assert_eq!(dates, Some(vec![(45, 45), (58, 58), (84, 84)]), "docs/regex.md's example");
+    let mut patterns: Vec<String> = fixed.iter().map(|p| p.to_string()).collect();
+    let mut g = Gen(0x51_c1a5_5000_0042);
+    for _ in 0..3000 {
+        patterns.push(g.pattern());
+    }
+    let mut rows = Vec::new();
+    for p in &patterns {
+        let Ok(re) = JavaRegex::parse(p, Flags::NONE) else { continue };
+        let class = re.single_char_class();
+        let expected = fixed.iter().position(|f| f == p).map(|i| i < 6);
+        if expected.is_some_and(|want| want != class.is_some()) {
+            panic!("{p:?}: single_char_class {class:?}");
+        }
+        let Some(class) = class else { continue };
+        for input in ["", "a=b", "2024-02-29T23:59", "x. y", "=a==b=", "abc-", "\n:a", &g.input(), &g.input()]
+        {
+            rows.push((p.clone(), input.to_string(), class.clone()));
+        }
+    }
+    let found = rows.iter().map(|r| r.0.as_str()).collect::<std::collections::BTreeSet<_>>().len();
+    assert!(found > 20, "only {found} patterns with a class");
+    let oracle: Vec<(String, String)> = rows.iter().map(|(p, s, _)| (p.clone(), s.clone())).collect();
+    let mut failures = String::new();
+    for ((p, input, class), line) in rows.iter().zip(common::jvm(&oracle)) {
+        let jvm = line.rsplit(' ').next().unwrap_or_default().to_string();
+        if jvm != cut_at_class(input, class) {
+            writeln!(failures, "{p:?} on {input:?}: JVM {jvm}, cut at {class:?}").unwrap();
+        }
+    }
+    assert!(failures.is_empty(), "{failures}");
+}
+
+/// Without an anchor a pattern never looks at a char's kind, so a char's class is not split by
+/// kind (a digit's holds `.` for `[-T:]`); with `\b` it is.
+#[test]
+fn kinds_split_classes_only_under_anchors() {
+    let has = |pattern: &str, c: char, x: char| {
+        let re = JavaRegex::parse(pattern, Flags::NONE).unwrap();
+        re.indistinguishable(c).iter().any(|&(lo, hi)| (lo..=hi).contains(&(x as u32)))
+    };
+    assert!(has("[-T:]", '1', '.'));
+    assert!(has("[-T:]", '1', '\n'));
+    assert!(!has("[-T:]", '1', ':'));
+    assert!(!has(r"\b[-T:]", '1', '.'));
+    assert!(has(r"\b[-T:]", '1', 'a'));
+}

@@ -6,8 +6,8 @@
 mod common;
 
 use expect_test::expect;
-use solver::{Op, Outcome, Portfolio, Solver, SolverLimits};
-use symbolic::{Concolic, EntryKind, SymConfig};
+use solver::{Outcome, Portfolio, Solver, SolverLimits};
+use symbolic::{Concolic, SymConfig};
 use testcase::Statement;
 
 /// One line per negated entry: where, the solver's answer, and whether the new run covers the goal.
@@ -19,14 +19,8 @@ fn negations(spec: &str) -> String {
     let mut r = c.run(&test, &sym);
     let mut solver = Portfolio::new(&SolverLimits::default(), 1);
     let mut out = String::new();
-    for i in 0..r.path.len() {
-        let e = r.path[i].clone();
-        let Some(goal) = e.negated_goal.filter(|g| e.kind == EntryKind::Branch && !r.covered.contains(g))
-        else {
-            continue;
-        };
-        let mut constraints: Vec<_> = r.path[..i].iter().map(|p| p.cond).collect();
-        constraints.push(r.arena.mk(Op::Not, &[e.cond]));
+    for (i, goal, constraints) in common::branch_negations(&mut r) {
+        let insn = r.path[i].insn;
         let answer = match solver.solve(&r.arena, &constraints, &r.hint) {
             Outcome::Sat(model) => {
                 let t = common::substitute(&test, &r, &model);
@@ -43,7 +37,7 @@ fn negations(spec: &str) -> String {
             Outcome::Unsat => "unsat".to_string(),
             Outcome::Unknown => "unknown".to_string(),
         };
-        out.push_str(&format!("@{} {goal}: {answer}\n", e.insn));
+        out.push_str(&format!("@{insn} {goal}: {answer}\n"));
     }
     out
 }

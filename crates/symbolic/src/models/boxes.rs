@@ -283,25 +283,35 @@ impl Machine<'_, '_> {
     }
 
     /// `Integer.parseInt` (and the Long, Short, Byte forms) in radix 10: an optional sign, then
-    /// digits, each check an implicit branch to NumberFormatException; the length pinned. More
-    /// than 9 digits (18 for long) are parsed concretely, their characters pinned.
+    /// digits, each check an implicit branch to NumberFormatException (and an empty string's);
+    /// a symbolic length kept (`parse_input`), else the length is concrete. More than 9 digits
+    /// (18 for long) are parsed concretely, their characters pinned.
     fn parse_integer(&mut self, s: Slot, prim: &str) -> Res<Slot> {
         let Some(o) = s.as_ref() else {
             return self.throw_new("java/lang/NumberFormatException", "Cannot parse null string: null");
         };
         let sv = self.str_of(o)?;
-        if sv.chars.iter().any(|c| c.c >= 128) {
-            // `Character.digit` takes other Unicode digits too ("١٢" is 12): not modelled.
-            return unsupported("parsing a number holding a non-ASCII character");
+        if sv.chars.iter().any(|c| c.c >= 128 && char::from_u32(u32::from(c.c)).is_some_and(char::is_numeric))
+        {
+            // `Character.digit` takes other Unicode digits too ("١٢" is 12): not modelled. Every
+            // such digit is `is_numeric` (Nd, in any Unicode version since JDK 17's), so another
+            // non-ASCII character is no digit for Java either: a NumberFormatException, as the
+            // digit checks below find.
+            return unsupported("parsing a number holding a non-ASCII digit");
         }
         let text = sv.to_rust();
         let fail = format!("For input string: \"{text}\"");
         let n = sv.chars.len();
-        if n == 0 || sv.len.is_none() {
-            // Only an input's length stays symbolic (`parse_input`).
-            self.fixed_str(o)?;
-        }
         if n == 0 {
+            // The empty string's check is an implicit branch, as the digits' are: an exploration
+            // that negates it gets a number (where a pinned length kept the exception).
+            if let Some(len) = sv.len {
+                let (empty, e) = self.cond(Op::Eq, &[Slot { c: C::I(0), s: Some(len) }, Slot::int(0)]);
+                if let Some(e) = e {
+                    let h = self.held(empty, e);
+                    self.implicit(h);
+                }
+            }
             return self.throw_new("java/lang/NumberFormatException", &fail);
         }
         let wide = prim == "J";
@@ -323,6 +333,13 @@ impl Machine<'_, '_> {
             self.implicit(h);
         }
         let start = usize::from(signed);
+        let is_digit = |c: u16| (u16::from(b'0')..=u16::from(b'9')).contains(&c);
+        if let Some(len) = sv.len
+            && n - start > max_digits
+            && let Some(k) = (start..start + max_digits).find(|&k| !is_digit(sv.chars[k].c))
+        {
+            return self.parse_stops_at(&sv, len, start, k, &fail);
+        }
         if n == start || n - start > max_digits {
             self.fixed_str(o)?;
             for ch in &sv.chars {
@@ -429,6 +446,41 @@ impl Machine<'_, '_> {
             v = self.op(Op::Neg, &[v]);
         }
         self.narrow_parsed(v, prim, fail)
+    }
+
+    /// `parse_integer` of a string with a symbolic length, longer than a number's digits, whose
+    /// character `k` (among the first `max_digits` after the sign) is no digit: Java's loop reads
+    /// up to it and throws. Each step's `i < length` and digit check are implicit entries (the
+    /// length is not pinned), so an exploration may end the string before `k` (a number) or
+    /// make character `k` a digit.
+    fn parse_stops_at(
+        &mut self,
+        sv: &crate::heap::StrVal,
+        len: ExprId,
+        start: usize,
+        k: usize,
+        fail: &str,
+    ) -> Res<Slot> {
+        let n = sv.chars.len();
+        let (zero, nine) = (self.arena.konst(Value::char(u16::from(b'0'))), self.arena.konst(Value::char(9)));
+        for i in start..=k {
+            let (inside, e) =
+                self.cond(Op::Slt, &[Slot::int(i as i32), Slot { c: C::I(n as i32), s: Some(len) }]);
+            if let Some(e) = e {
+                let h = self.held(inside, e);
+                self.implicit(h);
+            }
+            let c = self.char_expr(sv, i);
+            let d16 = self.arena.mk(Op::Sub, &[c, zero]);
+            let above = self.arena_ugt(d16, nine);
+            let digit = self.arena.mk(Op::Not, &[above]);
+            if self.arena.as_const(digit).is_none() {
+                let h = self.held(i < k, digit);
+                self.implicit(h);
+            }
+        }
+        self.sym_insn = true;
+        self.throw_new("java/lang/NumberFormatException", fail)
     }
 
     /// `parseInt(s, radix)` and `parseLong(s, radix)` for a radix other than 10, concretised (the

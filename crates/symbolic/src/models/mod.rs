@@ -10,6 +10,7 @@ mod format;
 mod math;
 pub(crate) mod misc;
 mod regex;
+mod split;
 mod string;
 mod string_len;
 mod string_more;

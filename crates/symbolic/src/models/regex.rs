@@ -11,7 +11,8 @@
 //!   negates it moves a cut (a `.` where a digit was gives one more piece). The pieces are
 //!   concrete ranges, but the last one keeps a symbolic length of the receiver's (`last_piece`)
 //!   when the pattern has no anchor and matches no empty string; otherwise the receiver's length
-//!   is pinned.
+//!   is pinned. A pattern whose matches are the single chars of a set, on a string with one
+//!   separator, gets a symbolic cut instead (`split`'s model, `Machine::split_one_cut`).
 //! - `matches`: the DFA walked symbolically, the state after each character an ite over the
 //!   transitions; for a string input whose length is symbolic, the walk's acceptance at each
 //!   length it may have, so the solver may change the length too. Past `MAX_WALK` ite nodes the
@@ -78,6 +79,12 @@ impl Machine<'_, '_> {
         let a = self.str_of(this)?;
         if a.chars.iter().any(|c| is_surrogate(c.c)) {
             return unsupported("split of a string holding a surrogate");
+        }
+        if self.cfg.parser_models
+            && let Some(class) = re.single_char_class()
+            && let Some(arr) = self.split_one_cut(&a, &class, limit)
+        {
+            return Ok(Some(arr));
         }
         let text = a.to_rust();
         for (ch, c) in a.chars.iter().zip(text.chars()) {

@@ -537,6 +537,11 @@ impl Machine<'_, '_> {
     /// `stripTrailing()` (`Character.isWhitespace`): each character looked at decides where the
     /// result starts or ends, so its side is pinned.
     fn trim(&mut self, this: crate::value::ObjId, blank: Blank, leading: bool, trailing: bool) -> Res<Slot> {
+        if self.cfg.parser_models
+            && let Some(r) = self.trim_sym(this, blank, leading, trailing)?
+        {
+            return Ok(r);
+        }
         let a = self.fixed_str(this)?;
         let mut b = 0;
         let mut e = a.chars.len();
@@ -551,26 +556,25 @@ impl Machine<'_, '_> {
     }
 
     /// Whether `ch` is blank for `trim` or `strip`, the answer pinned when `ch` is symbolic.
-    fn blank_pinned(&mut self, ch: Ch, blank: Blank) -> bool {
-        let holds = match blank {
-            Blank::Trim => ch.c <= 32,
-            Blank::Strip => java_whitespace(ch.c),
-        };
+    pub(crate) fn blank_pinned(&mut self, ch: Ch, blank: Blank) -> bool {
+        let holds = blank.holds(ch.c);
         if let Some(x) = ch.s {
-            let e = match blank {
-                Blank::Trim => {
-                    let space = self.arena.konst(Value::char(32));
-                    self.arena.mk(Op::Ult, &[space, x])
-                }
-                Blank::Strip => self.is_whitespace_expr(x),
-            };
-            let e = match blank {
-                Blank::Trim => self.arena.mk(Op::Not, &[e]),
-                Blank::Strip => e,
-            };
+            let e = self.blank_expr(x, blank);
             self.pin_cond(holds, Some(e));
         }
         holds
+    }
+
+    /// Whether the Bv(16) character `x` is blank for `trim` or `strip`.
+    pub(crate) fn blank_expr(&mut self, x: ExprId, blank: Blank) -> ExprId {
+        match blank {
+            Blank::Trim => {
+                let space = self.arena.konst(Value::char(32));
+                let above = self.arena.mk(Op::Ult, &[space, x]);
+                self.arena.mk(Op::Not, &[above])
+            }
+            Blank::Strip => self.is_whitespace_expr(x),
+        }
     }
 
     /// `Character.isWhitespace` of a Bv(16) character, exact for every UTF-16 unit.
@@ -663,6 +667,16 @@ pub(crate) enum Blank {
     Trim,
     /// `strip`: `Character.isWhitespace`.
     Strip,
+}
+
+impl Blank {
+    /// Whether the UTF-16 unit `c` is blank.
+    pub(crate) fn holds(self, c: u16) -> bool {
+        match self {
+            Blank::Trim => c <= 32,
+            Blank::Strip => java_whitespace(c),
+        }
+    }
 }
 
 /// The UTF-16 units `Character.isWhitespace` holds for in JDK 17 (Unicode 13): the space,

@@ -2,7 +2,9 @@
 //! (the first position below the length holding the character), `endsWith` of a concrete suffix
 //! (a disjunction over the lengths the string may have), `substring` at concrete
 //! positions (only the bound checks are pinned; `substring(b)` keeps `length - b`) and `hashCode`
-//! (Horner's polynomial for every length the string may have, picked by an ite chain). They apply
+//! (Horner's polynomial for every length the string may have, picked by an ite chain) and `trim`,
+//! `strip*` (this run's blanks at each end pinned, the trailing ones at every length the string
+//! may have). They apply
 //! to strings with a length shadow (inputs, and what concatenation and these derive from them);
 //! the models in `string` handle the others. (`substring` and `endsWith` at symbolic positions
 //! were tried as ite chains over the positions: their queries, tens of seconds each for Z3 at the
@@ -10,6 +12,7 @@
 
 use solver::{Op, Value};
 
+use super::string::Blank;
 use crate::heap::{Ch, StrVal};
 use crate::interp::{Machine, Res};
 use crate::value::{ObjId, Slot};
@@ -125,5 +128,68 @@ impl Machine<'_, '_> {
         }
         self.sym_insn = true;
         Ok(Some(self.bool_slot(holds, Some(any))))
+    }
+
+    /// `trim()`/`strip*()` of a string with a symbolic length `L`, this run's result not empty:
+    /// the `b` leading blanks and the first character kept are pinned as the fixed model pins
+    /// them; of the `t` trailing blanks, for every length `l` the string may have,
+    /// `L == l` implies the `t` characters before `l` blank and the one before them not; and
+    /// `L > b + t`. The result is the receiver's characters from `b`, of length `L - b - t`.
+    /// `None` when the length is concrete or every character is blank (the fixed model).
+    pub(crate) fn trim_sym(
+        &mut self,
+        this: ObjId,
+        blank: Blank,
+        leading: bool,
+        trailing: bool,
+    ) -> Res<Option<Slot>> {
+        let sv = self.str_of(this)?;
+        let Some(len) = sv.len else { return Ok(None) };
+        let n = sv.chars.len();
+        let mut b = 0;
+        while leading && b < n && blank.holds(sv.chars[b].c) {
+            b += 1;
+        }
+        let mut e = n;
+        while trailing && e > b && blank.holds(sv.chars[e - 1].c) {
+            e -= 1;
+        }
+        if b == e {
+            return Ok(None);
+        }
+        let (t, bound) = (n - e, self.str_bound(&sv));
+        if leading {
+            for &ch in &sv.chars[..=b] {
+                self.blank_pinned(ch, blank);
+            }
+        }
+        let l = Slot { c: crate::value::C::I(n as i32), s: Some(len) };
+        let (fits, c) = self.cond(Op::Sgt, &[l, Slot::int((b + t) as i32)]);
+        self.pin_cond(fits, c);
+        if trailing {
+            let mut all = self.arena.konst(Value::Bool(true));
+            for l in b + t + 1..=bound {
+                let kl = self.arena.konst(Value::i32(l as i32));
+                let at = self.arena.mk(Op::Eq, &[len, kl]);
+                let mut ends = self.arena.konst(Value::Bool(true));
+                for k in l - t - 1..l {
+                    let x = self.char_expr(&sv, k);
+                    let is = self.blank_expr(x, blank);
+                    let want = if k + 1 + t == l { self.arena.mk(Op::Not, &[is]) } else { is };
+                    ends = self.arena.mk(Op::And2, &[ends, want]);
+                }
+                let guarded = self.arena.mk(Op::Implies, &[at, ends]);
+                all = self.arena.mk(Op::And2, &[all, guarded]);
+            }
+            if self.arena.as_const(all).is_none() {
+                self.pin_cond(true, Some(all));
+            }
+        }
+        let tail: Vec<_> = (e..bound.saturating_sub(t)).map(|k| self.char_expr(&sv, k)).collect();
+        let kbt = self.arena.konst(Value::i32((b + t) as i32));
+        let rest = self.arena.mk(Op::Sub, &[len, kbt]);
+        self.sym_insn = true;
+        let out = StrVal { chars: sv.chars[b..e].to_vec(), len: Some(rest), input: None, tail };
+        Ok(Some(self.new_string(out)))
     }
 }

@@ -652,3 +652,21 @@ pub fn prim(v: Value, ty: PrimType) -> PrimValue {
         PrimType::Double => PrimValue::Double(bits),
     }
 }
+
+/// The queries that negate each branch entry of `r` whose other side `r` did not cover: the
+/// entry's index, the goal of that side, and the prefix with the negated condition.
+pub fn branch_negations(r: &mut Replay) -> Vec<(usize, goals::GoalId, Vec<solver::ExprId>)> {
+    let mut out = Vec::new();
+    for i in 0..r.path.len() {
+        let e = r.path[i].clone();
+        let Some(goal) =
+            e.negated_goal.filter(|g| e.kind == symbolic::EntryKind::Branch && !r.covered.contains(g))
+        else {
+            continue;
+        };
+        let mut constraints: Vec<_> = r.path[..i].iter().map(|p| p.cond).collect();
+        constraints.push(r.arena.mk(solver::Op::Not, &[e.cond]));
+        out.push((i, goal, constraints));
+    }
+    out
+}
