@@ -4,9 +4,10 @@
 # rows.jsonl exists is continued with `--resume`, so the queue can stop at the end of a machine's
 # session and go on in the next one (copy rows.jsonl back first if OUT_ROOT did not survive).
 #
-# The binaries: this checkout's release build (the product's default) and 9d95685's (the binary the
-# issue compares with), built once into OUT_ROOT/bin/. Everything that runs third-party code runs as
-# uid 65534 with a scratch HOME and TMPDIR it owns (docs/sandbox.md); the script itself runs as root.
+# The binaries: release builds of NEW_COMMIT (default: this checkout's HEAD; the product's default)
+# and of 9d95685 (the binary the issue compares with), built once into OUT_ROOT/bin/. Everything
+# that runs third-party code runs as uid 65534 with a scratch HOME and TMPDIR it owns
+# (docs/sandbox.md); the script itself runs as root.
 #
 # Usage: bench/scripts/default-acceptance.sh OUT_ROOT [STEP...]   (steps: the names below; default all)
 set -euo pipefail
@@ -18,17 +19,26 @@ steps=("$@")
 old_commit=9d95685
 bin="$root/bin"
 mkdir -p "$bin" "$root/home/tmp" "$root/out"
+# build NAME COMMIT PACKAGE...: a release build of COMMIT in a worktree of its own under OUT_ROOT.
+build() {
+  local name=$1 commit=$2
+  shift 2
+  local wt="$root/src-$name"
+  [ -d "$wt" ] || git worktree add --detach "$wt" "$commit"
+  (cd "$wt" && CARGO_TARGET_DIR="$root/target-$name" cargo build --release "${@/#/-p}")
+}
+# NEW_COMMIT pins the default's binary, so that a queue resumed in a later session on a newer
+# checkout goes on measuring the same build (docs/benchmarks.md names it).
+new_commit="${NEW_COMMIT:-$(git rev-parse --short HEAD)}"
 if [ ! -x "$bin/suitesmith-new" ]; then
-  cargo build --release --locked -p cli -p bench
-  cp target/release/suitesmith "$bin/suitesmith-new"
-  cp target/release/bench "$bin/bench"
-  git rev-parse --short HEAD > "$bin/COMMIT"
+  build new "$new_commit" cli bench
+  cp "$root/target-new/release/suitesmith" "$bin/suitesmith-new"
+  cp "$root/target-new/release/bench" "$bin/bench"
+  echo "$new_commit" > "$bin/COMMIT"
 fi
 if [ ! -x "$bin/suitesmith-old" ]; then
-  wt="$root/old-src"
-  [ -d "$wt" ] || git worktree add --detach "$wt" "$old_commit"
-  (cd "$wt" && CARGO_TARGET_DIR="$root/old-target" cargo build --release -p cli)
-  cp "$root/old-target/release/suitesmith" "$bin/suitesmith-old"
+  build old "$old_commit" cli
+  cp "$root/target-old/release/suitesmith" "$bin/suitesmith-old"
 fi
 tools="${SUITESMITH_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/suitesmith/tools}"
 if [ ! -d "$root/tools" ]; then
