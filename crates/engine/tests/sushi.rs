@@ -214,7 +214,8 @@ const DEFAULT_GAPS: &[(&str, &[u32], &str)] = &[
     (
         "PlateStack",
         &[71],
-        "the fixture's rule (`expand_only(**.below)`), which the default has not; line 110 is covered by it since the DSE string models changed its trajectory",
+        "the fixture's rule (`expand_only(**.below)`), which the default has not; line 110 is \
+         covered by it since the DSE string models changed its trajectory",
     ),
     ("Sample", &[10], "the fixture's invariants (`@dlist`), which the default has not"),
 ];
