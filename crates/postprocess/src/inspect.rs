@@ -170,37 +170,22 @@ impl<'a> Inspectors<'a> {
     /// differs between JVMs: neither the class nor a superclass below `Object` declares a concrete
     /// `hashCode()`, or `Enum`'s (final, and the identity hash) is the one inherited. A class that
     /// cannot be read counts as not.
-    pub fn identity_hash_code(&mut self, class: &str) -> bool {
+    pub fn identity_hash_code(&self, class: &str) -> bool {
         self.inherits(class, "hashCode", "()I", &["java/lang/Object", "java/lang/Enum"])
     }
 
     /// Whether `toString()` on an object of class `class` (binary name) is `Object`'s,
     /// `Class@identityHash`, which differs between JVMs (`Enum`'s is its name, stable). A class
     /// that cannot be read counts as not.
-    pub fn identity_to_string(&mut self, class: &str) -> bool {
+    pub fn identity_to_string(&self, class: &str) -> bool {
         self.inherits(class, "toString", "()Ljava/lang/String;", &["java/lang/Object"])
     }
 
-    /// Whether the instance method `name descriptor` of `class` is the one of a class in `roots`
-    /// (internal names): no class on the way up declares a concrete one first.
-    fn inherits(&mut self, class: &str, name: &str, descriptor: &str, roots: &[&str]) -> bool {
-        let mut cur = Some(ClassName::from_binary(class).into_internal());
-        let mut depth = 0;
-        while let Some(c) = cur {
-            if roots.contains(&c.as_str()) {
-                return true;
-            }
-            let Some(info) = self.info(&c) else { return false };
-            let declares = info.methods.iter().any(|(flags, n, d)| {
-                n == name && d == descriptor && flags & (access::ABSTRACT | access::STATIC) == 0
-            });
-            depth += 1;
-            if declares || depth > 64 {
-                return false;
-            }
-            cur = info.super_name;
-        }
-        false
+    /// Whether an instance of `class` runs the `name descriptor` of a class in `roots` (internal
+    /// names): the program database's virtual dispatch, so no class on the way up overrides it.
+    fn inherits(&self, class: &str, name: &str, descriptor: &str, roots: &[&str]) -> bool {
+        let Some(c) = self.db.class_id(&ClassName::from_binary(class).into_internal()) else { return false };
+        self.db.dispatch(c, name, descriptor).is_some_and(|m| roots.contains(&self.db.class_name(m.class())))
     }
 
     /// The class to name in `assertThrows` for an exception of class `thrown` (binary name) thrown
