@@ -15,10 +15,13 @@ cd "$(dirname "$0")/../.."
 root="${1:?usage: default-acceptance.sh OUT_ROOT [STEP...]}"
 shift
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(public-30s guava-2021-29.0-30s public-30s-pit public-60s-assertions guava-2021-29.0-120s sbft2023-30s sbft2024-30s)
+[ ${#steps[@]} -gt 0 ] || steps=(public-30s guava-2021-29.0-30s public-30s-pit public-30s-dse-stops public-60s-assertions guava-2021-29.0-120s sbft2023-30s sbft2024-30s)
 old_commit=9d95685
 bin="$root/bin"
-mkdir -p "$bin" "$root/home/tmp" "$root/out"
+# The scratch HOME gets its .cache before the first run: the engine keeps its runtime jars in
+# ~/.cache/suitesmith (docs/sandbox.md), and a top-level entry that appears in HOME during a run
+# would count as that run's escape (crates/bench/src/watch.rs).
+mkdir -p "$bin" "$root/home/tmp" "$root/home/.cache" "$root/out"
 # build NAME COMMIT PACKAGE...: a release build of COMMIT in a worktree of its own under OUT_ROOT.
 build() {
   local name=$1 commit=$2
@@ -73,6 +76,9 @@ for step in "${steps[@]}"; do
     public-30s) run "$step" --subjects "$subjects/public.tsv" --budget 30s --seed 1 --repetitions 5 --runs 3 "${three[@]}" ;;
     guava-2021-29.0-30s) run "$step" --subjects "$subjects/guava-2021-29.0.tsv" --budget 30s --seed 1 --repetitions 5 --runs 3 "${three[@]}" ;;
     public-30s-pit) run "$step" --subjects "$subjects/public.tsv" --budget 30s --seed 1 --runs 3 --config default --config core:techniques=none --baseline default --pit --tools "$root/tools" ;;
+    # Issue 54's replay stops before and after the parser models: the same binary without them
+    # (the old binary reports no stop reasons).
+    public-30s-dse-stops) run "$step" --subjects "$subjects/public.tsv" --budget 30s --seed 1 --runs 3 --config default --config models-off:dse-parser-models=off --baseline models-off ;;
     public-60s-assertions) run "$step" --subjects "$subjects/public.tsv" --budget 60s --seed 1 --repetitions 3 --runs 3 --config mutation --config all:assertions=all --baseline all --pit --tools "$root/tools" ;;
     guava-2021-29.0-120s) run "$step" --subjects "$subjects/guava-2021-29.0.tsv" --budget 120s --seed 1 --runs 3 --config default ;;
     sbft2023-30s) run "$step" --subjects "$subjects/sbft2023.tsv" --budget 30s --seed 1 --runs 3 --config default ;;

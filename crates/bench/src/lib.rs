@@ -12,6 +12,7 @@
 
 pub mod check;
 pub mod config;
+mod findings;
 mod journal;
 pub mod measure;
 pub mod pit;

@@ -71,6 +71,30 @@ pub struct Row {
     /// not counted in `tests_failing`); 0 in rows written before the field.
     #[serde(default)]
     pub violations: usize,
+    /// The contract violations report.json lists, each `kind class.method: message`, so that a
+    /// journal kept in docs/results says which contracts broke, not only how many; empty in rows
+    /// written before the field.
+    #[serde(default)]
+    pub violation_reports: Vec<String>,
+    /// DSE's own figures (report.json `dse`); `None` when DSE was off, and in rows written before
+    /// the field.
+    #[serde(default)]
+    pub dse: Option<DseFigures>,
+}
+
+/// What DSE did in one run (report.json `dse`): the replays of tests by the concolic interpreter,
+/// how many stopped before the test's end and why, and the tests DSE's solutions kept. The stop
+/// reasons are what a model of the JDK is missing (docs/dse.md).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DseFigures {
+    pub replays: u64,
+    pub replays_stopped: u64,
+    /// Replays stopped at a `String`, `StringBuilder`, `Pattern` or number-parsing method with no
+    /// model (report.json `replays_stopped_at_string_methods`).
+    pub replays_stopped_at_string_methods: u64,
+    pub tests_kept: u64,
+    /// Replays stopped, per reason.
+    pub stops: BTreeMap<String, u64>,
 }
 
 impl Row {
@@ -670,6 +694,8 @@ pub fn markdown(rows: &[Row], configs: &[String], subjects: &[Subject], ctx: &Su
         mutation_section(&mut md, rows, configs, subjects, &sums, base);
     }
     not_passing_section(&mut md, rows);
+    crate::findings::dse_section(&mut md, rows, configs);
+    crate::findings::violations_section(&mut md, rows);
     md
 }
 

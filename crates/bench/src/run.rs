@@ -27,7 +27,7 @@ use crate::config::{Budget, Configuration};
 use crate::journal::Journal;
 use crate::measure::{Measured, run_measured};
 use crate::pit::MutationScore;
-use crate::report::{self, CRITERIA, Row, SummaryContext};
+use crate::report::{self, CRITERIA, DseFigures, Row, SummaryContext};
 use crate::subjects::Subject;
 use crate::watch::{RUN_TMP, Watched};
 
@@ -385,7 +385,29 @@ fn read_report(path: &Path, class: &str, row: &mut Row) -> Result<JUnitVersion, 
             row.ours.insert((*c).to_string(), v);
         }
     }
+    row.violation_reports =
+        entry["violations"].as_array().map(|vs| vs.iter().map(violation_line).collect()).unwrap_or_default();
+    row.dse = dse_figures(&entry["dse"]);
     Ok(junit)
+}
+
+/// One violation of report.json as `kind class.method: message`.
+fn violation_line(v: &serde_json::Value) -> String {
+    let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+    format!("{} {}.{}: {}", s("kind"), s("class"), s("method"), s("message"))
+}
+
+/// DSE's figures from report.json's `dse` object; `None` when it is null (DSE off).
+fn dse_figures(d: &serde_json::Value) -> Option<DseFigures> {
+    let n = |k: &str| d[k].as_u64().unwrap_or(0);
+    let stops = d["stops"].as_object()?.iter().map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0))).collect();
+    Some(DseFigures {
+        replays: n("replays"),
+        replays_stopped: n("replays_stopped"),
+        replays_stopped_at_string_methods: n("replays_stopped_at_string_methods"),
+        tests_kept: n("tests_kept"),
+        stops,
+    })
 }
 
 #[cfg(test)]
@@ -421,7 +443,11 @@ mod tests {
         std::fs::write(
             &path,
             r#"{"configuration":{"junit":5},"classes":[{"class":"a.B","tests":3,"statements":9,
-                "executions":100,"search_seconds":4.0,"criteria":{"branch":{"coverage":0.5},"line":{"coverage":1.0}}}]}"#,
+                "executions":100,"search_seconds":4.0,"criteria":{"branch":{"coverage":0.5},"line":{"coverage":1.0}},
+                "dse":{"replays":7,"replays_stopped":3,"replays_stopped_at_string_methods":1,"tests_kept":2,
+                       "stops":{"unsupported a stub":2,"java/lang/String.matches":1}},
+                "violations":[{"kind":"equals_symmetric","class":"a.B","method":"equals",
+                               "message":"x.equals(y) but not y.equals(x)","test":"a.BViolationTest.t"}]}]}"#,
         )
         .expect("write");
         let mut row = Row::default();
@@ -431,6 +457,13 @@ mod tests {
         assert_eq!(row.ours_branch(), Some(0.5));
         assert_eq!(row.ours.get("line"), Some(&1.0));
         assert_eq!(row.ours.get("output"), None);
+        let dse = row.dse.as_ref().expect("dse figures");
+        assert_eq!(
+            (dse.replays, dse.replays_stopped, dse.replays_stopped_at_string_methods, dse.tests_kept),
+            (7, 3, 1, 2)
+        );
+        assert_eq!(dse.stops.get("unsupported a stub"), Some(&2));
+        assert_eq!(row.violation_reports, ["equals_symmetric a.B.equals: x.equals(y) but not y.equals(x)"]);
         assert_eq!(read_report(&path, "a.C", &mut row), Err("report.json has no entry for a.C".into()));
     }
 }

@@ -489,6 +489,18 @@ impl<'a> Machine<'a, '_> {
         Ok(Next::Go)
     }
 
+    /// Counts `n` more array elements against the replay's bound: past `MAX_HEAP_CELLS` the run
+    /// stops, deterministically, before anything is allocated (the JVM might not stop, or run out
+    /// of memory; the engine must do neither). Every allocation of an array whose length comes
+    /// from the test goes through here.
+    pub(crate) fn count_cells(&mut self, n: u64) -> Res<()> {
+        self.heap_cells = self.heap_cells.saturating_add(n);
+        if self.heap_cells > MAX_HEAP_CELLS {
+            return unsupported(format!("arrays of more than {MAX_HEAP_CELLS} elements in all"));
+        }
+        Ok(())
+    }
+
     /// A new array of `count` elements of `comp` (NegativeArraySizeException as an implicit
     /// branch; the size pinned when symbolic).
     pub(crate) fn alloc_array(&mut self, comp: &str, count: Slot) -> Res<crate::value::ObjId> {
@@ -501,11 +513,7 @@ impl<'a> Machine<'a, '_> {
             return self.throw_new("java/lang/NegativeArraySizeException", &count.as_int().to_string());
         }
         let n = self.pin(count).as_int() as usize;
-        // A deterministic memory bound: the run stops past it (the JVM might not, or run out).
-        self.heap_cells += n as u64;
-        if self.heap_cells > MAX_HEAP_CELLS {
-            return unsupported(format!("arrays of more than {MAX_HEAP_CELLS} elements in all"));
-        }
+        self.count_cells(n as u64)?;
         let elems = vec![default_of(comp); n];
         Ok(self.heap.alloc(Obj::Array { comp: comp.to_string(), elems }))
     }

@@ -31,6 +31,18 @@ fn concrete_results_are_javas() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// An array whose length comes from the test is counted against the replay's bound wherever it
+/// is made, `Arrays.copyOf` included: a billion elements stop the replay instead of the engine
+/// (which once asked for 24 GB on Guava's `Shorts.ensureCapacity` and was killed).
+#[test]
+fn huge_arrays_stop_the_replay() {
+    for symbolic in [false, true] {
+        let r = replay("dse.symbolic.Jdk.grow(I)I *1000000000", symbolic);
+        let stop = r.stop.as_ref().map(ToString::to_string).unwrap_or_default();
+        assert!(stop.starts_with("unsupported arrays of more than"), "symbolic {symbolic}: stop {stop:?}");
+    }
+}
+
 fn check_path(spec: &str, want: Expect) {
     let r = replay(spec, true);
     let mut text = format!("outcomes: {}\n", r.outcomes.join(", "));

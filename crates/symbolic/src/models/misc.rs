@@ -278,6 +278,9 @@ impl Machine<'_, '_> {
         if start < 0 || start as usize > elems.len() {
             return self.throw_new("java/lang/ArrayIndexOutOfBoundsException", "copyOfRange");
         }
+        // `Arrays.copyOf(a, n)` allocates n elements whatever a's length (Guava's
+        // `Shorts.ensureCapacity` asks for a billion).
+        self.count_cells(len as u64)?;
         let mut out = vec![default_of(&comp); len as usize];
         for (i, e) in elems.iter().skip(start as usize).take(len as usize).enumerate() {
             out[i] = *e;

@@ -310,6 +310,7 @@ pub const CASES: &[(&str, &str)] = &[
     ("dse.symbolic.Collect.lists(II)I *9 *3", "0"),
     ("dse.symbolic.Texts.list(II)I *3 *33", "1"),
     ("dse.symbolic.Texts.list(II)I *3 *30", "0"),
+    ("dse.symbolic.Jdk.grow(I)I *3", "3"),
     ("dse.symbolic.Jdk.chars(C)I *'a'", "24"),
     ("dse.symbolic.Jdk.chars(C)I *'-'", "0"),
     ("dse.symbolic.Jdk.chars(C)I *'q'", "56"),
