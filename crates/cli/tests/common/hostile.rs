@@ -545,6 +545,7 @@ pub fn run_written(sb: &Sandbox, written: &Written, problems: &mut Vec<String>) 
     }
     let names: Vec<String> =
         written.files.iter().map(|f| f.trim_end_matches(".java").replace('/', ".")).collect();
+    let failed_before = problems.len();
     for run in 1..=RUNS {
         let cwd = sb.path(&format!("run-{run}"));
         std::fs::create_dir(&cwd).expect("run dir");
@@ -596,6 +597,14 @@ pub fn run_written(sb: &Sandbox, written: &Written, problems: &mut Vec<String>) 
                 .push(format!("written tests, plain run {run}: added to the working directory: {added:?}"));
         }
         problems.extend(sb.escapes(&format!("written tests, plain run {run}")));
+    }
+    if problems.len() > failed_before {
+        // What verification did with the suite that then failed for the user: how many rounds,
+        // whether the post-processing budget cut them, which tests and assertions went.
+        problems.push(format!(
+            "the engine's verification: {}; its log: {}",
+            written.report["verification"], written.report["log"]
+        ));
     }
 }
 
