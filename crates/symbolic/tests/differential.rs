@@ -43,6 +43,10 @@ struct Tally {
 }
 
 fn run_area(area: &str, classes: &[&str], per_class: usize, tally: &mut Tally) {
+    run_area_with(area, classes, per_class, &ClusterConfig::evosuite(), tally);
+}
+
+fn run_area_with(area: &str, classes: &[&str], per_class: usize, config: &ClusterConfig, tally: &mut Tally) {
     let dir = test_support::fixture_classes(area);
     let paths: Vec<PathBuf> = vec![dir.clone(), test_support::java_base_jmod()];
     let db = test_support::open_db(&paths);
@@ -64,7 +68,7 @@ fn run_area(area: &str, classes: &[&str], per_class: usize, tally: &mut Tally) {
         if std::env::var("SHOW_STOPS").is_ok() {
             eprintln!("{class}");
         }
-        let cluster = TestCluster::build_in(&db, class, &ClusterConfig::evosuite()).expect("cluster");
+        let cluster = TestCluster::build_in(&db, class, config).expect("cluster");
         let pool = ValuePool::new(cluster.constants().clone(), factory_config.dynamic_pool_size);
         let factory = TestFactory::new(&cluster, &pool, &factory_config);
         let mut rng = rng_from_seed(17 + ci as u64);
@@ -232,6 +236,36 @@ fn random_tests_cover_what_the_jvm_covers() {
         tally.divergences.join("\n")
     );
     assert!(tally.compared * 10 >= tally.tests * 9, "too many stops: {:?}", tally.stops);
+}
+
+/// Random tests with stubs (the `stubs` fixtures, whose classes take interfaces and abstract
+/// classes, and `dse.types.Uses`): the interpreter's stubs answer as the worker's generated classes.
+#[test]
+fn random_tests_with_stubs_cover_what_the_jvm_covers() {
+    let mut tally = Tally {
+        tests: 0,
+        entries: 0,
+        compared: 0,
+        goals: 0,
+        stops: BTreeMap::new(),
+        divergences: Vec::new(),
+    };
+    let config = ClusterConfig { stubs: true, ..ClusterConfig::evosuite() };
+    let stubs = ["stubs.Elapsed", "stubs.Shape", "stubs.Closing", "stubs.Builders", "stubs.Amount"];
+    run_area_with("stubs", &stubs, 40, &config, &mut tally);
+    run_area_with("dse", &["dse.types.Uses"], 60, &config, &mut tally);
+    let with_stubs = tally.tests;
+    eprintln!(
+        "{} tests, {} compared ({} covered branch goals, {} path entries), stops {:?}",
+        tally.tests, tally.compared, tally.goals, tally.entries, tally.stops
+    );
+    assert!(
+        tally.divergences.is_empty(),
+        "{} divergences:\n{}",
+        tally.divergences.len(),
+        tally.divergences.join("\n")
+    );
+    assert!(tally.compared * 10 >= with_stubs * 8, "too many stops: {:?}", tally.stops);
 }
 
 /// Path conditions of random tests are exact: every branch entry whose other side the run did not
