@@ -126,6 +126,10 @@ pub(crate) struct Heap {
     /// is the cached object (`==` to another box of its value) is decided where `==` asks
     /// (`Machine::same_box_cond`), not when it is made.
     pub valueof_boxes: BTreeMap<ObjId, (i64, i64)>,
+    /// Stubs (`models::stub`) with their answers, and the stub classes made so far with the type
+    /// each implements (a stub class is not on the classpath: `assignable` asks this).
+    pub stubs: BTreeMap<ObjId, crate::models::stub::StubObj>,
+    pub stub_classes: BTreeMap<String, String>,
 }
 
 impl Heap {

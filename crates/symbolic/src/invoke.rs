@@ -190,7 +190,13 @@ impl<'a> Machine<'a, '_> {
                     let l = l.clone();
                     return self.call_lambda(&l, desc, &args[1..]);
                 }
-                self.heap.class_of(recv)
+                if let Some(r) = self.stub_call(recv, class, name, desc, &args) {
+                    return r;
+                }
+                match self.stub_runtime(recv, name, desc) {
+                    Some(t) => t,
+                    None => self.stand_in_runtime(recv, class),
+                }
             }
         };
         let callee = classes::callee(self.db, kind.invoke_kind(), class, name, desc, &runtime);

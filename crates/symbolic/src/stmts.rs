@@ -151,9 +151,9 @@ impl Machine<'_, '_> {
                 t @ JType::Array(_) => Ok(Slot::obj(self.heap.mirror(&t.descriptor()))),
                 _ => Err(Abrupt::Stop(Stop::Unsupported("a primitive class literal".into()))),
             },
-            // The generated stub class is not on the interpreter's classpath: a test with a stub
-            // is run by the workers only.
-            Statement::Stub { .. } => Err(Abrupt::Stop(Stop::Unsupported("a stub".into()))),
+            Statement::Stub { stub, args, answers, throws } => {
+                self.stub_statement(test, vars, stub, args, answers, throws)
+            }
             Statement::ScratchFile(_) => Err(Abrupt::Stop(Stop::Unsupported("a scratch file".into()))),
         }
     }
@@ -190,7 +190,7 @@ impl Machine<'_, '_> {
         }
     }
 
-    fn args(
+    pub(crate) fn args(
         &mut self,
         test: &TestCase,
         vars: &[Slot],
@@ -206,7 +206,13 @@ impl Machine<'_, '_> {
 
     /// A variable passed where `desc` is expected, as reflection passes it: a primitive variable
     /// boxed in its own type's box for a reference, unboxed and widened for a primitive.
-    fn arg(&mut self, test: &TestCase, vars: &[Slot], v: testcase::VarId, desc: &str) -> Res<Slot> {
+    pub(crate) fn arg(
+        &mut self,
+        test: &TestCase,
+        vars: &[Slot],
+        v: testcase::VarId,
+        desc: &str,
+    ) -> Res<Slot> {
         let s = vars[v.index()];
         let prim = test.var_type(v).and_then(|t| t.as_primitive());
         match (prim, desc.len() == 1) {

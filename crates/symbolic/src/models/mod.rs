@@ -6,6 +6,7 @@
 mod atomic;
 pub(crate) mod boxes;
 mod builder;
+mod concurrent;
 mod format;
 mod math;
 pub(crate) mod misc;
@@ -14,6 +15,7 @@ mod split;
 mod string;
 mod string_len;
 mod string_more;
+pub(crate) mod stub;
 
 use crate::interp::{self, Machine, Res};
 use crate::value::Slot;
@@ -52,12 +54,13 @@ pub(crate) fn call(
         "jdk/internal/util/Preconditions" if name == "checkIndex" => {
             m.objects_model(name, "(II)I", &args[..2.min(args.len())])
         }
-        "java/lang/Class" => m.class_model(name, desc, args),
+        "java/lang/Class" => m.stub_mirror_model(name, args).or_else(|| m.class_model(name, desc, args)),
         "java/lang/Enum" => m.enum_model(name, desc, args),
         "java/util/concurrent/atomic/AtomicLong" | "java/util/concurrent/atomic/AtomicInteger" => {
             m.atomic_model(class, name, desc, args)
         }
         "java/util/Random" => m.random_model(name, desc, args),
+        concurrent::CHM => m.chm_model(name, desc, args),
         // Class-data sharing is off: no archive, and a fixed seed where the JDK would take the
         // dump seed or the clock (ImmutableCollections' SALT: its order differs in every JVM).
         "jdk/internal/misc/CDS" => {

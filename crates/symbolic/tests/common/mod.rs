@@ -128,6 +128,11 @@ pub fn test_of(spec: &str) -> (TestCase, Vec<usize>) {
     for step in spec.split(" ; ") {
         let toks = tokens(step);
         let (head, args) = toks.split_first().expect("a call");
+        if head == "stub" || head == "stub-class" {
+            let v = stub(&mut t, head == "stub", args, &last_obj, &mut symbolic);
+            last_obj = Some((v, args[0].split('(').next().unwrap_or_default().to_string()));
+            continue;
+        }
         let (is_new, head) = match head.as_str() {
             "new" => (true, args[0].clone()),
             _ => (false, head.clone()),
@@ -139,6 +144,10 @@ pub fn test_of(spec: &str) -> (TestCase, Vec<usize>) {
         let desc = desc.as_str();
         let mut vars = Vec::new();
         for a in args {
+            if a == "$" {
+                vars.push(last_obj.clone().expect("an object to pass").0);
+                continue;
+            }
             let sym = a.starts_with('*');
             let v = literal(&mut t, a.trim_start_matches('*'));
             if sym {
@@ -183,6 +192,84 @@ pub fn test_of(spec: &str) -> (TestCase, Vec<usize>) {
         }
     }
     (t, symbolic)
+}
+
+/// A Stub statement appended to `t`: `stub dse.types.Counter next()I=1,2 label()Ljava/lang/String;`
+/// stubs an interface (`stub-class dse.types.Shape(I) 3 area()J=5` an abstract class, with the
+/// constructor's arguments after its descriptor); each method token lists its answers after `=`,
+/// then after `!` the class of a new exception (or `null`) to throw after them. `$` is the last
+/// object.
+fn stub(
+    t: &mut TestCase,
+    interface: bool,
+    args: &[String],
+    last: &Option<(VarId, String)>,
+    symbolic: &mut Vec<usize>,
+) -> VarId {
+    let mut value = |t: &mut TestCase, tok: &str| {
+        if tok == "null" {
+            return t.push(Statement::Null(JType::class("java.lang.Object")));
+        }
+        let v = literal(t, tok.trim_start_matches('*'));
+        if tok.starts_with('*') {
+            symbolic.push(v.index());
+        }
+        v
+    };
+    let (class, ctor) = match args[0].split_once('(') {
+        Some((c, d)) => (c.to_string(), format!("({d}V")),
+        None => (args[0].clone(), "()V".to_string()),
+    };
+    let (ctor_params, _) = method_parts(&ctor);
+    let mut ctor_args = Vec::new();
+    let mut methods = Vec::new();
+    let mut answers = Vec::new();
+    let mut throws = Vec::new();
+    for tok in &args[1..] {
+        if !tok.contains('(') {
+            ctor_args.push(if tok == "$" { last.clone().expect("an object").0 } else { value(t, tok) });
+            continue;
+        }
+        let (head, thrown) = tok.split_once('!').map_or((tok.as_str(), None), |(a, b)| (a, Some(b)));
+        let (sig, values) = head.split_once('=').unwrap_or((head, ""));
+        let paren = sig.find('(').expect("a method descriptor");
+        let (name, desc) = sig.split_at(paren);
+        let (params, ret) = method_parts(desc);
+        let runs = ret.is_none() && params.iter().any(|p| p == &JType::class("java.lang.Runnable"));
+        answers.push(values.split(',').filter(|v| !v.is_empty()).map(|v| value(t, v)).collect::<Vec<_>>());
+        throws.push(thrown.map(|c| match c {
+            "null" => t.push(Statement::Null(JType::class("java.lang.RuntimeException"))),
+            c => {
+                let ctor = ConstructorRef {
+                    class: c.to_string(),
+                    descriptor: "()V".to_string(),
+                    ty: JType::class(c),
+                    params: Vec::new(),
+                };
+                t.push(Statement::Constructor { ctor: Arc::new(ctor), args: Vec::new() })
+            }
+        }));
+        methods.push(testcase::StubMethod {
+            name: name.to_string(),
+            descriptor: desc.to_string(),
+            java_params: params.clone(),
+            java_ret: ret.clone(),
+            params,
+            ret,
+            runs_arguments: runs,
+            throw_bound: thrown.unwrap_or("java.lang.RuntimeException").to_string(),
+        });
+    }
+    let ty = testcase::StubType {
+        stub_class: testcase::cluster::stub_class_name(&class, class.starts_with("java.")),
+        class: class.clone(),
+        is_interface: interface,
+        constructors: vec![(ctor, ctor_params)],
+        methods,
+    };
+    let answer_types = ty.methods.iter().map(|m| m.ret.clone()).collect();
+    let stub = testcase::StubRef { stub: Arc::new(ty), ty: JType::class(&class), ctor: 0, answer_types };
+    t.push(Statement::Stub { stub: Arc::new(stub), args: ctor_args, answers, throws })
 }
 
 /// (test, outcome of its last statement).
@@ -346,6 +433,72 @@ pub const CASES: &[(&str, &str)] = &[
         "threw java.lang.IllegalArgumentException",
     ),
     ("dse.symbolic.Jdk.ranges(CIII)Ljava/lang/String; *'q' *2 *2 *55296", "\"z!|3-\""),
+    // Stubs (models::stub; fixtures/java/dse/types): answers in turn, then the default value.
+    (
+        "stub dse.types.Counter next()I=3,4 label()Ljava/lang/String; ; dse.types.Uses.count(Ldse/types/Counter;I)I $ *5",
+        "72",
+    ),
+    (
+        "stub dse.types.Counter next()I=3,4,5 label()Ljava/lang/String; ; dse.types.Uses.count(Ldse/types/Counter;I)I $ *2",
+        "72",
+    ),
+    (
+        "stub dse.types.Counter next()I label()Ljava/lang/String; ; dse.types.Uses.label(Ldse/types/Counter;)I $",
+        "-1",
+    ),
+    (
+        "stub dse.types.Counter next()I label()Ljava/lang/String;=*\"go\" ; dse.types.Uses.label(Ldse/types/Counter;)I $",
+        "1",
+    ),
+    (
+        "stub dse.types.Counter next()I=1,2,3 label()Ljava/lang/String;=*\"abc\" ; dse.types.Uses.label(Ldse/types/Counter;)I $",
+        "16",
+    ),
+    (
+        "stub dse.types.Counter next()I=1,null label()Ljava/lang/String; ; dse.types.Uses.count(Ldse/types/Counter;I)I $ 5",
+        "threw java.lang.NullPointerException",
+    ),
+    (
+        "stub dse.types.Counter next()I=1!java.lang.IllegalStateException label()Ljava/lang/String; ; dse.types.Uses.count(Ldse/types/Counter;I)I $ 5",
+        "threw java.lang.IllegalStateException",
+    ),
+    (
+        "stub-class dse.types.Shape(I) *4 area()J=*7L,*2L round()Z ; dse.types.Uses.shape(Ldse/types/Shape;)J $",
+        "711042L",
+    ),
+    (
+        "stub-class dse.types.Shape(I) 4 area()J round()Z=true ; dse.types.Uses.shape(Ldse/types/Shape;)J $",
+        "10999L",
+    ),
+    (
+        "stub dse.types.Numbers big()J=*7 real()D='a' small()B=300 flag()Z=true ; dse.types.Uses.numbers(Ldse/types/Numbers;)Ljava/lang/String; $",
+        "\"7/97.0/44/true/0\"",
+    ),
+    (
+        "stub dse.types.Numbers big()J=true real()D small()B flag()Z ; dse.types.Uses.numbers(Ldse/types/Numbers;)Ljava/lang/String; $",
+        "threw java.lang.ClassCastException",
+    ),
+    (
+        "stub java.util.concurrent.Executor execute(Ljava/lang/Runnable;)V ; dse.types.Uses.runs(Ljava/util/concurrent/Executor;I)I $ *20",
+        "41",
+    ),
+    (
+        "stub java.io.Closeable close()V!java.io.IOException ; dse.types.Uses.close(Ljava/io/Closeable;)Ljava/lang/String; $",
+        "\"io\"",
+    ),
+    (
+        "stub java.io.Closeable close()V!null ; dse.types.Uses.close(Ljava/io/Closeable;)Ljava/lang/String; $",
+        "\"java.lang.NullPointerException\"",
+    ),
+    (
+        "stub java.io.Closeable close()V ; dse.types.Uses.close(Ljava/io/Closeable;)Ljava/lang/String; $",
+        "\"ok\"",
+    ),
+    // ConcurrentHashMap as a stand-in (models::concurrent).
+    ("dse.types.Uses.memo(Ljava/lang/String;I)I *\"hit\" *5", "7121109"),
+    ("dse.types.Uses.memo(Ljava/lang/String;I)I *\"k\" *5", "7120107"),
+    ("dse.types.Uses.nulls(Ljava/lang/String;)I *\"k\"", "1"),
+    ("dse.types.Uses.nulls(Ljava/lang/String;)I null:java.lang.String", "-1"),
     // The parser models (dse.symbolic.Parsing): split and matches by regular expressions, trim and
     // strip, String.format, Math over doubles; every row confirmed by the JVM (tests/worker.rs).
     (
@@ -602,11 +755,53 @@ pub fn wire(t: &TestCase) -> Vec<Wire> {
             }
             Statement::Copy { from, .. } => Wire::Copy { from: Some(var(*from)) },
             Statement::ClassLiteral { ty } => Wire::ClassLiteral { descriptor: ty.erasure().descriptor() },
-            // The differential tests build clusters without stubs and files (`ClusterConfig::evosuite()`).
-            Statement::Stub { .. } => panic!("a stub in a differential test"),
+            Statement::Stub { stub, args, answers, throws } => Wire::Stub {
+                class: stub.stub_class(),
+                bytes: stub_bytes(stub),
+                ctor: stub.stub.constructors[stub.ctor].0.clone(),
+                args: args.iter().map(|&a| var(a)).collect(),
+                methods: stub
+                    .stub
+                    .methods
+                    .iter()
+                    .zip(answers)
+                    .zip(throws)
+                    .map(|((m, a), th)| protocol::StubAnswers {
+                        descriptor: m.descriptor.clone(),
+                        runs_arguments: m.runs_arguments,
+                        answers: a.iter().map(|&v| var(v)).collect(),
+                        throws: th.map(var),
+                    })
+                    .collect(),
+            },
+            // The differential tests build clusters without files (`ClusterConfig::evosuite()`).
             Statement::ScratchFile(_) => panic!("a scratch file in a differential test"),
         })
         .collect()
+}
+
+/// The class file of a stub, as the engine's `convert` makes it (crate `stubgen`).
+fn stub_bytes(stub: &testcase::StubRef) -> Vec<u8> {
+    let st = &stub.stub;
+    let internal = |n: &str| n.replace('.', "/");
+    let (super_name, interfaces) = if st.is_interface {
+        ("java/lang/Object".to_string(), vec![internal(&st.class)])
+    } else {
+        (internal(&st.class), Vec::new())
+    };
+    let constructors: Vec<String> = st.constructors.iter().map(|(d, _)| d.clone()).collect();
+    let methods: Vec<(String, String)> =
+        st.methods.iter().map(|m| (m.name.clone(), m.descriptor.clone())).collect();
+    let name = internal(&stub.stub_class());
+    let spec = stubgen::StubSpec {
+        name: &name,
+        super_name: &super_name,
+        interfaces: &interfaces,
+        constructors: &constructors,
+        methods: &methods,
+        signature: None,
+    };
+    stubgen::generate(&spec).expect("a stub class")
 }
 
 /// The test with the model's values (the hint's where the model has none).
