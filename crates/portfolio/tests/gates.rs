@@ -167,6 +167,10 @@ fn gates_on_the_dse_and_ocg_fixtures() {
             dse/symbolic/Shapes              -ocg +flags -sushi +dse +local-search -stubs -files +string-distance
             dse/symbolic/Stack               -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
             dse/symbolic/Texts               -ocg -flags -sushi +dse +local-search -stubs -files +string-distance
+            dse/types/Counter                -ocg -flags -sushi -dse -local-search +stubs -files -string-distance
+            dse/types/Numbers                -ocg -flags -sushi -dse -local-search +stubs -files -string-distance
+            dse/types/Shape                  -ocg -flags -sushi +dse +local-search +stubs -files -string-distance
+            dse/types/Uses                   +ocg -flags +sushi +dse +local-search +stubs -files +string-distance
         "#]],
     );
     check_area(
