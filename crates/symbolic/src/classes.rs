@@ -55,10 +55,13 @@ const NO_CLINIT: &[&str] = &[
     // Its initialiser reflects on its own fields (serialisation); the methods need constants only.
     "java/util/Random",
     "jdk/internal/misc/CDS",
+    // Starts the reference-handler thread, which the JVM did at boot; references need none of
+    // its static state.
+    "java/lang/ref/Reference",
 ];
 
 /// Whether a class is the JDK's (java.base and the other platform modules).
-fn is_jdk(class: &str) -> bool {
+pub(crate) fn is_jdk(class: &str) -> bool {
     ["java/", "javax/", "jdk/", "sun/", "com/sun/"].iter().any(|p| class.starts_with(p))
 }
 
