@@ -58,10 +58,13 @@ const NO_CLINIT: &[&str] = &[
     // A stand-in with HashMap's fields and methods (models::concurrent): its initialiser reaches
     // `Unsafe`, and the stand-in needs none of its static state.
     "java/util/concurrent/ConcurrentHashMap",
+    // Starts the reference-handler thread, which the JVM did at boot; references need none of
+    // its static state.
+    "java/lang/ref/Reference",
 ];
 
 /// Whether a class is the JDK's (java.base and the other platform modules).
-fn is_jdk(class: &str) -> bool {
+pub(crate) fn is_jdk(class: &str) -> bool {
     ["java/", "javax/", "jdk/", "sun/", "com/sun/"].iter().any(|p| class.starts_with(p))
 }
 

@@ -119,6 +119,9 @@ pub(crate) struct Machine<'a, 'g> {
     pub random_seed: Option<u64>,
     /// Seeds handed to `new Random()` so far (the workers count them per test).
     pub random_seeds: i64,
+    /// The fields `Unsafe.objectFieldOffset` handed out offsets for, as (owner, name, descriptor):
+    /// an offset is an index into this (models/unsafe_ops.rs).
+    pub field_offsets: Vec<(String, String, String)>,
     /// Exploration mode (`Concolic::explore`): lazy input objects and the clause log.
     pub lazy: Option<Box<crate::lazy::LazyState>>,
 }
@@ -158,6 +161,7 @@ impl<'a, 'g> Machine<'a, 'g> {
             clock_ticks: 0,
             random_seed: None,
             random_seeds: 0,
+            field_offsets: Vec::new(),
             lazy: None,
         }
     }

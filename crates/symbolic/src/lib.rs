@@ -68,6 +68,7 @@ pub use invariants::{Invariants, Pattern, PatternError, Rule, RuleKind};
 pub use lazy::{Bound, path_text};
 /// The workers' clock base the replays assume (`System.currentTimeMillis` in the classes under test).
 pub use models::misc::TIME_BASE_MS;
+pub use models::props::{SYSTEM_PROPERTIES, system_property};
 pub use pctext::{clause_text, num_text};
 
 /// What a replay may spend, in deterministic units only.

@@ -144,12 +144,15 @@ impl Machine<'_, '_> {
             }
             Statement::ArrayLoad { array, index, .. } => self.array_stmt(test, vars, *array, *index, None),
             Statement::Copy { from, .. } => Ok(vars[from.index()]),
-            // A class literal is the class's mirror, as `ldc` of a class constant makes it; the
-            // mirrors of primitive types (`Integer.TYPE`) are not modelled.
+            // A class literal is the class's mirror, as `ldc` of a class constant makes it; a
+            // primitive type's is named by its Java name, as `Integer.TYPE`'s (models/mirror.rs).
             Statement::ClassLiteral { ty } => match ty.erasure() {
                 JType::Class { name, .. } => Ok(Slot::obj(self.heap.mirror(&ClassName::internal_of(&name)))),
                 t @ JType::Array(_) => Ok(Slot::obj(self.heap.mirror(&t.descriptor()))),
-                _ => Err(Abrupt::Stop(Stop::Unsupported("a primitive class literal".into()))),
+                JType::Prim(p) => Ok(Slot::obj(self.heap.mirror(p.name()))),
+                JType::Var(_) => {
+                    Err(Abrupt::Stop(Stop::Unsupported("a type variable's class literal".into())))
+                }
             },
             Statement::Stub { stub, args, answers, throws } => {
                 self.stub_statement(test, vars, stub, args, answers, throws)

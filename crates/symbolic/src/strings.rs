@@ -222,16 +222,21 @@ impl Machine<'_, '_> {
             let (h, e) = self.cond(Op::Slt, &[m, Slot::long(10i64.pow(k))]);
             self.pin_cond(h, e);
         }
-        let digits = (0..k)
+        let digits = self.digit_codes(m, k).into_iter().map(|c| self.int_to_char(c)).collect();
+        (neg, digits)
+    }
+
+    /// The `k` decimal digits of a non-negative long `m` (leading zeros), each as the int code of
+    /// its character, `'0' + m / 10^j % 10`, with shadows.
+    pub(crate) fn digit_codes(&mut self, m: Slot, k: u32) -> Vec<Slot> {
+        (0..k)
             .map(|i| {
                 let q = self.op(Op::SDiv, &[m, Slot::long(10i64.pow(k - 1 - i))]);
                 let d = self.op(Op::SRem, &[q, Slot::long(10)]);
                 let d = self.chain(&[Op::Extract(32)], d);
-                let c = self.op(Op::Add, &[d, Slot::int(i32::from(b'0'))]);
-                self.int_to_char(c)
+                self.op(Op::Add, &[d, Slot::int(i32::from(b'0'))])
             })
-            .collect();
-        (neg, digits)
+            .collect()
     }
 
     /// `String.valueOf` of a value of descriptor `desc` (the string conversion of JLS §5.1.11).

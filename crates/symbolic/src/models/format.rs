@@ -9,9 +9,10 @@
 //!
 //! The format is pinned. `%d` and `%x` of an integer keep its value symbolic in the digits (each
 //! digit an expression of the value), pinning only the sign and the number of digits, which
-//! decide the text's length; `%f` is formatted concretely, its value pinned; `%s` of a string
-//! and `%c` of a character keep the characters' shadows. So a parser that formats and then
-//! compares or reads back the text stays symbolic in it.
+//! decide the text's length (`%0Wd` of a value whose text fills the width either way keeps the
+//! sign too: `zero_padded_decimal`); `%f` is formatted concretely, its value pinned; `%s` of a
+//! string and `%c` of a character keep the characters' shadows. So a parser that formats and
+//! then compares or reads back the text stays symbolic in it.
 
 use solver::Op;
 
@@ -368,7 +369,11 @@ impl Machine<'_, '_> {
                 let wide = if v.wide() { v } else { self.chain(&[Op::SignExt(64)], v) };
                 // With the zero flag the digits fill the width, whatever their own number.
                 let width = if spec.flags.contains('0') { spec.width.unwrap_or(0) } else { 0 };
-                if spec.conversion == 'd' {
+                if spec.conversion == 'd'
+                    && let Some(text) = self.zero_padded_decimal(wide, spec)
+                {
+                    text
+                } else if spec.conversion == 'd' {
                     let sign = wide.as_long() < 0 || spec.flags.contains(['+', ' ']);
                     let min = width.saturating_sub(usize::from(sign)).max(1) as u32;
                     let (neg, digits) = self.decimal_digits(wide, min);
@@ -397,6 +402,39 @@ impl Machine<'_, '_> {
             }
         };
         Ok(StrVal::from_chars(justify(text, spec)))
+    }
+
+    /// `%0Wd` (no other flag) of a symbolic long `x` whose text fills the width whichever its
+    /// sign, `-10^(W-1) < x < 10^W` (W digits, or a minus and W - 1 digits): the sign stays
+    /// symbolic, the first character being `x < 0 ? '-' : its digit` and the others the digits
+    /// of `|x|`, and only that range is pinned. `decimal_digits` pins the sign, so a test with a
+    /// negative number could never give a query for a text without a minus (`"%s-%04d"` of -1
+    /// is `"…--001"`; `"AB-0042"` needs 42). `None` where this does not apply.
+    fn zero_padded_decimal(&mut self, x: Slot, spec: &Spec) -> Option<Vec<Ch>> {
+        let w = u32::try_from(spec.width?).ok().filter(|w| (2..=18).contains(w))?;
+        if x.s.is_none() || spec.flags != "0" {
+            return None;
+        }
+        let (lo, hi) = (-(10i64.pow(w - 1)), 10i64.pow(w));
+        let n = x.as_long();
+        if n <= lo || n >= hi {
+            return None;
+        }
+        let (neg, Some(is_neg)) = self.cond(Op::Slt, &[x, Slot::long(0)]) else { return None };
+        for (op, bound) in [(Op::Sgt, lo), (Op::Slt, hi)] {
+            let (holds, e) = self.cond(op, &[x, Slot::long(bound)]);
+            self.pin_cond(holds, e);
+        }
+        let minus = self.op(Op::Neg, &[x]);
+        let (xe, me) = (self.expr(x), self.expr(minus));
+        let abs = self.arena.mk(Op::Ite, &[is_neg, me, xe]);
+        let m = Slot { c: C::J(n.unsigned_abs() as i64), s: Some(abs) };
+        let mut codes = self.digit_codes(m, w);
+        let first = codes[0];
+        let (dash, digit) = (self.arena.konst(solver::Value::i32(i32::from(b'-'))), self.expr(first));
+        let e = self.arena.mk(Op::Ite, &[is_neg, dash, digit]);
+        codes[0] = Slot { c: C::I(if neg { i32::from(b'-') } else { first.as_int() }), s: Some(e) };
+        Some(codes.into_iter().map(|c| self.int_to_char(c)).collect())
     }
 
     /// The hexadecimal digits of the low `bits` bits of `x` (a long), at least `min` of them

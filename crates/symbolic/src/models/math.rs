@@ -5,7 +5,7 @@
 //! signed zeros first), so the solver (Z3's floating-point theory, or the AVM on the double's bits
 //! when Z3 refuses the query) can change the argument; the other functions are concretised, their
 //! arguments pinned, computed with Rust's correctly rounded operations where Java's are (`rint`)
-//! and libm otherwise.
+//! and libm otherwise. The overflow-checked `...Exact` methods are in `exact`.
 
 use solver::{ExprId, Op, Value};
 
@@ -16,6 +16,9 @@ use crate::value::{C, Slot};
 impl Machine<'_, '_> {
     pub(crate) fn math_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
         let params = &desc[1..desc.find(')')?];
+        if let Some(r) = self.math_exact(name, params, args) {
+            return Some(r.map(Some));
+        }
         let r = match (name, params) {
             ("random", "") => self.guarded_random().map(Some),
             ("abs", "I" | "J") => {

@@ -158,6 +158,35 @@ impl Machine<'_, '_> {
         Some(r)
     }
 
+    /// `Thread.currentThread()`: one `Thread` object per replay, with no fields set (the JDK's
+    /// code reads its `threadLocals`, null until a `ThreadLocal` makes the map, as for a new
+    /// thread). Made without running `Thread`'s initialiser, which the JVM ran before any test.
+    pub(crate) fn current_thread(&mut self) -> Slot {
+        const KEY: &str = "java/lang/Thread.suitesmith.current";
+        if let Some(t) = self.heap.statics.get(KEY) {
+            return *t;
+        }
+        let t = Slot::obj(
+            self.heap.alloc(Obj::Inst { class: "java/lang/Thread".to_string(), fields: Default::default() }),
+        );
+        self.heap.statics.insert(KEY.to_string(), t);
+        t
+    }
+
+    /// `Reflection.getCallerClass()` (native): the class of the method that called the method
+    /// asking (`AccessController.doPrivileged`'s caller, say); the test itself calls from the
+    /// class under test's package, which no JDK code tells apart.
+    pub(crate) fn caller_class(&mut self) -> Slot {
+        let n = self.locs.len();
+        let caller = match n.checked_sub(2).map(|i| self.locs[i].class.clone()) {
+            Some(c) if c != "test" => c,
+            _ => {
+                self.plan.classes().first().map_or_else(|| programdb::OBJECT.to_string(), |c| c.name.clone())
+            }
+        };
+        Slot::obj(self.heap.mirror(&caller))
+    }
+
     /// The workers' clock (java/runtime `Guards`): the instrumented classes under test read a
     /// time that starts at the setup's base and advances by 1 ms per query, from 0 in every test.
     /// Other callers (the JDK) read the real clock, which a replay cannot know.
@@ -436,7 +465,18 @@ impl Machine<'_, '_> {
         self.throw_new("java/lang/IllegalArgumentException", &msg)
     }
 
-    pub(crate) fn class_model(&mut self, name: &str, _desc: &str, args: &[Slot]) -> ModelResult {
+    pub(crate) fn class_model(&mut self, name: &str, desc: &str, args: &[Slot]) -> ModelResult {
+        match (name, desc) {
+            ("getPrimitiveClass", _) => return Some(self.primitive_class(args[0]).map(Some)),
+            ("forName", "(Ljava/lang/String;)Ljava/lang/Class;") => {
+                return Some(self.class_for_name(args[0], true).map(Some));
+            }
+            ("forName", "(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;") => {
+                let init = self.pin(args[1]).as_int() != 0;
+                return Some(self.class_for_name(args[0], init).map(Some));
+            }
+            _ => {}
+        }
         let this = args.first()?.as_ref()?;
         let Obj::Mirror(t) = self.heap.get(this).clone() else { return None };
         let r = match name {
@@ -451,7 +491,7 @@ impl Machine<'_, '_> {
                 let is = args[1].as_ref().is_some_and(|o| self.assignable(&self.heap.class_of(o), &t));
                 Ok(Some(Slot::int(i32::from(is))))
             }
-            _ => return None,
+            _ => return self.class_query(&t, name, args).map(|r| r.map(Some)),
         };
         Some(r)
     }

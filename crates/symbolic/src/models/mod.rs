@@ -7,15 +7,20 @@ mod atomic;
 pub(crate) mod boxes;
 mod builder;
 mod concurrent;
+mod exact;
 mod format;
+mod logging;
 mod math;
+mod mirror;
 pub(crate) mod misc;
+pub(crate) mod props;
 mod regex;
 mod split;
 mod string;
 mod string_len;
 mod string_more;
 pub(crate) mod stub;
+mod unsafe_ops;
 
 use crate::interp::{self, Machine, Res};
 use crate::value::Slot;
@@ -48,7 +53,12 @@ pub(crate) fn call(
         "java/lang/Math" | "java/lang/StrictMath" => m.math_model(name, desc, args),
         "java/lang/Object" => m.object_model(name, desc, args),
         "java/lang/Throwable" => m.throwable_model(name, desc, args),
-        "java/lang/System" => m.system_model(name, desc, args),
+        "java/lang/System" => {
+            m.system_property_model(name, desc, args).or_else(|| m.system_model(name, desc, args))
+        }
+        "java/util/Properties" => m.properties_model(name, desc, args),
+        "jdk/internal/misc/VM" => m.saved_property_model(name, desc, args),
+        "java/lang/ref/Reference" | "java/lang/ref/PhantomReference" => m.reference_model(name, desc, args),
         "java/util/Arrays" => m.arrays_model(name, desc, args),
         "java/util/Objects" => m.objects_model(name, desc, args),
         "jdk/internal/util/Preconditions" if name == "checkIndex" => {
@@ -74,6 +84,20 @@ pub(crate) fn call(
         }
         "java/io/PrintStream" => m.print_model(name, desc, args),
         "java/lang/reflect/Array" if name == "getLength" => Some(m.array_length_of(args[0]).map(Some)),
+        "java/lang/reflect/Array"
+            if (name, desc) == ("newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;") =>
+        {
+            Some(m.reflect_new_array(args[0], args[1]).map(Some))
+        }
+        "jdk/internal/misc/Unsafe" => m.unsafe_model(name, desc, args),
+        "java/util/logging/Logger" => m.logger_model(name, desc, args),
+        "jdk/internal/reflect/Reflection" if (name, desc) == ("getCallerClass", "()Ljava/lang/Class;") => {
+            Some(Ok(Some(m.caller_class())))
+        }
+        "java/lang/Runtime" => m.runtime_model(name, desc),
+        "java/lang/Thread" if (name, desc) == ("currentThread", "()Ljava/lang/Thread;") => {
+            Some(Ok(Some(m.current_thread())))
+        }
         _ => None,
     }
 }
@@ -146,6 +170,16 @@ pub(crate) fn opaque(class: &str) -> bool {
     )
 }
 
+/// Native methods a replay may skip: the ones a class initialiser calls to register its natives
+/// or cache field ids (`UnixFileSystem.initIDs`, `Thread.registerNatives`), and `VM.initialize`
+/// (the boot state it sets is answered by `VM`'s model), which change nothing a replay can
+/// observe.
+pub(crate) fn native_no_op(class: &str, name: &str, desc: &str) -> bool {
+    desc == "()V"
+        && (matches!(name, "initIDs" | "registerNatives")
+            || (class, name) == ("jdk/internal/misc/VM", "initialize"))
+}
+
 /// Static fields of modelled classes (`System.out`, `Boolean.TRUE`, ...).
 pub(crate) fn static_field(m: &mut Machine<'_, '_>, class: &str, name: &str) -> Option<Slot> {
     match (class, name) {
@@ -165,6 +199,29 @@ pub(crate) fn static_field(m: &mut Machine<'_, '_>, class: &str, name: &str) -> 
             let b = m.box_value("java/lang/Boolean", Slot::int(i32::from(name == "TRUE")));
             Some(Slot::obj(b))
         }
-        _ => None,
+        (
+            "java/lang/Integer"
+            | "java/lang/Long"
+            | "java/lang/Short"
+            | "java/lang/Byte"
+            | "java/lang/Character"
+            | "java/lang/Boolean"
+            | "java/lang/Float"
+            | "java/lang/Double"
+            | "java/lang/Void",
+            "TYPE",
+        ) => {
+            // The primitive types' mirrors (`Integer.TYPE`): their classes' initialisers do not
+            // run (classes.rs `NO_CLINIT`), and `Void`'s asks a native (models/mirror.rs).
+            let prim = match class {
+                "java/lang/Character" => "char",
+                "java/lang/Integer" => "int",
+                c => c.trim_start_matches("java/lang/"),
+            };
+            Some(Slot::obj(m.heap.mirror(&prim.to_ascii_lowercase())))
+        }
+        // The JVM has booted (`VM.SYSTEM_BOOTED`) before any test: `VM.isBooted()` holds.
+        ("jdk/internal/misc/VM", "initLevel") => Some(Slot::int(4)),
+        _ => m.unsafe_static(class, name),
     }
 }

@@ -98,6 +98,9 @@ impl Machine<'_, '_> {
             ("toCharArray", "()[C") => Some(self.char_array_of(this).map(Some)),
             ("toUpperCase", "()Ljava/lang/String;") => Some(self.map_case(this, true).map(Some)),
             ("toLowerCase", "()Ljava/lang/String;") => Some(self.map_case(this, false).map(Some)),
+            ("toUpperCase" | "toLowerCase", "(Ljava/util/Locale;)Ljava/lang/String;") => {
+                Some(self.map_case_in(this, name == "toUpperCase", args[1]).map(Some))
+            }
             ("replace", "(CC)Ljava/lang/String;") => {
                 Some(self.replace_char(this, args[1], args[2]).map(Some))
             }
@@ -476,7 +479,13 @@ impl Machine<'_, '_> {
         Ok(self.bool_slot(found, e))
     }
 
-    fn index_of_char(&mut self, this: crate::value::ObjId, ch: Slot, from: Slot, last: bool) -> Res<Slot> {
+    pub(crate) fn index_of_char(
+        &mut self,
+        this: crate::value::ObjId,
+        ch: Slot,
+        from: Slot,
+        last: bool,
+    ) -> Res<Slot> {
         if !last
             && from.s.is_none()
             && from.as_int() == 0
@@ -629,6 +638,25 @@ impl Machine<'_, '_> {
             chars.push(Ch { c: u16::from(c), s });
         }
         Ok(self.new_string(StrVal { chars, len: None, input: None, tail: Vec::new() }))
+    }
+
+    /// `toUpperCase(locale)`/`toLowerCase(locale)`: as without a locale (which assumes the
+    /// workers' default is none of these), except in Turkish, Azeri and Lithuanian, whose own
+    /// rules for `i` and dots are not modelled (the replay stops); a null locale throws.
+    fn map_case_in(&mut self, this: crate::value::ObjId, upper_case: bool, locale: Slot) -> Res<Slot> {
+        if locale.as_ref().is_none() {
+            return self.throw_new("java/lang/NullPointerException", "locale is null");
+        }
+        let base =
+            self.get_field(locale, "java/util/Locale", "baseLocale", "Lsun/util/locale/BaseLocale;")?;
+        let language =
+            self.get_field(base, "sun/util/locale/BaseLocale", "language", "Ljava/lang/String;")?;
+        if let Some(l) = language.as_ref()
+            && matches!(self.fixed_str(l)?.to_rust().as_str(), "tr" | "az" | "lt")
+        {
+            return unsupported("toUpperCase/toLowerCase in a Turkish, Azeri or Lithuanian locale");
+        }
+        self.map_case(this, upper_case)
     }
 
     fn replace_char(&mut self, this: crate::value::ObjId, old: Slot, new: Slot) -> Res<Slot> {

@@ -51,7 +51,7 @@ impl Machine<'_, '_> {
     /// false when an offset is negative or a region passes its string's end (compared as longs);
     /// true for `len <= 0`; else the regions compared as `equals`/`equalsIgnoreCase` compare.
     /// Offsets, length and both lengths are pinned; ignoring case, a non-ASCII character in either
-    /// region stops the replay (the JDK's Latin-1 case tables are not modelled here).
+    /// region concretises both regions (`region_matches_unicode`).
     fn region_matches(&mut self, this: ObjId, ignore_case: Option<Slot>, rest: &[Slot]) -> Res<Option<Slot>> {
         let Some(o) = rest[1].as_ref() else {
             return self.throw_new("java/lang/NullPointerException", "regionMatches with null");
@@ -74,11 +74,27 @@ impl Machine<'_, '_> {
         };
         let (ra, rb) = (region(&a, to), region(&b, oo));
         if ic && ra.chars.iter().chain(&rb.chars).any(|c| c.c >= 128) {
-            return unsupported("regionMatches ignoring case outside ASCII");
+            return Ok(Some(self.region_matches_unicode(&ra, &rb)));
         }
         let holds = ra.chars.iter().zip(&rb.chars).all(|(x, y)| x.c == y.c || ic && upper(x.c) == upper(y.c));
         let e = self.str_eq_cond(&ra, &rb, ic);
         Ok(Some(self.bool_slot(holds, e)))
+    }
+
+    /// `regionMatches` ignoring case over regions with a character outside ASCII, where the
+    /// symbolic case mapping (ASCII only) does not hold: the regions' symbolic characters are
+    /// pinned and the JDK 17 comparison (`StringUTF16.regionMatchesCI`: equal, or equal upper
+    /// cases, or equal lower cases of the upper cases) done on the concrete characters.
+    fn region_matches_unicode(&mut self, ra: &StrVal, rb: &StrVal) -> Slot {
+        for ch in ra.chars.iter().chain(&rb.chars).filter(|c| c.s.is_some()).copied().collect::<Vec<_>>() {
+            let s = self.char_slot(ch);
+            self.pin(s);
+        }
+        let same = ra.chars.iter().zip(&rb.chars).all(|(x, y)| {
+            let (ux, uy) = (simple_case(x.c, true), simple_case(y.c, true));
+            x.c == y.c || ux == uy || simple_case(ux, false) == simple_case(uy, false)
+        });
+        Slot::int(i32::from(same))
     }
 
     /// The methods of `string_model`'s second half (`this` non-null).
@@ -93,6 +109,11 @@ impl Machine<'_, '_> {
             ("isBlank", "()Z") => self.is_blank(this),
             ("indexOf", "(Ljava/lang/String;I)I") => self.find_from(this, args[1], Some(args[2]), false),
             ("lastIndexOf", "(Ljava/lang/String;)I") => self.find_from(this, args[1], None, true),
+            ("lastIndexOf", "(Ljava/lang/String;I)I") => self.find_from(this, args[1], Some(args[2]), true),
+            ("lastIndexOf", "(II)I") => self.index_of_char(this, args[1], args[2], true).map(Some),
+            ("replace", "(Ljava/lang/CharSequence;Ljava/lang/CharSequence;)Ljava/lang/String;") => {
+                self.replace_all(this, args[1], args[2])
+            }
             ("repeat", "(I)Ljava/lang/String;") => self.repeat(this, args[1]),
             ("codePointAt", "(I)I") => {
                 let c = self.string_model("charAt", "(I)C", args)?;
@@ -148,14 +169,63 @@ impl Machine<'_, '_> {
         let a = self.fixed_str(this)?;
         let s = self.fixed_str(nd)?;
         let (n, m) = (a.chars.len() as i32, s.chars.len() as i32);
-        let from = from.map_or(0, |f| self.pin(f).as_int()).max(0);
-        let positions: Vec<i32> = if last { (0..=n - m).rev().collect() } else { (from..=n - m).collect() };
+        let from = from.map(|f| self.pin(f).as_int());
+        // Backwards from `min(from, n - m)` (nothing when `from` is negative), else forwards.
+        let positions: Vec<i32> = if last {
+            (0..=from.map_or(n - m, |f| f.min(n - m))).rev().collect()
+        } else {
+            (from.unwrap_or(0).max(0)..=n - m).collect()
+        };
         let mut conds = Vec::new();
         for p in positions {
             let (holds, e) = self.match_at(&a, &s, p as usize);
             conds.push((p, holds, e));
         }
         Ok(Some(self.first_match(&conds)))
+    }
+
+    /// `replace(target, replacement)`: every occurrence, left to right, of a `CharSequence`;
+    /// an empty target puts the replacement before every character and at the end (JDK 17).
+    /// Concretised: the three strings' characters are pinned.
+    fn replace_all(&mut self, this: ObjId, target: Slot, replacement: Slot) -> Res<Option<Slot>> {
+        if target.as_ref().is_none() || replacement.as_ref().is_none() {
+            return self.throw_new("java/lang/NullPointerException", "replace with null");
+        }
+        let t = self.string_of(target, "Ljava/lang/CharSequence;")?;
+        let r = self.string_of(replacement, "Ljava/lang/CharSequence;")?;
+        let a = self.concrete_str(this)?.units();
+        let mut pinned = Vec::new();
+        for sv in [&t, &r] {
+            pinned.extend(sv.chars.iter().filter(|c| c.s.is_some()).copied());
+            if let Some(l) = sv.len {
+                self.pin(Slot { c: crate::value::C::I(sv.chars.len() as i32), s: Some(l) });
+            }
+        }
+        for ch in pinned {
+            let s = self.char_slot(ch);
+            self.pin(s);
+        }
+        let (t, r) = (t.units(), r.units());
+        let mut out: Vec<u16> = Vec::with_capacity(a.len());
+        let mut i = 0;
+        if t.is_empty() {
+            for &c in &a {
+                out.extend(&r);
+                out.push(c);
+            }
+            out.extend(&r);
+        } else {
+            while i < a.len() {
+                if a[i..].starts_with(&t) {
+                    out.extend(&r);
+                    i += t.len();
+                } else {
+                    out.push(a[i]);
+                    i += 1;
+                }
+            }
+        }
+        Ok(Some(self.new_string(StrVal::concrete(&out))))
     }
 
     fn repeat(&mut self, this: ObjId, count: Slot) -> Res<Option<Slot>> {
@@ -185,5 +255,24 @@ impl Machine<'_, '_> {
         };
         self.string_model("compareTo", "(Ljava/lang/String;)I", &[x, y])
             .unwrap_or_else(|| unsupported("compareTo"))
+    }
+}
+
+/// `Character.toUpperCase(char)`/`toLowerCase(char)`: Unicode's simple (one-to-one) case mapping,
+/// taken from Rust's full mapping where that is one character; of the others, whose full mapping
+/// is longer (`ß` to `SS`), Java leaves most unchanged, but `İ` lowers to `i` and the Greek
+/// letters with a subscript iota upper to their titlecase forms. Surrogates unchanged.
+pub(crate) fn simple_case(c: u16, upper: bool) -> u16 {
+    match (c, upper) {
+        (0x130, false) => return u16::from(b'i'),
+        (0x1f80..=0x1f87 | 0x1f90..=0x1f97 | 0x1fa0..=0x1fa7, true) => return c + 8,
+        (0x1fb3 | 0x1fc3 | 0x1ff3, true) => return c + 9,
+        _ => {}
+    }
+    let Some(ch) = char::from_u32(u32::from(c)) else { return c };
+    let mut mapped: Vec<char> = if upper { ch.to_uppercase().collect() } else { ch.to_lowercase().collect() };
+    match (mapped.pop(), mapped.is_empty()) {
+        (Some(m), true) => u16::try_from(u32::from(m)).unwrap_or(c),
+        _ => c,
     }
 }
