@@ -55,9 +55,6 @@ const NO_CLINIT: &[&str] = &[
     // Its initialiser reflects on its own fields (serialisation); the methods need constants only.
     "java/util/Random",
     "jdk/internal/misc/CDS",
-    // A stand-in with HashMap's fields and methods (models::concurrent): its initialiser reaches
-    // `Unsafe`, and the stand-in needs none of its static state.
-    "java/util/concurrent/ConcurrentHashMap",
     // Starts the reference-handler thread, which the JVM did at boot; references need none of
     // its static state.
     "java/lang/ref/Reference",

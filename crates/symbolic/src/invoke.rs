@@ -195,7 +195,7 @@ impl<'a> Machine<'a, '_> {
                 }
                 match self.stub_runtime(recv, name, desc) {
                     Some(t) => t,
-                    None => self.stand_in_runtime(recv, class),
+                    None => self.heap.class_of(recv),
                 }
             }
         };

@@ -6,7 +6,6 @@
 mod atomic;
 pub(crate) mod boxes;
 mod builder;
-mod concurrent;
 mod exact;
 mod format;
 mod logging;
@@ -70,7 +69,6 @@ pub(crate) fn call(
             m.atomic_model(class, name, desc, args)
         }
         "java/util/Random" => m.random_model(name, desc, args),
-        concurrent::CHM => m.chm_model(name, desc, args),
         // Class-data sharing is off: no archive, and a fixed seed where the JDK would take the
         // dump seed or the clock (ImmutableCollections' SALT: its order differs in every JVM).
         "jdk/internal/misc/CDS" => {

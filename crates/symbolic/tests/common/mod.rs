@@ -494,11 +494,12 @@ pub const CASES: &[(&str, &str)] = &[
         "stub java.io.Closeable close()V ; dse.types.Uses.close(Ljava/io/Closeable;)Ljava/lang/String; $",
         "\"ok\"",
     ),
-    // ConcurrentHashMap as a stand-in (models::concurrent).
+    // ConcurrentHashMap: its own bytecode, over the Unsafe models (models::unsafe_ops).
     ("dse.types.Uses.memo(Ljava/lang/String;I)I *\"hit\" *5", "7121109"),
     ("dse.types.Uses.memo(Ljava/lang/String;I)I *\"k\" *5", "7120107"),
     ("dse.types.Uses.nulls(Ljava/lang/String;)I *\"k\"", "1"),
     ("dse.types.Uses.nulls(Ljava/lang/String;)I null:java.lang.String", "-1"),
+    ("dse.types.Uses.views(I)I *3", "1"),
     // The parser models (dse.symbolic.Parsing): split and matches by regular expressions, trim and
     // strip, String.format, Math over doubles; every row confirmed by the JVM (tests/worker.rs).
     (
