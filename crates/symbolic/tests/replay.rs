@@ -187,18 +187,14 @@ fn path_of_floats_and_parse() {
     );
 }
 
-/// What a stub does that the interpreter does not reproduce stops the replay.
+/// What a stub does that the interpreter does not reproduce stops the replay: the simple name
+/// is read from the class file the worker generates.
 #[test]
 fn unmodelled_stub_uses_stop() {
-    for (spec, want) in [(
-        "stub dse.types.Counter next()I label()Ljava/lang/String; ; \
-             dse.types.Uses.simple(Ldse/types/Counter;)Ljava/lang/String; $",
-        "Class.getSimpleName of a stub class",
-    )] {
-        let r = replay(spec, true);
-        let stop = format!("{:?}", r.stop);
-        assert!(stop.contains(want), "{spec}: stop {stop}, want {want}");
-    }
+    let spec = "stub dse.types.Counter next()I label()Ljava/lang/String; ; \
+                dse.types.Uses.simple(Ldse/types/Counter;)Ljava/lang/String; $";
+    let stop = format!("{:?}", replay(spec, true).stop);
+    assert!(stop.contains("Class.getSimpleName of a stub class"), "{spec}: stop {stop}");
 }
 
 /// A stub's answer keeps the shadow of the variable it is: the branch on it is the input's.
