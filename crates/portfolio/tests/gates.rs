@@ -164,6 +164,7 @@ fn gates_on_the_dse_and_ocg_fixtures() {
             dse/symbolic/Lambdas             -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
             dse/symbolic/Numbers             -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
             dse/symbolic/Parsing             -ocg -flags -sushi +dse +local-search -stubs -files +string-distance
+            dse/symbolic/Props               -ocg -flags -sushi +dse +local-search -stubs -files +string-distance
             dse/symbolic/Shapes              -ocg +flags -sushi +dse +local-search -stubs -files +string-distance
             dse/symbolic/Stack               -ocg -flags -sushi +dse +local-search -stubs -files -string-distance
             dse/symbolic/Texts               -ocg -flags -sushi +dse +local-search -stubs -files +string-distance
