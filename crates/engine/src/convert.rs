@@ -2,7 +2,6 @@
 //! `Execute`): class names as binary names with dots, JVM descriptors, variables as `u16` statement
 //! indices, primitives as raw bits (integers sign-extended, floats as their raw IEEE bits).
 
-use jvm_model::ClassName;
 use protocol::{Statement as Wire, Var};
 use testcase::{JType, Statement, TestCase, VarId};
 
@@ -105,7 +104,10 @@ fn statement(test: &TestCase, i: usize) -> Wire {
                 .collect();
             Wire::Stub {
                 class: stub.stub_class(),
-                bytes: stub_bytes(stub),
+                // A class the generator refuses (a descriptor it cannot read, which the cluster
+                // never lets through) goes as no bytes: the worker then fails the statement, as it
+                // would a constructor that throws.
+                bytes: stub.class_file().unwrap_or_default(),
                 ctor: st.constructors.get(stub.ctor).map_or_else(|| "()V".to_string(), |(d, _)| d.clone()),
                 args: vars(args),
                 methods,
@@ -119,33 +121,4 @@ fn statement(test: &TestCase, i: usize) -> Wire {
             contents: sf.contents.clone(),
         },
     }
-}
-
-/// The class file of a stub (crate `stubgen`). A class the generator refuses (a descriptor it
-/// cannot read, which the cluster never lets through) goes as no bytes: the worker then fails the
-/// statement, as it would a constructor that throws.
-fn stub_bytes(stub: &testcase::StubRef) -> Vec<u8> {
-    let st = &stub.stub;
-    let internal = |n: &str| ClassName::from_binary(n).into_internal();
-    let (super_name, interfaces) = if st.is_interface {
-        ("java/lang/Object".to_string(), vec![internal(&st.class)])
-    } else {
-        (internal(&st.class), Vec::new())
-    };
-    let constructors: Vec<String> = st.constructors.iter().map(|(d, _)| d.clone()).collect();
-    let methods: Vec<(String, String)> =
-        st.methods.iter().map(|m| (m.name.clone(), m.descriptor.clone())).collect();
-    let name = internal(&stub.stub_class());
-    // A capturing stub's class signature: no type parameters of its own, its superclass with the
-    // captured arguments (JVMS §4.7.9.1 `ClassSignature`).
-    let signature = stub.capture_signature();
-    let spec = stubgen::StubSpec {
-        name: &name,
-        super_name: &super_name,
-        interfaces: &interfaces,
-        constructors: &constructors,
-        methods: &methods,
-        signature: signature.as_deref(),
-    };
-    stubgen::generate(&spec).unwrap_or_default()
 }

@@ -272,6 +272,35 @@ impl StubRef {
         }
     }
 
+    /// The class file the worker defines for this stub (crate `stubgen`): the engine sends it with
+    /// the test, and the interpreter's tests define the same bytes. `None` when the generator
+    /// refuses the class (a descriptor it cannot read).
+    pub fn class_file(&self) -> Option<Vec<u8>> {
+        let st = &self.stub;
+        let internal = |n: &str| ClassName::from_binary(n).into_internal();
+        let (super_name, interfaces) = if st.is_interface {
+            ("java/lang/Object".to_string(), vec![internal(&st.class)])
+        } else {
+            (internal(&st.class), Vec::new())
+        };
+        let constructors: Vec<String> = st.constructors.iter().map(|(d, _)| d.clone()).collect();
+        let methods: Vec<(String, String)> =
+            st.methods.iter().map(|m| (m.name.clone(), m.descriptor.clone())).collect();
+        let name = internal(&self.stub_class());
+        // A capturing stub's class signature: no type parameters of its own, its superclass with
+        // the captured arguments (JVMS §4.7.9.1 `ClassSignature`).
+        let signature = self.capture_signature();
+        stubgen::generate(&stubgen::StubSpec {
+            name: &name,
+            super_name: &super_name,
+            interfaces: &interfaces,
+            constructors: &constructors,
+            methods: &methods,
+            signature: signature.as_deref(),
+        })
+        .ok()
+    }
+
     /// The erased parameter types of the chosen constructor.
     pub fn ctor_params(&self) -> &[JType] {
         self.stub.constructors.get(self.ctor).map_or(&[], |(_, p)| p.as_slice())

@@ -792,7 +792,7 @@ pub fn wire(t: &TestCase) -> Vec<Wire> {
             Statement::ClassLiteral { ty } => Wire::ClassLiteral { descriptor: ty.erasure().descriptor() },
             Statement::Stub { stub, args, answers, throws } => Wire::Stub {
                 class: stub.stub_class(),
-                bytes: stub_bytes(stub),
+                bytes: stub.class_file().expect("a stub class"),
                 ctor: stub.stub.constructors[stub.ctor].0.clone(),
                 args: args.iter().map(|&a| var(a)).collect(),
                 methods: stub
@@ -813,30 +813,6 @@ pub fn wire(t: &TestCase) -> Vec<Wire> {
             Statement::ScratchFile(_) => panic!("a scratch file in a differential test"),
         })
         .collect()
-}
-
-/// The class file of a stub, as the engine's `convert` makes it (crate `stubgen`).
-fn stub_bytes(stub: &testcase::StubRef) -> Vec<u8> {
-    let st = &stub.stub;
-    let internal = |n: &str| n.replace('.', "/");
-    let (super_name, interfaces) = if st.is_interface {
-        ("java/lang/Object".to_string(), vec![internal(&st.class)])
-    } else {
-        (internal(&st.class), Vec::new())
-    };
-    let constructors: Vec<String> = st.constructors.iter().map(|(d, _)| d.clone()).collect();
-    let methods: Vec<(String, String)> =
-        st.methods.iter().map(|m| (m.name.clone(), m.descriptor.clone())).collect();
-    let name = internal(&stub.stub_class());
-    let spec = stubgen::StubSpec {
-        name: &name,
-        super_name: &super_name,
-        interfaces: &interfaces,
-        constructors: &constructors,
-        methods: &methods,
-        signature: None,
-    };
-    stubgen::generate(&spec).expect("a stub class")
 }
 
 /// The test with the model's values (the hint's where the model has none).
