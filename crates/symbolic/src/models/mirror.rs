@@ -91,7 +91,11 @@ impl Machine<'_, '_> {
             return self.throw_new("java/lang/NullPointerException", "Class.forName(null)");
         };
         let binary = self.concrete_str(n)?.to_rust();
-        let internal = binary.replace('.', "/");
+        // A name in the internal form is no binary name: the JVM finds no such class.
+        if binary.contains('/') {
+            return self.throw_new("java/lang/ClassNotFoundException", &binary);
+        }
+        let internal = ClassName::internal_of(&binary);
         if internal.starts_with('[') {
             return Ok(Slot::obj(self.heap.mirror(&internal)));
         }
