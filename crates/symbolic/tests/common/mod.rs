@@ -690,7 +690,7 @@ pub const CASES: &[(&str, &str)] = &[
     ("dse.symbolic.Props.system(Ljava/lang/String;)I *\"abc\"", "319"),
     ("dse.symbolic.Props.system(Ljava/lang/String;)I *\"os.name\"", "127"),
     ("dse.symbolic.Props.properties(Ljava/lang/String;)I *\"k\"", "119"),
-    ("dse.symbolic.Props.properties(Ljava/lang/String;)I *\"os.arch\"", "109"),
+    ("dse.symbolic.Props.properties(Ljava/lang/String;)I *\"os.arch\"", "125"),
     ("dse.symbolic.Props.platform(I)I *7", "31"),
     ("dse.symbolic.Props.platform(I)I *1", "15"),
     ("dse.symbolic.Props.exact(II)I *50 *50", "65"),
