@@ -206,7 +206,7 @@ fn path_through_a_stub_answer() {
         expect![[r#"
             outcomes: "go", dse.types.Counter$SuitesmithStub, 1
             Assume -/- test.statement 0@0: ((0 <= len0) && (len0 <= 32))
-            Branch g7160/g7159 Uses.label@10: (((len0 == 2) && ((0 <u len0) => (s0[0] == (char)103))) && ((1 <u len0) => (s0[1] == (char)111)))
+            Branch g7161/g7160 Uses.label@10: (((len0 == 2) && ((0 <u len0) => (s0[0] == (char)103))) && ((1 <u len0) => (s0[1] == (char)111)))
             stats: symbolic 2, concrete 9, pinned 0, stop None
         "#]],
     );
