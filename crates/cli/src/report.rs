@@ -176,6 +176,8 @@ fn class_json(t: &ClassTests) -> Value {
             "failing_tests_dropped": v.failing_tests,
             "verified": v.verified,
             "stopped_by_budget": v.stopped_by_budget,
+            "confirmation_runs": v.confirmations,
+            "unconfirmed_tests_dropped": v.unconfirmed_tests,
         },
         "phases_seconds": {
             "minimisation": t.phases.minimise.as_secs_f64(),

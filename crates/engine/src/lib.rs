@@ -21,6 +21,7 @@ mod smart;
 mod sushi_target;
 mod techniques;
 mod verifier;
+mod verify_rounds;
 mod violations;
 
 use std::path::PathBuf;

@@ -1,12 +1,11 @@
 //! `generate_tests`: one class from search to verified JUnit sources (DESIGN.md §2). The
 //! search's suite is minimised and given regression assertions (`postprocess`), rendered
-//! (`junit`), then compiled and run in fresh JVMs by a [`Verifier`]: a test that does not compile
-//! is dropped (a renderer bug, logged), an assertion that fails in any run is removed, a test that
-//! fails outside an assertion is dropped, until every written test passes every run. The coverage
-//! reported is recomputed from the final tests as written (DESIGN.md §3.9).
+//! (`junit`), then compiled and run in fresh JVMs by a [`Verifier`] in the repair loop
+//! (`verify_rounds`), until every written test passed the last run made of the files as written.
+//! The coverage reported is recomputed from the final tests as written (DESIGN.md §3.9).
 
 use jvm_model::ClassName;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use exec::ExecResult;
@@ -18,18 +17,9 @@ use testcase::{Statement, TestCase};
 
 use crate::problem::{CriterionCoverage, GoalRuns};
 use crate::replay_check::ReplayCheck;
+use crate::verify_rounds::{Rounds, Verify};
 use crate::{EngineError, GenerateConfig, JvmProblem, search_class, smart};
 
-/// Rounds that run the tests in which a failing assertion is removed; from the next one on, a test
-/// that fails goes whole. A test whose assertions keep failing round after round is flaky.
-const ASSERTION_ROUNDS: usize = 2;
-/// Rounds that run the tests (compile-only rounds aside). Past it, the tests that failed in the last
-/// round go and the rest are written as they passed it (the loop once ran 7 rounds of 5
-/// fresh JVMs on a class whose tests failed anew in every round).
-const MAX_RUN_ROUNDS: usize = 4;
-/// Rounds in all, compile-only ones included; each compile-only round drops at least one test, so
-/// this bounds a pathological suite, never a real one.
-const MAX_ROUNDS: usize = 12;
 /// Shares of the post-processing budget by which minimisation must stop shrinking and assertion
 /// generation stop adding inspectors, and after which no further verification round starts: the
 /// round under way at the end finishes, so the budget is kept up to about one round.
@@ -188,17 +178,25 @@ pub struct Verification {
     /// Assertions removed because they failed in a run.
     pub failing_assertions: usize,
     /// Tests dropped because they failed outside an assertion (an unexpected or missing exception,
-    /// a timeout), or kept failing after `ASSERTION_ROUNDS`.
+    /// a timeout), kept failing after the assertion rounds, failed in the last round, or failed a
+    /// confirmation.
     pub failing_tests: usize,
-    /// Whether the final files compiled and passed every run (false when no JUnit runs were asked
-    /// for, or when the last round's failing tests were dropped without another round: the round
-    /// cap or the post-processing budget was reached).
+    /// Whether the final files compiled and passed the last run made of them as written: a round's
+    /// `WriteConfig::verify_runs` runs, or the confirmation after the last round's drops (false when
+    /// no JUnit runs were asked for, or when no test passing one is left).
     pub verified: bool,
     /// Whether the post-processing budget ran out in verification (no further round was started).
     pub stopped_by_budget: bool,
     /// Rounds that ran the tests fewer times than asked because the post-processing budget's end
     /// came first (each logged with its count).
     pub short_rounds: usize,
+    /// Confirmations made: after the round cap or the budget ended the rounds and the last round's
+    /// failing tests were dropped, runs of the tests left without them (tests of a class share static
+    /// state in one JVM, so a test may have passed only because a dropped one ran before it).
+    pub confirmations: usize,
+    /// Tests not written because no confirmation passed before the post-processing budget's end or
+    /// the confirmations' cap: each passed the last run made of it only with tests since dropped.
+    pub unconfirmed_tests: usize,
 }
 
 /// The search's figures.
@@ -511,7 +509,7 @@ pub fn generate_tests(
         on_stage: &mut stage,
         log: &mut log,
     };
-    let (tests, files, verification) = verify(cx, tests)?;
+    let (tests, files, verification) = crate::verify_rounds::verify(cx, tests)?;
     verifier.set_deadline(None);
     phases.verification = t0.elapsed();
     let t0 = Instant::now();
@@ -674,283 +672,6 @@ fn package_classes(cp: &classfile::ClassPath, cut: &str) -> Vec<String> {
         .collect()
 }
 
-/// Splits the tests into files of at most `per_file` tests and renders them. Returns each file
-/// with the indices (into `tests`) of its tests.
-fn render_files(
-    cut: &str,
-    tests: &[JUnitTest],
-    per_file: usize,
-    render_config: &dyn Fn(String) -> RenderConfig,
-) -> Result<Vec<(Rendered, Vec<usize>)>, EngineError> {
-    let base = test_class_name(cut);
-    let per_file = per_file.max(1);
-    let n_files = tests.len().div_ceil(per_file).max(1);
-    let mut out = Vec::with_capacity(n_files);
-    for f in 0..n_files {
-        let range: Vec<usize> = (f * per_file..((f + 1) * per_file).min(tests.len())).collect();
-        let name = if f == 0 { base.clone() } else { format!("{base}{}", f + 1) };
-        let chunk: Vec<JUnitTest> = range.iter().map(|&i| tests[i].clone()).collect();
-        let rendered = junit::render(cut, &chunk, &render_config(name))?;
-        out.push((rendered, range));
-    }
-    Ok(out)
-}
-
-/// When the repair loop may start another round that runs the tests.
-#[derive(Debug, Clone, Copy)]
-struct Rounds {
-    /// No round runs the tests after this instant (the post-processing budget's share).
-    last_start: Option<Instant>,
-    /// The end of the post-processing budget: no round starts that the last one's durations say
-    /// would end past it (a round of 5 fresh JVMs on a large suite takes tens of seconds).
-    end: Option<Instant>,
-}
-
-impl Rounds {
-    /// Whether another round that runs the tests may start, the last one having taken `compile`
-    /// to compile and `run` to run them: the next round compiles and runs, and if it fails, one
-    /// more compile checks what is left (javac on a few hundred tests takes seconds).
-    fn another(&self, compile: Duration, run: Duration) -> bool {
-        let now = Instant::now();
-        self.last_start.is_none_or(|d| now < d) && self.end.is_none_or(|e| now + compile * 2 + run <= e)
-    }
-}
-
-/// What the repair loop ([`verify`]) works with besides the tests.
-struct Verify<'a> {
-    /// The class under test (binary name), for the log.
-    cut: &'a str,
-    write: &'a WriteConfig,
-    /// The render configuration for a test class of the given simple name.
-    render_config: &'a dyn Fn(String) -> RenderConfig,
-    verifier: &'a mut dyn Verifier,
-    rounds: &'a Rounds,
-    on_stage: &'a mut dyn FnMut(Phase),
-    log: &'a mut Vec<String>,
-}
-
-/// The repair loop: render, compile, run `write.verify_runs` times; drop what did not compile,
-/// remove failing assertions in the first `ASSERTION_ROUNDS` rounds that run the tests and drop
-/// every other failing test whole, until a round passes. After `MAX_RUN_ROUNDS` such rounds, or
-/// once `rounds.last_start` has passed, the tests that failed the last round go whole and the rest
-/// are written after a compile check, as they passed that round. Each round's drops are logged.
-fn verify(
-    cx: Verify<'_>,
-    mut tests: Vec<JUnitTest>,
-) -> Result<(Vec<JUnitTest>, Vec<Rendered>, Verification), EngineError> {
-    let Verify { cut, write, render_config, verifier, rounds, on_stage, log } = cx;
-    let mut v = Verification::default();
-    let mut run_rounds = 0;
-    // Set when the loop stops running the tests: the next successful compile ends it.
-    let mut last_cut = false;
-    loop {
-        v.rounds += 1;
-        on_stage(Phase::Verifying { round: v.rounds });
-        if v.rounds > MAX_ROUNDS && !tests.is_empty() {
-            // Unreachable on real suites (see MAX_ROUNDS); give up on every test rather than
-            // write one that was not verified.
-            log.push(format!("{cut}: verification did not settle after {MAX_ROUNDS} rounds; no tests kept"));
-            v.failing_tests += tests.len();
-            tests.clear();
-        }
-        let files = render_files(cut, &tests, write.tests_per_file, render_config)?;
-        let rendered: Vec<Rendered> = files.iter().map(|(r, _)| r.clone()).collect();
-        let compile_started = Instant::now();
-        let errors = verifier.compile(&rendered)?;
-        let compile_took = compile_started.elapsed();
-        if !errors.is_empty() {
-            let drop = uncompilable(cut, &files, &errors, log);
-            if drop.is_empty() {
-                // Not even an empty test class compiles: the classpath or the JDK is at fault.
-                return Err(EngineError::Uncompilable(errors[0].message.clone()));
-            }
-            v.uncompilable_tests += drop.len();
-            tests = keep_except(tests, &drop);
-            continue;
-        }
-        if tests.is_empty() {
-            // The empty class compiled (so the classpath and JDK are sound), but a test class
-            // without a test method is not written: JUnit 4 fails it ("No runnable methods").
-            v.verified = write.verify_runs > 0 && !last_cut;
-            return Ok((tests, Vec::new(), v));
-        }
-        if write.verify_runs == 0 || last_cut {
-            return Ok((tests, rendered, v));
-        }
-        run_rounds += 1;
-        let round_started = Instant::now();
-        let failures = verifier.run(&rendered, write.verify_runs)?;
-        if let Some(n) = verifier.runs_done().filter(|&n| n < write.verify_runs) {
-            v.short_rounds += 1;
-            log.push(format!(
-                "{cut}: verification round {}: the tests ran {n} of {} times (the post-processing budget)",
-                v.rounds, write.verify_runs
-            ));
-        }
-        if failures.is_empty() {
-            v.verified = true;
-            return Ok((tests, rendered, v));
-        }
-        let out_of_time = !rounds.another(compile_took, round_started.elapsed());
-        // The last round: whatever failed goes whole, since no round will check a repaired test.
-        let last = run_rounds >= MAX_RUN_ROUNDS || out_of_time;
-        let (drop_tests, failed_assertions, why) =
-            failing(&files, &failures, run_rounds <= ASSERTION_ROUNDS && !last);
-        let failed = failed_assertions.iter().filter(|(t, _)| !drop_tests.contains(t)).count();
-        let drop_assertions = with_dependents(&tests, &failed_assertions);
-        let removed = drop_assertions.iter().filter(|(t, _)| !drop_tests.contains(t)).count();
-        v.failing_assertions += removed;
-        v.failing_tests += drop_tests.len();
-        log.push(format!(
-            "{cut}: verification round {}: {removed} assertions removed ({failed} failed, \
-             the others observe values depending on theirs), {} tests dropped{}",
-            v.rounds,
-            drop_tests.len(),
-            match (last, out_of_time) {
-                (true, true) => "; the post-processing budget is used: the rest are written as they passed",
-                (true, false) => "; the last round: the rest are written as they passed",
-                _ => "",
-            }
-        ));
-        log.extend(why.into_iter().map(|w| format!("  {w}")));
-        remove_assertions(&mut tests, &drop_assertions);
-        tests = keep_except(tests, &drop_tests);
-        if last {
-            last_cut = true;
-            v.stopped_by_budget = out_of_time;
-        }
-    }
-}
-
-/// The tests (indices into the suite) a round's compile errors point at, each error logged: the
-/// test whose lines hold the error, or every test of the file for an error outside them.
-fn uncompilable(
-    cut: &str,
-    files: &[(Rendered, Vec<usize>)],
-    errors: &[CompileError],
-    log: &mut Vec<String>,
-) -> BTreeSet<usize> {
-    let mut drop = BTreeSet::new();
-    for e in errors {
-        let (file, indices) = &files[e.file];
-        let hit = e.line.and_then(|l| file.tests.iter().position(|t| t.first_line <= l && l <= t.last_line));
-        // The offending line itself: the dropped test is written nowhere else.
-        let code = e.line.and_then(|l| file.source.lines().nth(l.saturating_sub(1) as usize)).map(str::trim);
-        log.push(format!(
-            "{cut}: renderer bug: {}:{}: {}{}",
-            file.relative_path(),
-            e.line.map_or("?".to_string(), |l| l.to_string()),
-            e.message,
-            code.map_or(String::new(), |c| format!(" [in `{c}`]"))
-        ));
-        match hit {
-            Some(t) => drop.insert(indices[t]),
-            // An error outside any test method: nothing in this file can be kept.
-            None => {
-                drop.extend(indices.iter().copied());
-                true
-            }
-        };
-    }
-    drop
-}
-
-/// Per failing test of a round: the test to drop, or (when `repair` and the failing line is an
-/// assertion) that assertion as (test, assertion); with a line of the log for each.
-fn failing(
-    files: &[(Rendered, Vec<usize>)],
-    failures: &[TestFailure],
-    repair: bool,
-) -> (BTreeSet<usize>, BTreeSet<(usize, usize)>, Vec<String>) {
-    let mut drop_tests = BTreeSet::new();
-    let mut drop_assertions: BTreeSet<(usize, usize)> = BTreeSet::new();
-    let mut why = Vec::new();
-    // A round runs the tests several times: a test failing in each run is one line of the log.
-    let mut logged: BTreeSet<(usize, &str, Option<u32>)> = BTreeSet::new();
-    for f in failures {
-        if !logged.insert((f.file, f.method.as_str(), f.line)) {
-            continue;
-        }
-        let (file, indices) = &files[f.file];
-        let Some(t) = file.tests.iter().position(|t| t.method == f.method) else {
-            // A class-level failure (the test class could not be set up): no test of the file
-            // can be trusted.
-            why.push(format!("{} as a whole ({}): {}", file.class_name, f.method, short(&f.message)));
-            drop_tests.extend(indices.iter().copied());
-            continue;
-        };
-        let lines = &file.tests[t];
-        let assertion = f.line.and_then(|l| lines.assertions.iter().find(|(_, al)| *al == l));
-        let at = f.line.map_or(String::new(), |l| format!(" line {l}"));
-        match assertion {
-            Some(&(a, _)) if repair => {
-                why.push(format!(
-                    "{}.{}{at}: assertion removed: {}",
-                    file.class_name,
-                    f.method,
-                    short(&f.message)
-                ));
-                drop_assertions.insert((indices[t], a));
-            }
-            _ => {
-                why.push(format!(
-                    "{}.{}{at}: test dropped: {}",
-                    file.class_name,
-                    f.method,
-                    short(&f.message)
-                ));
-                drop_tests.insert(indices[t]);
-            }
-        }
-    }
-    (drop_tests, drop_assertions, why)
-}
-
-/// The (test, assertion) pairs of `failed` with, in each test, the assertions that observe values
-/// depending on what a failed one observed (`JUnitTest::dependent_assertions`). A value that
-/// differs between runs (the code under test read the real clock) fails one assertion per run
-/// of JUnit, which stops a test at its first failure: removed one by one, a test asserting three
-/// values that depend on it outlasted the assertion rounds and was dropped whole (ThreeTen-Extra's
-/// `DayOfMonth.now()`: 10 of 29 tests at 5,000 evaluations).
-fn with_dependents(tests: &[JUnitTest], failed: &BTreeSet<(usize, usize)>) -> BTreeSet<(usize, usize)> {
-    let mut by_test: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for &(t, a) in failed {
-        by_test.entry(t).or_default().push(a);
-    }
-    let mut out = BTreeSet::new();
-    for (t, unstable) in by_test {
-        for a in tests[t].dependent_assertions(&unstable) {
-            out.insert((t, a));
-        }
-    }
-    out
-}
-
-/// Removes the (test, assertion) pairs of `drop` from the tests.
-fn remove_assertions(tests: &mut [JUnitTest], drop: &BTreeSet<(usize, usize)>) {
-    for (t, test) in tests.iter_mut().enumerate() {
-        let remove: Vec<usize> = drop.range((t, 0)..=(t, usize::MAX)).map(|&(_, a)| a).collect();
-        if !remove.is_empty() {
-            test.assertions = test
-                .assertions
-                .drain(..)
-                .enumerate()
-                .filter(|(a, _)| !remove.contains(a))
-                .map(|(_, x)| x)
-                .collect();
-        }
-    }
-}
-
-/// A failure message for the log: its first line, at most 200 characters.
-fn short(message: &str) -> String {
-    let line = message.lines().next().unwrap_or("");
-    match line.char_indices().nth(200) {
-        Some((i, _)) => format!("{}…", &line[..i]),
-        None => line.to_string(),
-    }
-}
-
 /// Errors of the JVM itself whose throwing depends on the heap or stack size the tests run with,
 /// not on the code under test alone: a test must not expect them.
 const VM_ERRORS: [&str; 4] = [
@@ -977,102 +698,14 @@ fn without_vm_error(mut t: JUnitTest, log: &mut Vec<String>) -> Option<JUnitTest
     postprocess::has_call(&t.case).then_some(t)
 }
 
-fn keep_except(tests: Vec<JUnitTest>, drop: &BTreeSet<usize>) -> Vec<JUnitTest> {
-    tests.into_iter().enumerate().filter(|(i, _)| !drop.contains(i)).map(|(_, t)| t).collect()
-}
-
 #[cfg(test)]
 mod tests {
-    //! The repair loop against a scripted verifier: which tests and assertions survive which
-    //! failures, without a JVM.
+    //! Tests expecting a JVM error, cut before verification.
 
     use junit::{Assertion, Check, Expected, Subject};
     use testcase::{PrimValue, Statement, VarId};
 
     use super::*;
-
-    /// [`super::verify`] with its inputs spelled out, stage reports ignored.
-    fn verify(
-        cut: &str,
-        tests: Vec<JUnitTest>,
-        write: &WriteConfig,
-        render_config: &dyn Fn(String) -> RenderConfig,
-        verifier: &mut dyn Verifier,
-        rounds: &Rounds,
-        log: &mut Vec<String>,
-    ) -> Result<(Vec<JUnitTest>, Vec<Rendered>, Verification), EngineError> {
-        let cx = Verify { cut, write, render_config, verifier, rounds, on_stage: &mut |_| {}, log };
-        super::verify(cx, tests)
-    }
-
-    /// Fails to compile any file holding `= {uncompilable};`, fails every run at the line of an
-    /// assertion on a value in `failing`, and without a line for a test holding `= {crashing};`.
-    struct Scripted {
-        uncompilable: i32,
-        failing: i32,
-        crashing: i32,
-        calls: Vec<&'static str>,
-    }
-
-    fn lines_with(f: &Rendered, needle: &str) -> Vec<u32> {
-        f.source.lines().enumerate().filter(|(_, l)| l.contains(needle)).map(|(i, _)| i as u32 + 1).collect()
-    }
-
-    impl Verifier for Scripted {
-        fn compile(&mut self, files: &[Rendered]) -> Result<Vec<CompileError>, EngineError> {
-            self.calls.push("compile");
-            let mut out = Vec::new();
-            for (i, f) in files.iter().enumerate() {
-                for line in lines_with(f, &format!("= {};", self.uncompilable)) {
-                    out.push(CompileError { file: i, line: Some(line), message: "scripted".into() });
-                }
-            }
-            Ok(out)
-        }
-
-        fn run(&mut self, files: &[Rendered], runs: usize) -> Result<Vec<TestFailure>, EngineError> {
-            self.calls.push("run");
-            assert_eq!(runs, 5);
-            let mut out = Vec::new();
-            for (i, f) in files.iter().enumerate() {
-                for t in &f.tests {
-                    let inside = |l: &u32| t.first_line <= *l && *l <= t.last_line;
-                    for line in
-                        lines_with(f, &format!("assertEquals({},", self.failing)).iter().filter(|l| inside(l))
-                    {
-                        out.push(TestFailure {
-                            file: i,
-                            method: t.method.clone(),
-                            line: Some(*line),
-                            message: "x".into(),
-                        });
-                    }
-                    if lines_with(f, &format!("= {};", self.crashing)).iter().any(inside) {
-                        out.push(TestFailure {
-                            file: i,
-                            method: t.method.clone(),
-                            line: None,
-                            message: "y".into(),
-                        });
-                    }
-                }
-            }
-            Ok(out)
-        }
-
-        fn coverage(&mut self, _: &[Rendered], _: &str) -> Result<JacocoFigures, EngineError> {
-            Ok(JacocoFigures::default())
-        }
-    }
-
-    const NO_LIMIT: Rounds = Rounds { last_start: None, end: None };
-
-    /// The render configuration of the tests here: JUnit 4, seed 1, the class name given.
-    fn junit4_named(name: String) -> RenderConfig {
-        let mut rc = RenderConfig::new(Style::JUnit4, 1);
-        rc.class_name = Some(name);
-        rc
-    }
 
     /// `int int0 = v; assertEquals(v, int0);`
     fn test_of(v: i32) -> JUnitTest {
@@ -1085,115 +718,6 @@ mod tests {
             expected_exception: None,
             name: None,
         }
-    }
-
-    fn run_loop(
-        tests: Vec<JUnitTest>,
-        v: &mut Scripted,
-    ) -> (Vec<JUnitTest>, Vec<Rendered>, Verification, Vec<String>) {
-        let write = WriteConfig::new(Style::JUnit4);
-        let config = junit4_named;
-        let mut log = Vec::new();
-        let (t, f, ver) = verify("p.Cut", tests, &write, &config, v, &NO_LIMIT, &mut log).expect("verifies");
-        (t, f, ver, log)
-    }
-
-    #[test]
-    fn uncompilable_tests_go_failing_assertions_go_crashing_tests_go() {
-        let mut v = Scripted { uncompilable: 13, failing: 7, crashing: 9, calls: Vec::new() };
-        let (tests, files, ver, log) =
-            run_loop(vec![test_of(1), test_of(7), test_of(13), test_of(9)], &mut v);
-        let values: Vec<(usize, usize)> = tests.iter().map(|t| (t.case.len(), t.assertions.len())).collect();
-        assert_eq!(values, [(1, 1), (1, 0)], "1 keeps its assertion, 7 loses it, 13 and 9 are dropped");
-        assert_eq!(
-            ver,
-            Verification {
-                rounds: 3,
-                uncompilable_tests: 1,
-                failing_assertions: 1,
-                failing_tests: 1,
-                verified: true,
-                stopped_by_budget: false,
-                short_rounds: 0,
-            }
-        );
-        assert_eq!(v.calls, ["compile", "compile", "run", "compile", "run"]);
-        assert_eq!(files.len(), 1);
-        assert_eq!(files[0].class_name, "CutTest");
-        assert!(log.iter().any(|l| l.contains("renderer bug")), "{log:?}");
-    }
-
-    #[test]
-    fn a_class_left_without_tests_gets_no_file() {
-        let mut v = Scripted { uncompilable: 13, failing: 7, crashing: 9, calls: Vec::new() };
-        let (tests, files, ver, _) = run_loop(vec![test_of(13)], &mut v);
-        assert!(tests.is_empty());
-        assert!(files.is_empty(), "{files:?}");
-        assert_eq!(v.calls, ["compile", "compile"], "the empty class is still compiled once");
-        assert_eq!(ver.uncompilable_tests, 1);
-    }
-
-    #[test]
-    fn a_failing_assertion_that_stays_drops_its_test_after_the_assertion_rounds() {
-        // The assertion on 7 is re-added every time: the loop must end by dropping the test.
-        struct Stubborn(Scripted);
-        impl Verifier for Stubborn {
-            fn compile(&mut self, f: &[Rendered]) -> Result<Vec<CompileError>, EngineError> {
-                self.0.compile(f)
-            }
-            fn run(&mut self, f: &[Rendered], runs: usize) -> Result<Vec<TestFailure>, EngineError> {
-                let mut out = self.0.run(f, runs)?;
-                // Every test of value 7 fails at its first body line, which is no assertion.
-                for (i, file) in f.iter().enumerate() {
-                    for t in &file.tests {
-                        if file
-                            .source
-                            .lines()
-                            .nth(t.first_line as usize - 1)
-                            .is_some_and(|l| l.contains("= 7;"))
-                        {
-                            out.push(TestFailure {
-                                file: i,
-                                method: t.method.clone(),
-                                line: Some(t.first_line),
-                                message: "z".into(),
-                            });
-                        }
-                    }
-                }
-                Ok(out)
-            }
-            fn coverage(&mut self, f: &[Rendered], c: &str) -> Result<JacocoFigures, EngineError> {
-                self.0.coverage(f, c)
-            }
-        }
-        let mut v = Stubborn(Scripted { uncompilable: -1, failing: 7, crashing: -1, calls: Vec::new() });
-        let write = WriteConfig::new(Style::JUnit4);
-        let config = junit4_named;
-        let (tests, _, ver) =
-            verify("Cut", vec![test_of(7), test_of(2)], &write, &config, &mut v, &NO_LIMIT, &mut Vec::new())
-                .expect("verifies");
-        assert_eq!(tests.len(), 1);
-        assert_eq!(ver.failing_tests, 1);
-        assert!(ver.verified);
-    }
-
-    #[test]
-    fn tests_per_file_splits_into_numbered_classes() {
-        let mut v = Scripted { uncompilable: -1, failing: -1, crashing: -1, calls: Vec::new() };
-        let mut write = WriteConfig::new(Style::JUnit5);
-        write.tests_per_file = 2;
-        let config = |name: String| {
-            let mut rc = RenderConfig::new(Style::JUnit5, 1);
-            rc.class_name = Some(name);
-            rc
-        };
-        let tests: Vec<JUnitTest> = (0..5).map(test_of).collect();
-        let (_, files, _) =
-            verify("a.b.C$D", tests, &write, &config, &mut v, &NO_LIMIT, &mut Vec::new()).expect("verifies");
-        let names: Vec<String> = files.iter().map(Rendered::binary_name).collect();
-        assert_eq!(names, ["a.b.C_DTest", "a.b.C_DTest2", "a.b.C_DTest3"]);
-        assert_eq!(files.iter().map(|f| f.tests.len()).collect::<Vec<_>>(), [2, 2, 1]);
     }
 
     #[test]
@@ -1235,152 +759,5 @@ mod tests {
         t.expected_exception = Some("java.lang.IllegalStateException".into());
         assert_eq!(without_vm_error(t.clone(), &mut log), Some(t));
         assert_eq!(test_class_name("Top"), "TopTest");
-    }
-
-    /// Fails, in run round k (from 1), the assertion of the test holding the value k: a suite
-    /// whose tests fail anew in every round, as flaky ones do.
-    struct Flaky {
-        runs: usize,
-        compiles: usize,
-    }
-
-    /// [`Flaky`] whose rounds each made only two of the runs asked (the deadline came first).
-    struct Short(Flaky);
-
-    impl Verifier for Short {
-        fn compile(&mut self, f: &[Rendered]) -> Result<Vec<CompileError>, EngineError> {
-            self.0.compile(f)
-        }
-
-        fn run(&mut self, files: &[Rendered], runs: usize) -> Result<Vec<TestFailure>, EngineError> {
-            self.0.run(files, runs)
-        }
-
-        fn coverage(&mut self, f: &[Rendered], cut: &str) -> Result<JacocoFigures, EngineError> {
-            self.0.coverage(f, cut)
-        }
-
-        fn runs_done(&self) -> Option<usize> {
-            Some(2)
-        }
-    }
-
-    impl Verifier for Flaky {
-        fn compile(&mut self, _: &[Rendered]) -> Result<Vec<CompileError>, EngineError> {
-            self.compiles += 1;
-            Ok(Vec::new())
-        }
-
-        fn run(&mut self, files: &[Rendered], _: usize) -> Result<Vec<TestFailure>, EngineError> {
-            self.runs += 1;
-            let mut s =
-                Scripted { uncompilable: -1, failing: self.runs as i32, crashing: -1, calls: Vec::new() };
-            s.run(files, 5)
-        }
-
-        fn coverage(&mut self, _: &[Rendered], _: &str) -> Result<JacocoFigures, EngineError> {
-            Ok(JacocoFigures::default())
-        }
-    }
-
-    #[test]
-    fn the_repair_loop_stops_after_its_run_rounds_and_drops_the_last_failures() {
-        let mut v = Flaky { runs: 0, compiles: 0 };
-        let write = WriteConfig::new(Style::JUnit4);
-        let config = junit4_named;
-        let tests: Vec<JUnitTest> = (1..=8).map(test_of).collect();
-        let mut log = Vec::new();
-        let (kept, _, ver) =
-            verify("Cut", tests, &write, &config, &mut v, &NO_LIMIT, &mut log).expect("verifies");
-        assert_eq!(v.runs, MAX_RUN_ROUNDS, "no round runs the tests past the cap");
-        assert_eq!(v.compiles, MAX_RUN_ROUNDS + 1, "the written files are compiled once more");
-        // Rounds 1 and 2 remove the assertions of 1 and 2; rounds 3 and 4 drop 3 and 4 whole.
-        let values: Vec<usize> = kept.iter().map(|t| t.assertions.len()).collect();
-        assert_eq!(values, [0, 0, 1, 1, 1, 1]);
-        assert_eq!((ver.failing_assertions, ver.failing_tests, ver.verified), (2, 2, false));
-        assert!(!ver.stopped_by_budget);
-        assert!(
-            log.iter().any(|l| l.contains("verification round 4") && l.contains("the last round")),
-            "{log:?}"
-        );
-        assert!(log.iter().any(|l| l.contains("assertion removed")), "{log:?}");
-    }
-
-    #[test]
-    fn out_of_time_the_failing_tests_go_and_the_rest_are_written_without_another_run() {
-        let mut v = Flaky { runs: 0, compiles: 0 };
-        let write = WriteConfig::new(Style::JUnit4);
-        let config = junit4_named;
-        let past = Rounds { last_start: Some(Instant::now()), end: None };
-        let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
-        let mut log = Vec::new();
-        let (kept, files, ver) =
-            verify("Cut", tests, &write, &config, &mut v, &past, &mut log).expect("verifies");
-        assert_eq!((v.runs, v.compiles), (1, 2));
-        assert_eq!(kept.len(), 2, "the test failing in the one round goes whole");
-        assert_eq!(files.len(), 1);
-        assert!(ver.stopped_by_budget && !ver.verified);
-        assert!(log.iter().any(|l| l.contains("budget is used")), "{log:?}");
-        // The same when the budget's end is too near for another round as long as the last one.
-        let mut v = Flaky { runs: 0, compiles: 0 };
-        let near = Rounds { last_start: None, end: Some(Instant::now()) };
-        let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
-        let (kept, _, ver) =
-            verify("Cut", tests, &write, &config, &mut v, &near, &mut log).expect("verifies");
-        assert_eq!((v.runs, kept.len(), ver.stopped_by_budget), (1, 2, true));
-    }
-
-    /// [`Flaky`] whose compiles each take the given time (javac on a large suite).
-    struct SlowCompile(Flaky, Duration);
-
-    impl Verifier for SlowCompile {
-        fn compile(&mut self, f: &[Rendered]) -> Result<Vec<CompileError>, EngineError> {
-            std::thread::sleep(self.1);
-            self.0.compile(f)
-        }
-
-        fn run(&mut self, files: &[Rendered], runs: usize) -> Result<Vec<TestFailure>, EngineError> {
-            self.0.run(files, runs)
-        }
-
-        fn coverage(&mut self, f: &[Rendered], cut: &str) -> Result<JacocoFigures, EngineError> {
-            self.0.coverage(f, cut)
-        }
-    }
-
-    /// A round that fails needs a compile after it: with 1 s left after a round whose compile
-    /// took 0.4 s (and whose run took next to nothing), another round (0.4 s) and the compile
-    /// after it (0.4 s) might fit, but not with the compile of a round as slow as this one's to
-    /// spare; no round starts, the failing test goes whole.
-    #[test]
-    fn no_round_starts_when_its_compile_and_the_one_after_it_would_end_past_the_budget() {
-        let compile = Duration::from_millis(400);
-        let mut v = SlowCompile(Flaky { runs: 0, compiles: 0 }, compile);
-        let write = WriteConfig::new(Style::JUnit4);
-        let rounds =
-            Rounds { last_start: None, end: Some(Instant::now() + compile + Duration::from_millis(600)) };
-        let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
-        let mut log = Vec::new();
-        let (kept, _, ver) =
-            verify("Cut", tests, &write, &junit4_named, &mut v, &rounds, &mut log).expect("verifies");
-        assert_eq!((v.0.runs, v.0.compiles, kept.len(), ver.stopped_by_budget), (1, 2, 2, true), "{log:?}");
-    }
-
-    #[test]
-    fn a_round_cut_short_by_the_deadline_is_counted_and_logged() {
-        let mut v = Short(Flaky { runs: 0, compiles: 0 });
-        let write = WriteConfig::new(Style::JUnit4);
-        let config = junit4_named;
-        let past = Rounds { last_start: Some(Instant::now()), end: None };
-        let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
-        let mut log = Vec::new();
-        let (_, _, ver) = verify("Cut", tests, &write, &config, &mut v, &past, &mut log).expect("verifies");
-        assert_eq!((v.0.runs, ver.short_rounds), (1, 1));
-        assert!(log.iter().any(|l| l.contains("round 1: the tests ran 2 of 5 times")), "{log:?}");
-        // A verifier that ran every run asked for (the default) counts none.
-        let mut v = Flaky { runs: 0, compiles: 0 };
-        let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
-        let (_, _, ver) = verify("Cut", tests, &write, &config, &mut v, &past, &mut log).expect("verifies");
-        assert_eq!(ver.short_rounds, 0);
     }
 }

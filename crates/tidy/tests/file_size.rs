@@ -8,10 +8,6 @@ const MAX_LINES: usize = 1000;
 /// (file, why it may be longer).
 const EXEMPT: &[(&str, &str)] = &[
     ("crates/bench/src/report.rs", "not split yet: the summary's CSV, Markdown and SVG renderings in one"),
-    (
-        "crates/engine/src/pipeline.rs",
-        "not split yet: generate_tests' phases (search, minimise, assert, render, repair)",
-    ),
     ("crates/junit/src/render.rs", "not split yet: one renderer of statements, literals and casts to Java"),
     ("crates/protocol/src/codec.rs", "the wire codec: encoder and decoder of every message side by side"),
     (
