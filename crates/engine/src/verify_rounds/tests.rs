@@ -258,17 +258,27 @@ impl Verifier for Flaky {
     }
 }
 
+/// The loop over tests holding 1 to `n`, in JUnit 4, with `verifier` and `rounds`: the tests kept,
+/// the files written, the figures and the log.
+fn numbered(
+    n: i32,
+    verifier: &mut dyn Verifier,
+    rounds: &Rounds,
+) -> (Vec<JUnitTest>, Vec<Rendered>, Verification, Vec<String>) {
+    let write = WriteConfig::new(Style::JUnit4);
+    let tests: Vec<JUnitTest> = (1..=n).map(test_of).collect();
+    let mut log = Vec::new();
+    let (kept, files, ver) =
+        verify("Cut", tests, &write, &junit4_named, verifier, rounds, &mut log).expect("verifies");
+    (kept, files, ver, log)
+}
+
 /// The rounds stop at their cap; each confirmation after it fails another test, and past
 /// `MAX_CONFIRMATIONS` nothing that passed only with dropped tests is written.
 #[test]
 fn the_repair_loop_stops_after_its_run_rounds_and_writes_nothing_unconfirmed() {
     let mut v = Flaky::new();
-    let write = WriteConfig::new(Style::JUnit4);
-    let config = junit4_named;
-    let tests: Vec<JUnitTest> = (1..=8).map(test_of).collect();
-    let mut log = Vec::new();
-    let (kept, files, ver) =
-        verify("Cut", tests, &write, &config, &mut v, &NO_LIMIT, &mut log).expect("verifies");
+    let (kept, files, ver, log) = numbered(8, &mut v, &NO_LIMIT);
     // Rounds 1 and 2 remove the assertions of 1 and 2; rounds 3 and 4 drop 3 and 4 whole; the two
     // confirmations drop 5 and 6; 1, 2, 7 and 8 passed no run without a test dropped since.
     assert_eq!(v.asked, [5, 5, 5, 5, 1, 1], "no round runs the tests past the cap");
@@ -293,12 +303,8 @@ fn the_repair_loop_stops_after_its_run_rounds_and_writes_nothing_unconfirmed() {
 fn out_of_time_the_failing_tests_go_and_the_rest_are_confirmed_past_the_rounds_share() {
     // The rounds' share is used, the budget is not: the confirmations still run.
     let mut v = Flaky::new();
-    let write = WriteConfig::new(Style::JUnit4);
-    let config = junit4_named;
     let past = Rounds { last_start: Some(Instant::now()), end: None };
-    let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
-    let mut log = Vec::new();
-    let (kept, _, ver) = verify("Cut", tests, &write, &config, &mut v, &past, &mut log).expect("verifies");
+    let (kept, _, ver, log) = numbered(3, &mut v, &past);
     assert_eq!(v.asked, [5, 1, 1], "one round, two confirmations");
     assert!(kept.is_empty(), "every run fails another test: {log:?}");
     assert!(ver.stopped_by_budget && !ver.verified);
@@ -311,14 +317,8 @@ fn out_of_time_the_failing_tests_go_and_the_rest_are_confirmed_past_the_rounds_s
 #[test]
 fn with_no_time_to_confirm_the_tests_left_are_not_written() {
     let mut v = Flaky::new();
-    let write = WriteConfig::new(Style::JUnit4);
-    let config = junit4_named;
     let now = Instant::now();
-    let gone = Rounds { last_start: Some(now), end: Some(now) };
-    let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
-    let mut log = Vec::new();
-    let (kept, files, ver) =
-        verify("Cut", tests, &write, &config, &mut v, &gone, &mut log).expect("verifies");
+    let (kept, files, ver, log) = numbered(3, &mut v, &Rounds { last_start: Some(now), end: Some(now) });
     assert_eq!((v.runs, v.compiles), (1, 1), "no compile or run past the budget");
     assert!(kept.is_empty() && files.is_empty());
     assert_eq!((ver.failing_tests, ver.unconfirmed_tests, ver.confirmations), (1, 2, 0));
@@ -369,18 +369,12 @@ fn no_round_starts_when_its_compile_and_the_one_after_it_would_end_past_the_budg
 #[test]
 fn a_round_cut_short_by_the_deadline_is_counted_and_logged() {
     let mut v = Short(Flaky::new());
-    let write = WriteConfig::new(Style::JUnit4);
-    let config = junit4_named;
     let past = Rounds { last_start: Some(Instant::now()), end: None };
-    let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
-    let mut log = Vec::new();
-    let (_, _, ver) = verify("Cut", tests, &write, &config, &mut v, &past, &mut log).expect("verifies");
+    let (_, _, ver, log) = numbered(3, &mut v, &past);
     assert_eq!((v.0.asked[0], ver.short_rounds), (5, 1));
     assert!(log.iter().any(|l| l.contains("round 1: the tests ran 2 of 5 times")), "{log:?}");
     // A verifier that ran every run asked for (the default) counts none.
-    let mut v = Flaky::new();
-    let tests: Vec<JUnitTest> = (1..=3).map(test_of).collect();
-    let (_, _, ver) = verify("Cut", tests, &write, &config, &mut v, &past, &mut log).expect("verifies");
+    let (_, _, ver, _) = numbered(3, &mut Flaky::new(), &past);
     assert_eq!(ver.short_rounds, 0);
 }
 
