@@ -112,7 +112,7 @@ pub(crate) struct Verify<'a> {
 /// once `rounds` says no other fits the budget, the tests that failed the last round go whole and
 /// the rest are confirmed: compiled and run `CONFIRM_RUNS` time without them, the failing ones
 /// dropped, until a confirmation passes. When `MAX_CONFIRMATIONS` failed or the budget leaves no
-/// time for one, the tests left are not written (counted in `Verification::unconfirmed_tests`):
+/// time for another after the first, the tests left are not written (counted in `Verification::unconfirmed_tests`):
 /// they passed only with tests since dropped, and may fail without them. Each round's drops are
 /// logged.
 pub(crate) fn verify(
@@ -225,8 +225,10 @@ pub(crate) fn verify(
 }
 
 /// Whether a confirmation may run, counted in `v` when it may: fewer than `MAX_CONFIRMATIONS` made
-/// and one taking `took` fits the budget. When none may, why is logged (the caller drops the tests
-/// left).
+/// and, past the first, one taking `took` fits the budget. The first always runs, as the first round
+/// does: without it nothing verified could be written once a round has dropped tests, and it costs
+/// a compile and one fresh JVM (which `JvmVerifier` cuts to 10 s past the budget's end). When none
+/// may, why is logged (the caller drops the tests left).
 fn may_confirm(
     cut: &str,
     v: &mut Verification,
@@ -236,7 +238,7 @@ fn may_confirm(
 ) -> bool {
     let why = if v.confirmations >= MAX_CONFIRMATIONS {
         format!("{MAX_CONFIRMATIONS} confirmations dropped tests, no more are made")
-    } else if !rounds.confirmation(took) {
+    } else if v.confirmations > 0 && !rounds.confirmation(took) {
         v.stopped_by_budget = true;
         "the post-processing budget leaves no time for one".to_string()
     } else {
