@@ -38,7 +38,7 @@ pub struct ReplayCheck {
     pub tests: usize,
     /// Replays that reached the test's end.
     pub replayed_fully: usize,
-    /// Replays that stopped early, by kind of reason (`native`, `step_limit`, `depth_limit`,
+    /// Replays that stopped early, by kind of reason (`native`, `step_limit`, `depth_limit`, `expression_limit`,
     /// `missing`, `unsupported`, `panic`), and by the reason as text.
     pub stopped: BTreeMap<String, usize>,
     pub stop_reasons: BTreeMap<String, usize>,
@@ -176,6 +176,7 @@ pub fn stop_kind(stop: &Stop) -> &'static str {
     match stop {
         Stop::Steps => "step_limit",
         Stop::Depth => "depth_limit",
+        Stop::Nodes => "expression_limit",
         Stop::Native(_) => "native",
         Stop::Missing(_) => "missing",
         Stop::Unsupported(_) => "unsupported",
@@ -349,6 +350,7 @@ mod tests {
         let kinds: Vec<&str> = [
             Stop::Steps,
             Stop::Depth,
+            Stop::Nodes,
             Stop::Native("x".into()),
             Stop::Missing("y".into()),
             Stop::Unsupported("z".into()),
@@ -356,6 +358,9 @@ mod tests {
         .iter()
         .map(stop_kind)
         .collect();
-        assert_eq!(kinds, ["step_limit", "depth_limit", "native", "missing", "unsupported"]);
+        assert_eq!(
+            kinds,
+            ["step_limit", "depth_limit", "expression_limit", "native", "missing", "unsupported"]
+        );
     }
 }

@@ -22,6 +22,12 @@ use crate::heap::{Heap, Obj};
 use crate::value::{ObjId, Slot};
 use crate::{EntryKind, Input, InterpStats, PcEntry, Replay, Stop, SymConfig};
 
+/// The expression nodes one replay may make: a deterministic bound on its memory and time, as
+/// `max_steps` bounds its instructions. Instructions that build expressions per character
+/// (concatenations of strings of symbolic length) once made a replay of commons-lang3's
+/// `StringUtils` grow to 19 GB and run for 300 s of a 30 s search; a node takes about 100 bytes.
+pub(crate) const MAX_EXPR_NODES: usize = 1 << 21;
+
 /// How a call or an instruction ended abruptly.
 #[derive(Debug)]
 pub(crate) enum Abrupt {
@@ -186,6 +192,9 @@ impl<'a, 'g> Machine<'a, 'g> {
         self.steps += 1;
         if self.steps > self.cfg.max_steps {
             return stop(Stop::Steps);
+        }
+        if self.arena.len() > MAX_EXPR_NODES {
+            return stop(Stop::Nodes);
         }
         if let Some(b) = self.lazy.as_ref().and_then(|st| st.bound) {
             return unsupported(format!("exploration bound {b:?}"));

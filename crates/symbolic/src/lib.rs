@@ -24,8 +24,8 @@
 //!   `EntryKind::Assume` entry. Entries without a goal carry `NO_GOAL`.
 //! - Test literals are interned in the worker, so a string input made from a literal is `==` to
 //!   every literal of its contents; boxes of the `valueOf` caches keep identity the same way.
-//! - The interpreter's own bounds are deterministic: `max_steps`, `max_depth`, and 4M array
-//!   elements per replay.
+//! - The interpreter's own bounds are deterministic: `max_steps`, `max_depth`, 4M array
+//!   elements and 2M expression nodes per replay.
 //!
 //! Exploration mode (paper 003, SUSHI; `Concolic::explore`, modules `explore`, `lazy`, `numeric`,
 //! `pctext`): one method is run on *lazy* inputs, objects materialised on first access as null, an
@@ -159,6 +159,8 @@ pub enum Stop {
     Steps,
     /// A call would exceed `SymConfig::max_depth` frames.
     Depth,
+    /// The replay's expressions grew past `interp::MAX_EXPR_NODES` nodes.
+    Nodes,
     /// A native method without a model (`class.name descriptor`).
     Native(String),
     /// A class or member the program database does not have.
@@ -172,6 +174,7 @@ impl fmt::Display for Stop {
         match self {
             Stop::Steps => f.write_str("step limit"),
             Stop::Depth => f.write_str("depth limit"),
+            Stop::Nodes => f.write_str("expression limit"),
             Stop::Native(m) => write!(f, "native method {m}"),
             Stop::Missing(m) => write!(f, "missing {m}"),
             Stop::Unsupported(m) => write!(f, "unsupported {m}"),

@@ -12,6 +12,11 @@ use crate::invoke::CallKind;
 use crate::value::{C, ObjId, Slot};
 use crate::{EntryKind, Input, InputOrigin, NO_GOAL};
 
+/// The nodes one concatenation may spend on keeping its first part's length symbolic (one
+/// position per character of a string of up to `max_string` characters, each an `ite` chain over
+/// the other parts' characters): a parser's input and a few literals fit many times over.
+const MAX_CONCAT_NODES: usize = 1 << 16;
+
 impl Machine<'_, '_> {
     /// The contents of a String or builder object, as a value whose length is concrete: an input's
     /// symbolic length is pinned first (the caller's result depends on the exact length).
@@ -69,7 +74,15 @@ impl Machine<'_, '_> {
     /// every symbolic length is pinned first.
     pub(crate) fn concat_parts(&mut self, mut parts: Vec<StrVal>) -> StrVal {
         let symbolic_first = parts.first().is_some_and(|p| p.len.is_some());
-        if !symbolic_first || parts.iter().skip(1).any(|p| p.len.is_some()) {
+        // The symbolic length costs `bound × (m + 4)` nodes (below), and a loop that appends to
+        // its own result pays it again in every round: a result longer than a few inputs pins
+        // its length instead, so that such a loop stays linear after a few rounds.
+        let m: usize = parts.iter().skip(1).map(|p| p.chars.len()).sum();
+        let n = parts.first().map_or(0, |p| p.chars.len());
+        let max = self.cfg.max_string as usize;
+        let bound = max.max(n) + m;
+        let affordable = n + m <= 4 * max && bound.saturating_mul(m + 4) <= MAX_CONCAT_NODES;
+        if !symbolic_first || !affordable || parts.iter().skip(1).any(|p| p.len.is_some()) {
             let mut out = StrVal::default();
             for p in parts {
                 if let Some(l) = p.len {
@@ -81,9 +94,7 @@ impl Machine<'_, '_> {
         }
         let first = parts.remove(0);
         let rest: Vec<Ch> = parts.into_iter().flat_map(|p| p.chars).collect();
-        let (n, m) = (first.chars.len(), rest.len());
         let Some(len0) = first.len else { return StrVal::default() };
-        let bound = (self.cfg.max_string as usize).max(n) + m;
         let mut chars: Vec<Ch> = first.chars.iter().copied().chain(rest.iter().copied()).collect();
         let mut tail = Vec::new();
         let zero = self.arena.konst(Value::char(0));

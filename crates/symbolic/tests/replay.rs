@@ -187,6 +187,19 @@ fn path_of_floats_and_parse() {
     );
 }
 
+/// A loop of concatenations onto a string of symbolic length runs to its end with expressions
+/// that grow with the rounds, not with their square (`strings::MAX_CONCAT_NODES`), and far
+/// below the replay's bound on nodes (`interp::MAX_EXPR_NODES`).
+#[test]
+fn concatenation_loops_stay_linear() {
+    for symbolic in [false, true] {
+        let r = replay("dse.symbolic.Jdk.appendLoop(Ljava/lang/String;I)I *\"ab\" *3000", symbolic);
+        assert_eq!(r.stop, None, "symbolic {symbolic}");
+        assert_eq!(r.outcomes.last().map(String::as_str), Some("1"), "symbolic {symbolic}");
+        assert!(r.arena.len() < 200_000, "symbolic {symbolic}: {} expression nodes", r.arena.len());
+    }
+}
+
 /// What a stub does that the interpreter does not reproduce stops the replay: the simple name
 /// is read from the class file the worker generates.
 #[test]
@@ -206,7 +219,7 @@ fn path_through_a_stub_answer() {
         expect![[r#"
             outcomes: "go", dse.types.Counter$SuitesmithStub, 1
             Assume -/- test.statement 0@0: ((0 <= len0) && (len0 <= 32))
-            Branch g7161/g7160 Uses.label@10: (((len0 == 2) && ((0 <u len0) => (s0[0] == (char)103))) && ((1 <u len0) => (s0[1] == (char)111)))
+            Branch g7200/g7199 Uses.label@10: (((len0 == 2) && ((0 <u len0) => (s0[0] == (char)103))) && ((1 <u len0) => (s0[1] == (char)111)))
             stats: symbolic 2, concrete 9, pinned 0, stop None
         "#]],
     );
