@@ -126,6 +126,12 @@ pub trait Verifier {
     fn runs_done(&self) -> Option<usize> {
         None
     }
+    /// Of the last `run`'s runs, how many ran every test in one JVM: in the others a JVM ended
+    /// early (a test killed it, or its time limit came) and the tests after it ran in fresh
+    /// JVMs, without the static state the tests before them left. `None`: all of them.
+    fn whole_runs(&self) -> Option<usize> {
+        None
+    }
     /// Told the run's program database before the first compile, so that what the verifier reads
     /// of the classes under test is read from it (each class parsed once per run). Nothing by
     /// default.

@@ -96,6 +96,8 @@ pub struct JvmVerifier {
     deadline: Option<Instant>,
     /// Fresh-JVM runs the last `run` made ([`Verifier::runs_done`]).
     runs_done: usize,
+    /// Of those, the runs whose first JVM ran every test ([`Verifier::whole_runs`]).
+    whole_runs: usize,
     /// The user's JVM flags (`GenerateConfig::jvm_args`): after ours in each run, before the
     /// containment's; their module options go to javac.
     jvm_args: Vec<String>,
@@ -136,6 +138,7 @@ impl JvmVerifier {
             guarded: None,
             deadline: None,
             runs_done: 0,
+            whole_runs: 0,
             jvm_args: Vec::new(),
             sandbox: None,
         })
@@ -227,7 +230,7 @@ impl JvmVerifier {
     /// its JVM alone is the culprit: it is reported (`alone`) and left out of the later runs
     /// (`culprits`); the tests it took down with it get the outcome of their own run. Each round of
     /// this loop settles at least one test, so it ends; past the deadline the unfinished tests are
-    /// reported as they are.
+    /// reported as they are. With the results, whether the first JVM ran every test (a whole run).
     fn run_isolating(
         &self,
         classes: &[String],
@@ -235,7 +238,7 @@ impl JvmVerifier {
         cp: &[PathBuf],
         options: &RunOptions,
         culprits: &mut BTreeSet<(String, String)>,
-    ) -> Result<Vec<RunResult>, EngineError> {
+    ) -> Result<(Vec<RunResult>, bool), EngineError> {
         let mut pending: Vec<(String, String)> =
             expected.iter().filter(|t| !culprits.contains(*t)).cloned().collect();
         let selector = |(c, m): &(String, String)| format!("{c}#{m}");
@@ -243,9 +246,13 @@ impl JvmVerifier {
         let mut selectors: Vec<String> =
             if culprits.is_empty() { classes.to_vec() } else { pending.iter().map(selector).collect() };
         let mut results = Vec::new();
+        // Whether the first JVM ran every test: only then did each test see the state the tests
+        // before it left, as in the user's run.
+        let mut whole = None;
         while !selectors.is_empty() {
             let report = verify::run_tests(&self.java, &selectors, cp, &self.jars, self.version, options)?;
             let completed = report.end == JvmEnd::Completed;
+            whole.get_or_insert(completed);
             let mut unfinished = Vec::new();
             for t in report.tests {
                 let key = (t.class, t.method);
@@ -302,7 +309,7 @@ impl JvmVerifier {
             pending.retain(|p| *p != suspect);
             selectors = pending.iter().map(selector).collect();
         }
-        Ok(results)
+        Ok((results, whole.unwrap_or(true)))
     }
 }
 
@@ -361,6 +368,7 @@ impl Verifier for JvmVerifier {
         let mut failures = Vec::new();
         let mut last: Option<Duration> = None;
         self.runs_done = 0;
+        self.whole_runs = 0;
         for run in 0..runs {
             if run >= MIN_RUNS
                 && let (Some(d), Some(l)) = (self.deadline, last)
@@ -389,7 +397,9 @@ impl Verifier for JvmVerifier {
                 let exec = self.scratch.path().join("verify-jacoco.exec");
                 options.coverage = JacocoJars::debian().and_then(|j| j.agent(&exec)).ok();
             }
-            for r in self.run_isolating(&classes, &expected, &cp, &options, &mut culprits)? {
+            let (results, whole) = self.run_isolating(&classes, &expected, &cp, &options, &mut culprits)?;
+            self.whole_runs += usize::from(whole);
+            for r in results {
                 let (line, message) = match &r.outcome {
                     TestOutcome::Passed => continue,
                     TestOutcome::Skipped { reason } => (None, format!("skipped: {reason}")),
@@ -424,6 +434,10 @@ impl Verifier for JvmVerifier {
 
     fn runs_done(&self) -> Option<usize> {
         Some(self.runs_done)
+    }
+
+    fn whole_runs(&self) -> Option<usize> {
+        Some(self.whole_runs)
     }
 }
 

@@ -4,8 +4,9 @@
 //! that fails otherwise or later is dropped whole, until a round passes. When the round cap or the
 //! post-processing budget ends the rounds, the last round's failing tests go and the rest are run
 //! again without them (a confirmation): the tests of a class share static state in one JVM, so a
-//! test may have passed only because a dropped one ran before it. A test no passing run confirmed
-//! is not written. It does not decide the budget (`pipeline` gives it [`Rounds`]) or run anything
+//! test may have passed only because a dropped one ran before it. A round that passed only in runs
+//! whose JVM ended early (the tests after that ran in fresh JVMs) is confirmed too. A test no
+//! passing run confirmed is not written. It does not decide the budget (`pipeline` gives it [`Rounds`]) or run anything
 //! itself.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -131,7 +132,7 @@ pub(crate) fn verify(
             v.unconfirmed_tests += tests.len();
             log.push(format!(
                 "{cut}: verification: the {} tests left are not written: each passed its last run only \
-                 with tests since dropped",
+                 with tests since dropped, or in fresh JVMs after one ended early",
                 tests.len()
             ));
             return Ok((Vec::new(), Vec::new(), v));
@@ -183,6 +184,20 @@ pub(crate) fn verify(
             ));
         }
         one_run = run_took / done.max(1) as u32;
+        if failures.is_empty() && verifier.whole_runs().unwrap_or(done) == 0 {
+            // Every run lost its JVM before the end (under load, its time limit at the budget's
+            // end), and the tests after that ran in fresh JVMs: a test among them passed without
+            // the state the tests before it leave, which the user's run has (a plain run of
+            // Hoarder's tests then failed 5 times of 5). Passing is not enough; one JVM must run
+            // them all as written.
+            log.push(format!(
+                "{cut}: verification round {}: the tests passed, but no run kept them in one JVM: \
+                 they are confirmed by one that does",
+                v.rounds
+            ));
+            confirming = true;
+            continue;
+        }
         if failures.is_empty() {
             v.verified = true;
             if confirming {
@@ -237,7 +252,7 @@ fn may_confirm(
     log: &mut Vec<String>,
 ) -> bool {
     let why = if v.confirmations >= MAX_CONFIRMATIONS {
-        format!("{MAX_CONFIRMATIONS} confirmations dropped tests, no more are made")
+        format!("{MAX_CONFIRMATIONS} confirmations made, none passed in one JVM; no more are made")
     } else if v.confirmations > 0 && !rounds.confirmation(took) {
         v.stopped_by_budget = true;
         "the post-processing budget leaves no time for one".to_string()

@@ -387,6 +387,48 @@ struct Hoard {
     asked: Vec<usize>,
 }
 
+/// [`Hoard`] whose first `split` calls of `run` lose their JVM after the first test in every run,
+/// as a run cut at its time limit does: the tests after it run in a fresh JVM, on an empty hoard.
+struct SplitHoard {
+    asked: Vec<usize>,
+    split: usize,
+    last_split: bool,
+}
+
+impl Verifier for SplitHoard {
+    fn compile(&mut self, _: &[Rendered]) -> Result<Vec<CompileError>, EngineError> {
+        Ok(Vec::new())
+    }
+
+    fn run(&mut self, files: &[Rendered], runs: usize) -> Result<Vec<TestFailure>, EngineError> {
+        self.asked.push(runs);
+        self.last_split = self.asked.len() <= self.split;
+        if !self.last_split {
+            return Ok((0..runs).flat_map(|_| Hoard::run_once(files)).collect());
+        }
+        // Each test in a JVM of its own (one file of one test each is what the split leaves).
+        let mut out = Vec::new();
+        for _ in 0..runs {
+            for (i, f) in files.iter().enumerate() {
+                for t in &f.tests {
+                    let mut alone = f.clone();
+                    alone.tests = vec![t.clone()];
+                    out.extend(Hoard::run_once(&[alone]).into_iter().map(|x| TestFailure { file: i, ..x }));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn coverage(&mut self, _: &[Rendered], _: &str) -> Result<JacocoFigures, EngineError> {
+        Ok(JacocoFigures::default())
+    }
+
+    fn whole_runs(&self) -> Option<usize> {
+        Some(if self.last_split { 0 } else { *self.asked.last().unwrap_or(&0) })
+    }
+}
+
 impl Hoard {
     /// The failures of one run of `files` in one JVM.
     fn run_once(files: &[Rendered]) -> Vec<TestFailure> {
@@ -482,4 +524,38 @@ fn the_first_confirmation_runs_past_the_budget() {
         verify("Cut", tests, &write, &junit4_named, &mut v, &gone, &mut log).expect("verifies");
     assert_eq!((v.asked.as_slice(), kept.len(), files.len()), (&[5, 1][..], 1, 1), "{log:?}");
     assert!(ver.verified && ver.stopped_by_budget && ver.confirmations == 1, "{ver:?}");
+}
+
+/// The loaded CI run of `hostile.rs::hoarder_filling_the_heap_passes`: verification passed, and a
+/// plain run of the written tests failed in 5 runs of 5 (`release()` expected 1 and got 2). Every
+/// verification run had lost its JVM at its time limit, and the tests after it ran in fresh JVMs,
+/// where the hoard was empty. Now a round that passed only so is confirmed by a run in one JVM,
+/// which drops the second `keep(5)` (it holds 2 after the first), and a second that passes.
+#[test]
+fn a_round_passed_only_in_split_runs_is_confirmed_in_one_jvm() {
+    let mut v = SplitHoard { asked: Vec::new(), split: 1, last_split: false };
+    let write = WriteConfig::new(Style::JUnit4);
+    let tests: Vec<JUnitTest> = [1, 1].into_iter().map(test_of).collect();
+    let mut log = Vec::new();
+    let (kept, files, ver) =
+        verify("Cut", tests, &write, &junit4_named, &mut v, &NO_LIMIT, &mut log).expect("verifies");
+    assert_eq!(Hoard::run_once(&files), [], "a written test fails a plain run; log: {log:?}");
+    assert_eq!((v.asked.as_slice(), kept.len()), (&[5, 1, 1][..], 1), "{log:?}");
+    assert_eq!((ver.failing_tests, ver.confirmations, ver.unconfirmed_tests), (1, 2, 0), "{ver:?}");
+    assert!(ver.verified, "{ver:?}");
+    assert!(log.iter().any(|l| l.contains("no run kept them in one JVM")), "{log:?}");
+}
+
+/// When the confirmations split as well, nothing confirms the tests, and none is written.
+#[test]
+fn tests_never_run_in_one_jvm_are_not_written() {
+    let mut v = SplitHoard { asked: Vec::new(), split: usize::MAX, last_split: false };
+    let write = WriteConfig::new(Style::JUnit4);
+    let tests: Vec<JUnitTest> = [1, 3].into_iter().map(test_of).collect();
+    let mut log = Vec::new();
+    let (kept, files, ver) =
+        verify("Cut", tests, &write, &junit4_named, &mut v, &NO_LIMIT, &mut log).expect("verifies");
+    assert_eq!((v.asked.as_slice(), kept.len(), files.len()), (&[5, 1, 1][..], 0, 0), "{log:?}");
+    assert_eq!((ver.confirmations, ver.unconfirmed_tests), (2, 2), "{ver:?}");
+    assert!(!ver.verified, "{ver:?}");
 }
