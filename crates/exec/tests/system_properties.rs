@@ -81,30 +81,51 @@ fn string(s: &str) -> Outcome {
     Outcome::Value(Value::String(s.into()))
 }
 
-/// (what, the test that changes properties, the test that reads them, what the reader gives on its
-/// own, what the writer followed by the reader gives in one test).
-fn cases() -> Vec<(&'static str, Vec<Statement>, Vec<Statement>, Outcome, Outcome)> {
+/// A test that changes properties and one that reads them.
+struct Case {
+    what: &'static str,
+    writer: Vec<Statement>,
+    reader: Vec<Statement>,
+    /// What the reader gives on its own.
+    alone: Outcome,
+    /// What the writer followed by the reader gives in one test.
+    after: Outcome,
+}
+
+fn cases() -> Vec<Case> {
+    let int = |n| Outcome::Value(Value::Int(n));
     vec![
-        ("System.setProperty", enable_debug(), mode(), string("normal"), string("debug")),
-        (
-            "System.getProperties().put",
-            set_level(5),
-            level(),
-            Outcome::Value(Value::Int(0)),
-            Outcome::Value(Value::Int(3)),
-        ),
-        ("System.setProperties", isolate(), mode(), string("normal"), string("debug")),
+        Case {
+            what: "System.setProperty",
+            writer: enable_debug(),
+            reader: mode(),
+            alone: string("normal"),
+            after: string("debug"),
+        },
+        Case {
+            what: "System.getProperties().put",
+            writer: set_level(5),
+            reader: level(),
+            alone: int(0),
+            after: int(3),
+        },
+        Case {
+            what: "System.setProperties",
+            writer: isolate(),
+            reader: mode(),
+            alone: string("normal"),
+            after: string("debug"),
+        },
     ]
 }
 
 #[test]
 fn a_test_does_not_see_the_properties_an_earlier_test_changed() {
     let mut ex = executor();
-    for (what, writer, reader, alone, after) in cases() {
+    for Case { what, writer, reader, alone, after } in cases() {
         // In one batch, and in two batches on the same worker.
-        let batch = ex
-            .execute(&[writer.clone(), reader.clone(), then(writer.clone(), reader.clone())])
-            .expect("runs");
+        let batch =
+            ex.execute(&[writer.clone(), reader.clone(), then(writer, reader.clone())]).expect("runs");
         assert_eq!(last(&batch[1]), &alone, "{what}: the reader saw the writer's change");
         assert_eq!(last(&batch[2]), &after, "{what}: within one test the change is seen");
         let flags: Vec<bool> = batch.iter().map(|r| r.properties_changed).collect();

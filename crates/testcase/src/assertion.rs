@@ -223,7 +223,7 @@ mod tests {
             Assertion { after: 4, check: int_equals(v4, 0) },
             Assertion { after: 5, check: int_equals(v5, 3) },
         ];
-        let test = JUnitTest { case, assertions, expected_exception: None, name: None };
+        let test = JUnitTest { assertions, ..JUnitTest::plain(case) };
         assert_eq!(test.dependent_assertions(&[0]), [0, 3, 4]);
         assert_eq!(test.dependent_assertions(&[1]), [1, 5]);
         assert_eq!(test.dependent_assertions(&[]), Vec::<usize>::new());
