@@ -87,7 +87,7 @@ fn contract(case: &TestCase, before: Vec<Assertion>, after: VarId, rule: Rule, m
         after: after.index(),
         check: Check::Contract { rule, message: message.to_string() },
     });
-    JUnitTest { case: upto(case, after), assertions, expected_exception: None, name: None }
+    JUnitTest { assertions, ..JUnitTest::plain(upto(case, after)) }
 }
 
 /// `assertTrue(v)` after `v`: the premise of a contract (`x.equals(y)` before comparing hashes).

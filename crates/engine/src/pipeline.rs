@@ -503,6 +503,7 @@ pub fn generate_tests(
         .filter_map(|a| without_vm_error(a.test, &mut log).map(|t| (t, a.observed)))
         .unzip();
     let tests = crate::names::named(&config.class, tests, &observed, write.test_names);
+    let tests = property_changes(&mut problem, tests)?;
     let t0 = Instant::now();
     verifier.prepare(&db)?;
     verifier.set_deadline(clock.by(1.0));
@@ -565,6 +566,32 @@ pub fn generate_tests(
         violations,
         violation_file,
     })
+}
+
+/// `tests` with [`JUnitTest::changes_system_properties`] set from runs of them as written (the
+/// workers restore the properties after each run and say whether a test changed them): the class
+/// of such a test restores them after each of its tests. The assertion phase ran these tests, so
+/// the result cache mostly answers.
+fn property_changes(
+    problem: &mut JvmProblem,
+    mut tests: Vec<JUnitTest>,
+) -> Result<Vec<JUnitTest>, EngineError> {
+    mark_property_changes(problem, tests.iter_mut())?;
+    Ok(tests)
+}
+
+/// Sets [`JUnitTest::changes_system_properties`] of `tests` from runs of them as written.
+pub(crate) fn mark_property_changes<'a>(
+    problem: &mut JvmProblem,
+    tests: impl Iterator<Item = &'a mut JUnitTest>,
+) -> Result<(), EngineError> {
+    let mut tests: Vec<&mut JUnitTest> = tests.collect();
+    let cases: Vec<TestCase> = tests.iter().map(|t| postprocess::as_written(t)).collect();
+    let results = problem.execute(&cases)?;
+    for (t, r) in tests.iter_mut().zip(&results) {
+        t.changes_system_properties = r.properties_changed;
+    }
+    Ok(())
 }
 
 /// The render configuration of a test class of the given simple name.
@@ -723,6 +750,7 @@ mod tests {
             assertions: vec![Assertion { after: 0, check }],
             expected_exception: None,
             name: None,
+            changes_system_properties: false,
         }
     }
 

@@ -44,7 +44,13 @@ pub(crate) fn find(
                     found.probes
                 ));
             }
-            found.violations
+            let mut violations = found.violations;
+            // Their class restores the system properties too when one of them changes them.
+            let tests = violations.iter_mut().map(|v| &mut v.test);
+            if let Err(e) = crate::pipeline::mark_property_changes(&mut *runner.problem, tests) {
+                log.push(format!("violation tests not run for their system properties: {e}"));
+            }
+            violations
         }
         Err(e) => {
             log.push(format!("contract checks failed, no violations reported: {e}"));

@@ -45,6 +45,9 @@ pub struct ExecResult {
     pub elapsed_us: u32,
     /// Why the worker died (crash) or was killed (timeout); empty otherwise.
     pub detail: String,
+    /// The test changed the JVM's system properties (the worker restored them after it): its
+    /// written test class must restore them too (docs/protocol.md, v16).
+    pub properties_changed: bool,
 }
 
 impl ExecResult {
@@ -57,6 +60,7 @@ impl ExecResult {
             stdout: String::new(),
             elapsed_us: 0,
             detail: String::new(),
+            properties_changed: false,
         }
     }
 
@@ -69,6 +73,7 @@ impl ExecResult {
             stdout: String::new(),
             elapsed_us: 0,
             detail,
+            properties_changed: false,
         }
     }
 
@@ -118,6 +123,7 @@ impl ExecResult {
                 stdout: r.stdout,
                 elapsed_us: r.elapsed_us,
                 detail: String::new(),
+                properties_changed: r.properties_changed,
             },
             TestRun::Timeout => ExecResult::aborted(
                 ExecStatus::Timeout,

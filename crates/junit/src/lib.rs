@@ -59,6 +59,10 @@
 //!   assertEquals("a.Cut", e.getStackTrace()[0].getClassName());`. Assertions placed after the
 //!   throwing statement follow, so they check the state the exception left.
 //! - Every test method declares `throws Throwable`.
+//! - A class any of whose tests changes the JVM's system properties
+//!   ([`JUnitTest::changes_system_properties`]) takes a snapshot of them when it is initialised and
+//!   restores it in place after each test (`@After` / `@AfterEach restoreSystemProperties()`), so
+//!   that its tests pass in any order; other classes get nothing of it (properties.rs).
 //!
 //! # Preconditions (what callers must guarantee; not checked beyond variable references)
 //!
@@ -75,6 +79,7 @@
 mod literal;
 mod names;
 pub mod naming;
+mod properties;
 mod render;
 
 pub use literal::{char_literal, prim_literal, string_literal};

@@ -15,6 +15,7 @@ use testcase::{
 
 use crate::literal::{ascii_ident, prim_literal, string_literal};
 use crate::names::{Names, SourceName, VarNames};
+use crate::properties;
 use crate::{
     Assertion, Check, Expected, JUnitTest, RenderConfig, RenderError, Rendered, Rule, Style, Subject,
     TestLines,
@@ -65,6 +66,10 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
         tests.iter().any(|t| t.case.statements.iter().any(|s| matches!(s, Statement::ScratchFile(_))));
     if files {
         junit.extend(temporary_folder_classes(config.style).iter().map(|s| s.to_string()));
+    }
+    let restores = tests.iter().any(|t| t.changes_system_properties);
+    if restores {
+        junit.extend(properties::classes(config.style).map(str::to_string));
     }
     if config.timeout_ms > 0 {
         junit.extend(jn.timeout.map(str::to_string));
@@ -119,10 +124,17 @@ pub fn render(cut: &str, tests: &[JUnitTest], config: &RenderConfig) -> Result<R
     }
 
     let folder = files.then(|| temporary_folder_field(&mut names, config.style));
+    let restore = restores.then(|| properties::restore(&mut names, config.style, INDENT));
     let mut out = preamble(cut, &package, &statics, &names, config, &jn);
     writeln!(out, "public class {} {{", ascii_ident(&class_name)).ok();
-    if let Some(f) = folder {
-        out.push_str(&f);
+    if let Some(f) = &folder {
+        out.push_str(f);
+    }
+    if let Some(r) = restore {
+        if folder.is_some() {
+            out.push('\n');
+        }
+        out.push_str(&r);
     }
     // Offsets so far count from the first line of `methods`; make them 1-based file lines.
     shift_lines(&mut placed, line_count(&out) as u32 + 1);

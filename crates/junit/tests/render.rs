@@ -2,13 +2,14 @@
 //! outcomes are rendered for JUnit 4 and 5, compared with snapshots in `test_data/junit{4,5}/`
 //! (`UPDATE_EXPECT=1` to bless), compiled with javac against the Debian JUnit jars and run with JUnit's
 //! own runners (they must pass); suites from `testcase`'s random factory on the `junit`, `cluster`
-//! and `bounds` fixtures must compile; rendering twice gives identical bytes; bad input is a typed error.
+//! and `bounds` fixtures must compile; rendering twice gives identical bytes; bad input is a typed error;
+//! a class whose tests change system properties restores them after each test (`sysprops` fixture).
 
 #![allow(clippy::disallowed_methods)]
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use common::{
     B, CUTS, Clusters, JUNIT4_CP, JUNIT5_STANDALONE, compile, int, java, join_cp, program_db, suites,
@@ -455,6 +456,7 @@ fn contracts_are_assertions_with_a_message() {
         ],
         expected_exception: None,
         name: Some("testContracts".into()),
+        changes_system_properties: false,
     };
     let mut out = String::new();
     for style in [Style::JUnit4, Style::JUnit5] {
@@ -518,4 +520,96 @@ fn contracts_are_assertions_with_a_message() {
         }
     "#]]
     .assert_eq(&out);
+}
+
+// The restore of system properties (`JUnitTest::changes_system_properties`, src/properties.rs), on
+// `sysprops.Config` (fixtures/java/sysprops): a suite with a test that turns debugging on through
+// `System.setProperty` and one that expects it off is rendered for JUnit 4 and 5, compared with
+// snapshots, compiled and run; JUnit 5 runs them in name order, the writer first, where the same
+// suite without the restore fails. A suite none of whose tests changes properties gets no restore.
+
+const SYSPROPS_CONFIG: &str = "sysprops.Config";
+
+/// `enableDebug(); assertEquals("debug", mode())`, which changes the properties, and
+/// `assertEquals("normal", mode())`, which fails after it unless they are restored. Named so that
+/// in name order the first runs first.
+fn properties_suite(restore: bool) -> Vec<JUnitTest> {
+    let cl = Clusters::build(&program_db(&["sysprops"]), &[SYSPROPS_CONFIG]);
+    let mut on = B::new(&cl);
+    on.call(SYSPROPS_CONFIG, "enableDebug", "()V", None, &[]);
+    let mode = on.call(SYSPROPS_CONFIG, "mode", "()Ljava/lang/String;", None, &[]);
+    on.eq_str(mode, "debug");
+    let mut off = B::new(&cl);
+    let mode = off.call(SYSPROPS_CONFIG, "mode", "()Ljava/lang/String;", None, &[]);
+    off.eq_str(mode, "normal");
+    vec![
+        JUnitTest { name: Some("testDebugOn".into()), changes_system_properties: restore, ..on.done() },
+        JUnitTest { name: Some("testModeNormal".into()), ..off.done() },
+    ]
+}
+
+fn rendered_properties(style: Style, restore: bool) -> Rendered {
+    let mut config = RenderConfig::new(style, 5);
+    config.tool_version = "1.2.3".into();
+    render(SYSPROPS_CONFIG, &properties_suite(restore), &config).expect("renders")
+}
+
+fn compiled(dir: &Path, r: &Rendered, style: Style) -> Vec<PathBuf> {
+    let mut cp = vec![test_support::fixture_classes("sysprops")];
+    cp.extend(match style {
+        Style::JUnit4 => jars(JUNIT4_CP),
+        Style::JUnit5 => vec![PathBuf::from(JUNIT5_STANDALONE)],
+    });
+    let classes = compile(dir, std::slice::from_ref(r), &cp).unwrap_or_else(|e| panic!("javac failed:\n{e}"));
+    cp.insert(0, classes);
+    cp
+}
+
+/// Runs the JUnit 5 class in method-name order; whether every test passed, and the output.
+fn run_junit5_in_name_order(cp: &[PathBuf], class: &str) -> (bool, String) {
+    java(&[
+        "-jar".to_string(),
+        JUNIT5_STANDALONE.to_string(),
+        "--disable-banner".to_string(),
+        "--details=tree".to_string(),
+        "--config=junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$MethodName"
+            .to_string(),
+        "--class-path".to_string(),
+        join_cp(cp),
+        format!("--select-class={class}"),
+    ])
+}
+
+#[test]
+fn a_class_whose_tests_change_system_properties_restores_them() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for (style, dir) in [(Style::JUnit4, "junit4"), (Style::JUnit5, "junit5")] {
+        let r = rendered_properties(style, true);
+        expect_file![format!("../test_data/{dir}/{}.java", r.binary_name())].assert_eq(&r.source);
+        let cp = compiled(&tmp.path().join(dir), &r, style);
+        let (ok, out) = match style {
+            Style::JUnit4 => {
+                let mut args =
+                    vec!["-cp".to_string(), join_cp(&cp), "org.junit.runner.JUnitCore".to_string()];
+                args.push(r.binary_name());
+                java(&args)
+            }
+            Style::JUnit5 => run_junit5_in_name_order(&cp, &r.binary_name()),
+        };
+        assert!(ok, "{dir}: the tests fail:\n{out}");
+    }
+}
+
+/// Without the restore the reader fails after the writer: the check above is not vacuous. And a
+/// suite that does not change properties gets nothing of the restore.
+#[test]
+fn without_the_restore_the_tests_depend_on_their_order() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let r = rendered_properties(Style::JUnit5, false);
+    for absent in ["Properties", "SYSTEM_PROPERTIES", "AfterEach", "restoreSystemProperties"] {
+        assert!(!r.source.contains(absent), "{absent} in a class that changes no properties:\n{}", r.source);
+    }
+    let cp = compiled(tmp.path(), &r, Style::JUnit5);
+    let (ok, out) = run_junit5_in_name_order(&cp, &r.binary_name());
+    assert!(!ok && out.contains("expected: <normal> but was: <debug>"), "{out}");
 }

@@ -423,7 +423,13 @@ pub fn assertions(
             let at = assertions.iter().position(|a| a.after + 1 >= p.test.len()).unwrap_or(assertions.len());
             assertions.splice(at..at, thrown);
             AssertedTest {
-                test: JUnitTest { case: p.test, assertions, expected_exception: p.thrown, name: None },
+                test: JUnitTest {
+                    case: p.test,
+                    assertions,
+                    expected_exception: p.thrown,
+                    name: None,
+                    changes_system_properties: false,
+                },
                 stats: p.stats,
                 observed: p.run1,
             }

@@ -490,6 +490,7 @@ fn put_test_result(out: &mut Vec<u8>, r: &TestResult) {
     }
     put_trace(out, &r.trace);
     put_str(out, &r.stdout);
+    put_bool(out, r.properties_changed);
 }
 
 fn put_outcome(out: &mut Vec<u8>, o: &Outcome) {
@@ -1054,7 +1055,8 @@ fn read_test_result(r: &mut Reader<'_>) -> Result<TestResult, DecodeError> {
     }
     let trace = read_trace(r)?;
     let stdout = r.str()?;
-    Ok(TestResult { test_id, status, elapsed_us, outcomes, trace, stdout })
+    let properties_changed = r.bool()?;
+    Ok(TestResult { test_id, status, elapsed_us, outcomes, trace, stdout, properties_changed })
 }
 
 fn read_outcome(r: &mut Reader<'_>) -> Result<Outcome, DecodeError> {

@@ -28,7 +28,7 @@ pub use path::{
 pub use trace::{Branch, Compared, ContextBranch, Record, StringTest, Trace};
 
 /// Protocol version sent in `Hello` and `Ready`; bumped on every change (docs/protocol.md "Changes").
-pub const VERSION: u16 = 15;
+pub const VERSION: u16 = 16;
 
 /// Index of a probe in the tracer's per-probe arrays (assigned by the probe plan of `goals`); the
 /// same type as `goals::ProbeId`, defined in `rt-abi`.
@@ -326,6 +326,8 @@ pub struct TestResult {
     pub outcomes: Vec<Outcome>,
     pub trace: Trace,
     pub stdout: String,
+    /// The test changed the JVM's system properties; the worker has restored them (v16).
+    pub properties_changed: bool,
 }
 
 /// Worker -> engine messages.

@@ -281,6 +281,7 @@ fn all_responses() -> Vec<Response> {
             outcomes,
             trace: full_trace(),
             stdout: "printed\n".into(),
+            properties_changed: true,
         }),
         Response::TestResult(TestResult {
             test_id: 6,
@@ -289,6 +290,7 @@ fn all_responses() -> Vec<Response> {
             outcomes: vec![Outcome::Timeout, Outcome::NotExecuted],
             trace: Trace::default(),
             stdout: String::new(),
+            properties_changed: false,
         }),
         Response::TestResult(TestResult {
             test_id: 7,
@@ -297,6 +299,7 @@ fn all_responses() -> Vec<Response> {
             outcomes: vec![Outcome::Guard { what: "Runtime.halt(1)".into() }],
             trace: Trace::default(),
             stdout: String::new(),
+            properties_changed: false,
         }),
         Response::BatchDone { tests: 3 },
         Response::Error { message: "bad setup".into() },
@@ -479,6 +482,7 @@ fn unsorted_traces_are_normalised_on_decode() {
         outcomes: vec![],
         trace: t,
         stdout: String::new(),
+        properties_changed: false,
     });
     let Response::TestResult(back) = decode_response(body(&frame_of_response(&resp))).unwrap() else {
         panic!("kind changed")

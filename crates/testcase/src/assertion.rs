@@ -17,12 +17,21 @@ pub struct JUnitTest {
     /// The test method's name (`testPopThrowsIllegalStateException`), unique in its class; `None`
     /// gives the renderer's numbered `test00`, `test01`, ...
     pub name: Option<String>,
+    /// The test changes the JVM's system properties (its runs in the workers said so): the test
+    /// class then restores them after each of its tests, so that no test sees another's.
+    pub changes_system_properties: bool,
 }
 
 impl JUnitTest {
     /// A test without assertions that completes normally.
     pub fn plain(case: TestCase) -> JUnitTest {
-        JUnitTest { case, assertions: Vec::new(), expected_exception: None, name: None }
+        JUnitTest {
+            case,
+            assertions: Vec::new(),
+            expected_exception: None,
+            name: None,
+            changes_system_properties: false,
+        }
     }
 
     /// The assertions (indices, ascending) that observe a value depending on what the assertions
@@ -214,7 +223,7 @@ mod tests {
             Assertion { after: 4, check: int_equals(v4, 0) },
             Assertion { after: 5, check: int_equals(v5, 3) },
         ];
-        let test = JUnitTest { case, assertions, expected_exception: None, name: None };
+        let test = JUnitTest { assertions, ..JUnitTest::plain(case) };
         assert_eq!(test.dependent_assertions(&[0]), [0, 3, 4]);
         assert_eq!(test.dependent_assertions(&[1]), [1, 5]);
         assert_eq!(test.dependent_assertions(&[]), Vec::<usize>::new());

@@ -132,7 +132,7 @@ impl<'a> B<'a> {
     }
 
     pub fn done(self) -> JUnitTest {
-        JUnitTest { case: self.t, assertions: self.assertions, expected_exception: None, name: None }
+        JUnitTest { expected_exception: None, ..self.throws("") }
     }
 
     pub fn throws(self, exception: &str) -> JUnitTest {
@@ -141,6 +141,7 @@ impl<'a> B<'a> {
             assertions: self.assertions,
             expected_exception: Some(exception.to_string()),
             name: None,
+            changes_system_properties: false,
         }
     }
 }

@@ -154,10 +154,18 @@ public class Calc {
     public static void pollute() {
         Thread.currentThread().interrupt();
         java.util.Locale.setDefault(java.util.Locale.GERMANY);
+        // System properties: one added, one changed, and then the whole object replaced.
+        java.util.Properties copy = new java.util.Properties();
+        copy.putAll(System.getProperties());
+        System.setProperty("rttest.polluted", "polluted");
+        copy.setProperty("rttest.polluted", "polluted");
+        copy.setProperty("user.home", "/elsewhere");
+        System.setProperties(copy);
     }
 
     public static String pollution() {
-        return Thread.currentThread().isInterrupted() + " " + java.util.Locale.getDefault();
+        return Thread.currentThread().isInterrupted() + " " + java.util.Locale.getDefault() + " "
+            + System.getProperty("rttest.polluted") + " " + System.getProperty("user.home");
     }
 
     /** Calc is sent as bytes in the tests: its package must still be defined. */

@@ -430,6 +430,8 @@ final class Executor {
     private final Thread thread;
     private final java.util.Locale locale = java.util.Locale.getDefault();
     private final java.util.TimeZone timeZone = java.util.TimeZone.getDefault();
+    // Taken when the worker is ready, after the class initialisers: every test starts from it.
+    private final SystemProperties properties = SystemProperties.snapshot();
 
     // Hand-off of batches to the test thread.
     private Test[] pending;
@@ -506,6 +508,8 @@ final class Executor {
             }
             Tracer.writeEmpty(d);
             Protocol.writeStr(d, stdout.text());
+            // Unknown while the test still runs; the worker is replaced after this batch anyway.
+            d.writeBoolean(false);
             b.sendTo(out);
         }
         sent++;
@@ -646,6 +650,7 @@ final class Executor {
         Tracer.limitHits(false);
         vars = null;
         restoreThreadAndDefaults();
+        boolean propertiesChanged = properties.restore();
         if (oom) System.gc();
         DataOutputStream d = buf.begin(Protocol.TEST_RESULT).data;
         d.writeInt(test.id);
@@ -655,12 +660,14 @@ final class Executor {
         for (int j = 0; j < stmts.length; j++) (j < os.length && os[j] != null ? os[j] : Outcome.NOT_EXECUTED).write(d);
         Tracer.write(d);
         Protocol.writeStr(d, stdout.text());
+        d.writeBoolean(propertiesChanged);
     }
 
     /**
      * Undoes what a test may have changed in the test thread and in JVM-wide defaults that later tests
      * would observe: the interrupt flag, context class loader, name, priority, uncaught-exception
-     * handler, and the default Locale and TimeZone. (System properties are not restored.)
+     * handler, and the default Locale and TimeZone. System properties are restored by
+     * {@link SystemProperties#restore}, which also says whether the test changed them.
      */
     private void restoreThreadAndDefaults() {
         Thread self = Thread.currentThread();

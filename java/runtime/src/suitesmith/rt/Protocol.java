@@ -15,7 +15,7 @@ import java.io.OutputStream;
 final class Protocol {
     private Protocol() {}
 
-    static final int VERSION = 15;
+    static final int VERSION = 16;
 
     // Engine -> worker.
     static final int HELLO = 1;

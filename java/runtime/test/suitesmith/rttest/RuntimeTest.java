@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
 
 public final class RuntimeTest {
     /** The protocol version the runtime speaks (docs/protocol.md; crates/protocol VERSION). */
-    static final int PROTOCOL = 15;
+    static final int PROTOCOL = 16;
 
     /** The JVM option every worker gets (crates/rt-abi GUARDED_PROVIDER_ARG). */
     static final String PROVIDER_ARG =
@@ -147,8 +147,12 @@ public final class RuntimeTest {
         List<Result> rs = w.execute(b);
         Result r = rs.get(0);
         expect(r.status, 0, "status");
-        expect(rs.get(6).outcomes.get(2), "string true de_DE", "pollution within a test");
-        expect(rs.get(7).outcomes, rs.get(6).outcomes.subList(0, 1), "interrupt flag and locale restored");
+        expect(rs.get(6).outcomes.get(2), "string true de_DE polluted /elsewhere", "pollution within a test");
+        expect(rs.get(7).outcomes, rs.get(6).outcomes.subList(0, 1),
+            "interrupt flag, locale and system properties restored");
+        expect(rs.get(6).propertiesChanged, true, "a test that changed system properties says so");
+        expect(rs.get(7).propertiesChanged, false, "a test that did not change them says so");
+        expect(rs.get(0).propertiesChanged, false, "basic test: no system property changed");
         expect(rs.get(8).outcomes.get(0), "string subjects", "package of a class sent as bytes");
         expect(rs.get(9).outcomes.get(1), "bool 1", "a string statement is the interned literal");
         expect(r.outcomes, Arrays.asList("int 5", "string hi", "null", "object subjects.Calc", "int 10", "int 10",
@@ -702,6 +706,7 @@ public final class RuntimeTest {
         List<String> trace = new ArrayList<String>();
         String classInits;
         String stdout;
+        boolean propertiesChanged;
     }
 
     static final class Worker {
@@ -920,6 +925,7 @@ public final class RuntimeTest {
             r.trace.add("compares " + id + " " + cs);
         }
         r.stdout = readStr(d);
+        r.propertiesChanged = d.readBoolean();
         expect(d.available(), 0, "TestResult fully decoded");
         return r;
     }
