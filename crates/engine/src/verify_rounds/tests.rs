@@ -95,7 +95,13 @@ fn test_of(v: i32) -> JUnitTest {
     let mut case = TestCase::new();
     let var = case.push(Statement::Primitive(PrimValue::Int(v)));
     let check = Check::Equals { subject: Subject::Var(var), value: Expected::Prim(PrimValue::Int(v)) };
-    JUnitTest { case, assertions: vec![Assertion { after: 0, check }], expected_exception: None, name: None }
+    JUnitTest {
+        case,
+        assertions: vec![Assertion { after: 0, check }],
+        expected_exception: None,
+        name: None,
+        changes_system_properties: false,
+    }
 }
 
 fn run_loop(
