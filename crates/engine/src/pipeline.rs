@@ -732,7 +732,7 @@ fn without_vm_error(mut t: JUnitTest, log: &mut Vec<String>) -> Option<JUnitTest
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! Tests expecting a JVM error, cut before verification.
 
     use junit::{Assertion, Check, Expected, Subject};
@@ -740,8 +740,8 @@ mod tests {
 
     use super::*;
 
-    /// `int int0 = v; assertEquals(v, int0);`
-    fn test_of(v: i32) -> JUnitTest {
+    /// `int int0 = v; assertEquals(v, int0);` (the repair loop's tests use it too).
+    pub(crate) fn test_of(v: i32) -> JUnitTest {
         let mut case = TestCase::new();
         let var = case.push(Statement::Primitive(PrimValue::Int(v)));
         let check = Check::Equals { subject: Subject::Var(var), value: Expected::Prim(PrimValue::Int(v)) };

@@ -1,11 +1,11 @@
 //! The repair loop against scripted verifiers: which tests and assertions survive which
 //! failures, and which are confirmed after the last round, without a JVM.
 
-use junit::{Assertion, Check, Expected, Style, Subject};
-use testcase::{PrimValue, Statement, TestCase};
+use junit::Style;
 
 use super::*;
 use crate::pipeline::JacocoFigures;
+use crate::pipeline::tests::test_of;
 
 /// [`super::verify`] with its inputs spelled out, stage reports ignored.
 fn verify(
@@ -88,20 +88,6 @@ fn junit4_named(name: String) -> RenderConfig {
     let mut rc = RenderConfig::new(Style::JUnit4, 1);
     rc.class_name = Some(name);
     rc
-}
-
-/// `int int0 = v; assertEquals(v, int0);`
-fn test_of(v: i32) -> JUnitTest {
-    let mut case = TestCase::new();
-    let var = case.push(Statement::Primitive(PrimValue::Int(v)));
-    let check = Check::Equals { subject: Subject::Var(var), value: Expected::Prim(PrimValue::Int(v)) };
-    JUnitTest {
-        case,
-        assertions: vec![Assertion { after: 0, check }],
-        expected_exception: None,
-        name: None,
-        changes_system_properties: false,
-    }
 }
 
 fn run_loop(
