@@ -184,17 +184,7 @@ pub(crate) fn verify(
             ));
         }
         one_run = run_took / done.max(1) as u32;
-        if failures.is_empty() && verifier.whole_runs().unwrap_or(done) == 0 {
-            // Every run lost its JVM before the end (under load, its time limit at the budget's
-            // end), and the tests after that ran in fresh JVMs: a test among them passed without
-            // the state the tests before it leave, which the user's run has (a plain run of
-            // Hoarder's tests then failed 5 times of 5). Passing is not enough; one JVM must run
-            // them all as written.
-            log.push(format!(
-                "{cut}: verification round {}: the tests passed, but no run kept them in one JVM: \
-                 they are confirmed by one that does",
-                v.rounds
-            ));
+        if failures.is_empty() && !kept_whole(cut, &*verifier, done, v.rounds, log) {
             confirming = true;
             continue;
         }
@@ -237,6 +227,22 @@ pub(crate) fn verify(
             v.stopped_by_budget = out_of_time;
         }
     }
+}
+
+/// Whether a passing round ran its tests in one JVM at least once (`done` runs made). Otherwise
+/// every run lost its JVM before the end (under load, its time limit at the budget's end) and the
+/// tests after that ran in fresh JVMs: a test among them passed without the state the tests before
+/// it leave, which the user's run has (a plain run of Hoarder's tests then failed 5 times of 5).
+/// Passing is not enough then; one JVM must run them all as written (logged).
+fn kept_whole(cut: &str, verifier: &dyn Verifier, done: usize, round: usize, log: &mut Vec<String>) -> bool {
+    let whole = verifier.whole_runs().unwrap_or(done) > 0;
+    if !whole {
+        log.push(format!(
+            "{cut}: verification round {round}: the tests passed, but no run kept them in one JVM: \
+             they are confirmed by one that does"
+        ));
+    }
+    whole
 }
 
 /// Whether a confirmation may run, counted in `v` when it may: fewer than `MAX_CONFIRMATIONS` made
