@@ -57,6 +57,7 @@ impl Candidate {
     /// variables with it, directly or through other such conjuncts (KLEE's constraint
     /// independence). The others hold on the test's own values, which the substitution keeps for
     /// every variable the model leaves out, so the answer is the same and the query smaller.
+    /// Merged jumps (`PcEntry::merged`) are never conjuncts: the values they chose are `ite`s.
     pub fn constraints(&self, replay: &Replay) -> Vec<ExprId> {
         self.constraints_with(replay, &entry_vars(replay))
     }
@@ -68,7 +69,8 @@ impl Candidate {
         let arena = &replay.arena;
         let mut vars: BTreeSet<VarId> = arena.vars_of(&[self.negated]).into_iter().collect();
         let conds = &entry_vars[..self.prefix];
-        let mut taken = vec![false; conds.len()];
+        // A merged jump counts as taken already, so that it is never added.
+        let mut taken: Vec<bool> = replay.path[..self.prefix].iter().map(|e| e.merged).collect();
         let mut changed = true;
         while changed {
             changed = false;
@@ -80,8 +82,12 @@ impl Candidate {
                 }
             }
         }
-        let mut c: Vec<ExprId> =
-            replay.path[..self.prefix].iter().zip(&taken).filter(|(_, t)| **t).map(|(e, _)| e.cond).collect();
+        let mut c: Vec<ExprId> = replay.path[..self.prefix]
+            .iter()
+            .zip(&taken)
+            .filter(|(e, t)| **t && !e.merged)
+            .map(|(e, _)| e.cond)
+            .collect();
         c.push(self.negated);
         c
     }

@@ -115,6 +115,7 @@ fn replay() -> Replay {
         class: "dse/T".into(),
         method: "m(II)I".into(),
         insn: goal,
+        merged: false,
     };
     Replay {
         arena: a,
@@ -325,4 +326,24 @@ fn controller_adapts_the_probability() {
     r1.record(false);
     r1.record(true);
     assert_eq!(r1.probability(), 0.5);
+}
+
+/// A merged jump (`PcEntry::merged`, a constant-push diamond whose value is an `ite`) is negated
+/// for its own goal, but no later query carries it, even one sharing its variables.
+#[test]
+fn merged_jumps_are_targets_but_never_in_prefixes() {
+    let mut r = replay();
+    r.path[0].merged = true;
+    check_candidates(
+        &mut [r],
+        &[],
+        expect![[r#"
+        queued 5 duplicates 0
+        g2 size 1 replay 0: !(x > 0)
+        g8 size 2 replay 0: !(z != 1)
+        g4 size 3 replay 0: !(y != 3)
+        g6 size 5 replay 0: (y != 3) && (y >= 0) && !((x + y) < 10)
+        explore size 4 replay 0: (y != 3) && !(y >= 0)
+    "#]],
+    );
 }

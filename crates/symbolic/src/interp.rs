@@ -65,6 +65,8 @@ pub(crate) struct Frame<'a> {
     pub locals: Vec<Slot>,
     pub stack: Vec<Slot>,
     pub goals: Option<std::sync::Arc<MethodGoals>>,
+    /// A constant-push diamond being merged (`merge`).
+    pub merge: Option<crate::merge::Merge>,
 }
 
 impl Frame<'_> {
@@ -235,6 +237,7 @@ impl<'a, 'g> Machine<'a, 'g> {
             class: loc.class,
             method: loc.method,
             insn: loc.insn,
+            merged: false,
         });
         if self.lazy.is_some() {
             self.log_entry(kind);
@@ -274,6 +277,7 @@ impl<'a, 'g> Machine<'a, 'g> {
         loop {
             self.tick()?;
             let pc = f.pc;
+            f.join_merge();
             if let Some(l) = self.locs.last_mut() {
                 l.insn = pc as u32;
             }
@@ -411,7 +415,7 @@ impl<'a, 'g> Machine<'a, 'g> {
             i += if wide { 2 } else { 1 };
         }
         let goals = self.goals.method(self.plan, cname, m.index());
-        Ok(Frame { class: cname, name, desc, body, cp, pc: 0, locals, stack: Vec::new(), goals })
+        Ok(Frame { class: cname, name, desc, body, cp, pc: 0, locals, stack: Vec::new(), goals, merge: None })
     }
 
     /// Calls a method interpreted from bytecode with its arguments (receiver first).

@@ -24,6 +24,9 @@
 //!   `EntryKind::Assume` entry. Entries without a goal carry `NO_GOAL`.
 //! - Test literals are interned in the worker, so a string input made from a literal is `==` to
 //!   every literal of its contents; boxes of the `valueOf` caches keep identity the same way.
+//! - javac's constant-push diamonds (`boolean b = x > 10;`) with a symbolic condition are merged
+//!   (`merge`): the value at the join is an `ite` of the condition, and the jump's `Branch` entry
+//!   is `merged`, negated for its own goals but in no later prefix (`Replay::prefix`).
 //! - The interpreter's own bounds are deterministic: `max_steps`, `max_depth`, 4M array
 //!   elements and 2M expression nodes per replay.
 //!
@@ -49,6 +52,7 @@ mod interp;
 mod invariants;
 mod invoke;
 mod lazy;
+mod merge;
 mod models;
 mod numeric;
 mod ops;
@@ -150,6 +154,10 @@ pub struct PcEntry {
     pub class: String,
     pub method: String,
     pub insn: u32,
+    /// A `Branch` entry of a jump whose constant-push diamond was merged (the value at its join is
+    /// an `ite` of `cond`, module `merge`): negated like any branch, but left out of every later
+    /// query's prefix (`Replay::prefix`), where it would contradict the `ite`'s other side.
+    pub merged: bool,
 }
 
 /// Why a replay ended before the test's end.
@@ -217,6 +225,12 @@ pub struct Replay {
 }
 
 impl Replay {
+    /// The conditions a query negating entry `i` assumes: those of the entries before it, merged
+    /// jumps left out (`PcEntry::merged`).
+    pub fn prefix(&self, i: usize) -> Vec<ExprId> {
+        self.path[..i].iter().filter(|e| !e.merged).map(|e| e.cond).collect()
+    }
+
     /// The path condition as text, one entry per line (`kind goal/negated at class.method@insn:
     /// condition`), for snapshots and `analyze`.
     pub fn path_text(&self) -> String {
@@ -226,10 +240,11 @@ impl Replay {
             let goal = if e.goal == NO_GOAL { "-".to_string() } else { e.goal.to_string() };
             let method = e.method.split('(').next().unwrap_or(&e.method);
             out.push_str(&format!(
-                "{:?} {goal}/{neg} {}.{method}@{}: {}\n",
+                "{:?} {goal}/{neg} {}.{method}@{}{}: {}\n",
                 e.kind,
                 e.class.rsplit('/').next().unwrap_or(&e.class),
                 e.insn,
+                if e.merged { " merged" } else { "" },
                 self.arena.display(e.cond)
             ));
             for (g, c) in &e.cases {

@@ -243,7 +243,8 @@ impl<'a> Machine<'a, '_> {
             }
             _ => return unsupported(format!("instruction {}", op.name())),
         };
-        self.branch(f, taken, sym);
+        let merged = sym.is_some_and(|c| self.merge_diamond(f, target, taken, c));
+        self.branch(f, taken, sym, merged);
         Ok(if taken { Next::Jump(target) } else { Next::Go })
     }
 
@@ -281,8 +282,8 @@ impl<'a> Machine<'a, '_> {
     }
 
     /// Covers the jump's goal and records the entry of a symbolic condition `sym` (of the jump
-    /// being taken).
-    fn branch(&mut self, f: &Frame<'a>, taken: bool, sym: Option<ExprId>) {
+    /// being taken), `merged` when its diamond is (module `merge`).
+    fn branch(&mut self, f: &Frame<'a>, taken: bool, sym: Option<ExprId>, merged: bool) {
         let pc = f.pc as u32;
         let goals =
             if self.in_clinit == 0 { f.goals.as_ref().and_then(|g| g.jumps.get(&pc)).copied() } else { None };
@@ -296,7 +297,14 @@ impl<'a> Machine<'a, '_> {
                 Some((t, n)) => (n, Some(t)),
                 None => (NO_GOAL, None),
             };
+            let before = self.path.len();
             self.record(EntryKind::Branch, held, goal, neg);
+            if merged
+                && self.path.len() > before
+                && let Some(last) = self.path.last_mut()
+            {
+                last.merged = true;
+            }
         }
     }
 

@@ -315,7 +315,7 @@ fn negated_entries_of_random_tests_flip() {
                 else {
                     continue;
                 };
-                let mut constraints: Vec<_> = r.path[..i].iter().map(|p| p.cond).collect();
+                let mut constraints = r.prefix(i);
                 constraints.push(r.arena.mk(Op::Not, &[e.cond]));
                 match solver.solve(&r.arena, &constraints, &r.hint) {
                     Answer::Sat(model) => {

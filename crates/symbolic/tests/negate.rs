@@ -48,6 +48,17 @@ fn negated_entries_take_the_other_side() {
         @10 g1901: sat (0, 0, 1000003) -> 1: covered
     "#]]
     .assert_eq(&negations("dse.Magic.linear(III)I *1 *2 *3"));
+    // The branches on `big` and `far` after `y == 5` are queries, solved without the merged
+    // jumps' conditions in their prefixes (with them, `x <= 10 && x > 10` would be unsat).
+    expect![[r#"
+        @2 g3075: sat (11, 5, 0L) -> 127: covered
+        @8 g3091: sat (3, -1, 0L) -> -3: covered
+        @16 g3117: sat (3, 5, 101L) -> 1107: covered
+        @25 g3141: sat (3, -6, 0L) -> -3: covered
+        @28 g3154: sat (11, 5, 0L) -> 127: covered
+        @31 g3166: sat (10, 5, 101L) -> 1107: covered
+    "#]]
+    .assert_eq(&negations("dse.symbolic.Flow.merged(IIJ)I *3 *5 *0L"));
     expect![[r#"
         @9 g243: sat ("") -> -1: covered
         @12 g259: sat ("7732-18-6aaaa") -> -1: covered

@@ -187,6 +187,27 @@ fn path_of_floats_and_parse() {
     );
 }
 
+/// javac's constant-push diamonds are merged: the value at each join is an `ite` of the jump's
+/// condition (`x > 10 ? 1 : 0` as the boolean `x > 10` itself), the jumps are `merged` entries,
+/// and the later branches on `big` and `far` state the compares, not constants (without the merge
+/// they were concrete and had no entry).
+#[test]
+fn path_of_merged_diamonds() {
+    check_path(
+        "dse.symbolic.Flow.merged(IIJ)I *3 *5 *0L",
+        expect![[r#"
+        outcomes: 3, 5, 0L, 107
+        Branch g3074/g3075 Flow.merged@2 merged: (v0 <= 10)
+        Branch g3090/g3091 Flow.merged@8 merged: (v1 >= 0)
+        Branch g3116/g3117 Flow.merged@16 merged: (v2 <= 100L)
+        Branch g3142/g3141 Flow.merged@25: !(v1 != 5)
+        Branch g3153/g3154 Flow.merged@28: (v0 <= 10)
+        Branch g3165/g3166 Flow.merged@31: (v2 <= 100L)
+        stats: symbolic 8, concrete 19, pinned 0, stop None
+    "#]],
+    );
+}
+
 /// A loop of concatenations onto a string of symbolic length runs to its end with expressions
 /// that grow with the rounds, not with their square (`strings::MAX_CONCAT_NODES`), and far
 /// below the replay's bound on nodes (`interp::MAX_EXPR_NODES`).
@@ -219,7 +240,7 @@ fn path_through_a_stub_answer() {
         expect![[r#"
             outcomes: "go", dse.types.Counter$SuitesmithStub, 1
             Assume -/- test.statement 0@0: ((0 <= len0) && (len0 <= 32))
-            Branch g7200/g7199 Uses.label@10: (((len0 == 2) && ((0 <u len0) => (s0[0] == (char)103))) && ((1 <u len0) => (s0[1] == (char)111)))
+            Branch g7317/g7316 Uses.label@10: (((len0 == 2) && ((0 <u len0) => (s0[0] == (char)103))) && ((1 <u len0) => (s0[1] == (char)111)))
             stats: symbolic 2, concrete 9, pinned 0, stop None
         "#]],
     );

@@ -55,7 +55,7 @@ fn solved_cuts_take_the_other_side_in_the_jvm() {
     let mut r = concolic.run(&test, &sym);
     let mut explored = Vec::new();
     for i in (0..r.path.len()).filter(|&i| r.path[i].kind == symbolic::EntryKind::Implicit) {
-        let mut constraints: Vec<_> = r.path[..i].iter().map(|p| p.cond).collect();
+        let mut constraints = r.prefix(i);
         constraints.push(r.arena.mk(solver::Op::Not, &[r.path[i].cond]));
         if let Answer::Sat(m) = solver.solve(&r.arena, &constraints, &r.hint) {
             explored.push(common::substitute(&test, &r, &m));

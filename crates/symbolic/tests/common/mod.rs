@@ -341,6 +341,8 @@ pub const CASES: &[(&str, &str)] = &[
     ("dse.symbolic.Flow.lookup(I)I *77", "2"),
     ("dse.symbolic.Flow.lookup(I)I *-1000", "1"),
     ("dse.symbolic.Flow.lookup(I)I *5", "0"),
+    ("dse.symbolic.Flow.merged(IIJ)I *3 *5 *0L", "107"),
+    ("dse.symbolic.Flow.merged(IIJ)I *11 *-1 *101L", "1017"),
     ("dse.symbolic.Flow.color(I)I *0", "1"),
     ("dse.symbolic.Flow.color(I)I *1", "2"),
     ("dse.symbolic.Flow.color(I)I *2", "3"),
@@ -871,7 +873,7 @@ pub fn branch_negations(r: &mut Replay) -> Vec<(usize, goals::GoalId, Vec<solver
         else {
             continue;
         };
-        let mut constraints: Vec<_> = r.path[..i].iter().map(|p| p.cond).collect();
+        let mut constraints = r.prefix(i);
         constraints.push(r.arena.mk(solver::Op::Not, &[e.cond]));
         out.push((i, goal, constraints));
     }
