@@ -274,16 +274,35 @@ fn unstable_string(s: &str) -> bool {
     }
     // `Name@hash`: a real JVM's hash has several hex digits; the workers' is always 1
     // (`-XX:hashCode=2`), so `java.io.BufferedWriter@1` is one too when nothing alphanumeric
-    // follows (a `Formatter`'s default `toString`).
+    // follows (a `Formatter`'s default `toString`), and an array's (`[Ljava.lang.Object;@1`,
+    // `[I@1`) whatever follows: no address or name ends in `;` or an array descriptor, and a
+    // joined string puts the next part right after it (`StringUtils.join(array, "w,h")` gave
+    // `[Ljava.lang.Object;@1w,h...`, asserted, and failed every run outside the workers).
     let b = s.as_bytes();
     b.iter().enumerate().any(|(i, &c)| {
         let hex = b[i + 1..].iter().take_while(|x| x.is_ascii_hexdigit()).count();
-        let workers = b.get(i + 1) == Some(&b'1') && b.get(i + 2).is_none_or(|x| !x.is_ascii_alphanumeric());
+        let follows_ok = b.get(i + 2).is_none_or(|x| !x.is_ascii_alphanumeric()) || after_array_type(&b[..i]);
+        let workers = b.get(i + 1) == Some(&b'1') && follows_ok;
         c == b'@'
             && i > 0
             && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'$' || b[i - 1] == b';')
             && (hex >= 4 || workers)
     })
+}
+
+/// Whether `before` ends in an array's class name as `Object.toString` prints it: `[I`, `[[Z`,
+/// `[Ljava.lang.String;`.
+fn after_array_type(before: &[u8]) -> bool {
+    match before.last() {
+        Some(b';') => {
+            let body = &before[..before.len() - 1];
+            let name_char = |x: &u8| x.is_ascii_alphanumeric() || b"._$".contains(x);
+            let start = body.len() - body.iter().rev().take_while(|x| name_char(x)).count();
+            start > 0 && body[start - 1] == b'[' && body.get(start) == Some(&b'L')
+        }
+        Some(x) if b"ZBCSIJFD".contains(x) => before.len() >= 2 && before[before.len() - 2] == b'[',
+        _ => false,
+    }
 }
 
 /// Whether a long looks like the worker's clock in milliseconds or nanoseconds.
@@ -920,6 +939,12 @@ mod tests {
         assert!(unstable_string("java.io.BufferedWriter@1"));
         assert!(unstable_string("[Lx.Y;@1, 2]"));
         assert!(!unstable_string("a@1a.org"));
+        assert!(unstable_string("[Ljava.lang.Object;@1w,hLBD-c.[Ljava.lang.Object;@1"));
+        assert!(unstable_string("x[I@1xyz"));
+        assert!(unstable_string("[[Z@1z"));
+        assert!(!unstable_string("I@1xyz"));
+        assert!(!unstable_string("ZL;@1xyz"));
+        assert!(unstable_string("[LLib.Lx;@1b"));
         assert!(!unstable_string("size=3"));
         assert!(unstable_string("at 1700000000123"));
         assert!(unstable_string("Ordering.from(suitesmith.stubs.java_util_Comparator@1)"));
