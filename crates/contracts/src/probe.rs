@@ -201,15 +201,21 @@ fn contains_itself(case: &TestCase, runs: &[Outcome], map: &[Option<VarId>], db:
     })
 }
 
-/// Whether a slice reaches past the class's API: writes a field or calls a method that its class
-/// declares not public (`((AbstractHashedMap) m).size = 1`, `m.moveToMRU(m.header)`, which a test
-/// in the class's package may do). The object's state is then the test's doing, not one the
-/// class's public methods keep (an `LRUMap` whose `size` was overwritten, or whose list header was
-/// moved, is "not symmetric"). A member whose class cannot be read counts as public.
+/// Whether a slice reaches past the class's API: writes a field or calls a method or constructor
+/// that its class declares not public, or constructs a class that is not public
+/// (`((AbstractHashedMap) m).size = 1`, `m.moveToMRU(m.header)`, `new TreeList.TreeListIterator(list,
+/// -1)`, which a test in the class's package may do). The object's state is then the test's doing,
+/// not one the class's public methods keep (an `LRUMap` whose `size` was overwritten, or whose list
+/// header was moved, is "not symmetric"; a `TreeList` iterator made at index -1, which
+/// `listIterator(int)` refuses, throws `NullPointerException` from `next()`). A member whose class
+/// cannot be read counts as public.
 fn reaches_past_api(case: &TestCase, db: &ProgramDb) -> bool {
     let hidden = |class: &str, name: &str, descriptor: Option<&str>| {
         let internal = ClassName::from_binary(class).into_internal();
         let Some(cf) = db.class_id(&internal).and_then(|id| db.class(id).ok()) else { return false };
+        if name == "<init>" && cf.access_flags & access::PUBLIC == 0 {
+            return true;
+        }
         let cp = &cf.constant_pool;
         let members = if descriptor.is_some() { &cf.methods } else { &cf.fields };
         members.iter().any(|m| {
@@ -221,6 +227,7 @@ fn reaches_past_api(case: &TestCase, db: &ProgramDb) -> bool {
     case.statements.iter().any(|s| match s {
         Statement::FieldSet { field, .. } => hidden(&field.class, &field.name, None),
         Statement::Method { method, .. } => hidden(&method.class, &method.name, Some(&method.descriptor)),
+        Statement::Constructor { ctor, .. } => hidden(&ctor.class, "<init>", Some(&ctor.descriptor)),
         _ => false,
     })
 }
@@ -565,7 +572,8 @@ mod tests {
 
     /// `ArrayList v0 = new ArrayList(); ArrayList v1 = new ArrayList(); v0.add(v1)` is judged; with
     /// `v0.add(v0)` (a list holding itself), or a write of `HashMap`'s package-private `size`, or
-    /// a call of its package-private `resize()`, it is not.
+    /// a call of its package-private `resize()`, or a `new` of a class or constructor that is not
+    /// public, it is not.
     #[test]
     fn objects_holding_themselves_or_built_past_the_api_are_not_judged() {
         let db = test_support::open_db(&[test_support::java_base_jmod()]);
@@ -600,6 +608,27 @@ mod tests {
         let mut written = t.clone();
         written.push(Statement::FieldSet { field: Arc::new(size), receiver: Some(v0), value: v0 });
         assert!(reaches_past_api(&written, &db));
+        // `HashMap.Node` is package-private (its constructor too), `AbstractMap.SimpleEntry`'s is
+        // public in a public class.
+        let mut node = t.clone();
+        node.push(Statement::Constructor {
+            ctor: ctor("java.util.HashMap$Node", Vec::new()),
+            args: Vec::new(),
+        });
+        if let Some(Statement::Constructor { ctor, .. }) = node.statements.last_mut() {
+            Arc::make_mut(ctor).descriptor =
+                "(ILjava/lang/Object;Ljava/lang/Object;Ljava/util/HashMap$Node;)V".into();
+        }
+        assert!(reaches_past_api(&node, &db));
+        let mut entry = t.clone();
+        entry.push(Statement::Constructor {
+            ctor: ctor("java.util.AbstractMap$SimpleEntry", Vec::new()),
+            args: Vec::new(),
+        });
+        if let Some(Statement::Constructor { ctor, .. }) = entry.statements.last_mut() {
+            Arc::make_mut(ctor).descriptor = "(Ljava/lang/Object;Ljava/lang/Object;)V".into();
+        }
+        assert!(!reaches_past_api(&entry, &db));
     }
 
     /// `Shape[] v0 = new Shape[2]; v0[0] = ...`: a slot left empty is a `null` the test made; an
