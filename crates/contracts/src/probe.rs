@@ -80,7 +80,7 @@ pub(crate) fn build(
         }
     }
     for (t, runs) in suite.iter().zip(base) {
-        out.extend(inside(t, runs, &config.cut));
+        out.extend(inside(t, runs, db, &config.cut));
     }
     out
 }
@@ -423,7 +423,7 @@ const INSIDE: [&str; 3] = [
 /// argument (an index the caller chose out of range is the caller's; an `int` without an array
 /// or string beside it cannot be judged, so the call is not reported), and a `ClassCastException`
 /// not from `compareTo` or `compare`, which may throw it by contract.
-fn inside(t: &TestCase, runs: &TwoRuns, cut: &str) -> Option<Probe> {
+fn inside(t: &TestCase, runs: &TwoRuns, db: &ProgramDb, cut: &str) -> Option<Probe> {
     let at = steady_prefix(runs);
     let (Outcome::Threw { class, from_sut: true, top_frame, .. }, Some(second)) =
         (runs.0.get(at)?, runs.1.get(at))
@@ -453,7 +453,8 @@ fn inside(t: &TestCase, runs: &TwoRuns, cut: &str) -> Option<Probe> {
     let roots = [VarId(at as u32)];
     let watched: Vec<VarId> = receiver.into_iter().chain(args.iter().copied()).collect();
     let (case, _) = slice(t, at + 1, &roots, &watched);
-    if may_pass_null(&case) {
+    // A receiver or argument built past the API is in a state the class's callers cannot make.
+    if may_pass_null(&case) || reaches_past_api(&case, db) {
         return None;
     }
     // A `char`, `short` or `byte` handed to an `int` parameter is an index like an `int`
@@ -655,6 +656,7 @@ mod tests {
     /// index, so `'<'` (60) is out of range and `'\0'` is not; the `char` parameter is no index.
     #[test]
     fn a_char_given_to_an_int_parameter_is_an_index() {
+        let db = test_support::open_db(&[test_support::java_base_jmod()]);
         let probe = |c: i32| {
             let mut t = TestCase::new();
             let v0 = t.push(Statement::NewArray { ty: JType::array_of(int()), length: 1 });
@@ -681,7 +683,7 @@ mod tests {
                 Outcome::Value(Value::Char(c)),
                 threw,
             ];
-            inside(&t, &(run.clone(), run), "p.U")
+            inside(&t, &(run.clone(), run), &db, "p.U")
         };
         assert!(probe(60).is_none(), "'<' is index 60 of a one-element array");
         assert!(probe(0).is_some(), "'\\0' is index 0, in range");
