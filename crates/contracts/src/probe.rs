@@ -80,7 +80,7 @@ pub(crate) fn build(
         }
     }
     for (t, runs) in suite.iter().zip(base) {
-        out.extend(inside(t, runs, &config.cut));
+        out.extend(inside(t, runs, db, &config.cut));
     }
     out
 }
@@ -201,15 +201,21 @@ fn contains_itself(case: &TestCase, runs: &[Outcome], map: &[Option<VarId>], db:
     })
 }
 
-/// Whether a slice reaches past the class's API: writes a field or calls a method that its class
-/// declares not public (`((AbstractHashedMap) m).size = 1`, `m.moveToMRU(m.header)`, which a test
-/// in the class's package may do). The object's state is then the test's doing, not one the
-/// class's public methods keep (an `LRUMap` whose `size` was overwritten, or whose list header was
-/// moved, is "not symmetric"). A member whose class cannot be read counts as public.
+/// Whether a slice reaches past the class's API: writes a field or calls a method or constructor
+/// that its class declares not public, or constructs a class that is not public
+/// (`((AbstractHashedMap) m).size = 1`, `m.moveToMRU(m.header)`, `new TreeList.TreeListIterator(list,
+/// -1)`, which a test in the class's package may do). The object's state is then the test's doing,
+/// not one the class's public methods keep (an `LRUMap` whose `size` was overwritten, or whose list
+/// header was moved, is "not symmetric"; a `TreeList` iterator made at index -1, which
+/// `listIterator(int)` refuses, throws `NullPointerException` from `next()`). A member whose class
+/// cannot be read counts as public.
 fn reaches_past_api(case: &TestCase, db: &ProgramDb) -> bool {
     let hidden = |class: &str, name: &str, descriptor: Option<&str>| {
         let internal = ClassName::from_binary(class).into_internal();
         let Some(cf) = db.class_id(&internal).and_then(|id| db.class(id).ok()) else { return false };
+        if name == "<init>" && cf.access_flags & access::PUBLIC == 0 {
+            return true;
+        }
         let cp = &cf.constant_pool;
         let members = if descriptor.is_some() { &cf.methods } else { &cf.fields };
         members.iter().any(|m| {
@@ -221,6 +227,7 @@ fn reaches_past_api(case: &TestCase, db: &ProgramDb) -> bool {
     case.statements.iter().any(|s| match s {
         Statement::FieldSet { field, .. } => hidden(&field.class, &field.name, None),
         Statement::Method { method, .. } => hidden(&method.class, &method.name, Some(&method.descriptor)),
+        Statement::Constructor { ctor, .. } => hidden(&ctor.class, "<init>", Some(&ctor.descriptor)),
         _ => false,
     })
 }
@@ -416,7 +423,7 @@ const INSIDE: [&str; 3] = [
 /// argument (an index the caller chose out of range is the caller's; an `int` without an array
 /// or string beside it cannot be judged, so the call is not reported), and a `ClassCastException`
 /// not from `compareTo` or `compare`, which may throw it by contract.
-fn inside(t: &TestCase, runs: &TwoRuns, cut: &str) -> Option<Probe> {
+fn inside(t: &TestCase, runs: &TwoRuns, db: &ProgramDb, cut: &str) -> Option<Probe> {
     let at = steady_prefix(runs);
     let (Outcome::Threw { class, from_sut: true, top_frame, .. }, Some(second)) =
         (runs.0.get(at)?, runs.1.get(at))
@@ -446,7 +453,8 @@ fn inside(t: &TestCase, runs: &TwoRuns, cut: &str) -> Option<Probe> {
     let roots = [VarId(at as u32)];
     let watched: Vec<VarId> = receiver.into_iter().chain(args.iter().copied()).collect();
     let (case, _) = slice(t, at + 1, &roots, &watched);
-    if may_pass_null(&case) {
+    // A receiver or argument built past the API is in a state the class's callers cannot make.
+    if may_pass_null(&case) || reaches_past_api(&case, db) {
         return None;
     }
     // A `char`, `short` or `byte` handed to an `int` parameter is an index like an `int`
@@ -565,7 +573,8 @@ mod tests {
 
     /// `ArrayList v0 = new ArrayList(); ArrayList v1 = new ArrayList(); v0.add(v1)` is judged; with
     /// `v0.add(v0)` (a list holding itself), or a write of `HashMap`'s package-private `size`, or
-    /// a call of its package-private `resize()`, it is not.
+    /// a call of its package-private `resize()`, or a `new` of a class or constructor that is not
+    /// public, it is not.
     #[test]
     fn objects_holding_themselves_or_built_past_the_api_are_not_judged() {
         let db = test_support::open_db(&[test_support::java_base_jmod()]);
@@ -600,6 +609,27 @@ mod tests {
         let mut written = t.clone();
         written.push(Statement::FieldSet { field: Arc::new(size), receiver: Some(v0), value: v0 });
         assert!(reaches_past_api(&written, &db));
+        // `HashMap.Node` is package-private (its constructor too), `AbstractMap.SimpleEntry`'s is
+        // public in a public class.
+        let mut node = t.clone();
+        node.push(Statement::Constructor {
+            ctor: ctor("java.util.HashMap$Node", Vec::new()),
+            args: Vec::new(),
+        });
+        if let Some(Statement::Constructor { ctor, .. }) = node.statements.last_mut() {
+            Arc::make_mut(ctor).descriptor =
+                "(ILjava/lang/Object;Ljava/lang/Object;Ljava/util/HashMap$Node;)V".into();
+        }
+        assert!(reaches_past_api(&node, &db));
+        let mut entry = t.clone();
+        entry.push(Statement::Constructor {
+            ctor: ctor("java.util.AbstractMap$SimpleEntry", Vec::new()),
+            args: Vec::new(),
+        });
+        if let Some(Statement::Constructor { ctor, .. }) = entry.statements.last_mut() {
+            Arc::make_mut(ctor).descriptor = "(Ljava/lang/Object;Ljava/lang/Object;)V".into();
+        }
+        assert!(!reaches_past_api(&entry, &db));
     }
 
     /// `Shape[] v0 = new Shape[2]; v0[0] = ...`: a slot left empty is a `null` the test made; an
@@ -626,6 +656,7 @@ mod tests {
     /// index, so `'<'` (60) is out of range and `'\0'` is not; the `char` parameter is no index.
     #[test]
     fn a_char_given_to_an_int_parameter_is_an_index() {
+        let db = test_support::open_db(&[test_support::java_base_jmod()]);
         let probe = |c: i32| {
             let mut t = TestCase::new();
             let v0 = t.push(Statement::NewArray { ty: JType::array_of(int()), length: 1 });
@@ -652,7 +683,7 @@ mod tests {
                 Outcome::Value(Value::Char(c)),
                 threw,
             ];
-            inside(&t, &(run.clone(), run), "p.U")
+            inside(&t, &(run.clone(), run), &db, "p.U")
         };
         assert!(probe(60).is_none(), "'<' is index 60 of a one-element array");
         assert!(probe(0).is_some(), "'\\0' is index 0, in range");
